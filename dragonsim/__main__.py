@@ -1,0 +1,3 @@
+from dragonsim.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""The command line: parse, validate, call the public API, format. Nothing else lives here.
+
+Each game package registers its own commands (``dragonsim/<game>/cli.py`` exposes
+``register(subparsers)``); handlers import the heavy modules only when they run, so ``--help``
+is instant and a command warms only the kernels it uses.
+
+Exit codes: 0 success, 2 bad input (one line on stderr, never a traceback), 130 interrupted
+before anything finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import math
+import sys
+from typing import Any
+
+from . import __version__
+from .errors import UserError, parse_count
+
+COMMAND_MODULES = ("dragonsim.lords.cli", "dragonsim.dice.cli", "dragonsim.krynn.cli")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line naming the command and ``--help``."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def count(text: str) -> int:
+    """argparse type for game counts: '1e6', '250_000'."""
+    try:
+        return parse_count(text)
+    except UserError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def positive_int(text: str) -> int:
+    """argparse type for a whole number >= 1 (turn limits, threads)."""
+    try:
+        v = parse_count(text, "value")
+    except UserError:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}") from None
+    return v
+
+
+def seed_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, got {text!r}") from None
+    if not 0 <= v < 2**63:
+        raise argparse.ArgumentTypeError(f"seed must be between 0 and 2**63-1, got {text!r}")
+    return v
+
+
+def add_run_options(p: argparse.ArgumentParser, default_n: int = 100_000) -> None:
+    """Options every Monte Carlo command shares."""
+    p.add_argument("-n", type=count, default=default_n,
+                   help=f"number of games/trials, e.g. 1e6 (default {default_n:,})")
+    p.add_argument("--seed", type=seed_int, default=1, help="random seed (default 1)")
+    p.add_argument("--threads", type=positive_int, default=None,
+                   help="numba threads (default: all cores); results do not depend on it")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
+def _clean(o: Any) -> Any:
+    """Make numpy scalars, tuples and NaN JSON-safe."""
+    import numpy as np
+
+    if isinstance(o, dict):
+        return {str(k): _clean(v) for k, v in o.items()}
+    if isinstance(o, list | tuple):
+        return [_clean(v) for v in o]
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating | float):
+        f = float(o)
+        return None if math.isnan(f) or math.isinf(f) else f
+    if isinstance(o, np.ndarray):
+        return _clean(o.tolist())
+    return o
+
+
+def emit_json(obj: Any) -> None:
+    print(json.dumps(_clean(obj), indent=2))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m dragonsim",
+        description="Monte Carlo balance analysis of dragon-combat tabletop games.",
+    )
+    parser.add_argument("--version", action="version", version=f"dragonsim {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in COMMAND_MODULES:
+        if importlib.util.find_spec(name.rsplit(".", 1)[0]) is None:
+            continue  # game package not built yet
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as e:
+        print(f"{parser.prog} {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,45 @@
+"""Manifests (what produced a result) and the shared plot style."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["manifest", "rules_hash", "plot_style"]
+
+STYLE_FILE = Path(__file__).with_name("dragonsim.mplstyle")
+
+
+def rules_hash(data: Any) -> str:
+    """A short stable hash of any JSON-able rules data (sorted keys)."""
+    blob = json.dumps(data, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def manifest(**fields: Any) -> dict[str, Any]:
+    """The reproducibility manifest every result carries."""
+    from . import __version__
+
+    import numba
+    import numpy
+
+    out = {
+        "dragonsim": __version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "numba": numba.__version__,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    out.update(fields)
+    return out
+
+
+def plot_style():
+    """A context manager applying dragonsim's one matplotlib style."""
+    import matplotlib.pyplot as plt
+
+    return plt.style.context(str(STYLE_FILE))
