@@ -21,7 +21,12 @@ from typing import Any
 from . import __version__
 from .errors import UserError, parse_count
 
-COMMAND_MODULES = ("dragonsim.lords.cli", "dragonsim.dice.cli", "dragonsim.krynn.cli")
+COMMAND_MODULES = (
+    "dragonsim.lords.cli",
+    "dragonsim.lords.duel_cli",
+    "dragonsim.dice.cli",
+    "dragonsim.krynn.cli",
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,6 +96,13 @@ def emit_json(obj: Any) -> None:
     print(json.dumps(_clean(obj), indent=2))
 
 
+def _exists(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m dragonsim",
@@ -100,8 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMAND_MODULES:
-        if importlib.util.find_spec(name.rsplit(".", 1)[0]) is None:
-            continue  # game package not built yet
+        if not _exists(name):
+            continue  # that game's commands are not built yet
         importlib.import_module(name).register(sub)
     return parser
 

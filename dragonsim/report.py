@@ -22,10 +22,10 @@ def rules_hash(data: Any) -> str:
 
 def manifest(**fields: Any) -> dict[str, Any]:
     """The reproducibility manifest every result carries."""
-    from . import __version__
-
     import numba
     import numpy
+
+    from . import __version__
 
     out = {
         "dragonsim": __version__,
