@@ -1,0 +1,188 @@
+"""Dragon Lords rules -> plain int64 arrays for numba kernels.
+
+Kernels never read rules globals (numba would freeze them at compile time): everything a study
+may vary travels as one of these arrays. Indices follow :mod:`dragonsim.rules.lords`:
+body 0..4 Very Light..Very Heavy, wings 0..4 Tiny..Huge, breath/claws steps 0..4,
+rider 0..5 None, Lancer, Javelin Thrower, Archer, Crossbow Shooter, Wizard,
+MR 0..8 = A..I, parts 0..4 head, body, tail, left wing, right wing,
+directions 0..5 F, FR, RR, R, RL, FL, altitude 0 Ground .. 5 Very High.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..rules import RuleSet, lords_rules
+from ..rules.lords import BODIES, MRS, PART_CODES, RIDERS, TACTICS, WINGS
+
+# indices into KernelTables.scalars
+S_BASE_TO_HIT = 0
+S_AUTO_MISS = 1
+S_AUTO_HIT = 2
+S_MAX_RANGE = 3
+S_ACCEL = 4
+S_STREAK_THRESHOLD = 5
+S_STREAK_MAX_TURNS = 6
+S_COOLDOWN_FACTOR = 7
+S_BOARD_WIDTH = 8
+S_BOARD_DEPTH = 9
+S_HEAD_POINTS = 10
+S_TAIL_POINTS = 11
+S_CC_SPEED_LOSS = 12
+S_CC_SELF_DAMAGE_DICE = 13
+S_LANCER_CC = 14
+S_LANCER_DAMAGE = 15
+S_CC_ALTITUDE_DROP = 16
+S_MOVE_FORWARD = 17
+S_MOVE_CLIMB = 18
+S_MOVE_DIVE = 19
+S_SERIOUS_NUM = 20
+S_SERIOUS_DEN = 21
+S_BREATH_STEPS_LOST = 22
+S_CLAW_STEPS_LOST = 23
+S_SPEED_LOST_PER_WING = 24
+S_MR_STEPS_LOST = 25
+S_RIDER_HIT_ROLL = 26
+S_ALTITUDE_LEVELS = 27
+S_RIDER_MEDIUM_MOD = 28
+S_RIDER_LONG_MOD = 29
+S_ARC_DARK_DEG = 30
+S_ARC_GREY_DEG = 31
+S_ARC_LIGHT_DEG = 32
+S_SELF_DAMAGE_POLICY = 33
+N_SCALARS = 34
+
+SELF_DAMAGE_POLICIES = ("spread", "body", "largest")
+
+
+class KernelTables(NamedTuple):
+    """Plain arrays a kernel takes (all int64)."""
+
+    turn_cost: np.ndarray  # [9, 4] cost to turn 0/60/120/180 deg, by MR
+    mr_table: np.ndarray  # [5 body, 5 wings] -> MR index
+    cc_by_mr: np.ndarray  # [9]
+    init_mod: np.ndarray  # [9]
+    weapon: np.ndarray  # [5, 2] (number of d6, plus) by step
+    alloc: np.ndarray  # [13, 6] 2d6 x direction -> part; rows 0, 1 = -1
+    wing_tohit: np.ndarray  # [5]
+    body_tohit: np.ndarray  # [5]
+    arc_mod: np.ndarray  # [3] dark, grey, light
+    range_mod: np.ndarray  # [max_range + 1] by hex distance; index 0 = very short too
+    alt_mod: np.ndarray  # [6] by altitude steps apart
+    min_speed: np.ndarray  # [5] by body
+    max_speed: np.ndarray  # [5] by wings
+    dp_body: np.ndarray  # [5]
+    dp_wing: np.ndarray  # [5]
+    accel_wings: np.ndarray  # [5]
+    tactics: np.ndarray  # [6, 6]
+    rider_range: np.ndarray  # [6, 2] medium, long range (0: none)
+    rider_dice: np.ndarray  # [6, 2, 2] [rider, medium/long, (d6, plus)]
+    scalars: np.ndarray  # [N_SCALARS], see S_* constants
+
+
+def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
+    """Build the kernel arrays from the rules in force (defaults when ``rules`` is None)."""
+    r = rules if rules is not None else lords_rules()
+    i64 = np.int64
+
+    tc = r.get("lords.turn_cost")
+    turn_cost = np.array([[0, *tc[m]] for m in MRS], dtype=i64)
+    mt = r.get("lords.maneuverability")
+    mr_table = np.array([[MRS.index(mt[b][w]) for w in range(5)] for b in BODIES], dtype=i64)
+    cc = r.get("lords.close_combat_modifier")
+    im = r.get("lords.initiative_modifier")
+    wd = r.get("lords.weapon_damage")
+    weapon = np.array([wd[s] for s in range(5)], dtype=i64)
+    da = r.get("lords.damage_allocation")
+    alloc = np.full((13, 6), -1, dtype=i64)
+    for roll in range(2, 13):
+        alloc[roll] = [PART_CODES.index(c) for c in da[roll]]
+    rk = r.get("lords.range_key")
+    rm = r.get("lords.range_mod")
+    max_range = r.get("lords.max_breath_range")
+    range_mod = np.zeros(max(7, max_range + 1), dtype=i64)
+    for d in range(1, len(range_mod)):
+        key = rk.get(d, "Very Long") if d <= 6 else "Very Long"
+        range_mod[d] = rm[key]
+    range_mod[0] = rm["Very Short"]
+    alt = r.get("lords.altitude_mod")
+    alt_mod = np.array([*alt, alt[-1]], dtype=i64)  # 5 steps apart cannot occur in the air
+    dp = r.get("lords.damage_points")
+    tac = r.get("lords.tactics")
+    riders = r.get("lords.riders")
+    rider_range = np.zeros((6, 2), dtype=i64)
+    rider_dice = np.zeros((6, 2, 2), dtype=i64)
+    for i, name in enumerate(RIDERS[1:], start=1):
+        mr_, md, mp, lr, ld, lp = riders[name]
+        rider_range[i] = (mr_, lr)
+        rider_dice[i] = ((md, mp), (ld, lp))
+    rth = r.get("lords.rider_to_hit")
+    arc = r.get("lords.arc_degrees")
+    mc = r.get("lords.move_cost")
+    streak = r.get("lords.speed_streak")
+    board = r.get("lords.board")
+    ccr = r.get("lords.close_combat")
+    lancer = r.get("lords.lancer")
+    thr = r.get("lords.serious_threshold")
+    sd = r.get("lords.serious_damage_amounts")
+
+    s = np.zeros(N_SCALARS, dtype=i64)
+    s[S_BASE_TO_HIT] = r.get("lords.base_to_hit")
+    s[S_AUTO_MISS] = r.get("lords.auto_miss")
+    s[S_AUTO_HIT] = r.get("lords.auto_hit")
+    s[S_MAX_RANGE] = max_range
+    s[S_ACCEL] = r.get("lords.acceleration")
+    s[S_STREAK_THRESHOLD] = streak["threshold"]
+    s[S_STREAK_MAX_TURNS] = streak["max_turns"]
+    s[S_COOLDOWN_FACTOR] = streak["cooldown_per_turn"]
+    s[S_BOARD_WIDTH] = board["width"]
+    s[S_BOARD_DEPTH] = board["depth"]
+    s[S_HEAD_POINTS] = dp["head"]
+    s[S_TAIL_POINTS] = dp["tail"]
+    s[S_CC_SPEED_LOSS] = ccr["speed_loss"]
+    s[S_CC_SELF_DAMAGE_DICE] = ccr["winner_self_damage_dice"]
+    s[S_CC_ALTITUDE_DROP] = ccr["altitude_drop"]
+    s[S_LANCER_CC] = lancer["close_combat"]
+    s[S_LANCER_DAMAGE] = lancer["damage"]
+    s[S_MOVE_FORWARD] = mc["forward"]
+    s[S_MOVE_CLIMB] = mc["climb"]
+    s[S_MOVE_DIVE] = mc["dive"]
+    s[S_SERIOUS_NUM] = thr["num"]
+    s[S_SERIOUS_DEN] = thr["den"]
+    s[S_BREATH_STEPS_LOST] = sd["breath_steps"]
+    s[S_CLAW_STEPS_LOST] = sd["claw_steps"]
+    s[S_SPEED_LOST_PER_WING] = sd["max_speed_per_wing"]
+    s[S_MR_STEPS_LOST] = sd["mr_steps"]
+    s[S_RIDER_HIT_ROLL] = r.get("lords.rider_hit_roll")
+    s[S_ALTITUDE_LEVELS] = r.get("lords.altitude_levels")
+    s[S_RIDER_MEDIUM_MOD] = rth["medium"]
+    s[S_RIDER_LONG_MOD] = rth["long"]
+    s[S_ARC_DARK_DEG] = arc["dark"]
+    s[S_ARC_GREY_DEG] = arc["grey"]
+    s[S_ARC_LIGHT_DEG] = arc["light"]
+    s[S_SELF_DAMAGE_POLICY] = SELF_DAMAGE_POLICIES.index(r.get("lords.self_damage_policy"))
+
+    return KernelTables(
+        turn_cost=turn_cost,
+        mr_table=mr_table,
+        cc_by_mr=np.array([cc[m] for m in MRS], dtype=i64),
+        init_mod=np.array([im[m] for m in MRS], dtype=i64),
+        weapon=weapon,
+        alloc=alloc,
+        wing_tohit=np.array([r.get("lords.wing_tohit")[w] for w in WINGS], dtype=i64),
+        body_tohit=np.array([r.get("lords.body_tohit")[b] for b in BODIES], dtype=i64),
+        arc_mod=np.array([r.get("lords.arc_mod")[a] for a in ("dark", "grey", "light")], i64),
+        range_mod=range_mod,
+        alt_mod=alt_mod,
+        min_speed=np.array([r.get("lords.min_speed_by_body")[b] for b in BODIES], dtype=i64),
+        max_speed=np.array([r.get("lords.max_speed_by_wings")[w] for w in WINGS], dtype=i64),
+        dp_body=np.array([dp[b] for b in BODIES], dtype=i64),
+        dp_wing=np.array([dp[w] for w in WINGS], dtype=i64),
+        accel_wings=np.array([r.get("lords.acceleration_by_wings")[w] for w in WINGS], i64),
+        tactics=np.array([tac[t] for t in TACTICS], dtype=i64),
+        rider_range=rider_range,
+        rider_dice=rider_dice,
+        scalars=s,
+    )

@@ -1,0 +1,302 @@
+"""Rules as data: every value a kernel uses, with its provenance, and checked overrides.
+
+A :class:`Rule` holds one value or table, tagged
+
+- ``printed``: stated in a seed (the wording is in ``source``),
+- ``derived``: forced by printed values (the derivation is in ``source``; a test re-derives it),
+- ``published``: from a cited public source about the same game,
+- ``assumed``: dragonsim's choice where nothing printed decides; overridable.
+
+A table whose rows differ in provenance says so per row (``row_provenance``).
+
+A :class:`RuleSet` is an immutable view of the defaults plus a user's overrides. Overrides come
+from keyword arguments or a TOML file; a key is either a whole rule (``lords.altitude_mod``) or
+one row of a table (``lords.damage_allocation.6``). Every override is checked against the
+default's shape: unknown keys, wrong types, out-of-range values and tables with missing or extra
+rows are refused with a :class:`~dragonsim.errors.UserError` naming the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError, did_you_mean
+from ..report import rules_hash
+
+PROVENANCES = ("printed", "derived", "published", "assumed")
+
+__all__ = ["Rule", "RuleSet", "PROVENANCES", "load_overrides_file"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule value or table.
+
+    Parameters
+    ----------
+    key
+        Dotted name, ``game.rule`` (e.g. ``lords.turn_cost``).
+    value
+        An int, a str, a list of ints/strs, or a dict of rows (row label -> int/str/list).
+    provenance
+        One of :data:`PROVENANCES` (for the whole rule; see ``row_provenance``).
+    source
+        The seed's wording, the derivation, or the reason for the assumption.
+    used_in
+        Where dragonsim uses the value.
+    bounds
+        ``(lo, hi)`` for every int in the value, inclusive.
+    choices
+        Allowed strings for every str in the value.
+    row_provenance
+        Per-row provenance where rows differ from ``provenance``.
+    """
+
+    key: str
+    value: Any
+    provenance: str
+    source: str
+    used_in: str
+    bounds: tuple[int, int] | None = None
+    choices: tuple[str, ...] | None = None
+    row_provenance: Mapping[str, str] = field(default_factory=dict)
+    title: str = ""
+
+    def __post_init__(self):
+        if self.provenance not in PROVENANCES:
+            raise ValueError(f"{self.key}: bad provenance {self.provenance!r}")
+        for r, p in self.row_provenance.items():
+            if p not in PROVENANCES:
+                raise ValueError(f"{self.key}.{r}: bad provenance {p!r}")
+        # the defaults themselves must pass their own checks
+        _check(self, self.value, self.key)
+
+    def provenance_of(self, row: str | None = None) -> str:
+        if row is not None and row in self.row_provenance:
+            return self.row_provenance[row]
+        return self.provenance
+
+    @property
+    def is_assumed(self) -> bool:
+        return self.provenance == "assumed" or "assumed" in self.row_provenance.values()
+
+    def assumed_rows(self) -> list[str]:
+        if isinstance(self.value, dict):
+            return [str(r) for r in self.value if self.provenance_of(str(r)) == "assumed"]
+        return [] if self.provenance != "assumed" else [""]
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, str):
+        return "str"
+    if isinstance(v, list | tuple):
+        return "list"
+    if isinstance(v, dict):
+        return "table"
+    return type(v).__name__
+
+
+def _describe(default: Any) -> str:
+    k = _kind(default)
+    if k == "list":
+        return f"a list of {len(default)} {_kind(default[0]) if default else 'item'}s"
+    if k == "table":
+        return f"a table with rows {', '.join(map(str, default))}"
+    return {"int": "a whole number", "str": "a name", "bool": "true or false"}.get(k, k)
+
+
+def _check_scalar(rule: Rule, v: Any, like: Any, where: str) -> None:
+    if _kind(v) != _kind(like):
+        raise UserError(f"{where}: expected {_describe(like)}, got {v!r}")
+    if isinstance(v, int) and not isinstance(v, bool) and rule.bounds is not None:
+        lo, hi = rule.bounds
+        if not lo <= v <= hi:
+            raise UserError(f"{where}: {v} is out of range; allowed {lo}..{hi}")
+    if isinstance(v, str) and rule.choices is not None and v not in rule.choices:
+        raise UserError(
+            f"{where}: {v!r} is not allowed{did_you_mean(v, rule.choices)}; "
+            f"allowed: {', '.join(rule.choices)}"
+        )
+
+
+def _check_shape(rule: Rule, v: Any, like: Any, where: str) -> None:
+    if _kind(like) == "list":
+        if _kind(v) != "list":
+            raise UserError(f"{where}: expected {_describe(like)}, got {v!r}")
+        if len(v) != len(like):
+            raise UserError(f"{where}: expected {len(like)} entries, got {len(v)}")
+        for i, (x, y) in enumerate(zip(v, like, strict=True)):
+            _check_scalar(rule, x, y, f"{where}[{i}]")
+    else:
+        _check_scalar(rule, v, like, where)
+
+
+def _check(rule: Rule, value: Any, where: str) -> None:
+    default = rule.value
+    if _kind(default) == "table":
+        if _kind(value) != "table":
+            raise UserError(f"{where}: expected {_describe(default)}, got {value!r}")
+        rows = {str(k) for k in default}
+        given = {str(k) for k in value}
+        missing = [str(r) for r in default if str(r) not in given]
+        extra = sorted(given - rows)
+        if missing:
+            raise UserError(
+                f"{where}: table is missing row(s) {', '.join(missing)}; "
+                f"a whole table must give every row ({', '.join(map(str, default))}), "
+                f"or override one row as {where}.ROW"
+            )
+        if extra:
+            raise UserError(
+                f"{where}: unknown row(s) {', '.join(extra)}; "
+                f"allowed rows: {', '.join(map(str, default))}"
+            )
+        by = {str(k): v for k, v in value.items()}
+        for r, like in default.items():
+            _check_shape(rule, by[str(r)], like, f"{where}.{r}")
+    else:
+        _check_shape(rule, value, default, where)
+
+
+def _normalise(rule: Rule, value: Any) -> Any:
+    """Tuples to lists, row labels to the default's label type."""
+    if isinstance(value, tuple):
+        value = list(value)
+    if isinstance(rule.value, dict) and isinstance(value, dict):
+        keymap = {str(k): k for k in rule.value}
+        return {keymap[str(k)]: (list(v) if isinstance(v, tuple) else v) for k, v in value.items()}
+    return value
+
+
+class RuleSet:
+    """The rules in force: defaults plus checked overrides. Immutable.
+
+    >>> from dragonsim.rules import lords_rules
+    >>> r = lords_rules(overrides={"lords.altitude_mod": [0, 0, 1, 1, 2]})
+    >>> r.get("lords.altitude_mod")
+    [0, 0, 1, 1, 2]
+    """
+
+    def __init__(self, registry: Mapping[str, Rule], overrides: Mapping[str, Any] | None = None):
+        self._registry = dict(registry)
+        self._values = {k: r.value for k, r in self._registry.items()}
+        self._overrides: dict[str, Any] = {}
+        for key, value in (overrides or {}).items():
+            self._apply(str(key), value)
+        self.hash = rules_hash(self._values)
+
+    # -- lookup ---------------------------------------------------------------------------
+    def _resolve(self, key: str) -> tuple[Rule, str | None]:
+        if key in self._registry:
+            return self._registry[key], None
+        head, _, row = key.rpartition(".")
+        if head in self._registry and isinstance(self._registry[head].value, dict):
+            rule = self._registry[head]
+            if row not in {str(r) for r in rule.value}:
+                raise UserError(
+                    f"unknown row {row!r} in rule {head}; "
+                    f"allowed rows: {', '.join(map(str, rule.value))}"
+                )
+            return rule, row
+        game, _, name = key.partition(".")
+        names = {k.partition(".")[2]: k for k in self._registry if k.startswith(game + ".")}
+        hint = did_you_mean(name, names)
+        if hint:
+            hint = f" (did you mean {names[hint.split(chr(39))[1]]!r}?)"
+        raise UserError(
+            f"unknown rule {key!r}{hint}; "
+            "`python -m dragonsim rules` lists them"
+        )
+
+    def _apply(self, key: str, value: Any) -> None:
+        rule, row = self._resolve(key)
+        if row is None:
+            _check(rule, value, key)
+            self._values[rule.key] = _normalise(rule, value)
+        else:
+            label = next(r for r in rule.value if str(r) == row)
+            _check_shape(rule, value, rule.value[label], key)
+            table = dict(self._values[rule.key])
+            table[label] = list(value) if isinstance(value, tuple) else value
+            self._values[rule.key] = table
+        self._overrides[key] = value
+
+    def get(self, key: str) -> Any:
+        """The value in force for ``key``."""
+        if key not in self._values:
+            self._resolve(key)  # raises with did-you-mean
+        return self._values[key]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.get(key)
+
+    def rule(self, key: str) -> Rule:
+        return self._resolve(key)[0]
+
+    def __iter__(self):
+        return iter(self._registry.values())
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        return dict(self._overrides)
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> RuleSet:
+        merged = dict(self._overrides)
+        merged.update(overrides)
+        return RuleSet(self._registry, merged)
+
+    def assumed(self) -> list[Rule]:
+        return [r for r in self._registry.values() if r.is_assumed]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hash": self.hash, "overrides": self.overrides, "values": dict(self._values)}
+
+
+def load_overrides_file(path: str | Path) -> dict[str, Any]:
+    """Read overrides from a TOML file.
+
+    Top-level tables name the game; keys inside are rules or ``rule.ROW`` (quoted)::
+
+        [lords]
+        altitude_mod = [0, 0, 1, 1, 2]
+        "damage_allocation.6" = ["B", "B", "B", "B", "B", "B"]
+    """
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text())
+    except FileNotFoundError:
+        raise UserError(f"rules file {str(p)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"rules file {str(p)!r} is not valid TOML: {e}") from None
+    out: dict[str, Any] = {}
+    for game, body in data.items():
+        if not isinstance(body, dict):
+            raise UserError(
+                f"rules file {str(p)!r}: top-level key {game!r} must be a table such as [lords]"
+            )
+        for k, v in body.items():
+            out[f"{game}.{k}"] = v
+    return out
+
+
+def rows_of(rules: Iterable[Rule]) -> list[dict[str, Any]]:
+    """Flat rows (one per rule or table row) for printing and DataFrames."""
+    rows = []
+    for r in rules:
+        if isinstance(r.value, dict):
+            for label, v in r.value.items():
+                prov = r.provenance_of(str(label))
+                rows.append({"key": f"{r.key}.{label}", "value": v, "provenance": prov,
+                             "used_in": r.used_in, "source": r.source})
+        else:
+            rows.append({"key": r.key, "value": r.value, "provenance": r.provenance,
+                         "used_in": r.used_in, "source": r.source})
+    return rows

@@ -1,0 +1,317 @@
+"""Dragon Lords rules data (rulebook: shared/seeds/000_59f22a3c29777f82.txt).
+
+Every table the rulebook has, each tagged printed / derived / assumed as
+shared/RULES-GAPS.md says, with the seed's wording or the derivation beside it.
+Component names and orders are the rulebook's "steps" (page 26): index 0 is the weakest.
+"""
+
+from __future__ import annotations
+
+from .core import Rule
+
+BODIES = ("Very Light", "Light", "Average", "Heavy", "Very Heavy")
+WINGS = ("Tiny", "Small", "Medium", "Large", "Huge")
+BREATHS = ("Cold", "Lightning", "Flame", "Ice", "Magma")
+CLAWS = ("Blunt", "Dull", "Sharp", "Jagged", "Razor Sharp")
+RIDERS = ("None", "Lancer", "Javelin Thrower", "Archer", "Crossbow Shooter", "Wizard")
+MRS = tuple("ABCDEFGHI")
+PARTS = ("head", "body", "tail", "left_wing", "right_wing")
+PART_CODES = ("H", "B", "T", "LW", "RW")
+DIRECTIONS = ("F", "FR", "RR", "R", "RL", "FL")
+ALTITUDES = ("Ground", "Very Low", "Low", "Medium", "High", "Very High")
+TACTICS = ("Lunge", "Slash", "Bite", "Tail Swing", "Fake", "Defend")
+SPELLS = (
+    "Distort Range", "Dull", "Fireball", "Force Shield", "Heal", "Lethargy", "Lightning Bolt",
+    "Quicken", "Saddlesore", "Sharpen", "Slow", "Spin", "Vigor",
+)
+
+_SEED = "rulebook"
+_P = "printed"
+_D = "derived"
+_A = "assumed"
+
+
+def _rules() -> list[Rule]:
+    R = Rule
+    out = [
+        # ---------------------------------------------------------------- dice & to-hit
+        R("lords.base_to_hit", 8, _P,
+          '"Start with the base number 8 and modify this number appropriately" (p.10)',
+          "breath and rider to-hit", bounds=(2, 12)),
+        R("lords.auto_miss", 2, _P, '"A roll of 2 always misses" (p.10)', "to-hit",
+          bounds=(0, 12)),
+        R("lords.auto_hit", 12, _P,
+          '"a roll of 12 always hits, even if the target number is 13 or more" (p.10)',
+          "to-hit", bounds=(2, 13)),
+        R("lords.max_breath_range", 6, _P,
+          '"A dragon can only breathe at a target in its arc of fire and within 6 hexes" (p.10)',
+          "breath targets", bounds=(1, 30)),
+        R("lords.range_key",
+          {1: "Very Short", 2: "Short", 3: "Medium", 4: "Medium", 5: "Long", 6: "Very Long"},
+          _P, "The Range Key: 1 hex Very Short, 2 Short, 3-4 Medium, 5 Long, 6 Very Long (p.10)",
+          "range modifier", choices=("Very Short", "Short", "Medium", "Long", "Very Long")),
+        R("lords.range_mod",
+          {"Very Short": -2, "Short": -1, "Medium": 0, "Long": 1, "Very Long": 2},
+          _P, "To-Hit Modifiers Table: Very Long +2, Long +1, Short -1, Very Short -2 (p.11)",
+          "breath to-hit", bounds=(-12, 12)),
+        R("lords.wing_tohit", {"Tiny": 1, "Small": 0, "Medium": 0, "Large": 0, "Huge": -1}, _P,
+          '"Target has Huge Wings -1; Target has Tiny Wings +1" (p.11)', "breath to-hit",
+          bounds=(-12, 12)),
+        R("lords.body_tohit",
+          {"Very Light": 1, "Light": 0, "Average": 0, "Heavy": 0, "Very Heavy": -1}, _P,
+          '"Target is Very Light +1; Target is Very Heavy -1" (p.11)', "breath to-hit",
+          bounds=(-12, 12)),
+        R("lords.arc_mod", {"dark": 0, "grey": 1, "light": 3}, _P,
+          '"Dark Hexes: no modifier ... Grey Hexes: +1 ... Light Hexes: +3" (p.10)',
+          "breath to-hit", bounds=(-12, 12)),
+        R("lords.arc_degrees", {"dark": 30, "grey": 60, "light": 90}, _A,
+          "The arc figure (p.10) is not in the text. The angle between the attacker's facing and "
+          "the line to the target's hex centre: up to 30 deg dark, to 60 grey, to 90 light, "
+          "beyond out of arc; a boundary counts in the better area. Reproduces the Example of "
+          "Play (RULES-GAPS assumed 3).", "arc of fire", bounds=(0, 180)),
+        R("lords.altitude_mod", [0, 0, 1, 1, 2], _A,
+          'Printed row "2-3 Step Difference in Altitude" lost its value. Assumed: 0-1 steps +0, '
+          "2-3 steps +1, 4 steps +2 (index = steps apart; RULES-GAPS assumed 2).",
+          "breath and rider to-hit", bounds=(-12, 12)),
+        R("lords.ground_attacker_mod", -1, _P,
+          '"If the attacker is on the ground, it gets a -1 to its attack number" (advanced, p.19)',
+          "breath to-hit (advanced rules)", bounds=(-12, 12)),
+        # ---------------------------------------------------------------- movement
+        R("lords.move_cost", {"forward": 1, "climb": 2, "dive": 0, "land": 1}, _P,
+          "Movement Point Costs: Fly Forward 1, Climb 2, Dive 0 (p.8); landing 1 (p.17)",
+          "movement", bounds=(0, 10)),
+        R("lords.turn_cost",
+          {"A": [0, 1, 3], "B": [0, 2, 4], "C": [0, 3, 5], "D": [1, 2, 4], "E": [1, 3, 5],
+           "F": [1, 4, 6], "G": [2, 3, 5], "H": [2, 4, 6], "I": [2, 5, 7]},
+          _P, "Turning Costs (60/120/180 deg), p.8. Rows A-F printed; G printed 2, 3 then cut "
+          "off; G-I derived (RULES-GAPS derived 2): rows repeat in groups of three, 60 deg cost "
+          "0/1/2 per group (banking: G-I spend 4 = twice the 60 deg cost), 120 deg = 60 deg "
+          "+1/+2/+3 within a group, 180 deg = 120 deg +2.", "movement, maneuver diagram",
+          bounds=(0, 20), row_provenance={"G": _D, "H": _D, "I": _D}),
+        R("lords.bank_cost_factor", 2, _P,
+          '"spending points equal to twice its 60 deg turn cost, with a minimum of 1" (p.16)',
+          "banking (advanced)", bounds=(0, 10)),
+        R("lords.acceleration", 3, _P,
+          '"The speed can\'t be more than 3 points faster than you moved last turn" (p.7)',
+          "record speed", bounds=(0, 30)),
+        R("lords.speed_streak",
+          {"threshold": 10, "max_turns": 3, "cooldown_per_turn": 2}, _P,
+          '"A dragon can fly at speeds of 10 or more for a maximum of three consecutive turns" '
+          'and "must spend two turns at speed 9 or less for every turn it spent at a speed at or '
+          'above 10" (p.7)', "record speed", bounds=(0, 100)),
+        R("lords.acceleration_by_wings",
+          {"Tiny": 2, "Small": 3, "Medium": 4, "Large": 5, "Huge": 6}, _P,
+          "Advanced Acceleration Allowance table (optional rule, p.16)",
+          "record speed (optional rule)", bounds=(0, 30)),
+        R("lords.max_speed_by_wings",
+          {"Tiny": 11, "Small": 12, "Medium": 13, "Large": 14, "Huge": 15}, _P,
+          "Maneuverability and Speed Table: maximum speed Huge 15, Large 14, Medium 13, "
+          "Small 12, Tiny 11 (p.27)", "sheets", bounds=(1, 40)),
+        R("lords.min_speed_by_body",
+          {"Very Light": 1, "Light": 2, "Average": 3, "Heavy": 4, "Very Heavy": 5}, _P,
+          "Maneuverability and Speed Table: Very Light (1) ... Heavy (4), Very Heavy (5) (p.27)",
+          "sheets", bounds=(0, 40)),
+        R("lords.maneuverability",
+          {"Very Light": ["E", "D", "C", "B", "A"], "Light": ["F", "E", "D", "C", "B"],
+           "Average": ["G", "F", "E", "D", "C"], "Heavy": ["H", "G", "F", "E", "D"],
+           "Very Heavy": ["I", "H", "G", "F", "E"]},
+          _P, "Maneuverability and Speed Table (p.27), columns here Tiny..Huge. Very Heavy row "
+          "cut off; derived (RULES-GAPS derived 1) from the sheets Reaper (VH/Huge) E, Ozonic "
+          "(VH/Medium) G, Blowderby (VH/Small) H, Tankerous (VH/Tiny) I, and the one-step "
+          "diagonal of the printed rows.", "sheets", choices=MRS,
+          row_provenance={"Very Heavy": _D}),
+        R("lords.board", {"width": 33, "depth": 24}, _A,
+          "Not printed. Width 33 derived from the Example of Play (opposite edges 32 hexes "
+          "apart, RULES-GAPS derived 10); depth 24 assumed (RULES-GAPS assumed 5). A dragon "
+          "that leaves the board is out of the game.", "setup, movement",
+          bounds=(2, 200), row_provenance={"width": _D}),
+        R("lords.altitude_levels", len(ALTITUDES) - 1, _P,
+          "Altitude counters Very High to Very Low (p.6); Ground only in advanced rules",
+          "movement", bounds=(1, 5)),
+        # ---------------------------------------------------------------- sheets
+        R("lords.close_combat_modifier",
+          {"A": 9, "B": 8, "C": 7, "D": 6, "E": 5, "F": 4, "G": 3, "H": 2, "I": 1}, _P,
+          "Close Combat Ability Table (p.13)", "close combat", bounds=(-20, 20)),
+        R("lords.initiative_modifier",
+          {"A": 2, "B": 2, "C": 2, "D": 0, "E": 0, "F": 0, "G": -2, "H": -2, "I": -2}, _P,
+          "Maneuverability Effect on Initiative Roll: A-C +2, D-F 0, G-I -2 (optional, p.15)",
+          "initiative (optional rule)", bounds=(-12, 12)),
+        R("lords.weapon_damage",
+          {0: [2, 0], 1: [2, 2], 2: [3, 0], 3: [3, 2], 4: [4, 0]}, _P,
+          "Weapon Damage Table (p.26): Cold / Blunt 2d6, Lightning / Dull 2d6+2, Flame / Sharp "
+          "3d6, Ice / Jagged 3d6+2, Magma / Razor Sharp 4d6. Rows are steps 0..4 as "
+          "[number of d6, plus].", "breath and tooth-and-claw damage", bounds=(0, 20)),
+        R("lords.damage_points",
+          {"head": 30, "tail": 30, "Very Light": 20, "Light": 30, "Average": 40, "Heavy": 50,
+           "Very Heavy": 60, "Tiny": 20, "Small": 25, "Medium": 30, "Large": 35, "Huge": 40},
+          _P, "Damage Points by Body Part and Size (p.27): heads and tails 30; bodies 20..60; "
+          "wings 20..40 per wing", "sheets", bounds=(1, 500)),
+        R("lords.design_cost",
+          {"body": [1, 2, 3, 4, 5], "wings": [1, 2, 3, 4, 5], "breath": [1, 2, 3, 4, 5],
+           "claws": [1, 2, 3, 4, 5], "rider": [0, 1, 2, 3, 4, 5]},
+          _D, "The Cost Table (p.26) is cut off after Medium wings (body 1..5 and wings "
+          "Tiny..Medium 1..3 printed). One point per step is forced by the twelve ready-made "
+          "totals (e.g. Slash 15 = 3+3+3+1+5) and by the printed bounds 4..25 (RULES-GAPS "
+          "derived 3); tests re-solve it.", "design points", bounds=(0, 100),
+          row_provenance={"body": _P}),
+        R("lords.design_bounds", {"min": 4, "max": 25}, _P,
+          '"no dragon may cost less than 4 points or more than 25 points" (p.26)',
+          "design", bounds=(0, 1000)),
+        R("lords.serious_damage",
+          {"head": "breath -1 step (minimum Cold)",
+           "body": "tooth and claw -1 step (minimum Blunt)",
+           "wing": "maximum speed -2 per wing", "tail": "maneuverability -2 steps (minimum I)"},
+          _P, "Serious Damage Effects Table (p.12)", "damage"),
+        R("lords.serious_damage_amounts",
+          {"breath_steps": 1, "claw_steps": 1, "max_speed_per_wing": 2, "mr_steps": 2}, _P,
+          "Serious Damage Effects Table (p.12)", "damage", bounds=(0, 20)),
+        R("lords.serious_threshold", {"num": 1, "den": 2}, _D,
+          '"reduced to less than half of its original damage points": seriously damaged when '
+          "2 * remaining < starting (RULES-GAPS derived 9)", "damage", bounds=(1, 100)),
+        # ---------------------------------------------------------------- damage allocation
+        R("lords.damage_allocation",
+          {2: ["H", "T", "H", "T", "H", "T"], 3: ["H", "RW", "RW", "T", "LW", "LW"],
+           4: ["H", "H", "T", "T", "T", "H"], 5: ["B", "B", "B", "B", "B", "B"],
+           6: ["B", "RW", "RW", "B", "LW", "LW"], 7: ["B", "B", "B", "B", "B", "B"],
+           8: ["B", "RW", "RW", "B", "LW", "LW"], 9: ["B", "B", "B", "B", "B", "B"],
+           10: ["H", "H", "T", "T", "T", "H"], 11: ["H", "RW", "RW", "T", "LW", "LW"],
+           12: ["H", "T", "H", "T", "H", "T"]},
+          _P, "Damage Allocation Table (p.11), columns F, FR, RR, R, RL, FL. Rows 2-4 and row 5's "
+          "F, FR, RR printed; the rest lost and assumed (RULES-GAPS assumed 1): the missing rows "
+          "mirror the printed ones about 7, common rolls hit the body and side attacks the near "
+          "wing.", "hit location", choices=PART_CODES,
+          row_provenance={5: _A, 6: _A, 7: _A, 8: _A, 9: _A, 10: _A, 11: _A, 12: _A}),
+        # ---------------------------------------------------------------- close combat
+        R("lords.close_combat",
+          {"altitude_drop": 1, "speed_loss": 2, "winner_self_damage_dice": 1}, _P,
+          '"both dragons automatically drop one altitude level", "subtract 2 from their current '
+          'speed", the winner "Roll 1d6 and allocate that many points of damage" (p.13)',
+          "close combat", bounds=(0, 10)),
+        R("lords.self_damage_policy", "spread", _A,
+          'The winner\'s 1d6 self-damage goes "anywhere ... as you like": the bot spreads it '
+          "over the parts with most points left, never making a part seriously damaged or "
+          "destroyed when another choice exists (RULES-GAPS assumed 8).", "close combat",
+          choices=("spread", "body", "largest")),
+        R("lords.tactics",
+          {"Lunge": [0, 1, -1, 2, -2, -4], "Slash": [-1, 0, -2, 1, 2, -4],
+           "Bite": [1, 2, 0, -2, -1, -4], "Tail Swing": [-2, -1, 2, 0, 1, -4],
+           "Fake": [2, -2, 1, -1, 0, -4], "Defend": [4, 4, 4, 4, 4, 0]},
+          _P, "Close Combat Tactics Result Table (optional, p.22); rows: attacker's tactic, "
+          "columns defender's Lunge..Defend. Rows Lunge, Slash, Bite and Tail Swing's first two "
+          "printed; the rest derived from antisymmetry and zero row sums over the five attacking "
+          "tactics (RULES-GAPS derived 4).", "close combat (optional tactics)",
+          bounds=(-20, 20),
+          row_provenance={"Tail Swing": _D, "Fake": _D, "Defend": _D}),
+        # ---------------------------------------------------------------- riders & spells
+        R("lords.riders",
+          {"Lancer": [0, 0, 0, 0, 0, 0], "Javelin Thrower": [1, 1, 3, 2, 1, 0],
+           "Archer": [2, 1, 4, 4, 1, 1], "Crossbow Shooter": [3, 1, 6, 6, 1, 3],
+           "Wizard": [0, 0, 0, 0, 0, 0]},
+          _P, "Rider Abilities Table (p.18) as [medium range, medium d6, medium plus, long range, "
+          "long d6, long plus]: Javelin 1 hex 1d6+3 / 2 hexes 1d6; Archer 2 / 1d6+4, 4 / 1d6+1; "
+          "Crossbow 3 / 1d6+6, 6 / 1d6+3. Lancer acts in close combat; Wizard casts spells.",
+          "rider actions", bounds=(0, 30)),
+        R("lords.lancer", {"close_combat": 2, "damage": 4}, _P,
+          '"The Lancer adds +2 to the dragon\'s close combat roll and +4 points of damage in '
+          'close combat" (p.18)', "close combat", bounds=(0, 20)),
+        R("lords.rider_hit_roll", 7, _P,
+          '"Whenever a dragon\'s body is hit ... roll 2d6 ... If the result is a 7, the rider '
+          'has been hit instead of the dragon" (p.18)', "damage (riders)", bounds=(2, 12)),
+        R("lords.rider_to_hit", {"medium": 0, "long": 1}, _A,
+          "Rider attacks roll to hit as for breath (base 8, target size and altitude "
+          "modifiers) with a 360 deg arc: within the medium range +0 and medium effects, beyond "
+          "it up to the long range +1 and long effects (RULES-GAPS assumed 6).",
+          "rider actions", bounds=(-12, 12)),
+        R("lords.wizard", {"magic_points": 60, "self_target": 7}, _P,
+          '"Each Wizard begins the game with 60 magic points"; on its own dragon "the Wizard must '
+          'simply roll a 7 or more" (p.18)', "rider actions", bounds=(0, 1000)),
+        R("lords.spells",
+          {"Distort Range": [3, 3, 6], "Dull": [2, 2, 5], "Fireball": [1, 2, 4],
+           "Force Shield": [3, 2, 4], "Heal": [3, 1, 3], "Lethargy": [3, 2, 4],
+           "Lightning Bolt": [1, 3, 6], "Quicken": [3, 2, 4], "Saddlesore": [2, 3, 6],
+           "Sharpen": [2, 2, 5], "Slow": [3, 2, 4], "Spin": [2, 2, 4], "Vigor": [3, 2, 4]},
+          _P, "The Wizard's Spellbook (p.25) as [cost, medium range, long range]; the first five "
+          "rows printed, the other eight cut off and assumed (RULES-GAPS assumed 7).",
+          "rider actions (wizard)", bounds=(0, 60),
+          row_provenance={s: _A for s in SPELLS[5:]}),
+        # ---------------------------------------------------------------- optional tables
+        R("lords.critical_hits",
+          {2: "killed", 3: "triple body", 4: "head shot", 5: "leg broken", 6: "dazed",
+           7: "double body", 8: "wing torn", 9: "rider thrown", 10: "head shot",
+           11: "triple body", 12: "killed"},
+          _P, "Critical Hit Table (optional, p.19); row 12 cut off and derived by the table's "
+          "symmetry about 7 (RULES-GAPS derived 5).", "breath combat (optional criticals)",
+          choices=("killed", "triple body", "head shot", "leg broken", "dazed", "double body",
+                   "wing torn", "rider thrown"), row_provenance={12: _D}),
+        R("lords.fumbles",
+          {2: [3, "B"], 3: [2, "LW"], 4: [2, "B"], 5: [1, "B"], 6: [1, "LW"], 7: [1, "B"],
+           8: [1, "RW"], 9: [1, "B"], 10: [2, "B"], 11: [2, "RW"], 12: [3, "B"]},
+          _P, "Fumble Table (optional, p.20) as [d6 of damage, location]; rows 10-12 cut off "
+          "and derived by mirroring rows 4, 3, 2 with the wing side swapped (RULES-GAPS "
+          "derived 6).", "breath combat (optional fumbles)",
+          row_provenance={10: _D, 11: _D, 12: _D}),
+        R("lords.campaign_points",
+          {"damage_point": 1, "critical_hit": 10, "fumble": -10, "rider_killed": -10,
+           "yield_on_ground": -10, "leaving_board": -25, "last_dragon": 50}, _P,
+          "Campaign Point Modifiers (p.28)", "campaigns", bounds=(-1000, 1000)),
+        R("lords.campaign_rewards",
+          {"points_per_reward": 100, "min_base_to_hit": 5, "min_rider_to_hit": 5,
+           "max_cc_bonus": 4},
+          _P, '"For each 100 campaign points ... base to-hit number ... down to a minimum of 5 ... '
+          'close combat modifier ... up to a maximum of +4" (p.29)', "campaigns",
+          bounds=(0, 1000)),
+        R("lords.ground",
+          {"move_dice": 1, "move_plus": 3, "takeoff_max_speed": 7, "takeoff_min_over_min": 1},
+          _P, "Moving on the Ground: 1d6+3 hexes; Taking Off: at least minimum speed +1 and no "
+          "higher than 7 (p.17)", "advanced rules: ground", bounds=(0, 30)),
+        R("lords.printed_sheet_values", 0, _D,
+          "Tankerous's sheet prints close combat 9 but MR I gives 1; sheets are derived from "
+          "their components (RULES-GAPS derived 7). Set to 1 to use the printed 9.",
+          "sheets", bounds=(0, 1)),
+    ]
+    return out
+
+
+RULES: dict[str, Rule] = {r.key: r for r in _rules()}
+
+#: The twelve ready-made dragons (pages 30-35): components and every printed sheet value.
+#: Stalwyrm's wings are printed "Very Large" and read as Huge (RULES-GAPS derived 8).
+ROSTER: dict[str, dict] = {
+    "Lectronist": dict(body="Heavy", wings="Large", breath="Lightning", claws="Dull",
+                       rider="None", page=30, cost=12, mr="E", cc=5, min_speed=4, max_speed=14),
+    "Kelvinight": dict(body="Light", wings="Medium", breath="Ice", claws="Sharp", rider="None",
+                       page=30, cost=12, mr="D", cc=6, min_speed=2, max_speed=13),
+    "Zippinchill": dict(body="Very Light", wings="Huge", breath="Cold", claws="Sharp",
+                        rider="None", page=31, cost=10, mr="A", cc=9, min_speed=1, max_speed=15),
+    "Thilindis": dict(body="Heavy", wings="Large", breath="Ice", claws="Jagged", rider="None",
+                      page=31, cost=16, mr="E", cc=5, min_speed=4, max_speed=14),
+    "Reaper": dict(body="Very Heavy", wings="Huge", breath="Magma", claws="Razor Sharp",
+                   rider="None", page=32, cost=20, mr="E", cc=5, min_speed=5, max_speed=15),
+    "Skyblazer": dict(body="Average", wings="Huge", breath="Magma", claws="Razor Sharp",
+                      rider="None", page=32, cost=18, mr="C", cc=7, min_speed=3, max_speed=15),
+    "Slash": dict(body="Average", wings="Medium", breath="Flame", claws="Blunt", rider="Wizard",
+                  page=33, cost=15, mr="E", cc=5, min_speed=3, max_speed=13),
+    "Blowderby": dict(body="Very Heavy", wings="Small", breath="Magma", claws="Blunt",
+                      rider="Javelin Thrower", page=33, cost=15, mr="H", cc=2, min_speed=5,
+                      max_speed=12),
+    "Tankerous": dict(body="Very Heavy", wings="Tiny", breath="Cold", claws="Jagged",
+                      rider="Lancer", page=34, cost=12, mr="I", cc=9, min_speed=5, max_speed=11),
+    "Fiercival": dict(body="Heavy", wings="Small", breath="Magma", claws="Dull", rider="Archer",
+                      page=34, cost=16, mr="G", cc=3, min_speed=4, max_speed=12),
+    "Ozonic": dict(body="Very Heavy", wings="Medium", breath="Flame", claws="Sharp",
+                   rider="Crossbow Shooter", page=35, cost=18, mr="G", cc=3, min_speed=5,
+                   max_speed=13),
+    "Stalwyrm": dict(body="Very Heavy", wings="Huge", breath="Ice", claws="Razor Sharp",
+                     rider="Wizard", page=35, cost=24, mr="E", cc=5, min_speed=5, max_speed=15),
+}
+
+#: Team-game pairings for odd numbers of players (basic p.14, advanced p.23), by name.
+TEAM_PAIRINGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "basic-3": (("Zippinchill", "Zippinchill"), ("Reaper",)),
+    "basic-5": (("Lectronist", "Lectronist", "Lectronist"), ("Skyblazer", "Skyblazer")),
+    "basic-7": (("Lectronist",) * 4, ("Thilindis",) * 3),
+    "advanced-3": (("Tankerous", "Tankerous"), ("Stalwyrm",)),
+    "advanced-5": (("Zippinchill",) * 3, ("Slash", "Slash")),
+    "advanced-5b": (("Tankerous",) * 3, ("Ozonic", "Ozonic")),
+    "advanced-7": (("Tankerous",) * 4, ("Fiercival",) * 3),
+}
