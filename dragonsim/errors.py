@@ -12,31 +12,31 @@ class UserError(ValueError):
     """A mistake in the caller's input. The message names what was wrong and what is allowed."""
 
 
+def _norm(s: str) -> str:
+    return "".join(ch for ch in str(s).lower() if ch not in " -_")
+
+
 def did_you_mean(name: str, choices: Iterable[str]) -> str:
     """' (did you mean X?)' for the closest choice, or ''."""
-    choices = list(choices)
-    lower = {c.lower(): c for c in choices}
-    close = difflib.get_close_matches(name.lower(), list(lower), n=1, cutoff=0.6)
-    return f" (did you mean {lower[close[0]]!r}?)" if close else ""
+    table = {_norm(c): c for c in choices}
+    close = difflib.get_close_matches(_norm(name), list(table), n=1, cutoff=0.6)
+    return f" (did you mean {table[close[0]]!r}?)" if close else ""
 
 
-def resolve_name(name: str, choices: Iterable[str], what: str) -> str:
-    """Match ``name`` case-insensitively (spaces, '-' and '_' alike) against ``choices``.
+def resolve_name(name: str, choices: Iterable[str], what: str, hint: str = "") -> str:
+    """Match ``name`` case-insensitively (spaces, '-' and '_' ignored) against ``choices``.
 
-    >>> resolve_name("razor sharp", ["Blunt", "Razor Sharp"], "claws")
+    >>> resolve_name("razor-sharp", ["Blunt", "Razor Sharp"], "claws")
     'Razor Sharp'
     """
     choices = list(choices)
-
-    def norm(s: str) -> str:
-        return s.strip().lower().replace("-", " ").replace("_", " ")
-
-    table = {norm(c): c for c in choices}
-    key = norm(str(name))
+    table = {_norm(c): c for c in choices}
+    key = _norm(name)
     if key in table:
         return table[key]
     raise UserError(
-        f"unknown {what} {name!r}{did_you_mean(key, table)}; allowed: {', '.join(choices)}"
+        f"unknown {what} {name!r}{did_you_mean(name, choices)}; allowed: {', '.join(choices)}"
+        + (f"; {hint}" if hint else "")
     )
 
 

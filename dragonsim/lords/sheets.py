@@ -265,8 +265,9 @@ def sheet(dragon: str | Sheet | Mapping[str, str], *, rules: RuleSet | None = No
     text = str(dragon).strip()
     if "=" in text:
         return design(**parse_design(text), rules=rules)
-    name = resolve_name(text, ROSTER, "dragon (ready-made names, or a design such as "
-                        "body=Heavy,wings=Large,breath=Ice,claws=Sharp)")
+    name = resolve_name(text, ROSTER, "dragon",
+                        hint="or write a design such as body=Heavy,wings=Large,breath=Ice,"
+                        "claws=Sharp[,rider=Archer]")
     spec = ROSTER[name]
     return design(**{k: spec[k] for k in _COMPONENTS}, name=name, rules=rules)
 

@@ -69,6 +69,9 @@ class Rule:
     def __post_init__(self):
         if self.provenance not in PROVENANCES:
             raise ValueError(f"{self.key}: bad provenance {self.provenance!r}")
+        object.__setattr__(
+            self, "row_provenance", {str(r): p for r, p in self.row_provenance.items()}
+        )
         for r, p in self.row_provenance.items():
             if p not in PROVENANCES:
                 raise ValueError(f"{self.key}.{r}: bad provenance {p!r}")
@@ -76,8 +79,8 @@ class Rule:
         _check(self, self.value, self.key)
 
     def provenance_of(self, row: str | None = None) -> str:
-        if row is not None and row in self.row_provenance:
-            return self.row_provenance[row]
+        if row is not None and str(row) in self.row_provenance:
+            return self.row_provenance[str(row)]
         return self.provenance
 
     @property
@@ -287,16 +290,21 @@ def load_overrides_file(path: str | Path) -> dict[str, Any]:
     return out
 
 
-def rows_of(rules: Iterable[Rule]) -> list[dict[str, Any]]:
-    """Flat rows (one per rule or table row) for printing and DataFrames."""
+def rows_of(rules: RuleSet | Iterable[Rule]) -> list[dict[str, Any]]:
+    """Flat rows (one per rule or table row) for printing and DataFrames.
+
+    Given a :class:`RuleSet`, the values shown are those in force (overrides applied).
+    """
+    current = rules.get if isinstance(rules, RuleSet) else None
     rows = []
     for r in rules:
+        value = current(r.key) if current else r.value
         if isinstance(r.value, dict):
-            for label, v in r.value.items():
+            for label, v in value.items():
                 prov = r.provenance_of(str(label))
                 rows.append({"key": f"{r.key}.{label}", "value": v, "provenance": prov,
                              "used_in": r.used_in, "source": r.source})
         else:
-            rows.append({"key": r.key, "value": r.value, "provenance": r.provenance,
+            rows.append({"key": r.key, "value": value, "provenance": r.provenance,
                          "used_in": r.used_in, "source": r.source})
     return rows

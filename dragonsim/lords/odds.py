@@ -1,0 +1,261 @@
+"""Exact probabilities of Dragon Lords' atomic events, as Fractions.
+
+These are the ground truth the Monte Carlo engine is tested against, and a user's quick
+answer. Nothing here samples: distributions are exact convolutions of d6.
+
+Examples
+--------
+>>> from dragonsim.lords import odds
+>>> odds.p_to_hit(8)
+Fraction(5, 12)
+>>> w, d, l = odds.close_combat("Tankerous", "Zippinchill")
+>>> w + d + l
+Fraction(1, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import lru_cache
+
+from ..errors import UserError, resolve_name
+from ..rules import RuleSet, lords_rules
+from ..rules.lords import DIRECTIONS, PART_CODES, PARTS, RIDERS, TACTICS
+from .sheets import Sheet, sheet
+
+__all__ = [
+    "dice_sum",
+    "two_d6",
+    "p_to_hit",
+    "to_hit_number",
+    "breath",
+    "damage",
+    "weapon_damage",
+    "location",
+    "close_combat",
+    "rider_attack",
+    "spell_on_own_dragon",
+    "expected",
+    "range_name",
+]
+
+AREAS = ("dark", "grey", "light")
+
+
+@lru_cache(maxsize=64)
+def dice_sum(n: int, plus: int = 0) -> dict[int, Fraction]:
+    """Exact distribution of ``n`` d6 + ``plus``.
+
+    >>> dice_sum(2)[7]
+    Fraction(1, 6)
+    """
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    dist = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for s, c in dist.items():
+            for f in range(1, 7):
+                nxt[s + f] = nxt.get(s + f, 0) + c
+        dist = nxt
+    total = 6**n
+    return {s + plus: Fraction(c, total) for s, c in sorted(dist.items())}
+
+
+def two_d6() -> dict[int, Fraction]:
+    return dice_sum(2)
+
+
+def p_to_hit(target: int, *, auto_miss: int = 2, auto_hit: int = 12) -> Fraction:
+    """P(2d6 >= target), where a roll of ``auto_miss`` always misses and ``auto_hit`` hits.
+
+    "A roll of 2 always misses, and a roll of 12 always hits, even if the target number is
+    13 or more." (rulebook p.10)
+
+    >>> p_to_hit(13), p_to_hit(2)
+    (Fraction(1, 36), Fraction(35, 36))
+    """
+    p = Fraction(0)
+    for roll, q in two_d6().items():
+        if roll <= auto_miss:
+            continue
+        if roll >= auto_hit or roll >= target:
+            p += q
+    return p
+
+
+def range_name(distance: int, rules: RuleSet | None = None) -> str:
+    r = rules or lords_rules()
+    rk = r.get("lords.range_key")
+    if distance < 1 or distance > r.get("lords.max_breath_range"):
+        raise UserError(
+            f"range {distance} is out of breath range; allowed 1..{r.get('lords.max_breath_range')}"
+        )
+    return rk.get(distance, "Very Long")
+
+
+def to_hit_number(
+    target: Sheet | str,
+    *,
+    distance: int,
+    area: str = "dark",
+    altitude_steps: int = 0,
+    attacker_on_ground: bool = False,
+    range_modifier: bool = True,
+    rules: RuleSet | None = None,
+) -> int:
+    """The modified target number for a breath attack (To-Hit Modifiers Table, p.11).
+
+    ``range_modifier=False`` drops the range row, as the Example of Play does (RULES-GAPS
+    printed conflict 1).
+    """
+    r = rules or lords_rules()
+    t = sheet(target, rules=r)
+    area = resolve_name(area, AREAS, "arc area")
+    alt = r.get("lords.altitude_mod")
+    if not 0 <= altitude_steps < len(alt):
+        raise UserError(f"altitude steps must be 0..{len(alt) - 1}, got {altitude_steps}")
+    n = r.get("lords.base_to_hit")
+    n += r.get("lords.wing_tohit")[t.wings] + r.get("lords.body_tohit")[t.body]
+    n += r.get("lords.arc_mod")[area]
+    if range_modifier:
+        n += r.get("lords.range_mod")[range_name(distance, r)]
+    n += alt[altitude_steps]
+    if attacker_on_ground:
+        n += r.get("lords.ground_attacker_mod")
+    return n
+
+
+def _p_hit(n: int, r: RuleSet) -> Fraction:
+    return p_to_hit(n, auto_miss=r.get("lords.auto_miss"), auto_hit=r.get("lords.auto_hit"))
+
+
+def weapon_damage(step: int, rules: RuleSet | None = None) -> dict[int, Fraction]:
+    """Damage distribution of weapon step 0..4 (Weapon Damage Table, p.26)."""
+    r = rules or lords_rules()
+    n, plus = r.get("lords.weapon_damage")[step]
+    return dice_sum(n, plus)
+
+
+def damage(dragon: Sheet | str, weapon: str = "breath", *, rules: RuleSet | None = None):
+    """Damage distribution of a dragon's ``breath`` or ``claws`` (healthy sheet)."""
+    s = sheet(dragon, rules=rules)
+    w = resolve_name(weapon, ("breath", "claws"), "weapon")
+    return weapon_damage(s.breath_i if w == "breath" else s.claws_i, rules)
+
+
+def location(direction: str | int, rules: RuleSet | None = None) -> dict[str, Fraction]:
+    """Hit-location distribution for an attack from ``direction`` (F, FR, RR, R, RL, FL).
+
+    2d6 on the Damage Allocation Table (p.11).
+    """
+    r = rules or lords_rules()
+    col = direction if isinstance(direction, int) else DIRECTIONS.index(
+        resolve_name(direction, DIRECTIONS, "direction")
+    )
+    table = r.get("lords.damage_allocation")
+    out = {p: Fraction(0) for p in PARTS}
+    for roll, q in two_d6().items():
+        out[PARTS[PART_CODES.index(table[roll][col])]] += q
+    return out
+
+
+def breath(
+    attacker: Sheet | str,
+    target: Sheet | str,
+    *,
+    distance: int,
+    area: str = "dark",
+    altitude_steps: int = 0,
+    range_modifier: bool = True,
+    rules: RuleSet | None = None,
+) -> dict:
+    """Exact odds of one breath attack: target number, P(hit), damage if hit, E[damage]."""
+    r = rules or lords_rules()
+    a = sheet(attacker, rules=r)
+    n = to_hit_number(target, distance=distance, area=area, altitude_steps=altitude_steps,
+                      range_modifier=range_modifier, rules=r)
+    p = _p_hit(n, r)
+    dmg = weapon_damage(a.breath_i, r)
+    return {
+        "target_number": n,
+        "p_hit": p,
+        "damage": dmg,
+        "expected_damage_if_hit": expected(dmg),
+        "expected_damage": p * expected(dmg),
+    }
+
+
+def expected(dist: Mapping[int, Fraction]) -> Fraction:
+    return sum((v * q for v, q in dist.items()), Fraction(0))
+
+
+def close_combat(
+    a: Sheet | str,
+    b: Sheet | str,
+    *,
+    tactics: tuple[str, str] | None = None,
+    rules: RuleSet | None = None,
+) -> tuple[Fraction, Fraction, Fraction]:
+    """P(a wins), P(draw), P(b wins) of one close combat (p.13).
+
+    Each rolls 2d6 + close combat modifier (+2 for a Lancer, p.18); higher wins, ties draw.
+    ``tactics=(a's, b's)`` adds the optional Tactics Result Table's modifier to ``a``'s
+    score, ``a`` being the attacker (p.22).
+    """
+    r = rules or lords_rules()
+    sa, sb = sheet(a, rules=r), sheet(b, rules=r)
+    lancer = r.get("lords.lancer")["close_combat"]
+    ma = sa.cc + (lancer if sa.rider == "Lancer" else 0)
+    mb = sb.cc + (lancer if sb.rider == "Lancer" else 0)
+    if tactics is not None:
+        ta = resolve_name(tactics[0], TACTICS, "tactic")
+        tb = resolve_name(tactics[1], TACTICS, "tactic")
+        ma += r.get("lords.tactics")[ta][TACTICS.index(tb)]
+    d = two_d6()
+    win = draw = loss = Fraction(0)
+    for x, px in d.items():
+        for y, py in d.items():
+            if x + ma > y + mb:
+                win += px * py
+            elif x + ma == y + mb:
+                draw += px * py
+            else:
+                loss += px * py
+    return win, draw, loss
+
+
+def rider_attack(
+    attacker: Sheet | str,
+    target: Sheet | str,
+    *,
+    distance: int,
+    altitude_steps: int = 0,
+    rules: RuleSet | None = None,
+) -> dict:
+    """Exact odds of a rider's missile attack (assumed to-hit, RULES-GAPS assumed 6)."""
+    r = rules or lords_rules()
+    a, t = sheet(attacker, rules=r), sheet(target, rules=r)
+    if a.rider not in RIDERS[2:5]:
+        raise UserError(
+            f"{a.name}'s rider ({a.rider}) has no ranged attack; "
+            "allowed: Javelin Thrower, Archer, Crossbow Shooter"
+        )
+    mrng, md, mp, lrng, ld, lp = r.get("lords.riders")[a.rider]
+    if distance < 1 or distance > lrng:
+        raise UserError(f"{a.rider} reaches 1..{lrng} hexes, got {distance}")
+    band = "medium" if distance <= mrng else "long"
+    n = r.get("lords.base_to_hit") + r.get("lords.wing_tohit")[t.wings]
+    n += r.get("lords.body_tohit")[t.body] + r.get("lords.altitude_mod")[altitude_steps]
+    n += r.get("lords.rider_to_hit")[band]
+    dmg = dice_sum(md, mp) if band == "medium" else dice_sum(ld, lp)
+    p = _p_hit(n, r)
+    return {"band": band, "target_number": n, "p_hit": p, "damage": dmg,
+            "expected_damage": p * expected(dmg)}
+
+
+def spell_on_own_dragon(rules: RuleSet | None = None) -> Fraction:
+    """"the Wizard must simply roll a 7 or more to cast a spell on its own dragon" (p.18)."""
+    r = rules or lords_rules()
+    return _p_hit(r.get("lords.wizard")["self_target"], r)
