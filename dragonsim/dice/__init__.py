@@ -1,0 +1,25 @@
+"""Dragon Dice: dragons against armies, dragons against dragons, dragonkin.
+
+Rules: ``shared/seeds/001_908fc901c9fc9d5f.txt`` (the 1996 dragon and dragonkin rules); die
+faces: ``shared/RULES-GAPS.md``. Modules: ``data`` (dice, units, armies, rule values with
+provenance; :func:`~dragonsim.dice.data.assumed` lists the assumed ones), ``kernel`` (numba
+kernels), ``odds`` (exact answers), ``api`` (:func:`attack`, :func:`duel`, :func:`sweep`),
+``cli`` (``python -m dragonsim dice ...``).
+"""
+
+from .api import AttackResult, DuelResult, Options, SweepResult, attack, duel, sweep, units_frame
+from .data import assumed, make_dragon, make_unit
+
+__all__ = [
+    "AttackResult",
+    "DuelResult",
+    "Options",
+    "SweepResult",
+    "assumed",
+    "attack",
+    "duel",
+    "make_dragon",
+    "make_unit",
+    "sweep",
+    "units_frame",
+]

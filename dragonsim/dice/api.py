@@ -1,0 +1,812 @@
+"""Public Dragon Dice functions: dragon attacks on armies, dragon duels, army-size sweeps.
+
+Each validates names and options, turns the data into plain arrays, runs a kernel of
+:mod:`dragonsim.dice.kernel` through :func:`dragonsim.runner.run_blocks` and returns a result
+dataclass with ``.summary()``, ``.to_frame()``, ``.to_dict()`` and a manifest.
+
+Examples
+--------
+>>> from dragonsim.dice import attack
+>>> r = attack("red-wyrm", "goblin-thug:6,goblin-pelter:4", n=2000, progress=False)
+>>> 0.0 <= r.p_dragon_slain.rate <= 1.0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import UserError, resolve_name
+from ..report import manifest, rules_hash
+from ..runner import run_blocks
+from ..stats import Rate, mean_interval
+from . import data as D
+from . import kernel as K
+
+__all__ = [
+    "Options",
+    "ArmyArrays",
+    "AttackResult",
+    "DuelResult",
+    "SweepResult",
+    "attack",
+    "duel",
+    "sweep",
+    "build_army",
+    "resolve_dragons",
+    "units_frame",
+]
+
+MAX_TURNS = 1000
+
+
+@dataclass(frozen=True)
+class Options:
+    """Rule values and interpretation options (defaults: printed values, documented
+    assumptions; see :func:`dragonsim.dice.data.assumed`).
+
+    Parameters
+    ----------
+    id_split
+        ``'slay-first'`` (default) or ``'save-first'``: how one roll's ID results are split
+        between the attack on the dragon(s) and the saves.
+    policy
+        Casualty choice: ``'cheapest'`` (default), ``'largest'``, ``'army-order'``,
+        ``'kin-first'``, or a sequence of unit names (first killed first).
+    promotion_supply
+        ``'unlimited'`` (default) or ``'dead-area'`` (only units in ``dead_area`` plus units
+        killed, not buried, during the game).
+    damage_carries
+        Damage to a dragon carries over between attacks (default False).
+    claw_damage, jaws_damage, tail_damage, dragon_health, dragon_saves, flame_health,
+    stone_units
+        Printed values (5, 10, 3, 5, 5, 5, 5), overridable for studies.
+    breath_negation_rounds
+        Dragon vs dragon: rounds after the current one that a breath negates saves (2).
+    """
+
+    id_split: str = "slay-first"
+    policy: str | tuple[str, ...] = "cheapest"
+    promotion_supply: str = "unlimited"
+    damage_carries: bool = False
+    claw_damage: int = 5
+    jaws_damage: int = 10
+    tail_damage: int = 3
+    dragon_health: int = 5
+    dragon_saves: int = 5
+    flame_health: int = 5
+    stone_units: int = 5
+    breath_negation_rounds: int = 2
+
+    @classmethod
+    def make(cls, **kw: Any) -> Options:
+        """Validated options from keyword arguments (unknown keys refused)."""
+        names = set(cls.__dataclass_fields__)
+        for key in kw:
+            if key not in names:
+                resolve_name(key, sorted(names), "option")
+        o = cls(**kw)
+        resolve_name(o.id_split, D.ID_SPLITS, "id_split")
+        if isinstance(o.policy, str):
+            resolve_name(o.policy, D.POLICIES, "casualty policy")
+        resolve_name(o.promotion_supply, ("unlimited", "dead-area"), "promotion_supply")
+        for f in ("claw_damage", "jaws_damage", "tail_damage", "flame_health", "stone_units",
+                  "dragon_saves", "breath_negation_rounds"):
+            v = getattr(o, f)
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or not 0 <= v <= 100:
+                raise UserError(f"{f} must be a whole number 0..100, got {v!r}")
+        v = o.dragon_health
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or not 1 <= v <= 100:
+            raise UserError(f"dragon_health must be a whole number 1..100, got {v!r}")
+        return cls(
+            id_split=resolve_name(o.id_split, D.ID_SPLITS, "id_split"),
+            policy=(resolve_name(o.policy, D.POLICIES, "casualty policy")
+                    if isinstance(o.policy, str) else tuple(o.policy)),
+            promotion_supply=resolve_name(o.promotion_supply, ("unlimited", "dead-area"),
+                                          "promotion_supply"),
+            damage_carries=bool(o.damage_carries),
+            **{f: int(getattr(o, f)) for f in (
+                "claw_damage", "jaws_damage", "tail_damage", "dragon_health", "dragon_saves",
+                "flame_health", "stone_units", "breath_negation_rounds")},
+        )
+
+    def array(self) -> np.ndarray:
+        """The kernel's ``opts`` array."""
+        a = np.zeros(K.NOPT, np.int64)
+        a[K.O_ID_SPLIT] = D.ID_SPLITS.index(self.id_split)
+        a[K.O_CARRY] = int(self.damage_carries)
+        a[K.O_PROMO_UNLIMITED] = int(self.promotion_supply == "unlimited")
+        a[K.O_CLAW] = self.claw_damage
+        a[K.O_JAWS] = self.jaws_damage
+        a[K.O_TAIL] = self.tail_damage
+        a[K.O_DHEALTH] = self.dragon_health
+        a[K.O_DSAVES] = self.dragon_saves
+        a[K.O_FLAME] = self.flame_health
+        a[K.O_STONE] = self.stone_units
+        a[K.O_NEGATE] = self.breath_negation_rounds
+        return a
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f: (list(v) if isinstance(v, tuple) else v)
+                for f in self.__dataclass_fields__ for v in [getattr(self, f)]}
+
+
+def _catalog(catalog: D.Catalog | None, army_file: str | Path | None) -> D.Catalog:
+    cat = catalog or D.Catalog()
+    if army_file is not None:
+        cat = D.load_toml(army_file, cat)
+    return cat
+
+
+def resolve_dragons(spec: str | D.Dragon | Sequence[str | D.Dragon],
+                    catalog: D.Catalog) -> list[D.Dragon]:
+    """Dragons from a name, ``'red-wyrm,red-drake'``, a list of names, or Dragon objects."""
+    if isinstance(spec, D.Dragon):
+        return [spec]
+    if isinstance(spec, str):
+        parts = [p.strip() for p in spec.split(",") if p.strip()]
+        if not parts:
+            raise UserError(f"no dragon given; allowed: {', '.join(catalog.dragons)}")
+        spec = parts
+    out = []
+    for s in spec:
+        if isinstance(s, D.Dragon):
+            out.append(s)
+            continue
+        name, sep, cnt = str(s).partition(":")
+        c = 1
+        if sep:
+            try:
+                c = int(cnt)
+            except ValueError:
+                raise UserError(f"bad dragon entry {s!r}: write NAME or NAME:COUNT") from None
+            if not 1 <= c <= 16:
+                raise UserError(f"dragon count must be 1..16, got {c} in {s!r}")
+        out += [catalog.dragon(name)] * c
+    if len(out) > 16:
+        raise UserError(f"at most 16 dragons, got {len(out)}")
+    return out
+
+
+@dataclass
+class ArmyArrays:
+    """An army as the kernel's arrays (see :func:`dragonsim.dice.kernel.army_kernel`)."""
+
+    names: list[str]
+    fk: np.ndarray
+    fc: np.ndarray
+    health: np.ndarray
+    kin: np.ndarray
+    promo: np.ndarray
+    count0: np.ndarray
+    dua0: np.ndarray
+    kill_order: np.ndarray
+    gold_order: np.ndarray
+    hcap: int
+
+
+def build_army(army: Mapping[str, int], catalog: D.Catalog, *, colour: int,
+               policy: str | Sequence[str] = "cheapest",
+               dead_area: Mapping[str, int] | None = None) -> ArmyArrays:
+    """Unit types of ``army`` plus their promotion targets (count 0) as plain arrays."""
+    names: list[str] = []
+
+    def add(name: str) -> None:
+        if name in names:
+            return
+        names.append(name)
+        up = catalog.units[name].promotes_to
+        if up is not None:
+            if up not in catalog.units:
+                raise UserError(f"unit {name!r} promotes to unknown unit {up!r}")
+            add(up)
+
+    for name in army:
+        add(catalog.unit(name).name)
+    dead_area = {catalog.unit(k).name: v for k, v in (dead_area or {}).items()}
+    for name in dead_area:
+        add(name)
+    T = len(names)
+    us = [catalog.units[nm] for nm in names]
+    fk = np.array([[D.FACE_KINDS.index(k) for k, _ in u.faces] for u in us], np.int64)
+    fc = np.array([[c for _, c in u.faces] for u in us], np.int64)
+    health = np.array([u.health for u in us], np.int64)
+    kin = np.array([D.COLOURS.index(u.kin_colour) if u.is_kin else -1 for u in us], np.int64)
+    promo = np.array([names.index(u.promotes_to) if u.promotes_to else -1 for u in us],
+                     np.int64)
+    count0 = np.zeros(T, np.int64)
+    for name, c in army.items():
+        count0[names.index(catalog.unit(name).name)] += int(c)
+    dua0 = np.zeros(T, np.int64)
+    for name, c in dead_area.items():
+        if isinstance(c, bool) or not isinstance(c, int) or c < 0:
+            raise UserError(f"dead_area count for {name!r} must be a whole number >= 0")
+        dua0[names.index(name)] = c
+    idx = list(range(T))
+    if isinstance(policy, str):
+        pol = resolve_name(policy, D.POLICIES, "casualty policy")
+        if pol == "cheapest":
+            order = sorted(idx, key=lambda t: (us[t].health, us[t].results(), t))
+        elif pol == "largest":
+            order = sorted(idx, key=lambda t: (-us[t].health, us[t].results(), t))
+        elif pol == "army-order":
+            order = idx
+        else:  # kin-first
+            order = sorted(idx, key=lambda t: (not us[t].is_kin, us[t].health,
+                                               us[t].results(), t))
+    else:
+        first = [names.index(catalog.unit(p).name) for p in policy if
+                 catalog.unit(p).name in names]
+        order = first + [t for t in idx if t not in first]
+    gold = [t for t in order if kin[t] != colour] + [t for t in order if kin[t] == colour]
+    # most health a game can lose: every unit promoted as far as its chain goes
+    def top(t: int) -> int:
+        seen = 0
+        while promo[t] >= 0 and seen < T:
+            t = int(promo[t])
+            seen += 1
+        return int(health[t])
+    hcap = int(sum((count0[t] + dua0[t]) * top(t) for t in idx)) + 1
+    return ArmyArrays(names, fk, fc, health, kin, promo, count0, dua0,
+                      np.array(order, np.int64), np.array(gold, np.int64), hcap)
+
+
+def _dragon_faces(ds: Sequence[D.Dragon]) -> np.ndarray:
+    return np.array([d.die.icon_codes() for d in ds], np.int64)
+
+
+def _turns(turns: int) -> int:
+    if isinstance(turns, bool) or not isinstance(turns, int | np.integer):
+        raise UserError(f"turns must be a whole number 1..{MAX_TURNS}, got {turns!r}")
+    if not 1 <= turns <= MAX_TURNS:
+        raise UserError(f"turns must be 1..{MAX_TURNS}, got {turns}")
+    return int(turns)
+
+
+def _n(n: int | float | str) -> int:
+    from ..errors import parse_count
+
+    return parse_count(n)
+
+
+# ---------------------------------------------------------------- attack
+@dataclass
+class AttackResult:
+    """Counters of dragons attacking an army, with rates, intervals and curves."""
+
+    counters: np.ndarray
+    n: int
+    turns: int
+    hcap: int
+    dragons: list[str]
+    army: dict[str, int]
+    options: Options
+    seconds: float
+    seed: int
+    interrupted: bool = False
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def _c(self, i: int) -> int:
+        return int(self.counters[i])
+
+    def _lay(self, key: str) -> np.ndarray:
+        return self.counters[K.army_layout(self.hcap, self.turns)[key]]
+
+    @property
+    def p_dragon_slain(self) -> Rate:
+        """At least one dragon slain."""
+        return Rate.of(self._c(K.C_ANY_SLAIN), self.n)
+
+    @property
+    def p_all_slain(self) -> Rate:
+        return Rate.of(self._c(K.C_ALL_SLAIN), self.n)
+
+    @property
+    def p_army_destroyed(self) -> Rate:
+        return Rate.of(self._c(K.C_DESTROYED), self.n)
+
+    @property
+    def p_flew(self) -> Rate:
+        return Rate.of(self._c(K.C_FLEW), self.n)
+
+    @property
+    def p_timeout(self) -> Rate:
+        return Rate.of(self._c(K.C_TIMEOUT), self.n)
+
+    @property
+    def p_promotion(self) -> Rate:
+        return Rate.of(self._c(K.C_PROMO_ANY), self.n)
+
+    def _mean(self, i: int, j: int) -> tuple[float, float, float]:
+        return mean_interval(float(self._c(i)), float(self._c(j)), self.n)
+
+    @property
+    def health_lost(self) -> tuple[float, float, float]:
+        """Mean health-worth of units lost, with its 95% interval."""
+        return self._mean(K.C_LOST, K.C_LOST_SQ)
+
+    @property
+    def promotions(self) -> tuple[float, float, float]:
+        return self._mean(K.C_PROMO, K.C_PROMO_SQ)
+
+    @property
+    def turns_played(self) -> tuple[float, float, float]:
+        return self._mean(K.C_TURNS, K.C_TURNS_SQ)
+
+    @property
+    def lost_hist(self) -> np.ndarray:
+        """Games by health-worth lost (last bin: that much or more)."""
+        return self._lay("lost_hist").copy()
+
+    @property
+    def dice_per_attack(self) -> tuple[float, float]:
+        """Mean dragon dice and unit dice rolled per attack."""
+        att = max(1, self._c(K.C_TURNS))
+        return self._c(K.C_DICE_DRAGON) / att, self._c(K.C_DICE_ARMY) / att
+
+    def survival(self) -> dict[str, np.ndarray]:
+        """Per turn 0..turns: fraction of games with the army still there, with a dragon still
+        there, and with no dragon slain yet."""
+        n = max(1, self.n)
+        out = {}
+        for key, lay in (("army", "army_gone_at"), ("dragon", "dragons_gone_at"),
+                         ("unslain", "first_slain_at")):
+            gone = np.cumsum(self._lay(lay))
+            out[key] = 1.0 - gone / n
+        return out
+
+    def to_frame(self):
+        """Metrics with 95% intervals as a pandas DataFrame (metric, value, lo, hi)."""
+        import pandas as pd
+
+        rows = []
+        for name, r in (("p_dragon_slain", self.p_dragon_slain),
+                        ("p_all_dragons_slain", self.p_all_slain),
+                        ("p_army_destroyed", self.p_army_destroyed),
+                        ("p_dragon_flew_away", self.p_flew),
+                        ("p_still_fighting", self.p_timeout),
+                        ("p_any_promotion", self.p_promotion)):
+            rows.append((name, r.rate, r.lo, r.hi))
+        for name, m in (("mean_health_lost", self.health_lost),
+                        ("mean_promotions", self.promotions),
+                        ("mean_turns", self.turns_played)):
+            rows.append((name, *m))
+        return pd.DataFrame(rows, columns=["metric", "value", "lo", "hi"])
+
+    def lost_frame(self):
+        """Distribution of health-worth lost (health, games, probability)."""
+        import pandas as pd
+
+        h = self.lost_hist
+        return pd.DataFrame({"health_lost": np.arange(h.size), "games": h,
+                             "probability": h / max(1, self.n)})
+
+    def survival_frame(self):
+        import pandas as pd
+
+        s = self.survival()
+        return pd.DataFrame({"turn": np.arange(self.turns + 1), **s})
+
+    def to_dict(self) -> dict[str, Any]:
+        def rate(prefix: str, r: Rate) -> dict[str, Any]:
+            return {f"p_{prefix}": r.rate, f"ci_{prefix}": [r.lo, r.hi]}
+
+        hl = self.health_lost
+        pm = self.promotions
+        tp = self.turns_played
+        h = self.lost_hist
+        last = int(np.max(np.nonzero(h)[0])) if h.any() else 0
+        out: dict[str, Any] = {"n": self.n, "dragons": self.dragons, "army": self.army,
+                               "turns": self.turns}
+        out.update(rate("dragon_slain", self.p_dragon_slain))
+        out.update(rate("all_dragons_slain", self.p_all_slain))
+        out.update(rate("army_destroyed", self.p_army_destroyed))
+        out.update(rate("dragon_flew_away", self.p_flew))
+        out.update(rate("still_fighting", self.p_timeout))
+        out.update(rate("any_promotion", self.p_promotion))
+        out.update({
+            "mean_health_lost": hl[0], "ci_health_lost": [hl[1], hl[2]],
+            "mean_promotions": pm[0], "ci_promotions": [pm[1], pm[2]],
+            "mean_turns": tp[0], "ci_turns": [tp[1], tp[2]],
+            "health_lost_distribution": (h[: last + 1] / max(1, self.n)).tolist(),
+            "survival": {k: v.tolist() for k, v in self.survival().items()},
+            "dice_per_attack": list(self.dice_per_attack),
+            "seconds": self.seconds,
+            "interrupted": self.interrupted,
+            "options": self.options.to_dict(),
+            "manifest": self.manifest(),
+        })
+        return out
+
+    def manifest(self) -> dict[str, Any]:
+        return manifest(game="dragon-dice", mode="army", seed=self.seed, n=self.n,
+                        turns=self.turns, dragons=self.dragons, army=self.army,
+                        options=self.options.to_dict(), policy=self.options.policy,
+                        rules_hash=rules_hash({"rules": D.rule_values(), **self.meta}),
+                        seconds=self.seconds, **self.meta)
+
+    def summary(self) -> str:
+        hl = self.health_lost
+        pm = self.promotions
+        tp = self.turns_played
+        lines = [
+            f"{' + '.join(self.dragons)} attacking "
+            f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}",
+            f"  {self.n:,} games, up to {self.turns} attack(s) each, {self.seconds:.2f} s"
+            + (" (interrupted)" if self.interrupted else ""),
+            f"  dragon slain      {self.p_dragon_slain}",
+        ]
+        if len(self.dragons) > 1:
+            lines.append(f"  all dragons slain {self.p_all_slain}")
+        lines += [
+            f"  army destroyed    {self.p_army_destroyed}",
+            f"  dragon flew away  {self.p_flew}",
+            f"  still fighting    {self.p_timeout}",
+            f"  health lost       {hl[0]:.3f} [{hl[1]:.3f}, {hl[2]:.3f}]",
+            f"  promotions        {pm[0]:.3f} [{pm[1]:.3f}, {pm[2]:.3f}]",
+            f"  attacks           {tp[0]:.3f} [{tp[1]:.3f}, {tp[2]:.3f}]",
+        ]
+        return "\n".join(lines)
+
+    def plot(self, ax=None):
+        """Survival curves by turn (matplotlib axes)."""
+        import matplotlib.pyplot as plt
+
+        from ..report import plot_style
+
+        with plot_style():
+            if ax is None:
+                _, ax = plt.subplots()
+            s = self.survival()
+            x = np.arange(self.turns + 1)
+            ax.step(x, s["army"], where="post", label="army still there")
+            ax.step(x, s["dragon"], where="post", label="dragon still there")
+            ax.step(x, s["unslain"], where="post", label="no dragon slain yet")
+            ax.set_xlabel("attack")
+            ax.set_ylabel("fraction of games")
+            ax.legend()
+        return ax
+
+
+def attack(
+    dragon: str | D.Dragon | Sequence[str | D.Dragon],
+    army: str | Mapping[str, int],
+    *,
+    n: int | float | str = 100_000,
+    seed: int = 1,
+    turns: int = 1,
+    options: Options | None = None,
+    catalog: D.Catalog | None = None,
+    army_file: str | Path | None = None,
+    dead_area: Mapping[str, int] | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+    **option_kw: Any,
+) -> AttackResult:
+    """Dragons of one colour attacking an army, ``turns`` attacks at most.
+
+    Parameters
+    ----------
+    dragon
+        A dragon name (``'red-wyrm'``), several of one colour (``'red-wyrm,red-drake'`` or
+        ``'red-wyrm:2'``), or :class:`~dragonsim.dice.data.Dragon` objects.
+    army
+        ``'goblin-thug:6,goblin-pelter:4'``, a ready-made army name, or ``{unit: count}``.
+    n, seed, threads, progress
+        Games, seed, numba threads, progress bar.
+    turns
+        Attacks at most (one per turn of the army's owner); the game also ends when the
+        dragons are gone (slain or flown away) or the army is destroyed.
+    options, option_kw
+        :class:`Options`, or its fields as keywords (e.g. ``id_split='save-first'``).
+    catalog, army_file
+        Extra units, dragons and armies (a :class:`~dragonsim.dice.data.Catalog` or a TOML
+        file, see :func:`~dragonsim.dice.data.load_toml`).
+    dead_area
+        Units in the army's dead unit area at the start (for ``promotion_supply='dead-area'``).
+
+    Returns
+    -------
+    AttackResult
+    """
+    cat = _catalog(catalog, army_file)
+    opts = options if options is not None and not option_kw else Options.make(
+        **{**(options.to_dict() if options else {}), **option_kw})
+    if isinstance(opts.policy, list):
+        opts = Options.make(**{**opts.to_dict(), "policy": tuple(opts.policy)})
+    ds = resolve_dragons(dragon, cat)
+    cols = {d.colour for d in ds}
+    if len(cols) > 1:
+        raise UserError(
+            f"dragons of different colours ({', '.join(sorted(cols))}) attack each other, not "
+            "the army (seed: 'Dragon vs. Dragon'); use the duel command / dice.duel()")
+    armyd = D.parse_army(army, cat)
+    nn = _n(n)
+    T = _turns(turns)
+    colour = ds[0].colour_code
+    arr = build_army(armyd, cat, colour=colour, policy=opts.policy, dead_area=dead_area)
+    args = (_dragon_faces(ds), colour, arr.fk, arr.fc, arr.health, arr.kin, arr.promo,
+            arr.count0, arr.dua0, arr.kill_order, arr.gold_order, opts.array(), T, arr.hcap)
+    out = run_blocks(K.army_kernel, nn, int(seed), args, progress=progress,
+                     threads=threads, label="games")
+    meta = {"unit_faces": {nm: list(cat.units[nm].faces) for nm in arr.names},
+            "dragon_faces": {d.name: list(d.die.faces) for d in ds}}
+    return AttackResult(out.counters, out.n, T, arr.hcap, [d.name for d in ds], armyd, opts,
+                        out.seconds, int(seed), out.interrupted, meta)
+
+
+# ---------------------------------------------------------------- dragon vs dragon
+@dataclass
+class DuelResult:
+    """Counters of dragons of one colour fighting dragons of another."""
+
+    counters: np.ndarray
+    n: int
+    turns: int
+    team_a: list[str]
+    team_b: list[str]
+    options: Options
+    seconds: float
+    seed: int
+    interrupted: bool = False
+
+    def _r(self, i: int) -> Rate:
+        return Rate.of(int(self.counters[i]), self.n)
+
+    @property
+    def p_a_wins(self) -> Rate:
+        return self._r(K.V_A_WINS)
+
+    @property
+    def p_b_wins(self) -> Rate:
+        return self._r(K.V_B_WINS)
+
+    @property
+    def p_both_gone(self) -> Rate:
+        return self._r(K.V_BOTH_GONE)
+
+    @property
+    def p_timeout(self) -> Rate:
+        return self._r(K.V_TIMEOUT)
+
+    @property
+    def p_a_slain(self) -> Rate:
+        """Some team-A dragon slain."""
+        return self._r(K.V_A_ANY_SLAIN)
+
+    @property
+    def p_b_slain(self) -> Rate:
+        return self._r(K.V_B_ANY_SLAIN)
+
+    @property
+    def rounds(self) -> tuple[float, float, float]:
+        return mean_interval(float(self.counters[K.V_ROUNDS]),
+                             float(self.counters[K.V_ROUNDS_SQ]), self.n)
+
+    def to_frame(self):
+        import pandas as pd
+
+        rows = [(nm, r.rate, r.lo, r.hi) for nm, r in (
+            ("p_a_wins", self.p_a_wins), ("p_b_wins", self.p_b_wins),
+            ("p_both_gone", self.p_both_gone), ("p_still_fighting", self.p_timeout),
+            ("p_a_dragon_slain", self.p_a_slain), ("p_b_dragon_slain", self.p_b_slain))]
+        rows.append(("mean_rounds", *self.rounds))
+        return pd.DataFrame(rows, columns=["metric", "value", "lo", "hi"])
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"n": self.n, "team_a": self.team_a, "team_b": self.team_b,
+                               "turns": self.turns}
+        for _, row in self.to_frame().iterrows():
+            m = row["metric"]
+            key = m[2:] if m.startswith("p_") else m[5:]
+            out[m] = row["value"]
+            out[f"ci_{key}"] = [row["lo"], row["hi"]]
+        out["seconds"] = self.seconds
+        out["options"] = self.options.to_dict()
+        out["manifest"] = manifest(game="dragon-dice", mode="dragon-vs-dragon", seed=self.seed,
+                                   n=self.n, turns=self.turns, team_a=self.team_a,
+                                   team_b=self.team_b, options=self.options.to_dict(),
+                                   rules_hash=rules_hash(D.rule_values()),
+                                   seconds=self.seconds)
+        return out
+
+    def summary(self) -> str:
+        r = self.rounds
+        return "\n".join([
+            f"{' + '.join(self.team_a)}  vs  {' + '.join(self.team_b)}",
+            f"  {self.n:,} games, up to {self.turns} round(s), {self.seconds:.2f} s",
+            f"  A wins            {self.p_a_wins}",
+            f"  B wins            {self.p_b_wins}",
+            f"  both gone         {self.p_both_gone}",
+            f"  still fighting    {self.p_timeout}",
+            f"  an A dragon slain {self.p_a_slain}",
+            f"  a B dragon slain  {self.p_b_slain}",
+            f"  rounds            {r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]",
+        ])
+
+
+def duel(
+    team_a: str | Sequence[str | D.Dragon],
+    team_b: str | Sequence[str | D.Dragon],
+    *,
+    n: int | float | str = 100_000,
+    seed: int = 1,
+    turns: int = 1,
+    options: Options | None = None,
+    catalog: D.Catalog | None = None,
+    army_file: str | Path | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+    **option_kw: Any,
+) -> DuelResult:
+    """Dragons of one colour (team A) against dragons of another (team B).
+
+    Each team focuses on one enemy dragon (an enemy whose saves a breath negated first); all
+    dragons roll at once; a dragon is slain by 5 damage (its health) plus 5 (its saves,
+    unless it rolled belly or an enemy breath negated them). ``turns`` is the most rounds.
+    """
+    cat = _catalog(catalog, army_file)
+    opts = options if options is not None and not option_kw else Options.make(
+        **{**(options.to_dict() if options else {}), **option_kw})
+    a = resolve_dragons(team_a, cat)
+    b = resolve_dragons(team_b, cat)
+    for team, nm in ((a, "A"), (b, "B")):
+        cols = {d.colour for d in team}
+        if len(cols) > 1:
+            raise UserError(f"team {nm} mixes colours {sorted(cols)}; dragons of one colour "
+                            "team up, so give each team one colour")
+    if a[0].colour == b[0].colour:
+        raise UserError(f"both teams are {a[0].colour}: dragons of the same colour do not "
+                        "fight each other (they attack the army together; use attack)")
+    if len(a) + len(b) > 16:
+        raise UserError("at most 16 dragons in a duel")
+    T = _turns(turns)
+    faces = _dragon_faces(a + b)
+    side = np.array([0] * len(a) + [1] * len(b), np.int64)
+    out = run_blocks(K.dvd_kernel, _n(n), int(seed), (faces, side, opts.array(), T),
+                     progress=progress, threads=threads, label="games")
+    return DuelResult(out.counters, out.n, T, [d.name for d in a], [d.name for d in b], opts,
+                      out.seconds, int(seed), out.interrupted)
+
+
+# ---------------------------------------------------------------- sweep
+@dataclass
+class SweepResult:
+    """Smallest army size (copies of a base army) that slays each dragon with probability p."""
+
+    p: float
+    base: dict[str, int]
+    turns: int
+    n: int
+    rows: list[dict[str, Any]]
+    seconds: float
+    seed: int
+    options: Options
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame(self.rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"p": self.p, "base_army": self.base, "turns": self.turns, "n": self.n,
+                "rows": self.rows, "seconds": self.seconds,
+                "manifest": manifest(game="dragon-dice", mode="sweep", seed=self.seed,
+                                     n=self.n, p=self.p, base_army=self.base,
+                                     turns=self.turns, options=self.options.to_dict(),
+                                     rules_hash=rules_hash(D.rule_values()),
+                                     seconds=self.seconds)}
+
+    def summary(self) -> str:
+        base = ", ".join(f"{u}:{c}" for u, c in self.base.items())
+        lines = [f"army size (copies of {base}) to slay the dragon with probability >= "
+                 f"{self.p:g} within {self.turns} attack(s); {self.n:,} games per size, "
+                 f"{self.seconds:.1f} s",
+                 f"  {'dragon':<14}{'copies':>7}{'units':>7}{'health':>8}   p at that size"]
+        for r in self.rows:
+            if r["copies"] is None:
+                lines.append(f"  {r['dragon']:<14}{'>' + str(r['max_copies']):>7}"
+                             f"{'':>7}{'':>8}   best {r['p_slain']:.3f} (not reached)")
+            else:
+                lines.append(f"  {r['dragon']:<14}{r['copies']:>7}{r['units']:>7}"
+                             f"{r['health']:>8}   {r['p_slain']:.3f} "
+                             f"[{r['ci_slain'][0]:.3f}, {r['ci_slain'][1]:.3f}]")
+        return "\n".join(lines)
+
+
+def sweep(
+    army: str | Mapping[str, int] = "goblin-thug:1",
+    *,
+    dragons: str | Sequence[str] = "all",
+    p: float = 0.5,
+    n: int | float | str = 20_000,
+    seed: int = 1,
+    turns: int = 1,
+    max_copies: int = 60,
+    options: Options | None = None,
+    catalog: D.Catalog | None = None,
+    army_file: str | Path | None = None,
+    threads: int | None = None,
+    progress: bool | None = False,
+    **option_kw: Any,
+) -> SweepResult:
+    """Smallest number of copies of ``army`` that slays each dragon with probability >= p.
+
+    Every size is played on the same game indices (common random numbers), and the search
+    is a bisection over 1..``max_copies`` on the estimated probability (slaying chance grows
+    with the army; the estimate's own interval is reported).
+    """
+    import time
+
+    cat = _catalog(catalog, army_file)
+    opts = options if options is not None and not option_kw else Options.make(
+        **{**(options.to_dict() if options else {}), **option_kw})
+    if not isinstance(p, int | float) or not 0.0 < float(p) < 1.0:
+        raise UserError(f"p must be a probability strictly between 0 and 1, got {p!r}")
+    if isinstance(max_copies, bool) or not isinstance(max_copies, int) or not \
+            1 <= max_copies <= 500:
+        raise UserError(f"max_copies must be 1..500, got {max_copies!r}")
+    base = D.parse_army(army, cat)
+    if isinstance(dragons, str) and dragons.strip().lower() == "all":
+        names = list(D.dragons())
+    elif isinstance(dragons, str):
+        names = [cat.dragon(s.strip()).name for s in dragons.split(",") if s.strip()]
+    else:
+        names = [cat.dragon(s).name for s in dragons]
+    if not names:
+        raise UserError("no dragons to sweep; give names or 'all'")
+    nn = _n(n)
+    T = _turns(turns)
+    t0 = time.perf_counter()
+    rows = []
+    for name in names:
+        memo: dict[int, AttackResult] = {}
+
+        def run(m: int, name=name, memo=memo) -> AttackResult:
+            if m not in memo:
+                memo[m] = attack(name, {u: c * m for u, c in base.items()}, n=nn, seed=seed,
+                                 turns=T, options=opts, catalog=cat, threads=threads,
+                                 progress=progress)
+            return memo[m]
+
+        if run(max_copies).p_dragon_slain.rate < p:
+            r = run(max_copies).p_dragon_slain
+            rows.append({"dragon": name, "copies": None, "max_copies": max_copies,
+                         "units": None, "health": None, "p_slain": r.rate,
+                         "ci_slain": [r.lo, r.hi]})
+            continue
+        lo, hi = 0, max_copies  # p(lo) < p <= p(hi); p(0) = 0
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if run(mid).p_dragon_slain.rate >= p:
+                hi = mid
+            else:
+                lo = mid
+        r = run(hi).p_dragon_slain
+        units_n = sum(c * hi for c in base.values())
+        health = sum(c * hi * cat.units[u].health for u, c in base.items())
+        prev = run(hi - 1).p_dragon_slain.rate if hi > 1 else 0.0
+        rows.append({"dragon": name, "copies": hi, "max_copies": max_copies, "units": units_n,
+                     "health": health, "p_slain": r.rate, "ci_slain": [r.lo, r.hi],
+                     "p_slain_one_less": prev})
+    return SweepResult(float(p), base, T, nn, rows, time.perf_counter() - t0, int(seed), opts)
+
+
+def units_frame(catalog: D.Catalog | None = None):
+    """The unit table (name, race, health, faces, dragonkin colour, promotes to, provenance)."""
+    import pandas as pd
+
+    cat = catalog or D.Catalog()
+    rows = []
+    for u in cat.units.values():
+        faces = ", ".join("ID" if k == "id" else (k.title() if k in ("belly", "breath")
+                                                   else f"{k.title()} {c}") for k, c in u.faces)
+        rows.append({"name": u.name, "race": u.race, "health": u.health, "faces": faces,
+                     "dragonkin": u.kin_colour or "", "promotes_to": u.promotes_to or "",
+                     "provenance": u.provenance, "source": u.source})
+    return pd.DataFrame(rows)

@@ -1,0 +1,766 @@
+"""Numba kernels for Dragon Dice dragon attacks.
+
+Two game modes, each one ``@njit(parallel=True)`` kernel at module top level
+(``kernel(start, stop, seed, *arrays) -> int64 counters``, see :mod:`dragonsim.runner`):
+
+* :func:`army_kernel`: one or more dragons of one colour attack an army at the start of each of
+  the army owner's turns until the dragons are gone (slain or flown away), the army is
+  destroyed, or ``turns`` attacks have happened.
+* :func:`dvd_kernel`: two teams of dragons of different colours attack each other, round after
+  round.
+
+Games ``start..stop-1`` are split into chunks; ``prange`` runs the chunks, each owns one row of a
+2-D counter array and its own work arrays (allocated once per chunk, never per game); game ``g``
+draws dragon dice from ``seed_stream(.., seed, g, P_DRAGON)`` and army dice from
+``seed_stream(.., seed, g, P_ARMY)``, so a result does not depend on threads or chunking and a
+bigger army meets the same dragon rolls (common random numbers).
+
+Every rule value and option is an argument (``opts``, an int64 array indexed by the ``O_*``
+constants); the codes are those of :mod:`dragonsim.dice.data`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..random import below, seed_stream
+
+# dragon icons (data.DRAGON_ICONS)
+D_BELLY, D_BREATH, D_CLAW, D_JAWS, D_TAIL, D_TREASURE, D_WING = 0, 1, 2, 3, 4, 5, 6
+# colours (data.COLOURS)
+BLACK, BLUE, GOLD, GREEN, RED = 0, 1, 2, 3, 4
+# unit face kinds (data.FACE_KINDS)
+F_ID, F_MELEE, F_MISSILE, F_MAGIC, F_MANEUVER, F_SAVE, F_BELLY, F_BREATH = 0, 1, 2, 3, 4, 5, 6, 7
+
+# stream purposes
+P_DRAGON = 10
+P_ARMY = 11
+
+# options (int64 array)
+O_ID_SPLIT = 0  # 0 slay-first, 1 save-first
+O_CARRY = 1  # 1: damage to a dragon carries over between attacks
+O_PROMO_UNLIMITED = 2  # 1: a promotion target is always available in the dead unit area
+O_CLAW = 3
+O_JAWS = 4
+O_TAIL = 5
+O_DHEALTH = 6
+O_DSAVES = 7
+O_FLAME = 8
+O_STONE = 9
+O_NEGATE = 10  # dragon vs dragon: extra rounds a breath negates the target's saves
+NOPT = 11
+
+# army-mode counters
+C_GAMES = 0
+C_ANY_SLAIN = 1  # games in which at least one dragon was slain
+C_ALL_SLAIN = 2  # games in which every dragon was slain
+C_SLAIN_SUM = 3  # dragons slain, summed over games
+C_DESTROYED = 4  # army destroyed
+C_FLEW = 5  # no dragon left at the end and at least one flew away
+C_TIMEOUT = 6  # dragons and army both still there after `turns` attacks
+C_LOST = 7  # health-worth of units lost (killed, buried, dragonkin removed)
+C_LOST_SQ = 8
+C_PROMO = 9  # promotions (slaying and treasure)
+C_PROMO_SQ = 10
+C_PROMO_ANY = 11
+C_TURNS = 12  # attacks that happened
+C_TURNS_SQ = 13
+C_BURIED = 14  # health-worth buried (black and red breath)
+C_DICE_DRAGON = 15  # dragon dice rolled
+C_DICE_ARMY = 16  # unit dice rolled (response and breath rolls)
+C_ATTACKS_SLAIN_BEFORE_RESPONSE = 17  # attacks whose breath left nothing to respond
+NHEAD = 18
+
+
+def army_layout(hcap: int, turns: int) -> dict[str, slice]:
+    """Where each histogram lives in :func:`army_kernel`'s counter array."""
+    a = NHEAD
+    b = a + hcap + 1
+    c = b + turns + 1
+    d = c + turns + 1
+    e = d + turns + 1
+    return {"lost_hist": slice(a, b), "army_gone_at": slice(b, c),
+            "dragons_gone_at": slice(c, d), "first_slain_at": slice(d, e)}
+
+
+@njit(cache=True)
+def roll_dragon(sd, faces, tail_icon_count):
+    """Roll one dragon die until a non-tail icon: returns ``(tails, final_icon)``.
+
+    ``faces`` is int64[12] of icons; ``tail_icon_count`` is unused (kept for a stable
+    signature) and the chain ends because at least one face is not a tail (checked by the API).
+    """
+    tails = 0
+    while True:
+        f = faces[below(sd, 12)]
+        if f != D_TAIL:
+            return tails, f
+        tails += 1
+
+
+@njit(cache=True)
+def _non_kin_left(alive, kin):
+    s = 0
+    for t in range(alive.shape[0]):
+        if kin[t] < 0:
+            s += alive[t]
+    return s
+
+
+@njit(cache=True)
+def _remove_kin(alive, kin, health):
+    lost = 0
+    for t in range(alive.shape[0]):
+        if kin[t] >= 0 and alive[t] > 0:
+            lost += alive[t] * health[t]
+            alive[t] = 0
+    return lost
+
+
+@njit(cache=True)
+def _kill_health(alive, dead, health, kin, order, amount, bury):
+    """Kill up to ``amount`` health-worth of units, greedily in ``order``; a unit dies only
+    when the amount left covers its health. Killed non-kin units go to the dead area unless
+    buried. Returns the health-worth killed."""
+    rem = amount
+    lost = 0
+    for i in range(order.shape[0]):
+        t = order[i]
+        h = health[t]
+        while alive[t] > 0 and h <= rem:
+            alive[t] -= 1
+            rem -= h
+            lost += h
+            if not bury and kin[t] < 0:
+                dead[t] += 1
+    return lost
+
+
+@njit(cache=True)
+def _promote_all(alive, dead, snap, promo, unlimited):
+    """Promote as many units as possible, simultaneously (a promoted unit is not promoted
+    again). Returns the number promoted."""
+    nt = alive.shape[0]
+    for t in range(nt):
+        snap[t] = alive[t]
+    count = 0
+    for t in range(nt):
+        u = promo[t]
+        if u < 0 or snap[t] == 0:
+            continue
+        m = snap[t]
+        if unlimited == 0:
+            if dead[u] < m:
+                m = dead[u]
+            dead[u] -= m
+        alive[t] -= m
+        alive[u] += m
+        dead[t] += m
+        count += m
+    return count
+
+
+@njit(cache=True)
+def _promote_one(alive, dead, promo, unlimited):
+    for t in range(alive.shape[0]):
+        u = promo[t]
+        if u >= 0 and alive[t] > 0 and (unlimited != 0 or dead[u] > 0):
+            if unlimited == 0:
+                dead[u] -= 1
+            alive[t] -= 1
+            alive[u] += 1
+            dead[t] += 1
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _allocate(m, s, idr, th, present, slain_now):
+    """The army's best use of melee ``m``, missile ``s`` and ``idr`` ID results against the
+    present dragons (thresholds ``th``): as many dragons slain as possible (melee on one,
+    missile on another), then fewest ID used. Sets ``slain_now``; returns the ID used."""
+    k = th.shape[0]
+    best_n = 0
+    best_used = 0
+    ba = -1
+    bb = -1
+    for a in range(k):
+        if present[a] == 0:
+            continue
+        for r in (m, s):
+            need = th[a] - r
+            if need < 0:
+                need = 0
+            if need <= idr and (best_n < 1 or (best_n == 1 and need < best_used)):
+                best_n = 1
+                best_used = need
+                ba = a
+                bb = -1
+        for b in range(k):
+            if b == a or present[b] == 0:
+                continue
+            na = th[a] - m
+            if na < 0:
+                na = 0
+            nb = th[b] - s
+            if nb < 0:
+                nb = 0
+            need = na + nb
+            if need <= idr and (best_n < 2 or (best_n == 2 and need < best_used)):
+                best_n = 2
+                best_used = need
+                ba = a
+                bb = b
+    for j in range(k):
+        slain_now[j] = 0
+    if ba >= 0:
+        slain_now[ba] = 1
+    if bb >= 0:
+        slain_now[bb] = 1
+    return best_used
+
+
+@njit(cache=True)
+def _attack(sd, sa, dfaces, colour, fk, fc, health, kin, promo, kill_order, gold_order,
+            opts, alive, dead, snap, present, final, carried, th, slain_now, row):
+    """One attack of the present dragons on the army. Returns
+    ``(lost, promotions, slain, flew, destroyed)``."""
+    k = dfaces.shape[0]
+    nt = alive.shape[0]
+    tail_d = opts[O_TAIL]
+    # --- the dragons roll (each until a non-tail icon)
+    dmg = 0
+    for j in range(k):
+        final[j] = -1
+        slain_now[j] = 0
+        if present[j] == 0:
+            continue
+        tails = 0
+        while True:
+            f = dfaces[j, below(sd, 12)]
+            row[C_DICE_DRAGON] += 1
+            if f != D_TAIL:
+                break
+            tails += 1
+        final[j] = f
+        dmg += tails * tail_d
+        if f == D_CLAW:
+            dmg += opts[O_CLAW]
+        elif f == D_JAWS:
+            dmg += opts[O_JAWS]
+    # --- breath, resolved immediately (before the army responds)
+    lost = 0
+    paralysed = False
+    frost = False
+    for j in range(k):
+        if final[j] != D_BREATH:
+            continue
+        if colour == BLACK:
+            for t in range(nt):
+                if alive[t] == 0 or kin[t] == colour:
+                    continue
+                killed = 0
+                for _u in range(alive[t]):
+                    row[C_DICE_ARMY] += 1
+                    if fk[t, below(sa, 6)] == F_ID:
+                        killed += 1
+                alive[t] -= killed
+                lost += killed * health[t]
+                row[C_BURIED] += killed * health[t]
+        elif colour == BLUE:
+            paralysed = True
+        elif colour == GREEN:
+            frost = True
+        elif colour == RED:
+            b = _kill_health(alive, dead, health, kin, kill_order, opts[O_FLAME], True)
+            lost += b
+            row[C_BURIED] += b
+        else:  # gold: targets chosen first, then each rolled individually
+            remaining = opts[O_STONE]
+            for i in range(nt):
+                t = gold_order[i]
+                mt = alive[t]
+                if mt > remaining:
+                    mt = remaining
+                remaining -= mt
+                killed = 0
+                for _u in range(mt):
+                    if kin[t] == colour:
+                        killed += 1  # not rolled during a dragon attack
+                        continue
+                    row[C_DICE_ARMY] += 1
+                    f = below(sa, 6)
+                    kd = fk[t, f]
+                    saved = kd == F_ID or (kd == F_SAVE and fc[t, f] > 0)
+                    if kin[t] >= 0 and kd != F_BELLY and health[t] > 0:
+                        saved = True  # armored skin: automatic saves on its own save roll
+                    if not saved:
+                        killed += 1
+                alive[t] -= killed
+                if kin[t] < 0:
+                    dead[t] += killed
+                lost += killed * health[t]
+    destroyed = False
+    if _non_kin_left(alive, kin) == 0:
+        lost += _remove_kin(alive, kin, health)
+        destroyed = True
+        row[C_ATTACKS_SLAIN_BEFORE_RESPONSE] += 1
+    # --- the army responds
+    nslain = 0
+    if not destroyed:
+        mel = 0
+        mis = 0
+        sav = 0
+        idr = 0
+        armor = 0
+        for t in range(nt):
+            c = alive[t]
+            if c == 0 or kin[t] == colour:
+                continue
+            isk = kin[t] >= 0
+            for _u in range(c):
+                f = below(sa, 6)
+                kd = fk[t, f]
+                v = fc[t, f]
+                if kd == F_ID:
+                    idr += v
+                elif kd == F_MELEE:
+                    mel += v
+                elif kd == F_MISSILE:
+                    if not isk:
+                        mis += v
+                elif kd == F_SAVE:
+                    sav += v
+                if isk and kd != F_BELLY:
+                    armor += health[t]
+            row[C_DICE_ARMY] += c
+        if frost:
+            mel //= 2
+            mis //= 2
+            sav //= 2
+            idr //= 2
+        if paralysed:
+            mel = 0
+            mis = 0
+        for j in range(k):
+            th[j] = opts[O_DHEALTH] - carried[j]
+            if final[j] != D_BELLY:
+                th[j] += opts[O_DSAVES]
+        id_att = idr
+        if opts[O_ID_SPLIT] == 1:  # save-first
+            need_save = dmg - sav - armor
+            if need_save < 0:
+                need_save = 0
+            if need_save > idr:
+                need_save = idr
+            id_att = idr - need_save
+        if paralysed:
+            id_att = 0
+        used = _allocate(mel, mis, id_att, th, present, slain_now)
+        saves = sav + armor + idr - used
+        for j in range(k):
+            nslain += slain_now[j]
+        if nslain == 0 and opts[O_CARRY] != 0:
+            r = mel if mel > mis else mis
+            for j in range(k):
+                if present[j] != 0:
+                    carried[j] += r
+                    break
+        net = dmg - saves
+        if net > 0:
+            lost += _kill_health(alive, dead, health, kin, kill_order, net, False)
+        if _non_kin_left(alive, kin) == 0:
+            lost += _remove_kin(alive, kin, health)
+            destroyed = True
+    # --- after the attack: slaying, promotion, treasure, wing
+    promos = 0
+    for j in range(k):
+        if slain_now[j] != 0:
+            present[j] = 0
+    if nslain > 0 and not destroyed:
+        promos += _promote_all(alive, dead, snap, promo, opts[O_PROMO_UNLIMITED])
+    flew = 0
+    for j in range(k):
+        if final[j] == D_TREASURE and not destroyed:
+            promos += _promote_one(alive, dead, promo, opts[O_PROMO_UNLIMITED])
+        if final[j] == D_WING and slain_now[j] == 0:
+            present[j] = 0
+            flew += 1
+    return lost, promos, nslain, flew, destroyed
+
+
+@njit(cache=True)
+def _play_army(sd, sa, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
+               kill_order, gold_order, opts, turns, hcap, alive, dead, snap, present, final,
+               carried, th, slain_now, row):
+    """One game: attacks until the dragons or the army are gone, or ``turns`` attacks."""
+    k = dfaces.shape[0]
+    for t in range(alive.shape[0]):
+        alive[t] = count0[t]
+        dead[t] = dua0[t]
+    for j in range(k):
+        present[j] = 1
+        carried[j] = 0
+    lay_hist = NHEAD
+    lay_army = lay_hist + hcap + 1
+    lay_drag = lay_army + turns + 1
+    lay_slain = lay_drag + turns + 1
+    lost = 0
+    promos = 0
+    slain = 0
+    flew = 0
+    destroyed = False
+    played = 0
+    first_slain = 0
+    left = k
+    for turn in range(1, turns + 1):
+        lo, pr, sl, fl, de = _attack(sd, sa, dfaces, colour, fk, fc, health, kin, promo,
+                                     kill_order, gold_order, opts, alive, dead, snap, present,
+                                     final, carried, th, slain_now, row)
+        played = turn
+        lost += lo
+        promos += pr
+        slain += sl
+        flew += fl
+        left -= sl + fl
+        if sl > 0 and first_slain == 0:
+            first_slain = turn
+            row[lay_slain + turn] += 1
+        if de:
+            destroyed = True
+            row[lay_army + turn] += 1
+        if left == 0:
+            row[lay_drag + turn] += 1
+        if de or left == 0:
+            break
+    row[C_GAMES] += 1
+    if slain > 0:
+        row[C_ANY_SLAIN] += 1
+    if slain == k:
+        row[C_ALL_SLAIN] += 1
+    row[C_SLAIN_SUM] += slain
+    if destroyed:
+        row[C_DESTROYED] += 1
+    if left == 0 and flew > 0:
+        row[C_FLEW] += 1
+    if left > 0 and not destroyed:
+        row[C_TIMEOUT] += 1
+    row[C_LOST] += lost
+    row[C_LOST_SQ] += lost * lost
+    row[C_PROMO] += promos
+    row[C_PROMO_SQ] += promos * promos
+    if promos > 0:
+        row[C_PROMO_ANY] += 1
+    row[C_TURNS] += played
+    row[C_TURNS_SQ] += played * played
+    row[lay_hist + (lost if lost < hcap else hcap)] += 1
+
+
+@njit(cache=True, parallel=True)
+def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
+                kill_order, gold_order, opts, turns, hcap):
+    """Play games ``start..stop-1`` of dragons (one colour) attacking an army.
+
+    Parameters
+    ----------
+    dfaces : int64[k, 12]
+        Icons of each dragon's die (``D_*``).
+    colour : int
+        The dragons' colour (``BLACK`` .. ``RED``).
+    fk, fc : int64[T, 6]
+        Face kinds (``F_*``) and counts of each unit type's die.
+    health, kin, promo, count0, dua0, kill_order, gold_order : int64[T]
+        Health; dragonkin colour or -1; promotion target type or -1; starting counts;
+        starting dead-unit-area counts; casualty order; gold-breath targeting order.
+    opts : int64[NOPT]
+        Rule values and options, indexed by ``O_*``.
+    turns, hcap : int
+        Most attacks per game; last bin of the health-lost histogram.
+
+    Returns
+    -------
+    int64[NHEAD + hcap + 1 + 3 * (turns + 1)]
+        Counters that add (see ``C_*`` and :func:`army_layout`).
+    """
+    n = stop - start
+    size = NHEAD + hcap + 1 + 3 * (turns + 1)
+    nch = 1
+    if n > 64:
+        nch = 64
+    rows = np.zeros((nch, size), np.int64)
+    k = dfaces.shape[0]
+    nt = health.shape[0]
+    for c in prange(nch):
+        lo = start + (n * c) // nch
+        hi = start + (n * (c + 1)) // nch
+        sd = np.zeros(1, np.uint64)
+        sa = np.zeros(1, np.uint64)
+        alive = np.zeros(nt, np.int64)
+        dead = np.zeros(nt, np.int64)
+        snap = np.zeros(nt, np.int64)
+        present = np.zeros(k, np.int64)
+        final = np.zeros(k, np.int64)
+        carried = np.zeros(k, np.int64)
+        th = np.zeros(k, np.int64)
+        slain_now = np.zeros(k, np.int64)
+        row = rows[c]
+        for g in range(lo, hi):
+            seed_stream(sd, seed, g, P_DRAGON)
+            seed_stream(sa, seed, g, P_ARMY)
+            _play_army(sd, sa, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
+                       kill_order, gold_order, opts, turns, hcap, alive, dead, snap, present,
+                       final, carried, th, slain_now, row)
+    out = np.zeros(size, np.int64)
+    for c in range(nch):
+        for i in range(size):
+            out[i] += rows[c, i]
+    return out
+
+
+# ---------------------------------------------------------------- dragon vs dragon
+V_GAMES = 0
+V_A_WINS = 1  # team B gone, some of team A left
+V_B_WINS = 2
+V_BOTH_GONE = 3
+V_TIMEOUT = 4
+V_ROUNDS = 5
+V_ROUNDS_SQ = 6
+V_A_SLAIN = 7  # team A dragons slain, summed
+V_B_SLAIN = 8
+V_A_FLEW = 9
+V_B_FLEW = 10
+V_A_ANY_SLAIN = 11  # games in which some team A dragon was slain
+V_B_ANY_SLAIN = 12
+V_BOTH_ANY_SLAIN = 13
+V_DICE = 14
+VHEAD = 15
+
+
+@njit(cache=True)
+def _play_dvd(sd, dfaces, side, opts, turns, present, dmg_out, dmg_in, belly, breath, wing,
+              neg_until, carried, row):
+    k = dfaces.shape[0]
+    for j in range(k):
+        present[j] = 1
+        neg_until[j] = -1
+        carried[j] = 0
+    slain_a = 0
+    slain_b = 0
+    rounds = 0
+    for r in range(1, turns + 1):
+        rounds = r
+        # owners choose targets (team focus), then all dragons roll simultaneously
+        tgt_a = -1  # target of team A (a team B dragon)
+        tgt_b = -1
+        for j in range(k):
+            if present[j] == 0:
+                continue
+            if side[j] == 1:
+                if tgt_a < 0 or (neg_until[j] >= r and neg_until[tgt_a] < r):
+                    tgt_a = j
+            else:
+                if tgt_b < 0 or (neg_until[j] >= r and neg_until[tgt_b] < r):
+                    tgt_b = j
+        for j in range(k):
+            dmg_in[j] = 0
+            dmg_out[j] = 0
+            belly[j] = 0
+            breath[j] = 0
+            wing[j] = 0
+            if present[j] == 0:
+                continue
+            tails = 0
+            while True:
+                f = dfaces[j, below(sd, 12)]
+                row[V_DICE] += 1
+                if f != D_TAIL:
+                    break
+                tails += 1
+            d = tails * opts[O_TAIL]
+            if f == D_CLAW:
+                d += opts[O_CLAW]
+            elif f == D_JAWS:
+                d += opts[O_JAWS]
+            elif f == D_BELLY:
+                belly[j] = 1
+            elif f == D_BREATH:
+                breath[j] = 1
+            elif f == D_WING:
+                wing[j] = 1
+            dmg_out[j] = d
+        for j in range(k):
+            if present[j] == 0:
+                continue
+            t = tgt_a if side[j] == 0 else tgt_b
+            dmg_in[t] += dmg_out[j]
+            if breath[j] != 0 and neg_until[t] < r + opts[O_NEGATE]:
+                neg_until[t] = r + opts[O_NEGATE]
+        any_a = 0
+        any_b = 0
+        for j in range(k):
+            if present[j] == 0:
+                continue
+            saves = opts[O_DSAVES]
+            if belly[j] != 0 or neg_until[j] >= r:
+                saves = 0
+            if dmg_in[j] + carried[j] >= opts[O_DHEALTH] + saves:
+                present[j] = 0
+                if side[j] == 0:
+                    slain_a += 1
+                else:
+                    slain_b += 1
+            else:
+                if opts[O_CARRY] != 0:
+                    carried[j] += dmg_in[j]
+                if wing[j] != 0:
+                    present[j] = 0
+                    if side[j] == 0:
+                        row[V_A_FLEW] += 1
+                    else:
+                        row[V_B_FLEW] += 1
+        for j in range(k):
+            if present[j] != 0:
+                if side[j] == 0:
+                    any_a += 1
+                else:
+                    any_b += 1
+        if any_a == 0 or any_b == 0:
+            break
+    left_a = 0
+    left_b = 0
+    for j in range(k):
+        if present[j] != 0:
+            if side[j] == 0:
+                left_a += 1
+            else:
+                left_b += 1
+    row[V_GAMES] += 1
+    if left_a > 0 and left_b == 0:
+        row[V_A_WINS] += 1
+    elif left_b > 0 and left_a == 0:
+        row[V_B_WINS] += 1
+    elif left_a == 0 and left_b == 0:
+        row[V_BOTH_GONE] += 1
+    else:
+        row[V_TIMEOUT] += 1
+    row[V_ROUNDS] += rounds
+    row[V_ROUNDS_SQ] += rounds * rounds
+    row[V_A_SLAIN] += slain_a
+    row[V_B_SLAIN] += slain_b
+    if slain_a > 0:
+        row[V_A_ANY_SLAIN] += 1
+    if slain_b > 0:
+        row[V_B_ANY_SLAIN] += 1
+    if slain_a > 0 and slain_b > 0:
+        row[V_BOTH_ANY_SLAIN] += 1
+    row[VHEAD + rounds] += 1
+
+
+@njit(cache=True, parallel=True)
+def dvd_kernel(start, stop, seed, dfaces, side, opts, turns):
+    """Play games ``start..stop-1`` of dragons against dragons of another colour.
+
+    Parameters
+    ----------
+    dfaces : int64[k, 12]
+        Icons of each dragon's die.
+    side : int64[k]
+        0 for team A, 1 for team B (each team is one colour).
+    opts : int64[NOPT]
+        Rule values (``O_CLAW``, ``O_JAWS``, ``O_TAIL``, ``O_DHEALTH``, ``O_DSAVES``,
+        ``O_NEGATE``, ``O_CARRY``).
+    turns : int
+        Most rounds per game.
+
+    Returns
+    -------
+    int64[VHEAD + turns + 1]
+        Counters (``V_*``) then a histogram of rounds played.
+    """
+    n = stop - start
+    size = VHEAD + turns + 1
+    nch = 1
+    if n > 64:
+        nch = 64
+    rows = np.zeros((nch, size), np.int64)
+    k = dfaces.shape[0]
+    for c in prange(nch):
+        lo = start + (n * c) // nch
+        hi = start + (n * (c + 1)) // nch
+        sd = np.zeros(1, np.uint64)
+        present = np.zeros(k, np.int64)
+        dmg_out = np.zeros(k, np.int64)
+        dmg_in = np.zeros(k, np.int64)
+        belly = np.zeros(k, np.int64)
+        breath = np.zeros(k, np.int64)
+        wing = np.zeros(k, np.int64)
+        neg_until = np.zeros(k, np.int64)
+        carried = np.zeros(k, np.int64)
+        row = rows[c]
+        for g in range(lo, hi):
+            seed_stream(sd, seed, g, P_DRAGON)
+            _play_dvd(sd, dfaces, side, opts, turns, present, dmg_out, dmg_in, belly, breath,
+                      wing, neg_until, carried, row)
+    out = np.zeros(size, np.int64)
+    for c in range(nch):
+        for i in range(size):
+            out[i] += rows[c, i]
+    return out
+
+
+# ---------------------------------------------------------------- benchmark floor / tests
+@njit(cache=True, parallel=True)
+def rng_floor_kernel(start, stop, seed, dragon_dice, army_dice):
+    """The random-number floor: per game, seed the same two streams as :func:`army_kernel`
+    and draw ``dragon_dice`` d12 and ``army_dice`` d6, doing nothing else."""
+    n = stop - start
+    nch = 1
+    if n > 64:
+        nch = 64
+    rows = np.zeros((nch, 1), np.int64)
+    for c in prange(nch):
+        lo = start + (n * c) // nch
+        hi = start + (n * (c + 1)) // nch
+        sd = np.zeros(1, np.uint64)
+        sa = np.zeros(1, np.uint64)
+        acc = 0
+        for g in range(lo, hi):
+            seed_stream(sd, seed, g, P_DRAGON)
+            seed_stream(sa, seed, g, P_ARMY)
+            for _ in range(dragon_dice):
+                acc += below(sd, 12)
+            for _ in range(army_dice):
+                acc += below(sa, 6)
+        rows[c, 0] = acc
+    out = np.zeros(1, np.int64)
+    for c in range(nch):
+        out[0] += rows[c, 0]
+    return out
+
+
+@njit(cache=True, parallel=True)
+def dragon_roll_kernel(start, stop, seed, faces, max_tails):
+    """Counts of ``(tails, final icon)`` of one dragon roll per game (tails capped at
+    ``max_tails``): row-major int64[(max_tails + 1) * 7]."""
+    n = stop - start
+    nch = 1
+    if n > 64:
+        nch = 64
+    size = (max_tails + 1) * 7
+    rows = np.zeros((nch, size), np.int64)
+    for c in prange(nch):
+        lo = start + (n * c) // nch
+        hi = start + (n * (c + 1)) // nch
+        sd = np.zeros(1, np.uint64)
+        for g in range(lo, hi):
+            seed_stream(sd, seed, g, P_DRAGON)
+            tails, f = roll_dragon(sd, faces, 0)
+            if tails > max_tails:
+                tails = max_tails
+            rows[c, tails * 7 + f] += 1
+    out = np.zeros(size, np.int64)
+    for c in range(nch):
+        for i in range(size):
+            out[i] += rows[c, i]
+    return out
