@@ -105,3 +105,46 @@ def test_rider_attack_bands_and_wizard_self_cast():
     assert odds.spell_on_own_dragon() == F(21, 36)
     with pytest.raises(UserError, match="reaches 1..4"):
         odds.rider_attack("Fiercival", "Lectronist", distance=5)
+
+
+def test_breath_at_example_of_play_positions():
+    """Example of Play, turn 2: Lectronist at (9,-4) facing SE, Kelvinight at (10,0) facing W
+    (RULES-GAPS reconstruction), both Very High: range 5, Kelvinight in Lectronist's dark
+    area, "attacking Kelvinight through its front right hexside"; target numbers 9 and 10
+    with the range modifier the example omits."""
+    from dragonsim.lords.hexes import SE, W
+
+    lec, kel = (9, -4, SE, 5), (10, 0, W, 5)
+    m = odds.breath_at("Lectronist", "Kelvinight", attacker_at=lec, target_at=kel)
+    assert (m["distance"], m["area"], m["direction"], m["target_number"]) == (5, "dark", ["FR"], 9)
+    assert m["location"] == odds.location("FR")
+    n = odds.breath_at("Kelvinight", "Lectronist", attacker_at=kel, target_at=lec)
+    assert (n["area"], n["target_number"]) == ("grey", 10)
+
+
+def test_breath_at_refuses_what_the_rules_forbid():
+    """"If the horizontal distance to the target is less than the vertical distance, the
+    dragon may not breathe on it"; only within 6 hexes and in the 180 deg arc."""
+    from dragonsim.lords.hexes import E, W
+
+    neck = odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, E, 5),
+                          target_at=(2, 0, W, 1))
+    assert not neck["allowed"] and "neck" in neck["why"]
+    assert odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, E, 3),
+                          target_at=(4, 0, W, 1))["allowed"]
+    behind = odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, W, 3),
+                            target_at=(3, 0, W, 3))
+    assert not behind["allowed"] and "arc" in behind["why"]
+    far = odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, E, 3), target_at=(7, 0, W, 3))
+    assert not far["allowed"] and "range" in far["why"]
+
+
+def test_spell_odds():
+    """"To cast a spell, the Wizard must roll to hit just like the other riders"; Fireball's
+    medium range is 2, long 4 (Spellbook, p.25)."""
+    near = odds.spell("Slash", "Lectronist", "fireball", distance=2)
+    far = odds.spell("Slash", "Lectronist", "Fireball", distance=3)
+    assert (near["band"], near["target_number"]) == ("medium", 8)
+    assert (far["band"], far["target_number"]) == ("long", 9)
+    with pytest.raises(UserError, match="only a Wizard"):
+        odds.spell("Reaper", "Slash", "Fireball", distance=1)

@@ -38,6 +38,8 @@ __all__ = [
     "spell_on_own_dragon",
     "expected",
     "range_name",
+    "spell",
+    "breath_at",
 ]
 
 AREAS = ("dark", "grey", "light")
@@ -259,3 +261,87 @@ def spell_on_own_dragon(rules: RuleSet | None = None) -> Fraction:
     """"the Wizard must simply roll a 7 or more to cast a spell on its own dragon" (p.18)."""
     r = rules or lords_rules()
     return _p_hit(r.get("lords.wizard")["self_target"], r)
+
+
+def spell(
+    caster: Sheet | str,
+    target: Sheet | str,
+    spell_name: str,
+    *,
+    distance: int,
+    altitude_steps: int = 0,
+    rules: RuleSet | None = None,
+) -> dict:
+    """Exact chance a Wizard's spell lands on another dragon (p.18 and the Spellbook, p.25).
+
+    "To cast a spell, the Wizard must roll to hit just like the other riders": base 8, the
+    target's size and altitude modifiers, +0 within the spell's medium range and the assumed
+    long-range modifier beyond it (RULES-GAPS assumed 6 and 7 for the cut-off rows).
+    """
+    from ..rules.lords import SPELLS
+
+    r = rules or lords_rules()
+    c, t = sheet(caster, rules=r), sheet(target, rules=r)
+    if c.rider != "Wizard":
+        raise UserError(f"{c.name}'s rider is {c.rider}; only a Wizard casts spells")
+    name = resolve_name(spell_name, SPELLS, "spell")
+    cost, med, far = r.get("lords.spells")[name]
+    if distance < 1 or distance > far:
+        raise UserError(f"{name} reaches 1..{far} hexes, got {distance}")
+    band = "medium" if distance <= med else "long"
+    n = r.get("lords.base_to_hit") + r.get("lords.wing_tohit")[t.wings]
+    n += r.get("lords.body_tohit")[t.body] + r.get("lords.altitude_mod")[altitude_steps]
+    n += r.get("lords.rider_to_hit")[band]
+    return {"spell": name, "cost": cost, "band": band, "target_number": n, "p_hit": _p_hit(n, r)}
+
+
+def breath_at(
+    attacker: Sheet | str,
+    target: Sheet | str,
+    *,
+    attacker_at: tuple[int, int, int, int],
+    target_at: tuple[int, int, int, int],
+    rules: RuleSet | None = None,
+) -> dict:
+    """Exact odds of a breath attack between two placed dragons.
+
+    Positions are ``(q, r, facing, altitude)`` in the axial coordinates of
+    :mod:`dragonsim.lords.hexes` (altitude 1 Very Low .. 5 Very High). Applies the arc of fire,
+    the 6-hex range, the neck-bend rule, the to-hit modifiers and the direction template
+    (where the line runs through a corner, "the attacker gets to choose": the side whose hit
+    locations take the larger expected fraction of their points, RULES-GAPS assumed 4).
+    Returns ``allowed=False`` with the reason when the attack may not be made.
+    """
+    from . import hexes
+
+    r = rules or lords_rules()
+    a, t = sheet(attacker, rules=r), sheet(target, rules=r)
+    aq, ar, af, aalt = attacker_at
+    tq, tr, tf, talt = target_at
+    dist = int(hexes.distance(aq, ar, tq, tr))
+    steps = abs(aalt - talt)
+    area = int(hexes.arc_area(aq, ar, af, tq, tr))
+    why = None
+    if dist == 0:
+        why = "same hex"
+    elif dist > r.get("lords.max_breath_range"):
+        why = f"out of range ({dist} hexes > {r.get('lords.max_breath_range')})"
+    elif area < 0:
+        why = "not in the arc of fire"
+    elif not hexes.may_breathe_angle(dist, steps):
+        why = f"neck cannot bend: {dist} hexes away but {steps} altitude steps apart"
+    if why is not None:
+        return {"allowed": False, "why": why, "distance": dist, "altitude_steps": steps}
+    res = breath(a, t, distance=dist, area=AREAS[area], altitude_steps=steps, rules=r)
+    d1, d2 = (int(x) for x in hexes.direction_template(aq, ar, tq, tr, tf))
+    choices = [d1] + ([d2] if d2 >= 0 else [])
+    dp = t.damage_points
+    # the attacker's choice: equal damage either way, so the side that puts it on the parts
+    # with fewest points (largest expected fraction of a part destroyed)
+    loc = max((location(c, r) for c in choices),
+              key=lambda ld: sum(q / dp[p] for p, q in ld.items()))
+    return {
+        "allowed": True, "distance": dist, "range": range_name(dist, r), "area": AREAS[area],
+        "altitude_steps": steps, "direction": [DIRECTIONS[c] for c in choices],
+        "location": loc, **res,
+    }
