@@ -1,0 +1,779 @@
+"""Public Warriors of Krynn functions: validate, build arrays, run the kernels, present.
+
+>>> from dragonsim.krynn import battle
+>>> r = battle(alliance="foot=3,missile=2,mounted=2", army="foot=5,missile=3,mounted=2",
+...            n=2000, progress=False)
+>>> 0.0 <= r.p_alliance_controls.rate <= 1.0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..errors import UserError, parse_count, resolve_name
+from ..report import manifest, rules_hash
+from ..runner import run_blocks
+from ..stats import Rate, mean_interval
+from . import kernel as K
+from .data import (
+    HERO_POLICIES,
+    LINES,
+    MAX_STRESS,
+    MAX_UNITS,
+    SIDES,
+    Commander,
+    KrynnRules,
+    commander_array,
+    default_rules,
+    resolve_commander,
+)
+from .odds import best_conflict_plan, conflict_odds, effective_difficulty
+
+__all__ = [
+    "Tile",
+    "parse_lines",
+    "battle",
+    "BattleResult",
+    "battlefield",
+    "BattlefieldResult",
+    "conflict",
+    "ConflictResult",
+    "sweep",
+    "SweepResult",
+    "BATTLE_TYPES",
+]
+
+#: ``--battle`` values and the probability of an all-out battle each turn.
+BATTLE_TYPES = {"skirmish": 0.0, "all-out": 1.0, "mixed": 0.5}
+MAX_HEROES = 5  # printed: "3 to 5 players join the War of the Lance"
+MAX_TACTICS = 20
+
+LineSpec = str | Mapping[str, int] | None
+
+
+def parse_lines(spec: LineSpec, what: str, *, upper: int = MAX_UNITS) -> dict[str, int]:
+    """Parse ``"foot=3,missile=2"`` (or a mapping) into ``{line: count}`` for all 3 lines.
+
+    >>> parse_lines("foot=3, Mounted=1", "--alliance")
+    {'foot': 3, 'missile': 0, 'mounted': 1}
+    """
+    out = dict.fromkeys(LINES, 0)
+    if spec is None:
+        return out
+    if isinstance(spec, str):
+        items = []
+        for part in spec.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            name, sep, val = part.partition("=")
+            if not sep:
+                name, sep, val = part.partition(":")
+            if not sep:
+                raise UserError(
+                    f"{what}: expected LINE=COUNT items such as 'foot=3,missile=2', got {part!r}"
+                )
+            items.append((name.strip(), val.strip()))
+    elif isinstance(spec, Mapping):
+        items = list(spec.items())
+    else:
+        raise UserError(f"{what}: expected 'foot=3,missile=2' or a mapping, got {spec!r}")
+    seen = set()
+    for name, val in items:
+        line = resolve_name(str(name), LINES, f"line in {what}")
+        if line in seen:
+            raise UserError(f"{what}: line {line!r} given twice")
+        seen.add(line)
+        try:
+            v = int(val)
+            if isinstance(val, float | str) and float(val) != v:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise UserError(f"{what}: {line} must be a whole number, got {val!r}") from None
+        if not 0 <= v <= upper:
+            raise UserError(f"{what}: {line} must be between 0 and {upper}, got {v}")
+        out[line] = v
+    return out
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One battle tile's starting position.
+
+    ``alliance`` / ``army``: units per line (``"foot=3,missile=2"`` or a mapping, 0..6 each);
+    ``*_shaken``: how many of them start shaken; ``*_barricades``: barricade tokens (at most
+    one per unit; placed under ready units first); ``*_tactics``: tactic tokens (only on lines
+    with units); commanders by name (:data:`dragonsim.krynn.data.COMMANDERS`) or
+    :class:`~dragonsim.krynn.data.Commander`; ``flank``: flank tokens on the tile.
+    """
+
+    alliance: LineSpec = None
+    army: LineSpec = None
+    alliance_shaken: LineSpec = None
+    army_shaken: LineSpec = None
+    alliance_barricades: LineSpec = None
+    army_barricades: LineSpec = None
+    alliance_tactics: LineSpec = None
+    army_tactics: LineSpec = None
+    alliance_commander: str | Commander | None = None
+    army_commander: str | Commander | None = None
+    alliance_commander_shaken: bool = False
+    flank: int = 1
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(u[2, 3, 5], cmd[2], cmd_tab[2, 3])`` for the kernels (validated)."""
+        u = np.zeros((2, 3, 5), np.int64)
+        cmd = np.zeros(2, np.int64)
+        for s, side in enumerate(SIDES):
+            units = parse_lines(getattr(self, side), f"--{side}")
+            shaken = parse_lines(getattr(self, f"{side}_shaken"), f"{side} shaken")
+            bars = parse_lines(getattr(self, f"{side}_barricades"), f"{side} barricades")
+            tacs = parse_lines(getattr(self, f"{side}_tactics"), f"{side} tactics",
+                               upper=MAX_TACTICS)
+            if sum(units.values()) == 0:
+                raise UserError(f"the {side} needs at least one unit on the tile")
+            for li, line in enumerate(LINES):
+                n, sh, b, tc = units[line], shaken[line], bars[line], tacs[line]
+                if sh > n:
+                    raise UserError(f"{side} {line}: {sh} shaken units but only {n} units")
+                if b > n:
+                    raise UserError(
+                        f"{side} {line}: {b} barricades but {n} units (each unit can have only"
+                        " 1 barricade, and barricades can't be placed on spaces without units)"
+                    )
+                if tc > 0 and n == 0:
+                    raise UserError(
+                        f"{side} {line}: tactic tokens can't be added to a battle line with no"
+                        " units"
+                    )
+                r = n - sh
+                br = min(b, r)
+                u[s, li] = (r, sh, br, b - br, tc)
+            c = resolve_commander(getattr(self, f"{side}_commander"))
+            cmd[s] = 0 if c.hook == "none" else 1
+        if self.alliance_commander_shaken and cmd[0] == 1:
+            cmd[0] = 2
+        tab = commander_array([self.alliance_commander, self.army_commander])
+        if not 0 <= int(self.flank) <= 20:
+            raise UserError(f"flank tokens must be between 0 and 20, got {self.flank}")
+        return u, cmd, tab
+
+    def describe(self) -> dict[str, Any]:
+        u, cmd, _ = self.arrays()
+        out: dict[str, Any] = {}
+        for s, side in enumerate(SIDES):
+            out[side] = {line: int(u[s, li, 0] + u[s, li, 1]) for li, line in enumerate(LINES)}
+            out[f"{side}_shaken"] = {line: int(u[s, li, 1]) for li, line in enumerate(LINES)}
+            out[f"{side}_barricades"] = {
+                line: int(u[s, li, 2] + u[s, li, 3]) for li, line in enumerate(LINES)
+            }
+            out[f"{side}_tactics"] = {line: int(u[s, li, 4]) for li, line in enumerate(LINES)}
+            c = resolve_commander(getattr(self, f"{side}_commander"))
+            out[f"{side}_commander"] = c.name
+        out["flank"] = int(self.flank)
+        return out
+
+
+def _p_all_out(kind: str | float) -> float:
+    if isinstance(kind, int | float) and not isinstance(kind, bool):
+        if not 0.0 <= float(kind) <= 1.0:
+            raise UserError(f"probability of an all-out battle must be in [0, 1], got {kind}")
+        return float(kind)
+    return BATTLE_TYPES[resolve_name(str(kind), BATTLE_TYPES, "battle type")]
+
+
+def _rules(rules: KrynnRules | None, overrides: dict[str, Any]) -> KrynnRules:
+    r = rules or default_rules()
+    return r.replace(**overrides) if overrides else r
+
+
+def _common(rules, *, heroes, hero_policy, tier, max_turns, battle_type):
+    if hero_policy is not None:
+        rules = rules.replace(hero_policy=resolve_name(hero_policy, HERO_POLICIES, "hero policy"))
+    if tier is not None:
+        rules = rules.replace(max_stress=MAX_STRESS[resolve_name(tier, MAX_STRESS, "tier")])
+    if isinstance(heroes, bool) or not 0 <= int(heroes) <= MAX_HEROES:
+        raise UserError(f"heroes must be between 0 and {MAX_HEROES}, got {heroes}")
+    if isinstance(max_turns, bool) or not 1 <= int(max_turns) <= 10_000:
+        raise UserError(f"max_turns must be between 1 and 10000, got {max_turns}")
+    p = _p_all_out(battle_type)
+    die_hits, die_woe = rules.die_arrays()
+    sk_line, sk_cmd = rules.skirmish_arrays()
+    cards, sizes = rules.deck_arrays()
+    opts = np.zeros(K.N_OPTS, np.int64)
+    opts[:5] = rules.options_array()
+    opts[K.O_HEROES] = int(heroes)
+    opts[K.O_MAX_TURNS] = int(max_turns)
+    opts[K.O_STRESS_BINS] = int(heroes) * rules.max_stress + 1
+    fopts = np.array([p, float(rules.p_all_out_commanders)], np.float64)
+    return rules, p, (cards, sizes, die_hits, die_woe, sk_line, sk_cmd, opts, fopts)
+
+
+# --- one tile ---------------------------------------------------------------------------------
+@dataclass
+class BattleResult:
+    """Battles on one tile, turn after turn until it is controlled (or ``max_turns``)."""
+
+    n: int
+    counters: np.ndarray
+    tile: dict[str, Any]
+    battle_type: str
+    p_all_out: float
+    heroes: int
+    max_turns: int
+    seconds: float
+    interrupted: bool
+    manifest: dict[str, Any] = field(repr=False)
+
+    def _off(self):
+        bins = int(self.heroes) * int(self.manifest["max_stress"]) + 1
+        return K.battle_offsets(self.max_turns, bins), bins
+
+    @property
+    def p_alliance_controls(self) -> Rate:
+        """Probability the Alliance controls the tile (Wilson interval)."""
+        return Rate.of(self.counters[K.B_ALLIANCE], self.n)
+
+    @property
+    def p_army_controls(self) -> Rate:
+        return Rate.of(self.counters[K.B_ARMY], self.n)
+
+    @property
+    def p_undecided(self) -> Rate:
+        return Rate.of(self.counters[K.B_NONE], self.n)
+
+    @property
+    def mean_turns(self) -> tuple[float, float, float]:
+        """Mean battles until the tile is controlled (controlled games), with a 95% interval."""
+        k = int(self.counters[K.B_ALLIANCE] + self.counters[K.B_ARMY])
+        return mean_interval(float(self.counters[K.B_TURNS_SUM]),
+                             float(self.counters[K.B_TURNS_SQ]), k)
+
+    @property
+    def mean_stress(self) -> tuple[float, float, float]:
+        """Mean stress the heroes took absorbing hits, per game."""
+        return mean_interval(float(self.counters[K.B_STRESS_SUM]),
+                             float(self.counters[K.B_STRESS_SQ]), self.n)
+
+    @property
+    def dice_per_game(self) -> float:
+        return float(self.counters[K.B_DICE]) / max(1, self.n)
+
+    def units_left(self) -> dict[str, dict[str, float]]:
+        """Mean ready and shaken units per side and line at the end."""
+        out = {}
+        for s, side in enumerate(SIDES):
+            for li, line in enumerate(LINES):
+                base = K.B_UNITS + (s * 3 + li) * 2
+                out[f"{side}_{line}"] = {
+                    "ready": float(self.counters[base]) / max(1, self.n),
+                    "shaken": float(self.counters[base + 1]) / max(1, self.n),
+                }
+        return out
+
+    def mean_units_left(self, side: str) -> tuple[float, float, float]:
+        s = SIDES.index(resolve_name(side, SIDES, "side"))
+        return mean_interval(float(self.counters[K.B_TOTAL + s]),
+                             float(self.counters[K.B_TOTAL + 2 + s]), self.n)
+
+    def turns_histogram(self) -> np.ndarray:
+        """``int64[2, max_turns + 1]``: games controlled by (Alliance, Army) at each turn."""
+        (o_turn, _, _, _), _ = self._off()
+        m = self.max_turns + 1
+        return self.counters[o_turn : o_turn + 2 * m].reshape(2, m)
+
+    def stress_histogram(self) -> np.ndarray:
+        (_, o_st, _, _), bins = self._off()
+        return self.counters[o_st : o_st + bins]
+
+    def line_histogram(self, side: str, line: str) -> np.ndarray:
+        """``int64[7, 7]``: games ending with (ready, shaken) units on that line."""
+        s = SIDES.index(resolve_name(side, SIDES, "side"))
+        li = LINES.index(resolve_name(line, LINES, "line"))
+        (_, _, o_line, _), _ = self._off()
+        base = o_line + (s * 3 + li) * 49
+        return self.counters[base : base + 49].reshape(7, 7)
+
+    def to_dict(self) -> dict[str, Any]:
+        pa, pd, pu = self.p_alliance_controls, self.p_army_controls, self.p_undecided
+        mt, mlo, mhi = self.mean_turns
+        ms, slo, shi = self.mean_stress
+        return {
+            "n": self.n,
+            "p_alliance_controls": pa.rate,
+            "ci_p_alliance_controls": list(pa.ci),
+            "p_army_controls": pd.rate,
+            "ci_p_army_controls": list(pd.ci),
+            "p_undecided": pu.rate,
+            "ci_p_undecided": list(pu.ci),
+            "mean_turns": mt,
+            "ci_mean_turns": [mlo, mhi],
+            "mean_stress": ms,
+            "ci_mean_stress": [slo, shi],
+            "units_left": self.units_left(),
+            "dice_per_game": self.dice_per_game,
+            "battle": self.battle_type,
+            "tile": self.tile,
+            "seconds": self.seconds,
+            "interrupted": self.interrupted,
+            "manifest": self.manifest,
+        }
+
+    def to_frame(self):
+        """One row per outcome (alliance, army, undecided) with rate and interval."""
+        import pandas as pd
+
+        rows = []
+        for name, r in (("alliance", self.p_alliance_controls), ("army", self.p_army_controls),
+                        ("undecided", self.p_undecided)):
+            rows.append({"controls": name, "games": r.k, "p": r.rate, "lo": r.lo, "hi": r.hi})
+        return pd.DataFrame(rows)
+
+    def summary(self) -> str:
+        t = self.tile
+        mt, mlo, mhi = self.mean_turns
+        lines = [
+            f"Warriors of Krynn battle ({self.battle_type}), {self.n:,} games"
+            + (" (interrupted)" if self.interrupted else ""),
+            f"  alliance {_fmt_lines(t['alliance'])}  vs  army {_fmt_lines(t['army'])}",
+            f"  Alliance controls the tile: {self.p_alliance_controls}",
+            f"  Dragon Army controls it:    {self.p_army_controls}",
+        ]
+        if self.p_undecided.k:
+            lines.append(f"  undecided after {self.max_turns} battles: {self.p_undecided}")
+        lines.append(f"  battles until control: {mt:.2f} [{mlo:.2f}, {mhi:.2f}]")
+        for side in SIDES:
+            m, lo, hi = self.mean_units_left(side)
+            lines.append(f"  {side} units left: {m:.2f} [{lo:.2f}, {hi:.2f}]")
+        if self.heroes:
+            ms, slo, shi = self.mean_stress
+            lines.append(f"  hero stress taken: {ms:.2f} [{slo:.2f}, {shi:.2f}]"
+                         f" ({self.heroes} hero(es))")
+        lines.append(f"  {self.n / max(self.seconds, 1e-9):,.0f} games/s, {self.seconds:.2f} s")
+        return "\n".join(lines)
+
+
+def _fmt_lines(d: Mapping[str, int]) -> str:
+    return ",".join(f"{k}={v}" for k, v in d.items())
+
+
+def battle(
+    *,
+    alliance: LineSpec,
+    army: LineSpec,
+    barricades: LineSpec = None,
+    tactics: LineSpec = None,
+    army_barricades: LineSpec = None,
+    army_tactics: LineSpec = None,
+    alliance_shaken: LineSpec = None,
+    army_shaken: LineSpec = None,
+    alliance_commander: str | Commander | None = None,
+    army_commander: str | Commander | None = None,
+    battle_type: str | float = "skirmish",
+    heroes: int = 0,
+    hero_policy: str | None = None,
+    tier: str | None = None,
+    max_turns: int = 100,
+    n: int | str = 100_000,
+    seed: int = 1,
+    threads: int | None = None,
+    progress: bool | None = None,
+    rules: KrynnRules | None = None,
+    **overrides: Any,
+) -> BattleResult:
+    """Play battles on one battle tile until one side controls it, ``n`` times.
+
+    Parameters
+    ----------
+    alliance, army
+        Units per line, e.g. ``"foot=3,missile=2,mounted=2"`` or ``{"foot": 3}``.
+    barricades, tactics
+        The Alliance's barricade and tactic tokens per line (``army_*`` for the Dragon Army).
+    battle_type
+        ``"skirmish"``, ``"all-out"``, ``"mixed"`` or the probability of an all-out battle.
+    heroes, hero_policy, tier
+        Heroes on the tile who may absorb hits as stress (``never``, ``removals``, ``all`` or
+        ``last``), and the tier setting their maximum stress.
+    max_turns
+        Battles before a game counts as undecided.
+    rules, **overrides
+        Rules data (:func:`~dragonsim.krynn.data.default_rules`) and field overrides.
+
+    Returns
+    -------
+    BattleResult
+    """
+    n = parse_count(n)
+    r = _rules(rules, overrides)
+    tile = Tile(alliance=alliance, army=army, alliance_barricades=barricades,
+                alliance_tactics=tactics, army_barricades=army_barricades,
+                army_tactics=army_tactics, alliance_shaken=alliance_shaken,
+                army_shaken=army_shaken, alliance_commander=alliance_commander,
+                army_commander=army_commander)
+    u, cmd, tab = tile.arrays()
+    r, p, (cards, sizes, dh, dw, sl, sc, opts, fopts) = _common(
+        r, heroes=heroes, hero_policy=hero_policy, tier=tier, max_turns=max_turns,
+        battle_type=battle_type)
+    args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
+    out = run_blocks(K.battle_kernel, n, seed, args, progress=progress, threads=threads,
+                     label="battles")
+    kind = battle_type if isinstance(battle_type, str) else f"p_all_out={p}"
+    man = manifest(command="krynn battle", seed=seed, n=out.n, threads=out.threads,
+                   rules_hash=rules_hash(r.to_dict()), overrides=r.overrides,
+                   hero_policy=r.hero_policy, max_stress=r.max_stress, seconds=out.seconds)
+    return BattleResult(out.n, out.counters, tile.describe(), kind, p, int(heroes),
+                        int(max_turns), out.seconds, out.interrupted, man)
+
+
+# --- battlefield ------------------------------------------------------------------------------
+@dataclass
+class BattlefieldResult:
+    """Scenarios on a row of battle tiles, until all are controlled or the Dragon Army reaches
+    its control limit."""
+
+    n: int
+    counters: np.ndarray
+    tiles: list[dict[str, Any]]
+    control_limit: int
+    seconds: float
+    manifest: dict[str, Any] = field(repr=False)
+
+    def rate(self, what: str) -> Rate:
+        idx = {"win": K.F_WIN, "hold": K.F_HOLD, "loss": K.F_LOSS,
+               "loss_by_limit": K.F_LOSS_LIMIT, "unfinished": K.F_UNFINISHED}
+        return Rate.of(self.counters[idx[resolve_name(what, idx, "outcome")]], self.n)
+
+    @property
+    def mean_turns(self) -> tuple[float, float, float]:
+        return mean_interval(float(self.counters[K.F_TURNS_SUM]),
+                             float(self.counters[K.F_TURNS_SQ]), self.n)
+
+    def tile_control(self) -> list[dict[str, Rate]]:
+        return [
+            {side: Rate.of(self.counters[K.F_TILES + 2 * i + s], self.n)
+             for s, side in enumerate(SIDES)}
+            for i in range(len(self.tiles))
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"n": self.n}
+        for k in ("win", "hold", "loss", "loss_by_limit", "unfinished"):
+            r = self.rate(k)
+            out[f"p_{k}"] = r.rate
+            out[f"ci_p_{k}"] = list(r.ci)
+        m, lo, hi = self.mean_turns
+        out["mean_turns"], out["ci_mean_turns"] = m, [lo, hi]
+        out["tiles"] = [
+            {"p_alliance_controls": c["alliance"].rate, "p_army_controls": c["army"].rate}
+            for c in self.tile_control()
+        ]
+        out["control_limit"] = self.control_limit
+        out["seconds"] = self.seconds
+        out["manifest"] = self.manifest
+        return out
+
+    def to_frame(self):
+        import pandas as pd
+
+        rows = []
+        for i, c in enumerate(self.tile_control()):
+            for side, r in c.items():
+                rows.append({"tile": i, "controls": side, "p": r.rate, "lo": r.lo, "hi": r.hi})
+        return pd.DataFrame(rows)
+
+    def summary(self) -> str:
+        m, lo, hi = self.mean_turns
+        lines = [f"Warriors of Krynn battlefield, {len(self.tiles)} tiles, {self.n:,} scenarios"]
+        for k in ("win", "hold", "loss", "loss_by_limit", "unfinished"):
+            lines.append(f"  {k:<14} {self.rate(k)}")
+        lines.append(f"  turns: {m:.2f} [{lo:.2f}, {hi:.2f}]")
+        for i, c in enumerate(self.tile_control()):
+            lines.append(f"  tile {i}: alliance {c['alliance']}  army {c['army']}")
+        return "\n".join(lines)
+
+
+def battlefield(
+    tiles: Sequence[Tile | Mapping[str, Any]],
+    *,
+    control_limit: int = 0,
+    battle_type: str | float = "mixed",
+    heroes: int = 0,
+    hero_policy: str | None = None,
+    tier: str | None = None,
+    max_turns: int = 200,
+    n: int | str = 100_000,
+    seed: int = 1,
+    threads: int | None = None,
+    progress: bool | None = None,
+    rules: KrynnRules | None = None,
+    **overrides: Any,
+) -> BattlefieldResult:
+    """Play a scenario on a row of battle tiles (far left ... far right) ``n`` times.
+
+    Each turn one uncontrolled tile is the active flank (chosen in proportion to its flank
+    tokens, assumed) and fights a battle; a controlled tile's flank token and 1 unit of each
+    type of the victor move to a neighbouring uncontrolled tile. The scenario ends when all
+    tiles are controlled (win / hold / loss by who controls more) or when the Dragon Army
+    controls ``control_limit`` tiles (loss; 0 = no limit)."""
+    n = parse_count(n)
+    if not 1 <= len(tiles) <= 9:
+        raise UserError(f"a battlefield needs 1 to 9 battle tiles, got {len(tiles)}")
+    ts = [t if isinstance(t, Tile) else Tile(**t) for t in tiles]
+    if isinstance(control_limit, bool) or not 0 <= int(control_limit) <= len(ts):
+        raise UserError(f"control_limit must be between 0 (none) and {len(ts)}, got "
+                        f"{control_limit}")
+    arrs = [t.arrays() for t in ts]
+    u = np.stack([a[0] for a in arrs])
+    cmd = np.stack([a[1] for a in arrs])
+    tab = np.stack([a[2] for a in arrs])
+    flank = np.array([t.flank for t in ts], np.int64)
+    r = _rules(rules, overrides)
+    r, p, (cards, sizes, dh, dw, sl, sc, opts, fopts) = _common(
+        r, heroes=heroes, hero_policy=hero_policy, tier=tier, max_turns=max_turns,
+        battle_type=battle_type)
+    opts[K.O_CONTROL_LIMIT] = int(control_limit)
+    args = (u, cmd, tab, flank, cards, sizes, dh, dw, sl, sc, opts, fopts)
+    out = run_blocks(K.field_kernel, n, seed, args, progress=progress, threads=threads,
+                     label="scenarios")
+    man = manifest(command="krynn battlefield", seed=seed, n=out.n, threads=out.threads,
+                   rules_hash=rules_hash(r.to_dict()), overrides=r.overrides,
+                   p_all_out=p, seconds=out.seconds)
+    return BattlefieldResult(out.n, out.counters, [t.describe() for t in ts],
+                             int(control_limit), out.seconds, man)
+
+
+# --- conflicts --------------------------------------------------------------------------------
+@dataclass
+class ConflictResult:
+    """A conflict: exact probabilities beside the simulated ones."""
+
+    difficulty: int
+    effective_difficulty: int
+    mastered: bool
+    dice: int | None
+    actions: int
+    cards: int
+    exact_success: Fraction
+    exact_exceed: Fraction | None
+    exact_stress: Fraction
+    plan: list[str]
+    n: int
+    counters: np.ndarray
+    seconds: float
+    manifest: dict[str, Any] = field(repr=False)
+
+    @property
+    def success(self) -> Rate:
+        return Rate.of(self.counters[K.K_SUCCESS], self.n)
+
+    @property
+    def exceed(self) -> Rate:
+        return Rate.of(self.counters[K.K_EXCEED], self.n)
+
+    @property
+    def mean_stress(self) -> tuple[float, float, float]:
+        return mean_interval(float(self.counters[K.K_STRESS_SUM]),
+                             float(self.counters[K.K_STRESS_SQ]), self.n)
+
+    def to_dict(self) -> dict[str, Any]:
+        s, e = self.success, self.exceed
+        m, lo, hi = self.mean_stress
+        return {
+            "difficulty": self.difficulty,
+            "effective_difficulty": self.effective_difficulty,
+            "mastered": self.mastered,
+            "dice": self.dice,
+            "actions": self.actions,
+            "cards": self.cards,
+            "plan": self.plan,
+            "exact_success": float(self.exact_success),
+            "exact_success_fraction": str(self.exact_success),
+            "exact_exceed": None if self.exact_exceed is None else float(self.exact_exceed),
+            "exact_stress": float(self.exact_stress),
+            "n": self.n,
+            "p_success": s.rate,
+            "ci_p_success": list(s.ci),
+            "p_exceed": e.rate,
+            "ci_p_exceed": list(e.ci),
+            "mean_stress": m,
+            "ci_mean_stress": [lo, hi],
+            "mean_actions": float(self.counters[K.K_ACTIONS]) / max(1, self.n),
+            "mean_cards": float(self.counters[K.K_CARDS]) / max(1, self.n),
+            "seconds": self.seconds,
+            "manifest": self.manifest,
+        }
+
+    def to_frame(self):
+        import pandas as pd
+
+        rows = [{"quantity": "success", "exact": float(self.exact_success),
+                 "simulated": self.success.rate, "lo": self.success.lo, "hi": self.success.hi}]
+        if self.exact_exceed is not None:
+            rows.append({"quantity": "exceed", "exact": float(self.exact_exceed),
+                         "simulated": self.exceed.rate, "lo": self.exceed.lo,
+                         "hi": self.exceed.hi})
+        m, lo, hi = self.mean_stress
+        rows.append({"quantity": "stress", "exact": float(self.exact_stress), "simulated": m,
+                     "lo": lo, "hi": hi})
+        return pd.DataFrame(rows)
+
+    def summary(self) -> str:
+        d = f"difficulty {self.difficulty}"
+        if self.mastered:
+            d += f" (mastered: {self.effective_difficulty})"
+        lines = [f"Warriors of Krynn conflict, {d}"]
+        if self.dice is not None:
+            lines.append(f"  one roll of {self.dice} battle dice")
+        else:
+            lines.append(f"  best use of {self.actions} actions and {self.cards} ability cards:")
+            lines += [f"    {i + 1}. {s}" for i, s in enumerate(self.plan)]
+        lines.append(f"  success: exact {float(self.exact_success):.4%} ({self.exact_success})"
+                     f"   simulated {self.success} ({self.n:,} trials)")
+        if self.exact_exceed is not None:
+            lines.append(f"  exceed (equipment): exact {float(self.exact_exceed):.4%}"
+                         f"   simulated {self.exceed}")
+        m, lo, hi = self.mean_stress
+        lines.append(f"  stress from Woe: exact {float(self.exact_stress):.4f}"
+                     f"   simulated {m:.4f} [{lo:.4f}, {hi:.4f}]")
+        return "\n".join(lines)
+
+
+def conflict(
+    difficulty: int,
+    *,
+    dice: int | None = None,
+    actions: int = 4,
+    cards: int = 0,
+    mastered: bool = False,
+    n: int | str = 100_000,
+    seed: int = 1,
+    threads: int | None = None,
+    progress: bool | None = None,
+    rules: KrynnRules | None = None,
+    **overrides: Any,
+) -> ConflictResult:
+    """A conflict's exact success probability next to a simulation of it.
+
+    With ``dice``: one roll of that many battle dice. Without: the best plan for ``actions``
+    actions and ``cards`` ability cards of the conflict's ability
+    (:func:`~dragonsim.krynn.odds.best_conflict_plan`), retries included, simulated by the
+    kernel following the plan's table."""
+    n = parse_count(n)
+    r = _rules(rules, overrides)
+    d = effective_difficulty(difficulty, mastered=mastered)
+    dh, dw = r.die_arrays()
+    if dice is not None:
+        if isinstance(dice, bool) or not 1 <= int(dice) <= 40:
+            raise UserError(f"dice must be between 1 and 40, got {dice}")
+        dice = int(dice)
+        odds = conflict_odds(difficulty, dice, mastered=mastered, rules=r)
+        plan = np.zeros((dice + 1, 1, 2), np.int64)
+        plan[dice, 0] = (dice, 0)
+        acts, crd = dice, 0
+        exact_s, exact_e, exact_w = odds["success"], odds["exceed"], odds["stress"]
+        steps = [f"roll {dice} dice once"]
+    else:
+        bp = best_conflict_plan(difficulty, actions=actions, cards=cards, mastered=mastered,
+                                rules=r)
+        acts, crd = int(actions), int(cards)
+        plan = np.zeros((acts + 1, crd + 1, 2), np.int64)
+        for (a, c), (sa, sc) in bp.table.items():
+            plan[a, c] = (sa, sc)
+        exact_s, exact_e, exact_w = bp.success, None, bp.expected_stress
+        steps = bp.steps()
+    out = run_blocks(K.conflict_kernel, n, seed, (d, plan, acts, crd, dh, dw),
+                     progress=progress, threads=threads, label="conflicts")
+    man = manifest(command="krynn conflict", seed=seed, n=out.n, threads=out.threads,
+                   rules_hash=rules_hash(r.to_dict()), overrides=r.overrides,
+                   seconds=out.seconds)
+    return ConflictResult(int(difficulty), d, bool(mastered), dice, acts, crd, exact_s, exact_e,
+                          exact_w, steps, out.n, out.counters, out.seconds, man)
+
+
+# --- sweeps -----------------------------------------------------------------------------------
+SWEEPABLE = tuple(
+    f"{prefix}.{line}"
+    for prefix in ("alliance", "army", "barricades", "tactics", "army_barricades",
+                   "army_tactics")
+    for line in LINES
+) + ("heroes",)
+
+
+@dataclass
+class SweepResult:
+    """One battle result per value of a varied quantity (same seed: common random numbers)."""
+
+    vary: str
+    values: list[int]
+    results: list[BattleResult]
+
+    def to_frame(self):
+        import pandas as pd
+
+        rows = []
+        for v, r in zip(self.values, self.results, strict=True):
+            pa, pd_ = r.p_alliance_controls, r.p_army_controls
+            mt, _, _ = r.mean_turns
+            rows.append({self.vary: v, "p_alliance_controls": pa.rate, "lo": pa.lo, "hi": pa.hi,
+                         "p_army_controls": pd_.rate, "mean_turns": mt,
+                         "alliance_units_left": r.mean_units_left("alliance")[0],
+                         "army_units_left": r.mean_units_left("army")[0],
+                         "mean_stress": r.mean_stress[0], "n": r.n})
+        return pd.DataFrame(rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"vary": self.vary, "rows": self.to_frame().to_dict(orient="records")}
+
+    def summary(self) -> str:
+        f = self.to_frame()
+        lines = [f"sweep over {self.vary} ({self.results[0].battle_type}, "
+                 f"{self.results[0].n:,} games each)"]
+        for _, row in f.iterrows():
+            lines.append(f"  {self.vary}={int(row[self.vary]):<3} Alliance controls "
+                         f"{100 * row['p_alliance_controls']:6.2f}% [{100 * row['lo']:.2f}, "
+                         f"{100 * row['hi']:.2f}]  turns {row['mean_turns']:.2f}")
+        return "\n".join(lines)
+
+    def plot(self, ax=None):
+        """Probability the Alliance controls the tile against the varied value."""
+        import matplotlib.pyplot as plt
+
+        from ..report import plot_style
+
+        f = self.to_frame()
+        with plot_style():
+            if ax is None:
+                _, ax = plt.subplots()
+            ax.errorbar(f[self.vary], f["p_alliance_controls"],
+                        yerr=[f["p_alliance_controls"] - f["lo"],
+                              f["hi"] - f["p_alliance_controls"]], marker="o")
+            ax.set_xlabel(self.vary)
+            ax.set_ylabel("P(Alliance controls the tile)")
+        return ax
+
+
+def sweep(vary: str, values: Sequence[int], **battle_kwargs: Any) -> SweepResult:
+    """Run :func:`battle` once per value of ``vary`` (e.g. ``"barricades.foot"``,
+    ``"army.foot"``, ``"tactics.missile"``, ``"heroes"``), all on the same seed."""
+    key = resolve_name(vary, SWEEPABLE, "sweep quantity")
+    if not values:
+        raise UserError("sweep needs at least one value")
+    results = []
+    for v in values:
+        kw = dict(battle_kwargs)
+        if key == "heroes":
+            kw["heroes"] = v
+        else:
+            prefix, line = key.split(".")
+            spec = parse_lines(kw.get(prefix), prefix, upper=MAX_TACTICS)
+            spec[line] = int(v)
+            kw[prefix] = spec
+        results.append(battle(**kw))
+    return SweepResult(key, [int(v) for v in values], results)
+

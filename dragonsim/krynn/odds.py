@@ -1,0 +1,245 @@
+"""Exact Warriors of Krynn probabilities (ground truth for the kernels' tests).
+
+Everything here is computed with :class:`fractions.Fraction` by exact convolution of the battle
+die: the (hits, Woe) distribution of a dice pool, a conflict's chance of success and of
+exceeding the difficulty, the best way to spend a turn's actions on a conflict (dynamic
+programming over actions and ability cards left), and the distribution of a line's state after
+one fight (a slow, obvious reference for the kernel's hit rules).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from ..errors import UserError
+from .data import KrynnRules, default_rules
+
+__all__ = [
+    "die_distribution",
+    "pool_distribution",
+    "hits_distribution",
+    "conflict_odds",
+    "ConflictPlan",
+    "best_conflict_plan",
+    "effective_difficulty",
+    "apply_hits_reference",
+    "fight_distribution",
+]
+
+MAX_DIFFICULTY = 20
+MAX_POOL = 40
+
+
+def die_distribution(rules: KrynnRules | None = None) -> dict[tuple[int, int], Fraction]:
+    """``{(hits, woe): probability}`` of one battle die."""
+    r = rules or default_rules()
+    total = sum(f.count for f in r.battle_die)
+    out: dict[tuple[int, int], Fraction] = {}
+    for f in r.battle_die:
+        if f.count:
+            key = (f.hits, f.woe)
+            out[key] = out.get(key, Fraction(0)) + Fraction(f.count, total)
+    return out
+
+
+def _key(rules: KrynnRules | None) -> tuple:
+    r = rules or default_rules()
+    return tuple((f.hits, f.woe, f.count) for f in r.battle_die)
+
+
+@lru_cache(maxsize=256)
+def _pool(die_key: tuple, n: int) -> tuple[tuple[tuple[int, int], Fraction], ...]:
+    total = sum(c for _, _, c in die_key)
+    one: dict[tuple[int, int], Fraction] = {}
+    for h, w, c in die_key:
+        if c:
+            one[h, w] = one.get((h, w), Fraction(0)) + Fraction(c, total)
+    dist = {(0, 0): Fraction(1)}
+    for _ in range(n):
+        nxt: dict[tuple[int, int], Fraction] = {}
+        for (h, w), p in dist.items():
+            for (dh, dw), q in one.items():
+                k = (h + dh, w + dw)
+                nxt[k] = nxt.get(k, Fraction(0)) + p * q
+        dist = nxt
+    return tuple(sorted(dist.items()))
+
+
+def pool_distribution(n: int, rules: KrynnRules | None = None) -> dict[tuple[int, int], Fraction]:
+    """Exact joint distribution ``{(hits, woe): p}`` of ``n`` battle dice."""
+    if not 0 <= int(n) <= MAX_POOL:
+        raise UserError(f"dice pool must be between 0 and {MAX_POOL}, got {n}")
+    return dict(_pool(_key(rules), int(n)))
+
+
+def hits_distribution(n: int, rules: KrynnRules | None = None) -> dict[int, Fraction]:
+    """Exact distribution of the hits of ``n`` battle dice."""
+    out: dict[int, Fraction] = {}
+    for (h, _), p in pool_distribution(n, rules).items():
+        out[h] = out.get(h, Fraction(0)) + p
+    return out
+
+
+def effective_difficulty(difficulty: int, *, mastered: bool = False) -> int:
+    """Printed: "A conflict's difficulty is reduced by 1 if the specified ability is one of your
+    hero's mastered abilities." Validates ``1 <= difficulty <= 20``."""
+    if isinstance(difficulty, bool) or int(difficulty) != difficulty:
+        raise UserError(f"difficulty must be a whole number, got {difficulty!r}")
+    if not 1 <= int(difficulty) <= MAX_DIFFICULTY:
+        raise UserError(f"difficulty must be between 1 and {MAX_DIFFICULTY}, got {difficulty}")
+    return max(0, int(difficulty) - (1 if mastered else 0))
+
+
+def conflict_odds(
+    difficulty: int, dice: int, *, mastered: bool = False, rules: KrynnRules | None = None
+) -> dict[str, Fraction]:
+    """One conflict roll: exact P(success), P(exceeding the difficulty), expected stress.
+
+    Printed: "If the hits equal or exceed the difficulty, you succeed." "If you roll more hits
+    than the difficulty against a vile champion, you also draw 1 equipment card." "each Woe
+    result causes the hero to take 1 stress".
+
+    >>> conflict_odds(3, 3)["success"]
+    Fraction(1, 3)
+    """
+    d = effective_difficulty(difficulty, mastered=mastered)
+    if not 1 <= int(dice) <= MAX_POOL:
+        raise UserError(f"dice must be between 1 and {MAX_POOL}, got {dice}")
+    dist = pool_distribution(dice, rules)
+    succ = sum((p for (h, _), p in dist.items() if h >= d), Fraction(0))
+    exc = sum((p for (h, _), p in dist.items() if h > d), Fraction(0))
+    stress = sum((p * w for (_, w), p in dist.items()), Fraction(0))
+    return {"success": succ, "exceed": exc, "stress": stress, "difficulty": Fraction(d)}
+
+
+@dataclass(frozen=True)
+class ConflictPlan:
+    """The best way to spend ``actions`` actions and up to ``cards`` ability cards on a conflict.
+
+    ``table[(a, c)] = (spend_actions, spend_cards)`` for the next attempt with ``a`` actions and
+    ``c`` cards left ((0, 0): stop); ``success`` is the exact chance of succeeding within the
+    actions; ``expected_cards`` / ``expected_actions`` / ``expected_stress`` are spent on
+    average; ``first`` is the opening attempt."""
+
+    difficulty: int
+    actions: int
+    cards: int
+    mastered: bool
+    success: Fraction
+    expected_cards: Fraction
+    expected_actions: Fraction
+    expected_stress: Fraction
+    first: tuple[int, int]
+    table: dict[tuple[int, int], tuple[int, int]]
+
+    def steps(self) -> list[str]:
+        """The plan in words, attempt by attempt while each attempt fails."""
+        out = []
+        a, c = self.actions, self.cards
+        while a > 0:
+            sa, sc = self.table[a, c]
+            if sa == 0:
+                break
+            out.append(f"spend {sa} action(s) + {sc} card(s): roll {sa + sc} dice")
+            a, c = a - sa, c - sc
+        return out
+
+
+def best_conflict_plan(
+    difficulty: int,
+    *,
+    actions: int = 4,
+    cards: int = 0,
+    mastered: bool = False,
+    rules: KrynnRules | None = None,
+) -> ConflictPlan:
+    """Exact optimum over every way of splitting actions and cards into attempts.
+
+    Maximises the probability of success; ties go to fewer expected cards, then fewer expected
+    actions. Printed: "Initiating a conflict requires spending at least 1 action. You start with
+    1 battle die ... spend any number of your remaining actions and discard any number of
+    ability cards of the specified type to add that many dice"; "If you roll fewer hits, you
+    fail, but you may spend 1 or more actions to try again." (a retry is a new attempt).
+
+    >>> best_conflict_plan(1, actions=2).success
+    Fraction(3, 4)
+    """
+    d = effective_difficulty(difficulty, mastered=mastered)
+    if not 1 <= int(actions) <= 12:
+        raise UserError(f"actions must be between 1 and 12, got {actions}")
+    if not 0 <= int(cards) <= 12:
+        raise UserError(f"cards must be between 0 and 12, got {cards}")
+    key = _key(rules)
+    stats: dict[int, tuple[Fraction, Fraction]] = {}
+    for n in range(1, actions + cards + 1):
+        dist = dict(_pool(key, n))
+        ps = sum((p for (h, _), p in dist.items() if h >= d), Fraction(0))
+        ew = sum((p * w for (_, w), p in dist.items()), Fraction(0))
+        stats[n] = (ps, ew)
+    zero = Fraction(0)
+    # value[(a, c)] = (p_success, e_cards, e_actions, e_stress)
+    value: dict[tuple[int, int], tuple[Fraction, Fraction, Fraction, Fraction]] = {}
+    table: dict[tuple[int, int], tuple[int, int]] = {}
+    for a in range(0, actions + 1):
+        for c in range(0, cards + 1):
+            best = (zero, zero, zero, zero)
+            choice = (0, 0)
+            for sa in range(1, a + 1):
+                for sc in range(0, c + 1):
+                    ps, ew = stats[sa + sc]
+                    rp, rc, ra, rs = value[a - sa, c - sc]
+                    q = 1 - ps
+                    cand = (ps + q * rp, sc + q * rc, sa + q * ra, ew + q * rs)
+                    if (cand[0], -cand[1], -cand[2]) > (best[0], -best[1], -best[2]):
+                        best, choice = cand, (sa, sc)
+            value[a, c] = best
+            table[a, c] = choice
+    p, ec, ea, es = value[actions, cards]
+    return ConflictPlan(int(difficulty), int(actions), int(cards), bool(mastered), p, ec, ea, es,
+                        table[actions, cards], table)
+
+
+# --- one fight: a slow, obvious reference ----------------------------------------------------
+def apply_hits_reference(
+    state: tuple[int, int, int, int], hits: int, *, ready_first: bool
+) -> tuple[int, int, int, int]:
+    """Apply ``hits`` to a line ``(ready, shaken, barricades under ready, under shaken)`` with
+    no heroes: barricades first (under shaken units first), then one unit per hit, shaken units
+    first (removing them) unless ``ready_first``."""
+    r, s, br, bs = state
+    for _ in range(hits):
+        if r + s == 0:
+            break
+        if bs > 0:
+            bs -= 1
+        elif br > 0:
+            br -= 1
+        elif r > 0 and (ready_first or s == 0):
+            r, s = r - 1, s + 1
+        else:
+            s -= 1
+    return (r, s, br, bs)
+
+
+def fight_distribution(
+    defender: tuple[int, int, int, int],
+    attacker: tuple[int, int, int, int],
+    dice: int,
+    *,
+    defender_ready_first: bool,
+    attacker_ready_first: bool,
+    rules: KrynnRules | None = None,
+) -> dict[tuple[tuple[int, int, int, int], tuple[int, int, int, int]], Fraction]:
+    """Exact distribution of (defending line, attacking line) after a unit card that rolls
+    ``dice`` battle dice at the defending line: hits to the defender, then each Woe as a hit
+    to the attacking line."""
+    out: dict = {}
+    for (h, w), p in pool_distribution(dice, rules).items():
+        k = (
+            apply_hits_reference(defender, h, ready_first=defender_ready_first),
+            apply_hits_reference(attacker, w, ready_first=attacker_ready_first),
+        )
+        out[k] = out.get(k, Fraction(0)) + p
+    return out
