@@ -1,0 +1,224 @@
+"""``python -m dragonsim dice ...``: dragon attacks, dragon duels, army-size sweeps, units.
+
+Parsing and formatting only; the work is in :mod:`dragonsim.dice.api`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _opt_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--army-file", default=None,
+                   help="TOML file with extra [units.*], [dragons.*], [armies.*]")
+    p.add_argument("--turns", default="1",
+                   help="most attacks (army mode) or rounds (duel) per game (default 1)")
+    p.add_argument("--id-split", default="slay-first",
+                   help="how ID results are split: slay-first (default: ID to the attack only "
+                        "when it completes a slaying, rest to saves) or save-first")
+    p.add_argument("--policy", default="cheapest",
+                   help="casualty choice: cheapest (default), largest, army-order, kin-first")
+    p.add_argument("--promotion-supply", default="unlimited",
+                   help="unlimited (default) or dead-area (only units killed in the game)")
+    p.add_argument("--damage-carries", action="store_true",
+                   help="damage to a dragon carries over between attacks (default: it does not)")
+
+
+def _turns(text: str) -> int:
+    from ..errors import UserError
+
+    try:
+        v = int(str(text))
+    except ValueError:
+        raise UserError(f"--turns must be a whole number 1..1000, got {text!r}") from None
+    if not 1 <= v <= 1000:
+        raise UserError(f"--turns must be 1..1000, got {text!r}")
+    return v
+
+
+def _common(args) -> dict:
+    return {"id_split": args.id_split, "policy": args.policy,
+            "promotion_supply": args.promotion_supply, "damage_carries": args.damage_carries}
+
+
+def _progress(args):
+    return False if args.no_progress or args.json else None
+
+
+def cmd_attack(args) -> int:
+    from ..cli import emit_json
+    from .api import attack
+
+    r = attack(args.dragon, args.army, n=args.n, seed=args.seed, turns=_turns(args.turns),
+               army_file=args.army_file, threads=args.threads, progress=_progress(args),
+               **_common(args))
+    if args.json:
+        emit_json(r.to_dict())
+    else:
+        print(r.summary())
+        if r.turns > 1:
+            s = r.survival_frame()
+            print("  survival by attack (army still there / dragon still there):")
+            for _, row in s.iterrows():
+                print(f"    {int(row['turn']):>4}  {row['army']:.4f}  {row['dragon']:.4f}")
+    return 0
+
+
+def cmd_duel(args) -> int:
+    from ..cli import emit_json
+    from .api import duel
+
+    r = duel(args.a, args.b, n=args.n, seed=args.seed, turns=_turns(args.turns),
+             army_file=args.army_file, threads=args.threads, progress=_progress(args),
+             breath_negation_rounds=args.negation_rounds,
+             damage_carries=args.damage_carries)
+    if args.json:
+        emit_json(r.to_dict())
+    else:
+        print(r.summary())
+    return 0
+
+
+def cmd_sweep(args) -> int:
+    from ..cli import emit_json
+    from ..errors import UserError
+    from .api import sweep
+
+    try:
+        p = float(args.p)
+    except ValueError:
+        raise UserError(f"--p must be a probability such as 0.5, got {args.p!r}") from None
+    try:
+        mc = int(args.max_copies)
+    except ValueError:
+        raise UserError(f"--max-copies must be a whole number, got {args.max_copies!r}") from None
+    r = sweep(args.army, dragons=args.dragons, p=p, n=args.n, seed=args.seed,
+              turns=_turns(args.turns), max_copies=mc, army_file=args.army_file,
+              threads=args.threads, progress=False, **_common(args))
+    if args.json:
+        emit_json(r.to_dict())
+    else:
+        print(r.summary())
+    return 0
+
+
+def cmd_exact(args) -> int:
+    from ..cli import emit_json
+    from .odds import exact_attack
+
+    r = exact_attack(args.dragon, args.army, army_file=args.army_file, **_common(args))
+    if args.json:
+        emit_json(r.to_dict())
+    else:
+        print(r.summary())
+    return 0
+
+
+def cmd_units(args) -> int:
+    from ..cli import emit_json
+    from . import data as D
+    from .api import _catalog, units_frame
+
+    cat = _catalog(None, args.army_file)
+    df = units_frame(cat)
+    if args.json:
+        emit_json({"units": df.to_dict(orient="records"),
+                   "dragons": {k: {"colour": d.colour, "faces": list(d.die.faces),
+                                   "provenance": d.die.provenance, "source": d.die.source}
+                               for k, d in cat.dragons.items()},
+                   "armies": cat.armies})
+        return 0
+    print("units (faces in printed order; ID = health-many results of any kind):")
+    for _, r in df.iterrows():
+        kin = f" [{r['dragonkin']} dragonkin]" if r["dragonkin"] else ""
+        up = f" -> {r['promotes_to']}" if r["promotes_to"] else ""
+        print(f"  {r['name']:<26} {r['health']}  {r['faces']}{kin}{up}  ({r['provenance']})")
+    print("dragons (12 faces):")
+    for v, die in D.DRAGON_DICE.items():
+        counts = {i: die.faces.count(i) for i in D.DRAGON_ICONS if die.faces.count(i)}
+        print(f"  <colour>-{v:<8} " + ", ".join(f"{k} {c}" for k, c in counts.items())
+              + f"  ({die.provenance})")
+    print("  colours: " + ", ".join(D.COLOURS))
+    extra = [k for k in cat.dragons if k not in D.dragons()]
+    if extra:
+        print("  user dragons: " + ", ".join(extra))
+    print("ready-made armies:")
+    for k, a in cat.armies.items():
+        print(f"  {k:<18} " + ", ".join(f"{u}:{c}" for u, c in a.items()))
+    return 0
+
+
+def cmd_assumed(args) -> int:
+    from ..cli import emit_json
+    from .data import assumed
+
+    rows = assumed()
+    if args.json:
+        emit_json(rows)
+        return 0
+    for r in rows:
+        print(f"{r['key']} = {r['value']!r}\n    {r['source']}\n    used in: {r['used_in']}")
+    return 0
+
+
+def register(subparsers) -> None:
+    """Add ``dice`` and its subcommands."""
+    from ..cli import add_run_options
+
+    p = subparsers.add_parser("dice", help="Dragon Dice: dragon attacks, duels, dragonkin",
+                              description="Dragon Dice dragons against armies and dragons.")
+    sub = p.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    a = sub.add_parser("attack", help="dragons of one colour attack an army",
+                       description="Dragons of one colour attacking an army, up to --turns "
+                                   "attacks (one per turn of the army's owner).")
+    a.add_argument("--dragon", required=True,
+                   help="e.g. red-wyrm, or several of one colour: red-wyrm,red-drake or "
+                        "red-wyrm:2")
+    a.add_argument("--army", required=True,
+                   help="UNIT:COUNT[,UNIT:COUNT...] or a ready-made army (see 'dice units')")
+    _opt_args(a)
+    add_run_options(a)
+    a.set_defaults(func=cmd_attack)
+
+    d = sub.add_parser("duel", help="dragons of different colours fight each other",
+                       description="Team A (one colour) against team B (another colour).")
+    d.add_argument("--a", required=True, help="team A, e.g. red-wyrm or red-wyrm:2")
+    d.add_argument("--b", required=True, help="team B, e.g. blue-drake")
+    d.add_argument("--army-file", default=None, help="TOML file with extra [dragons.*]")
+    d.add_argument("--turns", default="1", help="most rounds (default 1)")
+    d.add_argument("--negation-rounds", type=int, default=2,
+                   help="rounds after the current one that breath negates saves (default 2)")
+    d.add_argument("--damage-carries", action="store_true",
+                   help="damage to a dragon carries over between rounds")
+    add_run_options(d)
+    d.set_defaults(func=cmd_duel)
+
+    s = sub.add_parser("sweep", help="army size needed to slay each dragon with probability p",
+                       description="Smallest number of copies of --army that slays each "
+                                   "dragon with probability >= --p.")
+    s.add_argument("--army", default="goblin-thug:1", help="the army to copy (default "
+                                                           "goblin-thug:1)")
+    s.add_argument("--dragons", default="all", help="dragon names, comma-separated, or all")
+    s.add_argument("--p", default="0.5", help="target slaying probability (default 0.5)")
+    s.add_argument("--max-copies", default="60", help="largest size tried (default 60)")
+    _opt_args(s)
+    add_run_options(s, default_n=20_000)
+    s.set_defaults(func=cmd_sweep)
+
+    e = sub.add_parser("exact", help="exact single-attack outcome distribution (small armies)")
+    e.add_argument("--dragon", required=True)
+    e.add_argument("--army", required=True)
+    _opt_args(e)
+    e.add_argument("--json", action="store_true", help="print one JSON object")
+    e.set_defaults(func=cmd_exact)
+
+    u = sub.add_parser("units", help="list unit dice, dragons and ready-made armies")
+    u.add_argument("--army-file", default=None)
+    u.add_argument("--json", action="store_true")
+    u.set_defaults(func=cmd_units)
+
+    r = sub.add_parser("assumed", help="list the assumed Dragon Dice values")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_assumed)

@@ -1,0 +1,422 @@
+"""Exact Dragon Dice probabilities (fractions), the ground truth the kernels are tested against.
+
+* :func:`tail_chain`: the dragon's roll, tails then a final icon, exactly.
+* :func:`exact_attack`: the whole outcome distribution of one attack of one dragon on a small
+  army (breath, the army's response roll, ID split, casualties, slaying, promotions, treasure)
+  by enumeration: the dragon's tail chain is summed exactly (every chain long enough to kill
+  the whole army is one lump of probability ``p_tail**K``), breath rolls by binomials, the
+  army's roll by convolving each unit's die.
+* :func:`exact_duel_round`: one round of one dragon against one dragon of another colour.
+
+This is a second, plain-Python implementation of the rules in :mod:`dragonsim.dice.kernel`,
+written from the seed's sentences, not from the kernel.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+from . import data as D
+from .api import Options, _catalog, build_army, resolve_dragons
+
+__all__ = ["tail_chain", "exact_attack", "ExactAttack", "exact_duel_round", "roll_outcomes"]
+
+
+def tail_chain(faces: Sequence[str]) -> dict[str, Any]:
+    """The tail rule exactly: ``P(k tails then icon f) = (t/12)**k * c_f/12``.
+
+    Returns ``{'p_tail': t/12, 'final': {icon: P(final icon)}}`` with the final icon
+    independent of the number of tails (so tails are geometric with mean ``t/(12-t)``).
+
+    >>> tail_chain(D.DRAGON_DICE["wyrm"].faces)["p_tail"]
+    Fraction(1, 4)
+    """
+    t = sum(1 for f in faces if f == "tail")
+    rest = 12 - t
+    if rest == 0:
+        raise UserError("a dragon die needs a face that is not a tail")
+    final = {i: Fraction(sum(1 for f in faces if f == i), rest)
+             for i in D.DRAGON_ICONS if i != "tail" and i in faces}
+    return {"p_tail": Fraction(t, 12), "final": final}
+
+
+def roll_outcomes(faces: Sequence[str], opts: Options, kcap: int):
+    """Exact ``[(probability, damage, final icon)]`` of one dragon roll; chains of ``kcap``
+    tails or more are one lump (damage as for ``kcap`` tails)."""
+    tc = tail_chain(faces)
+    pt = tc["p_tail"]
+    base = {"claw": opts.claw_damage, "jaws": opts.jaws_damage}
+    out = []
+    if pt == 0 or opts.tail_damage == 0:
+        kcap = 0
+    for f, pf in tc["final"].items():
+        for k in range(kcap):
+            out.append((pt**k * (1 - pt) * pf, k * opts.tail_damage + base.get(f, 0), f))
+        out.append((pt**kcap * pf, kcap * opts.tail_damage + base.get(f, 0), f))
+    return out
+
+
+# ---------------------------------------------------------------- one attack on an army
+@dataclass
+class ExactAttack:
+    """Exact distribution of one attack: ``dist[(slain, destroyed, lost, promotions)]``."""
+
+    dragon: str
+    army: dict[str, int]
+    options: Options
+    dist: dict[tuple[int, int, int, int], Fraction]
+
+    def _p(self, pred) -> Fraction:
+        return sum((p for k, p in self.dist.items() if pred(k)), Fraction(0))
+
+    @property
+    def p_dragon_slain(self) -> Fraction:
+        return self._p(lambda k: k[0] == 1)
+
+    @property
+    def p_army_destroyed(self) -> Fraction:
+        return self._p(lambda k: k[1] == 1)
+
+    @property
+    def p_any_promotion(self) -> Fraction:
+        return self._p(lambda k: k[3] > 0)
+
+    def lost(self) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = defaultdict(Fraction)
+        for k, p in self.dist.items():
+            out[k[2]] += p
+        return dict(sorted(out.items()))
+
+    def promotions(self) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = defaultdict(Fraction)
+        for k, p in self.dist.items():
+            out[k[3]] += p
+        return dict(sorted(out.items()))
+
+    @property
+    def mean_health_lost(self) -> Fraction:
+        return sum((h * p for h, p in self.lost().items()), Fraction(0))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dragon": self.dragon, "army": self.army, "exact": True,
+                "p_dragon_slain": float(self.p_dragon_slain),
+                "p_army_destroyed": float(self.p_army_destroyed),
+                "p_any_promotion": float(self.p_any_promotion),
+                "mean_health_lost": float(self.mean_health_lost),
+                "health_lost_distribution": {str(h): float(p) for h, p in self.lost().items()},
+                "p_dragon_slain_fraction": str(self.p_dragon_slain),
+                "options": self.options.to_dict()}
+
+    def summary(self) -> str:
+        lines = [f"exact: one attack of {self.dragon} on "
+                 + ", ".join(f"{u} x{c}" for u, c in self.army.items()),
+                 f"  dragon slain    {float(self.p_dragon_slain):.6f}",
+                 f"  army destroyed  {float(self.p_army_destroyed):.6f}",
+                 f"  any promotion   {float(self.p_any_promotion):.6f}",
+                 f"  health lost     mean {float(self.mean_health_lost):.6f}"]
+        for h, p in self.lost().items():
+            lines.append(f"    {h:>3}  {float(p):.6f}")
+        return "\n".join(lines)
+
+
+def _plain(arr) -> dict[str, Any]:
+    """The army as plain lists; face kinds by name; ``top``: health at the end of each
+    unit's promotion chain."""
+    T = len(arr.names)
+    promo = [int(x) for x in arr.promo]
+    health = [int(x) for x in arr.health]
+
+    def top(t: int) -> int:
+        for _ in range(T):
+            if promo[t] < 0:
+                break
+            t = promo[t]
+        return health[t]
+
+    return {"fk": [[D.FACE_KINDS[k] for k in row] for row in arr.fk.tolist()],
+            "fc": arr.fc.tolist(), "health": health, "kin": [int(x) for x in arr.kin],
+            "promo": promo, "count0": [int(x) for x in arr.count0],
+            "dua0": [int(x) for x in arr.dua0], "kill_order": [int(x) for x in arr.kill_order],
+            "gold_order": [int(x) for x in arr.gold_order], "top": [top(t) for t in range(T)]}
+
+
+def _binom(n: int, q: Fraction):
+    for k in range(n + 1):
+        yield k, math.comb(n, k) * q**k * (1 - q) ** (n - k)
+
+
+def _kill(alive: list[int], dead: list[int], a, amount: int, bury: bool) -> int:
+    """Kill whole units, in the casualty order, while the amount left covers one."""
+    rem = amount
+    lost = 0
+    for t in a["kill_order"]:
+        while alive[t] > 0 and a["health"][t] <= rem:
+            alive[t] -= 1
+            rem -= a["health"][t]
+            lost += a["health"][t]
+            if not bury and a["kin"][t] < 0:
+                dead[t] += 1
+    return lost
+
+
+def _no_regular_units(alive, a) -> bool:
+    return all(alive[t] == 0 for t in range(len(alive)) if a["kin"][t] < 0)
+
+
+def _drop_kin(alive, a) -> int:
+    lost = 0
+    for t in range(len(alive)):
+        if a["kin"][t] >= 0:
+            lost += alive[t] * a["health"][t]
+            alive[t] = 0
+    return lost
+
+
+def _breath(colour: int, alive, dead, a, opts: Options):
+    """Exact ``[(p, alive, dead, lost)]`` after one breath (black, gold, red)."""
+    T = len(alive)
+    fk = a["fk"]
+    if colour == D.RED:
+        al, de = list(alive), list(dead)
+        lost = _kill(al, de, a, opts.flame_health, True)
+        return [(Fraction(1), al, de, lost)]
+    states = [(Fraction(1), list(alive), list(dead), 0)]
+    if colour == D.BLACK:
+        for t in range(T):
+            if alive[t] == 0 or a["kin"][t] == colour:
+                continue
+            q = Fraction(sum(1 for k in fk[t] if k == "id"), 6)
+            new = []
+            for p, al, de, lo in states:
+                for killed, pk in _binom(alive[t], q):
+                    if pk == 0:
+                        continue
+                    al2 = list(al)
+                    al2[t] -= killed
+                    new.append((p * pk, al2, list(de), lo + killed * a["health"][t]))
+            states = new
+        return states
+    # gold: the owner's targets, then each rolls for a save on its own
+    remaining = opts.stone_units
+    for t in a["gold_order"]:
+        m = min(alive[t], remaining)
+        remaining -= m
+        if m == 0:
+            continue
+        if a["kin"][t] == colour:
+            q = Fraction(1)
+        else:
+            saved = 0
+            for kind, cnt in zip(fk[t], a["fc"][t], strict=True):
+                if kind == "id" or (kind == "save" and cnt > 0) or (
+                        a["kin"][t] >= 0 and kind != "belly"):
+                    saved += 1
+            q = Fraction(6 - saved, 6)
+        new = []
+        for p, al, de, lo in states:
+            for killed, pk in _binom(m, q):
+                if pk == 0:
+                    continue
+                al2, de2 = list(al), list(de)
+                al2[t] -= killed
+                if a["kin"][t] < 0:
+                    de2[t] += killed
+                new.append((p * pk, al2, de2, lo + killed * a["health"][t]))
+        states = new
+    return states
+
+
+def _response(alive: tuple[int, ...], a, colour: int, frost: bool, paralysed: bool):
+    """Exact distribution of the army's roll: ``{(attack, saves, id): count}`` out of
+    ``6**units`` where attack is melee or missile, whichever is higher."""
+    dist: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 1}
+    for t, c in enumerate(alive):
+        if c == 0 or a["kin"][t] == colour:
+            continue
+        isk = a["kin"][t] >= 0
+        one: dict[tuple[int, int, int, int, int], int] = defaultdict(int)
+        for kind, cnt in zip(a["fk"][t], a["fc"][t], strict=True):
+            mel = cnt if kind == "melee" else 0
+            mis = cnt if kind == "missile" and not isk else 0
+            sav = cnt if kind == "save" else 0
+            idr = cnt if kind == "id" else 0
+            arm = a["health"][t] if isk and kind != "belly" else 0
+            one[(mel, mis, sav, idr, arm)] += 1
+        for _ in range(c):
+            new: dict[tuple[int, int, int, int, int], int] = defaultdict(int)
+            for k1, w1 in dist.items():
+                for k2, w2 in one.items():
+                    new[tuple(x + y for x, y in zip(k1, k2, strict=True))] += w1 * w2
+            dist = new
+    out: dict[tuple[int, int, int], int] = defaultdict(int)
+    for (mel, mis, sav, idr, arm), w in dist.items():
+        if frost:
+            mel, mis, sav, idr = mel // 2, mis // 2, sav // 2, idr // 2
+        if paralysed:
+            mel = mis = 0
+        out[(max(mel, mis), sav + arm, idr)] += w
+    return dict(out)
+
+
+def _promote_all(alive, dead, a, unlimited: bool) -> int:
+    snap = list(alive)
+    count = 0
+    for t, u in enumerate(a["promo"]):
+        if u < 0 or snap[t] == 0:
+            continue
+        m = snap[t] if unlimited else min(snap[t], dead[u])
+        if not unlimited:
+            dead[u] -= m
+        alive[t] -= m
+        alive[u] += m
+        dead[t] += m
+        count += m
+    return count
+
+
+def _promote_one(alive, dead, a, unlimited: bool) -> int:
+    for t, u in enumerate(a["promo"]):
+        if u >= 0 and alive[t] > 0 and (unlimited or dead[u] > 0):
+            if not unlimited:
+                dead[u] -= 1
+            alive[t] -= 1
+            alive[u] += 1
+            dead[t] += 1
+            return 1
+    return 0
+
+
+def exact_attack(
+    dragon: str | D.Dragon,
+    army: str | Mapping[str, int],
+    *,
+    options: Options | None = None,
+    catalog: D.Catalog | None = None,
+    army_file: str | Path | None = None,
+    dead_area: Mapping[str, int] | None = None,
+    max_units: int = 14,
+    **option_kw: Any,
+) -> ExactAttack:
+    """The exact outcome distribution of one attack of one dragon on an army.
+
+    Parameters
+    ----------
+    dragon, army, options, catalog, army_file, dead_area, option_kw
+        As for :func:`dragonsim.dice.api.attack` (one dragon only).
+    max_units
+        Refuse armies larger than this (the enumeration grows quickly).
+
+    Examples
+    --------
+    >>> r = exact_attack("red-wyrm", "goblin-thug:2")
+    >>> 0 < r.p_dragon_slain < 1
+    True
+    """
+    cat = _catalog(catalog, army_file)
+    opts = options if options is not None and not option_kw else Options.make(
+        **{**(options.to_dict() if options else {}), **option_kw})
+    ds = resolve_dragons(dragon, cat)
+    if len(ds) != 1:
+        raise UserError("exact answers are for one dragon; give a single dragon name")
+    dr = ds[0]
+    armyd = D.parse_army(army, cat)
+    if sum(armyd.values()) > max_units:
+        raise UserError(f"exact enumeration is for armies of at most {max_units} units, got "
+                        f"{sum(armyd.values())}; use 'dice attack' (Monte Carlo) instead")
+    colour = dr.colour_code
+    a = _plain(build_army(armyd, cat, colour=colour, policy=opts.policy,
+                          dead_area=dead_area))
+    unlimited = opts.promotion_supply == "unlimited"
+    T = len(a["health"])
+    total_h = sum(a["count0"][t] * a["top"][t] for t in range(T))
+    max_saves = sum(a["count0"][t] * (max(a["fc"][t]) + a["top"][t]) for t in range(T))
+    kcap = 0 if opts.tail_damage == 0 else -(-(total_h + max_saves + 1) // opts.tail_damage)
+    dist: dict[tuple[int, int, int, int], Fraction] = defaultdict(Fraction)
+    resp_cache: dict[Any, tuple[dict, int]] = {}
+    for pr, dmg, f in roll_outcomes(dr.die.faces, opts, kcap):
+        alive0, dead0 = list(a["count0"]), list(a["dua0"])
+        frost = paralysed = False
+        if f == "breath" and colour in (D.BLACK, D.GOLD, D.RED):
+            states = _breath(colour, alive0, dead0, a, opts)
+        else:
+            states = [(Fraction(1), alive0, dead0, 0)]
+            frost = f == "breath" and colour == D.GREEN
+            paralysed = f == "breath" and colour == D.BLUE
+        for ps, al, de, lost0 in states:
+            if _no_regular_units(al, a):
+                al = list(al)
+                lost = lost0 + _drop_kin(al, a)
+                dist[(0, 1, lost, 0)] += pr * ps
+                continue
+            key = (tuple(al), frost, paralysed)
+            if key not in resp_cache:
+                rd = _response(tuple(al), a, colour, frost, paralysed)
+                resp_cache[key] = (rd, sum(rd.values()))
+            rd, tot = resp_cache[key]
+            th = opts.dragon_health + (0 if f == "belly" else opts.dragon_saves)
+            for (att, sav, idr), w in rd.items():
+                id_att = idr
+                if opts.id_split == "save-first":
+                    id_att = idr - min(idr, max(0, dmg - sav))
+                if paralysed:
+                    id_att = 0
+                need = max(0, th - att)
+                slain = need <= id_att
+                used = need if slain else 0
+                saves = sav + idr - used
+                al2, de2 = list(al), list(de)
+                lost = lost0
+                if dmg - saves > 0:
+                    lost += _kill(al2, de2, a, dmg - saves, False)
+                destroyed = _no_regular_units(al2, a)
+                if destroyed:
+                    lost += _drop_kin(al2, a)
+                promos = 0
+                if slain and not destroyed:
+                    promos += _promote_all(al2, de2, a, unlimited)
+                if f == "treasure" and not destroyed:
+                    promos += _promote_one(al2, de2, a, unlimited)
+                dist[(int(slain), int(destroyed), lost, promos)] += pr * ps * Fraction(w, tot)
+    return ExactAttack(dr.name, armyd, opts, dict(dist))
+
+
+# ---------------------------------------------------------------- dragon against dragon
+def exact_duel_round(a: str | D.Dragon, b: str | D.Dragon, *, options: Options | None = None,
+                     catalog: D.Catalog | None = None) -> dict[str, Fraction]:
+    """One round of one dragon against one dragon of another colour, exactly.
+
+    Returns probabilities of ``a_slain``, ``b_slain``, ``both_slain``, ``a_wins`` (B slain or
+    flown away, A still there), ``b_wins``, ``both_gone`` and ``neither_gone``.
+    """
+    cat = catalog or D.Catalog()
+    opts = options or Options()
+    da = resolve_dragons(a, cat)[0]
+    db = resolve_dragons(b, cat)[0]
+    kcap = -(-(opts.dragon_health + opts.dragon_saves) // max(1, opts.tail_damage)) + 1
+    ra = roll_outcomes(da.die.faces, opts, kcap)
+    rb = roll_outcomes(db.die.faces, opts, kcap)
+    out = defaultdict(Fraction)
+    for pa, dmg_a, fa in ra:
+        for pb, dmg_b, fb in rb:
+            p = pa * pb
+            sa = 0 if (fa == "belly" or fb == "breath") else opts.dragon_saves
+            sb = 0 if (fb == "belly" or fa == "breath") else opts.dragon_saves
+            a_slain = dmg_b >= opts.dragon_health + sa
+            b_slain = dmg_a >= opts.dragon_health + sb
+            a_gone = a_slain or fa == "wing"
+            b_gone = b_slain or fb == "wing"
+            out["a_slain"] += p * a_slain
+            out["b_slain"] += p * b_slain
+            out["both_slain"] += p * (a_slain and b_slain)
+            out["a_wins"] += p * (b_gone and not a_gone)
+            out["b_wins"] += p * (a_gone and not b_gone)
+            out["both_gone"] += p * (a_gone and b_gone)
+            out["neither_gone"] += p * (not a_gone and not b_gone)
+    return dict(out)
