@@ -123,3 +123,99 @@ def mean_interval(total: float, total_sq: float, n: int, confidence: float = 0.9
     var = max(0.0, total_sq / n - mean * mean) * n / max(1, n - 1)
     half = z_for(confidence) * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
+
+
+def two_proportion_pvalue(k1: int, n1: int, k2: int, n2: int) -> float:
+    """Two-sided p-value that two rates are equal (pooled z test; exact-enough at MC sizes)."""
+    if min(n1, n2) <= 0:
+        return 1.0
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(max(p * (1 - p) * (1 / n1 + 1 / n2), 0.0))
+    if se == 0.0:
+        return 1.0 if k1 / n1 == k2 / n2 else 0.0
+    z = (k1 / n1 - k2 / n2) / se
+    return float(2 * _st.norm.sf(abs(z)))
+
+
+def holm(pvalues, alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down procedure: which hypotheses to reject, family-wise error <= alpha.
+
+    >>> holm([0.001, 0.04, 0.03], alpha=0.05)
+    [True, False, False]
+    """
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    m = len(pvalues)
+    reject = [False] * m
+    for rank, i in enumerate(order):
+        if pvalues[i] <= alpha / (m - rank):
+            reject[i] = True
+        else:
+            break
+    return reject
+
+
+def bradley_terry(wins, names=None, *, iters: int = 10_000, tol: float = 1e-12,
+                  confidence: float = 0.95):
+    """Bradley-Terry strengths from a matrix ``wins[i][j]`` = games i won against j.
+
+    Draws, if any, should be split half to each side before calling. Fitted by Hunter's (2004)
+    MM algorithm; ratings are on the log scale, centred at 0, with normal intervals from the
+    Fisher information. Returns a pandas DataFrame sorted by rating.
+    """
+    import numpy as np
+    import pandas as pd
+
+    w = np.asarray(wins, dtype=float)
+    k = w.shape[0]
+    if w.shape != (k, k):
+        raise ValueError("wins must be a square matrix")
+    names = list(names) if names is not None else [str(i) for i in range(k)]
+    games = w + w.T
+    p = np.ones(k)
+    total_wins = w.sum(axis=1)
+    for _ in range(iters):
+        denom = (games / (p[:, None] + p[None, :] + 1e-300)).sum(axis=1)
+        new = np.where(denom > 0, total_wins / np.maximum(denom, 1e-300), p)
+        new = np.maximum(new, 1e-12)
+        new /= np.exp(np.mean(np.log(new)))
+        if np.max(np.abs(new - p)) < tol:
+            p = new
+            break
+        p = new
+    beta = np.log(p)
+    # Fisher information on the log scale, with the sum-to-zero constraint via pseudo-inverse
+    pij = p[:, None] / (p[:, None] + p[None, :])
+    info = -(games * pij * pij.T)
+    np.fill_diagonal(info, 0.0)
+    np.fill_diagonal(info, -info.sum(axis=1))
+    cov = np.linalg.pinv(info)
+    se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    z = z_for(confidence)
+    df = pd.DataFrame({"name": names, "rating": beta, "lo": beta - z * se, "hi": beta + z * se,
+                       "wins": total_wins, "games": games.sum(axis=1)})
+    return df.sort_values("rating", ascending=False).reset_index(drop=True)
+
+
+def nontransitive_cycles(wins, names=None, *, alpha: float = 0.05) -> list[tuple[str, ...]]:
+    """Triples (a, b, c) where a beats b, b beats c and c beats a, each significantly
+    (two-sided binomial test against 1/2, Holm-corrected over all pairs)."""
+    import itertools
+
+    import numpy as np
+
+    w = np.asarray(wins, dtype=float)
+    k = w.shape[0]
+    names = list(names) if names is not None else [str(i) for i in range(k)]
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if w[i, j] + w[j, i] > 0]
+    pv = [float(_st.binomtest(int(round(w[i, j])), int(round(w[i, j] + w[j, i])), 0.5).pvalue)
+          for i, j in pairs]
+    rej = holm(pv, alpha)
+    beats = set()
+    for (i, j), r in zip(pairs, rej, strict=True):
+        if r:
+            beats.add((i, j) if w[i, j] > w[j, i] else (j, i))
+    cycles = []
+    for a, b, c in itertools.permutations(range(k), 3):
+        if a < b and a < c and (a, b) in beats and (b, c) in beats and (c, a) in beats:
+            cycles.append((names[a], names[b], names[c]))
+    return cycles
