@@ -1,0 +1,386 @@
+"""``dragonsim.duel``: many complete Dragon Lords games between two dragons.
+
+Examples
+--------
+>>> r = duel("Reaper", "Skyblazer", n=2000, seed=1, progress=False)  # doctest: +SKIP
+>>> r.wins_a + r.wins_b + r.draws == r.n  # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import UserError, parse_count
+from ..stats import Rate, mean_interval
+from . import engine as E
+from .policies import POLICIES, plan_table
+
+__all__ = ["duel", "DuelResult", "prepare", "resolve_policies", "dragon_row"]
+
+
+def resolve_policies(policy: str | None = "hunter",
+                     policies: str | Sequence[str] | None = None) -> tuple[str, str]:
+    """The two policy names (``policies`` wins over ``policy``); UserError when unknown."""
+    from ..errors import resolve_name
+
+    if policies is not None:
+        names = [p.strip() for p in policies.split(",")] if isinstance(policies, str) else list(
+            policies)
+        if len(names) != 2 or not all(names):
+            raise UserError(
+                f"policies must name two bots, one per dragon (e.g. hunter,random), got "
+                f"{policies!r}"
+            )
+    else:
+        if policy is None or not str(policy).strip():
+            raise UserError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+        names = [policy, policy]
+    return tuple(resolve_name(n, list(POLICIES), "policy") for n in names)  # type: ignore
+
+
+def _rules(rules: Any):
+    from ..rules import RuleSet, lords_rules
+
+    if rules is None:
+        return lords_rules()
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, Mapping):
+        return lords_rules(overrides=rules)
+    raise UserError(
+        f"rules must be a RuleSet or a mapping of overrides, got {type(rules).__name__}"
+    )
+
+
+def dragon_row(s, team: int, policy: str) -> np.ndarray:
+    """The kernel's int64 sheet row for a :class:`~dragonsim.lords.sheets.Sheet`."""
+    row = np.zeros(E.N_DCOLS, dtype=np.int64)
+    row[E.D_BODY] = s.body_i
+    row[E.D_WINGS] = s.wings_i
+    row[E.D_BREATH] = s.breath_i
+    row[E.D_CLAWS] = s.claws_i
+    row[E.D_RIDER] = s.rider_i
+    row[E.D_MR] = s.mr_i
+    row[E.D_TEAM] = team
+    row[E.D_POLICY] = POLICIES[policy][0]
+    return row
+
+
+def prepare(a, b, *, policies: tuple[str, str] = ("hunter", "hunter"), rules=None,
+            turn_limit: int = E.DEFAULT_TURN_LIMIT,
+            plan_samples: int = E.DEFAULT_PLAN_SAMPLES, range_mod: bool = True,
+            scenario: np.ndarray | None = None) -> dict[str, Any]:
+    """Sheets, rules and every kernel argument for a duel (also used by tests/benchmarks)."""
+    from .sheets import sheet
+    from .tables import kernel_tables
+
+    rs = _rules(rules)
+    sa = sheet(a, rules=rs)
+    sb = sheet(b, rules=rs)
+    tb = kernel_tables(rs)
+    mv = E.move_tables(tb.turn_cost)
+    dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
+    scen = np.zeros((2, 5), dtype=np.int64) if scenario is None else np.asarray(
+        scenario, dtype=np.int64)
+    opt = E.default_options(turn_limit=turn_limit, plan_samples=plan_samples,
+                            range_mod=range_mod, scenario=scenario is not None)
+    args = (dragons, scen, opt, *E.kernel_args(tb), mv, plan_table(tb))
+    return {"a": sa, "b": sb, "rules": rs, "tables": tb, "moves": mv, "args": args,
+            "options": opt}
+
+
+@dataclass
+class DuelResult:
+    """Who won how often, with Wilson 95% intervals, turn and damage statistics, a manifest.
+
+    ``wins_a + wins_b + draws == n`` (games stopped by the turn limit are draws, also counted
+    in ``turn_limit_hits``).
+    """
+
+    a: str
+    b: str
+    n: int
+    requested: int
+    seed: int
+    policies: tuple[str, str]
+    wins_a: int
+    wins_b: int
+    draws: int
+    turn_limit: int
+    turn_limit_hits: int
+    rate_a: Rate
+    rate_b: Rate
+    rate_draw: Rate
+    mean_turns: float
+    turns_ci: tuple[float, float]
+    damage_a: tuple[float, float, float]
+    damage_b: tuple[float, float, float]
+    breath_hit_rate: float
+    engagements_per_game: float
+    dice_per_game: float
+    seconds: float
+    interrupted: bool
+    counters: np.ndarray = field(repr=False)
+    manifest: dict[str, Any] = field(default_factory=dict, repr=False)
+    records: str | None = None
+
+    @property
+    def win_rate_a(self) -> float:
+        return self.rate_a.rate
+
+    @property
+    def win_rate_b(self) -> float:
+        return self.rate_b.rate
+
+    @property
+    def draw_rate(self) -> float:
+        return self.rate_draw.rate
+
+    def turn_histogram(self) -> np.ndarray:
+        """Games by number of turns (last bin: HIST_MAX turns or more)."""
+        return self.counters[E.C_TURN_HIST:E.C_TURN_HIST + E.HIST_MAX + 1].copy()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a, "b": self.b, "n": self.n, "requested": self.requested,
+            "seed": self.seed, "policies": list(self.policies),
+            "wins_a": self.wins_a, "wins_b": self.wins_b, "draws": self.draws,
+            "win_rate_a": self.rate_a.rate, "win_rate_b": self.rate_b.rate,
+            "draw_rate": self.rate_draw.rate,
+            "ci_a": list(self.rate_a.ci), "ci_b": list(self.rate_b.ci),
+            "ci_draw": list(self.rate_draw.ci),
+            "mean_turns": self.mean_turns, "turns_ci": list(self.turns_ci),
+            "turn_limit": self.turn_limit, "turn_limit_hits": self.turn_limit_hits,
+            "mean_damage_a": self.damage_a[0], "mean_damage_b": self.damage_b[0],
+            "damage_ci_a": list(self.damage_a[1:]), "damage_ci_b": list(self.damage_b[1:]),
+            "breath_hit_rate": self.breath_hit_rate,
+            "engagements_per_game": self.engagements_per_game,
+            "dice_per_game": self.dice_per_game,
+            "seconds": self.seconds, "interrupted": self.interrupted,
+            "records": self.records,
+            "manifest": self.manifest,
+        }
+
+    def to_frame(self):
+        """One row per dragon: wins, rate, interval, mean damage dealt (pandas)."""
+        import pandas as pd
+
+        rows = []
+        for name, pol, r, dmg in ((self.a, self.policies[0], self.rate_a, self.damage_a),
+                                  (self.b, self.policies[1], self.rate_b, self.damage_b)):
+            rows.append({"dragon": name, "policy": pol, "wins": r.k, "games": self.n,
+                         "win_rate": r.rate, "ci_low": r.lo, "ci_high": r.hi,
+                         "mean_damage_dealt": dmg[0]})
+        rows.append({"dragon": "(draw)", "policy": "", "wins": self.draws, "games": self.n,
+                     "win_rate": self.rate_draw.rate, "ci_low": self.rate_draw.lo,
+                     "ci_high": self.rate_draw.hi, "mean_damage_dealt": math.nan})
+        return pd.DataFrame(rows)
+
+    def summary(self) -> str:
+        """A readable table."""
+        w = max(len(self.a), len(self.b), 6)
+        lines = [
+            f"Dragon Lords duel: {self.a} ({self.policies[0]}) vs {self.b} "
+            f"({self.policies[1]}), {self.n:,} games, seed {self.seed}"
+            + ("  [INTERRUPTED: finished games only]" if self.interrupted else ""),
+            "",
+            f"  {'':<{w}}  {'wins':>10}  {'rate':>8}  {'95% interval':>18}  {'dmg dealt':>9}",
+        ]
+        for name, r, dmg in ((self.a, self.rate_a, self.damage_a),
+                             (self.b, self.rate_b, self.damage_b)):
+            lines.append(f"  {name:<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
+                         f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%  {dmg[0]:9.1f}")
+        r = self.rate_draw
+        lines.append(f"  {'draw':<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
+                     f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%")
+        lines.append("")
+        lines.append(f"  turns per game {self.mean_turns:.2f} "
+                     f"[{self.turns_ci[0]:.2f}, {self.turns_ci[1]:.2f}]; "
+                     f"breath hit rate {100 * self.breath_hit_rate:.1f}%; "
+                     f"engagements/game {self.engagements_per_game:.2f}")
+        if self.turn_limit_hits:
+            lines.append(f"  turn limit {self.turn_limit} reached in {self.turn_limit_hits:,} "
+                         "games (counted as draws)")
+        verdict = _verdict(self)
+        if verdict:
+            lines.append("  " + verdict)
+        lines.append(f"  {self.seconds:.2f} s ({self.n / max(self.seconds, 1e-9):,.0f} games/s)"
+                     f"; rules {self.manifest.get('rules_hash', '')}")
+        if self.records:
+            lines.append(f"  per-game records: {self.records}")
+        return "\n".join(lines)
+
+
+def _verdict(r: DuelResult) -> str:
+    """Which side is better, when the intervals say so."""
+    if r.rate_a.lo > r.rate_b.hi:
+        return f"{r.a} ({r.policies[0]}) wins more often than {r.b} ({r.policies[1]})."
+    if r.rate_b.lo > r.rate_a.hi:
+        return f"{r.b} ({r.policies[1]}) wins more often than {r.a} ({r.policies[0]})."
+    return "No significant difference between the two at this n."
+
+
+class _RecordWriter:
+    """Per-game rows to a parquet file, one row group per finished block."""
+
+    COLUMNS = ("winner", "turns", "turn_limit", "dealt_a", "dealt_b", "points_left_a",
+               "points_left_b", "breath_hits_a", "breath_hits_b", "engagements")
+
+    def __init__(self, path: str, a: str, b: str):
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise UserError("--records needs pyarrow: pip install 'dragonsim[parquet]'") from None
+        if not str(path).endswith(".parquet"):
+            raise UserError(f"records file must end in .parquet, got {path!r}")
+        self.pa, self.pq = pa, pq
+        self.path = str(path)
+        self.names = (a, b)
+        self.writer = None
+        self.current: np.ndarray | None = None
+
+    def write(self, start: int, stop: int) -> None:
+        rec = self.current
+        if rec is None or rec.shape[0] != stop - start:
+            return
+        pa = self.pa
+        winner = np.where(rec[:, E.R_WINNER] == 0, self.names[0],
+                          np.where(rec[:, E.R_WINNER] == 1, self.names[1], "draw"))
+        cols = {"game": pa.array(np.arange(start, stop, dtype=np.int64)),
+                "winner": pa.array(winner.astype(str))}
+        for k, name in enumerate(self.COLUMNS[1:], start=1):
+            cols[name] = pa.array(rec[:, k])
+        table = pa.table(cols)
+        if self.writer is None:
+            try:
+                self.writer = self.pq.ParquetWriter(self.path, table.schema)
+            except OSError as e:
+                raise UserError(f"cannot write records to {self.path!r}: {e}") from None
+        self.writer.write_table(table)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def duel(
+    a,
+    b,
+    *,
+    n: int | str | float,
+    seed: int = 1,
+    policy: str = "hunter",
+    policies: str | Sequence[str] | None = None,
+    turn_limit: int = E.DEFAULT_TURN_LIMIT,
+    records: str | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+    rules=None,
+    plan_samples: int = E.DEFAULT_PLAN_SAMPLES,
+) -> DuelResult:
+    """Play ``n`` complete basic-rules games of dragon ``a`` against dragon ``b``.
+
+    Parameters
+    ----------
+    a, b
+        Ready-made names (case-insensitive), inline designs
+        (``"body=Heavy,wings=Large,breath=Ice,claws=Sharp"``) or Sheets.
+    n
+        Number of games (``1e6`` and ``"1e6"`` are accepted).
+    seed
+        The run's seed; game ``i`` plays from its own streams, so results do not depend on
+        threads or chunking.
+    policy, policies
+        One bot for both dragons, or two (``"hunter,random"`` or a pair).
+    turn_limit
+        Turns after which a game is a stalemate (a draw, reported separately).
+    records
+        A ``.parquet`` path for one row per game, written block by block.
+    threads, progress
+        numba threads (default all cores); progress bar (default: on a terminal).
+    rules
+        A RuleSet or a mapping of rule overrides.
+    plan_samples
+        End states a planning bot scores per altitude change.
+
+    Returns
+    -------
+    DuelResult
+    """
+    from ..report import manifest
+    from ..runner import run_blocks
+
+    n = parse_count(n)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**63:
+        raise UserError(f"seed must be a whole number between 0 and 2**63-1, got {seed!r}")
+    if isinstance(turn_limit, bool) or not isinstance(turn_limit, int | np.integer) \
+            or turn_limit < 1:
+        raise UserError(f"turn limit must be a whole number >= 1, got {turn_limit!r}")
+    if not isinstance(plan_samples, int | np.integer) or plan_samples < 1:
+        raise UserError(f"plan_samples must be a whole number >= 1, got {plan_samples!r}")
+    pols = resolve_policies(policy, policies)
+    prep = prepare(a, b, policies=pols, rules=rules, turn_limit=int(turn_limit),
+                   plan_samples=int(plan_samples))
+    sa, sb = prep["a"], prep["b"]
+    args = prep["args"]
+    writer = _RecordWriter(records, sa.name, sb.name) if records else None
+    empty = np.zeros((0, E.N_REC), dtype=np.int64)
+
+    def kernel(start, stop, seed_, *kargs):
+        if writer is not None and stop > start:
+            rec = np.zeros((stop - start, E.N_REC), dtype=np.int64)
+            writer.current = rec
+        else:
+            rec = empty
+        return E.duel_kernel(start, stop, seed_, *kargs, rec)
+
+    def on_block(start, stop, part):
+        if writer is not None:
+            writer.write(start, stop)
+
+    try:
+        out = run_blocks(kernel, n, int(seed), args, progress=progress, threads=threads,
+                         on_block=on_block, label="games")
+    finally:
+        if writer is not None:
+            writer.close()
+    if out.n == 0 and out.interrupted:
+        raise KeyboardInterrupt
+    c = out.counters
+    games = int(c[E.C_GAMES])
+    wa, wb, dr = int(c[E.C_WIN]), int(c[E.C_WIN + 1]), int(c[E.C_DRAWS])
+    mt = mean_interval(float(c[E.C_TURNS]), float(c[E.C_TURNS_SQ]), games)
+    da = mean_interval(float(c[E.C_DEALT]), float(c[E.C_DEALT_SQ]), games)
+    db = mean_interval(float(c[E.C_DEALT + 1]), float(c[E.C_DEALT_SQ + 1]), games)
+    breaths = int(c[E.C_BREATHS])
+    man = manifest(
+        command="duel",
+        a=sa.to_dict() if hasattr(sa, "to_dict") else sa.name,
+        b=sb.to_dict() if hasattr(sb, "to_dict") else sb.name,
+        rules_hash=prep["rules"].hash,
+        rules_overrides=prep["rules"].overrides,
+        policies=[POLICIES[p][1] for p in pols],
+        seed=int(seed), n=games, requested=n, seconds=out.seconds, threads=out.threads,
+        options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples),
+                 "init_mod": False, "riders": False, "range_mod": True},
+        interrupted=out.interrupted,
+    )
+    return DuelResult(
+        a=sa.name, b=sb.name, n=games, requested=n, seed=int(seed), policies=pols,
+        wins_a=wa, wins_b=wb, draws=dr, turn_limit=int(turn_limit),
+        turn_limit_hits=int(c[E.C_TURN_LIMIT]),
+        rate_a=Rate.of(wa, games), rate_b=Rate.of(wb, games), rate_draw=Rate.of(dr, games),
+        mean_turns=mt[0], turns_ci=(mt[1], mt[2]), damage_a=da, damage_b=db,
+        breath_hit_rate=int(c[E.C_BREATH_HITS]) / breaths if breaths else math.nan,
+        engagements_per_game=int(c[E.C_ENGAGES]) / games if games else math.nan,
+        dice_per_game=int(c[E.C_DICE]) / games if games else math.nan,
+        seconds=out.seconds, interrupted=out.interrupted, counters=c, manifest=man,
+        records=records,
+    )

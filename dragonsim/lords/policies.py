@@ -1,0 +1,561 @@
+"""Dragon Lords bots: named, versioned njit policies behind one table.
+
+Every decision a dragon's controller makes in the basic rules goes through one of the
+``choose_*`` functions below, dispatched on the policy id:
+
+* ``choose_speed``  -- the speed recorded for the turn (within the legal ``lo..hi``);
+* ``choose_move``   -- a move end state (an entry of the precomputed move table + altitude change);
+* ``choose_engage`` -- whether (and whom) to engage after moving;
+* ``choose_target`` -- the breath target recorded before anyone breathes;
+* ``choose_side``   -- a hexside when the line of an attack runs through a corner;
+* ``choose_facing`` -- the facing a close-combat winner turns to.
+
+The per-dragon state row that bots read (and the engine writes) is laid out by the ``F_*``
+constants here; the engine imports them, so the layout has one home.
+
+Bots never search move sequences: :mod:`dragonsim.lords.engine` precomputes, per
+maneuverability rating and movement budget, every end state of a legal move relative to its
+start (offset, facing, hexes flown, and the bounding box of one legal path for the board-edge
+check). A planner scores ``plan_samples`` of those end states, scattered over the table from a
+random offset, plus the straight-ahead entry; scoring one end state is a few integer lookups.
+
+Policies
+--------
+``random``  (random-1)
+    Uniformly random legal choices: speed uniform on ``lo..hi``, the move uniform over the
+    (end state, altitude change) pairs that stay on the board and end in an empty hex, engages
+    with probability 1/2, breathes at a uniformly chosen legal target (never declines a shot:
+    breath is free in the basic rules), corner sides and a winner's facing uniform.
+``hunter`` (hunter-1, the default)
+    Scores an end state by the expected breath damage it can deal next breath phase (best
+    target: P(hit) from the exact 2d6 odds times the mean damage of its breath weapon) minus
+    the expected breath damage the enemies can deal to it from where they stand, with a small
+    pull towards the nearest enemy and away from facing a board edge. Engages when the exact
+    close-combat odds make the expected tooth-and-claw exchange better than the breath
+    exchange it gives up.
+``brawler`` (brawler-1)
+    Closes in: maximises engagement chances (adjacent, facing, same altitude), engages whenever
+    it may.
+``sniper`` (sniper-1)
+    Keeps range 3-5, stays out of the enemies' dark and grey areas, never engages.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..random import below, uniform
+from .hexes import adjacent_facing, arc_area, distance, facing_toward, may_breathe_angle
+
+__all__ = ["POLICIES", "policy_id", "policy_version"]
+
+# ---- the per-dragon state row (int64) ---------------------------------------------------------
+F_Q = 0  # axial q
+F_R = 1  # axial r
+F_F = 2  # facing 0..5
+F_ALT = 3  # altitude 1 Very Low .. 5 Very High (0 Ground is advanced-rules only)
+F_SPEED = 4  # speed recorded this turn
+F_LAST = 5  # speed that limits next turn's acceleration (after close-combat loss); -1 = setup
+F_STREAK = 6  # consecutive turns at speed >= 10
+F_COOL = 7  # turns still to be flown at speed <= 9 after a streak
+F_ALIVE = 8  # 1 in play, 0 removed
+F_TEAM = 9
+F_ENG = 10  # index of the dragon engaged with this turn, -1 none
+F_MOVED = 11  # 1 once it has moved this turn
+F_DP = 12  # 12..16 damage points left: head, body, tail, left wing, right wing
+F_DP0 = 17  # 17..21 starting damage points
+F_BODY = 22
+F_WINGS = 23
+F_BREATH0 = 24  # breath step on the sheet
+F_CLAW0 = 25  # tooth-and-claw step on the sheet
+F_MR0 = 26  # maneuverability index on the sheet
+F_MIN = 27  # minimum speed
+F_MAX0 = 28  # maximum speed on the sheet
+F_RIDER = 29
+F_BREATH = 30  # current breath step (after serious head damage)
+F_CLAW = 31  # current tooth-and-claw step
+F_MR = 32  # current maneuverability index
+F_MAX = 33  # current maximum speed
+F_POLICY = 34
+F_INIT = 35  # position in this turn's initiative order
+F_TARGET = 36  # recorded breath target, -1 none
+F_DEALT = 37  # damage dealt this game
+F_HITS = 38  # breath hits scored this game
+F_TOHIT = 39  # this dragon's size modifier as a target (wings + body rows)
+F_LEFT = 40  # 1 if it left the board
+NF = 41
+
+# ---- planning table rows (float64 [N_PLAN_ROWS, PLAN_WIDTH]) ----------------------------------
+PLAN_P_HIT = 0  # P(hit) by target number 0..PLAN_WIDTH-1 (exact 2d6 with auto miss/hit)
+PLAN_E_DMG = 1  # mean damage by weapon step 0..4
+PLAN_CC_WIN = 2  # P(win close combat) by modifier difference + PLAN_CC_ZERO
+PLAN_CC_LOSS = 3  # P(lose close combat) by modifier difference + PLAN_CC_ZERO
+N_PLAN_ROWS = 4
+PLAN_WIDTH = 48
+PLAN_CC_ZERO = 24
+
+# ---- the policy table ---------------------------------------------------------------------------
+P_RANDOM = 0
+P_HUNTER = 1
+P_BRAWLER = 2
+P_SNIPER = 3
+
+#: name -> (id, version). The CLI and the API resolve names only here.
+POLICIES = {
+    "random": (P_RANDOM, "random-1"),
+    "hunter": (P_HUNTER, "hunter-1"),
+    "brawler": (P_BRAWLER, "brawler-1"),
+    "sniper": (P_SNIPER, "sniper-1"),
+}
+
+
+def policy_id(name: str) -> int:
+    """The kernel id of a policy name (case-insensitive); UserError for an unknown name."""
+    from ..errors import resolve_name
+
+    return POLICIES[resolve_name(name, list(POLICIES), "policy")][0]
+
+
+def policy_version(name: str) -> str:
+    from ..errors import resolve_name
+
+    return POLICIES[resolve_name(name, list(POLICIES), "policy")][1]
+
+
+# ---- shared helpers -----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
+    """Is move-table entry ``e`` with altitude change ``dalt`` legal for dragon ``i`` now?
+
+    Checks: at least ``|dalt|`` hexes flown (one altitude level per hex), altitude within
+    Very Low..Very High, the path's bounding box on the board (rotated to the dragon's facing,
+    offset-row parity aware), and the end hex not occupied by another dragon in play.
+    """
+    h = mv_h[e]
+    if dalt > h or -dalt > h:
+        return False
+    alt = ds[i, F_ALT] + dalt
+    if alt < 1 or alt > alt_levels:
+        return False
+    f = ds[i, F_F]
+    q0 = ds[i, F_Q]
+    r0 = ds[i, F_R]
+    p = r0 & 1
+    col0 = q0 + (r0 - p) // 2
+    if r0 + mv_box[e, f, 0] < 0 or r0 + mv_box[e, f, 1] >= depth:
+        return False
+    if col0 + mv_box[e, f, 2 + 2 * p] < 0 or col0 + mv_box[e, f, 3 + 2 * p] >= width:
+        return False
+    q = q0 + mv_rq[e, f]
+    r = r0 + mv_rr[e, f]
+    for j in range(ds.shape[0]):
+        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc_mod, range_mod, alt_mod, max_range):
+    """Breath target number of ``a`` (placed at qa, ra, fa, alta) against ``t`` where ``t``
+    stands now; -1 when ``t`` cannot be breathed at (arc, range, neck bend)."""
+    dist = distance(qa, ra, ds[t, F_Q], ds[t, F_R])
+    if dist < 1 or dist > max_range:
+        return -1
+    da = alta - ds[t, F_ALT]
+    if not may_breathe_angle(dist, da):
+        return -1
+    area = arc_area(qa, ra, fa, ds[t, F_Q], ds[t, F_R])
+    if area < 0:
+        return -1
+    if da < 0:
+        da = -da
+    return tb_base + ds[t, F_TOHIT] + arc_mod[area] + range_mod[dist] + alt_mod[da]
+
+
+@njit(cache=True, inline="always")
+def _p_hit(plan, tn):
+    if tn < 0:
+        return 0.0
+    if tn >= PLAN_WIDTH:
+        tn = PLAN_WIDTH - 1
+    return plan[PLAN_P_HIT, tn]
+
+
+@njit(cache=True, inline="always")
+def _enemy(ds, i, j):
+    return j != i and ds[j, F_ALIVE] == 1 and ds[j, F_TEAM] != ds[i, F_TEAM]
+
+
+@njit(cache=True)
+def engage_value(ds, i, j, plan, cc_by_mr, self_dice):
+    """Expected damage balance of ``i`` engaging ``j``: P(win) E[i's claws] - P(lose) E[j's
+    claws] - P(win) E[self damage] (exact close-combat odds)."""
+    diff = cc_by_mr[ds[i, F_MR]] - cc_by_mr[ds[j, F_MR]] + PLAN_CC_ZERO
+    if diff < 0:
+        diff = 0
+    if diff >= PLAN_WIDTH:
+        diff = PLAN_WIDTH - 1
+    pw = plan[PLAN_CC_WIN, diff]
+    pl = plan[PLAN_CC_LOSS, diff]
+    return (pw * plan[PLAN_E_DMG, ds[i, F_CLAW]] - pl * plan[PLAN_E_DMG, ds[j, F_CLAW]]
+            - pw * 3.5 * self_dice)
+
+
+@njit(cache=True)
+def _room_ahead(q, r, f, width, depth):
+    """Hexes straight ahead that stay on the board (0..4)."""
+    dq = (1, 1, 0, -1, -1, 0)[f]
+    dr = (0, -1, -1, 0, 1, 1)[f]
+    n = 0
+    for k in range(1, 5):
+        qq = q + k * dq
+        rr = r + k * dr
+        if rr < 0 or rr >= depth:
+            break
+        col = qq + (rr - (rr & 1)) // 2
+        if col < 0 or col >= width:
+            break
+        n = k
+    return n
+
+
+@njit(cache=True)
+def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, arc_mod, range_mod, alt_mod,
+              max_range, width, depth, cc_by_mr, self_dice):
+    """A planner's value of dragon ``i`` ending its move at ``(q, r, f, alt)``."""
+    best_off = 0.0
+    danger = 0.0
+    near = 1 << 30
+    eng = -1e9
+    my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
+    for j in range(ds.shape[0]):
+        if not _enemy(ds, i, j):
+            continue
+        qj = ds[j, F_Q]
+        rj = ds[j, F_R]
+        dist = distance(q, r, qj, rj)
+        if dist < near:
+            near = dist
+        if ds[j, F_ENG] < 0:
+            tn = target_number(ds, i, j, q, r, f, alt, tb_base, arc_mod, range_mod, alt_mod,
+                               max_range)
+            v = _p_hit(plan, tn) * my_dmg
+            if v > best_off:
+                best_off = v
+            # the enemy's shot at me from where it stands (its facing now)
+            dd = distance(qj, rj, q, r)
+            if 1 <= dd <= max_range:
+                da = ds[j, F_ALT] - alt
+                if may_breathe_angle(dd, da):
+                    area = arc_area(qj, rj, ds[j, F_F], q, r)
+                    if area >= 0:
+                        if da < 0:
+                            da = -da
+                        tn2 = (tb_base + ds[i, F_TOHIT] + arc_mod[area] + range_mod[dd]
+                               + alt_mod[da])
+                        w = 1.0 if ds[j, F_MOVED] == 1 else 0.6
+                        danger += w * _p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
+                        if pid == P_SNIPER and area <= 1:
+                            danger += 2.0
+            # close combat available right after this move?
+            if (ds[j, F_MOVED] == 1 and ds[j, F_ALT] == alt and alt > 1
+                    and adjacent_facing(q, r, f, qj, rj)):
+                ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
+                if ev > eng:
+                    eng = ev
+    if near == 1 << 30:
+        return 0.0
+    room = _room_ahead(q, r, f, width, depth)
+    edge = 0.4 * (4 - room)
+    if pid == P_BRAWLER:
+        s = -1.0 * near - edge
+        if eng > -1e9:
+            s += 100.0
+        return s
+    if pid == P_SNIPER:
+        s = best_off - 1.5 * danger - edge
+        if near < 3:
+            s -= 3.0 * (3 - near)
+        elif near > 5:
+            s -= 0.3 * (near - 5)
+        return s
+    # hunter
+    s = best_off - danger - edge - 0.05 * near
+    if eng > -1e9 and eng > s:
+        s = eng
+    return s
+
+
+# ---- decisions ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def choose_speed(pid, ds, i, lo, hi, pst):
+    """The speed dragon ``i`` records this turn, ``lo <= speed <= hi``."""
+    if pid == P_RANDOM:
+        return lo + below(pst, hi - lo + 1)
+    near = 1 << 30
+    for j in range(ds.shape[0]):
+        if _enemy(ds, i, j):
+            d = distance(ds[i, F_Q], ds[i, F_R], ds[j, F_Q], ds[j, F_R])
+            if d < near:
+                near = d
+    if pid == P_BRAWLER:
+        want = near + 2
+    elif pid == P_SNIPER:
+        want = 8
+    else:
+        # hunter: the safe speed 9 (no cool-down debt) unless the enemy is far away
+        want = 9 if near <= 12 else hi
+        if near <= 4:
+            want = 7
+    if want < lo:
+        want = lo
+    if want > hi:
+        want = hi
+    return want
+
+
+@njit(cache=True)
+def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, plan,
+                tb_base, arc_mod, range_mod, alt_mod, max_range, width, depth, alt_levels,
+                cc_by_mr, self_dice, samples, pst, scratch):
+    """Choose a move for dragon ``i`` flying exactly ``speed`` points.
+
+    Returns ``(entry, dalt)``: a move-table entry and the altitude change (climbs cost one
+    extra point per level, dives one point less), or ``(-1, 0)`` when no move stays on the
+    board and ends in an empty hex (the dragon must then leave the board).
+
+    ``scratch`` is an int64 work array of at least 2 * (number of entries) (per chunk).
+    """
+    mr = ds[i, F_MR]
+    alt0 = ds[i, F_ALT]
+    nb = mv_off.shape[1] - 1
+    dlo = 1 - alt0
+    dhi = alt_levels - alt0
+    if pid == P_RANDOM:
+        # uniform over (entry, dalt) pairs: rejection sampling over all pairs, then a scan
+        total = 0
+        for dalt in range(dlo, dhi + 1):
+            b = speed - dalt
+            if 0 <= b < nb:
+                total += mv_off[mr, b + 1] - mv_off[mr, b]
+        if total == 0:
+            return -1, 0
+        for _ in range(64):
+            k = below(pst, total)
+            for dalt in range(dlo, dhi + 1):
+                b = speed - dalt
+                if 0 <= b < nb:
+                    c = mv_off[mr, b + 1] - mv_off[mr, b]
+                    if k < c:
+                        e = mv_off[mr, b] + k
+                        if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width,
+                                     depth, alt_levels):
+                            return e, dalt
+                        break
+                    k -= c
+        n = 0
+        for dalt in range(dlo, dhi + 1):
+            b = speed - dalt
+            if 0 <= b < nb:
+                for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
+                    if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
+                                 alt_levels):
+                        scratch[2 * n] = e
+                        scratch[2 * n + 1] = dalt
+                        n += 1
+        if n == 0:
+            return -1, 0
+        k = below(pst, n)
+        return scratch[2 * k], scratch[2 * k + 1]
+
+    # planners: score a scattered sample of end states for each altitude change
+    best = -1e300
+    be = -1
+    bd = 0
+    q0 = ds[i, F_Q]
+    r0 = ds[i, F_R]
+    f0 = ds[i, F_F]
+    for dalt in range(dlo, dhi + 1):
+        b = speed - dalt
+        if b < 0 or b >= nb:
+            continue
+        a = mv_off[mr, b]
+        c = mv_off[mr, b + 1] - a
+        if c == 0:
+            continue
+        m = samples if samples < c else c
+        step = c // m
+        start = below(pst, c)
+        for k in range(m):
+            e = a + (start + k * step) % c
+            if not move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
+                             alt_levels):
+                continue
+            s = score_end(pid, ds, i, q0 + mv_rq[e, f0], r0 + mv_rr[e, f0],
+                          (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base, arc_mod,
+                          range_mod, alt_mod, max_range, width, depth, cc_by_mr, self_dice)
+            s += 1e-6 * uniform(pst)  # random tie-break
+            if s > best:
+                best = s
+                be = e
+                bd = dalt
+    if be >= 0:
+        return be, bd
+    # nothing in the sample fits: fall back to any legal move (scan)
+    for dalt in range(dlo, dhi + 1):
+        b = speed - dalt
+        if 0 <= b < nb:
+            for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
+                if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
+                             alt_levels):
+                    s = score_end(pid, ds, i, q0 + mv_rq[e, f0], r0 + mv_rr[e, f0],
+                                  (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base, arc_mod,
+                                  range_mod, alt_mod, max_range, width, depth, cc_by_mr,
+                                  self_dice)
+                    if s > best:
+                        best = s
+                        be = e
+                        bd = dalt
+    return be, bd
+
+
+@njit(cache=True)
+def can_engage(ds, i, j):
+    """The engagement conditions: ``i`` (which has just moved) ends adjacent to and facing
+    ``j``, at the same altitude, not Very Low, ``j`` has already moved, neither is engaged, and
+    they are enemies."""
+    return (_enemy(ds, i, j) and ds[j, F_MOVED] == 1 and ds[i, F_ENG] < 0 and ds[j, F_ENG] < 0
+            and ds[i, F_ALT] == ds[j, F_ALT] and ds[i, F_ALT] > 1
+            and adjacent_facing(ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[j, F_Q], ds[j, F_R]))
+
+
+@njit(cache=True)
+def choose_engage(pid, ds, i, plan, tb_base, arc_mod, range_mod, alt_mod, max_range,
+                  cc_by_mr, self_dice, pst):
+    """Whom dragon ``i`` engages after its move (-1: nobody). Only one dragon can be directly
+    in front, so there is at most one candidate."""
+    j = -1
+    for k in range(ds.shape[0]):
+        if can_engage(ds, i, k):
+            j = k
+            break
+    if j < 0:
+        return -1
+    if pid == P_RANDOM:
+        return j if below(pst, 2) == 1 else -1
+    if pid == P_BRAWLER:
+        return j
+    if pid == P_SNIPER:
+        return -1
+    ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
+    # the breath exchange given up: my shot at j minus j's shot at me
+    tn = target_number(ds, i, j, ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT], tb_base,
+                       arc_mod, range_mod, alt_mod, max_range)
+    mine = _p_hit(plan, tn) * plan[PLAN_E_DMG, ds[i, F_BREATH]]
+    tn2 = target_number(ds, j, i, ds[j, F_Q], ds[j, F_R], ds[j, F_F], ds[j, F_ALT], tb_base,
+                        arc_mod, range_mod, alt_mod, max_range)
+    theirs = _p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
+    return j if ev > mine - theirs else -1
+
+
+@njit(cache=True)
+def choose_target(pid, ds, i, plan, tb_base, arc_mod, range_mod, alt_mod, max_range, pst):
+    """The breath target dragon ``i`` records (-1: none). Engaged dragons neither breathe nor
+    are breathed at; only targets in arc, in range and within the neck bend are offered."""
+    if ds[i, F_ENG] >= 0:
+        return -1
+    n = 0
+    best = -1.0
+    bt = -1
+    pick = -1
+    for j in range(ds.shape[0]):
+        if not _enemy(ds, i, j) or ds[j, F_ENG] >= 0:
+            continue
+        tn = target_number(ds, i, j, ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT], tb_base,
+                           arc_mod, range_mod, alt_mod, max_range)
+        if tn < 0:
+            continue
+        n += 1
+        if pid == P_RANDOM:
+            if below(pst, n) == 0:  # reservoir sampling: uniform over legal targets
+                pick = j
+        else:
+            # expected damage, weighted towards finishing weakened dragons
+            weak = 0
+            for p in range(5):
+                lost = ds[j, F_DP0 + p] - ds[j, F_DP + p]
+                if lost > weak:
+                    weak = lost
+            v = _p_hit(plan, tn) * (1.0 + weak / 60.0)
+            if v > best:
+                best = v
+                bt = j
+    if pid == P_RANDOM:
+        return pick
+    return bt
+
+
+@njit(cache=True)
+def choose_side(pid, ds, t, side1, side2, alloc, pst):
+    """Pick one of two direction-template sides (a line through a corner): the attacker chooses.
+    Planners take the side whose hit locations bring the target's parts closest to 0."""
+    if pid == P_RANDOM:
+        return side1 if below(pst, 2) == 0 else side2
+    v1 = 0.0
+    v2 = 0.0
+    w = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
+    for roll in range(2, 13):
+        p1 = alloc[roll, side1]
+        p2 = alloc[roll, side2]
+        v1 += w[roll - 2] / (1.0 + ds[t, F_DP + p1])
+        v2 += w[roll - 2] / (1.0 + ds[t, F_DP + p2])
+    return side1 if v1 >= v2 else side2
+
+
+@njit(cache=True)
+def choose_facing(pid, ds, i, j, pst):
+    """The facing a close-combat winner ``i`` turns to ("may then turn to face any hexside")."""
+    if pid == P_RANDOM:
+        return below(pst, 6)
+    return facing_toward(ds[i, F_Q], ds[i, F_R], ds[j, F_Q], ds[j, F_R])
+
+
+def plan_table(rules_tables) -> np.ndarray:
+    """The float64 planning table (exact odds) from kernel tables: P(hit) by target number,
+    mean damage by weapon step, P(win)/P(lose) close combat by modifier difference."""
+    from fractions import Fraction
+
+    s = rules_tables.scalars
+    from .tables import S_AUTO_HIT, S_AUTO_MISS
+
+    auto_miss = int(s[S_AUTO_MISS])
+    auto_hit = int(s[S_AUTO_HIT])
+    two = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            two[a + b] = two.get(a + b, 0) + 1
+    plan = np.zeros((N_PLAN_ROWS, PLAN_WIDTH), dtype=np.float64)
+    for tn in range(PLAN_WIDTH):
+        k = sum(c for roll, c in two.items()
+                if roll > auto_miss and (roll >= auto_hit or roll >= tn))
+        plan[PLAN_P_HIT, tn] = float(Fraction(k, 36))
+    for step in range(rules_tables.weapon.shape[0]):
+        n, plus = rules_tables.weapon[step]
+        plan[PLAN_E_DMG, step] = 3.5 * n + plus
+    for d in range(PLAN_WIDTH):
+        diff = d - PLAN_CC_ZERO
+        win = loss = 0
+        for x, cx in two.items():
+            for y, cy in two.items():
+                if x + diff > y:
+                    win += cx * cy
+                elif x + diff < y:
+                    loss += cx * cy
+        plan[PLAN_CC_WIN, d] = win / 1296
+        plan[PLAN_CC_LOSS, d] = loss / 1296
+    return plan
