@@ -26,6 +26,7 @@ __all__ = [
     "effective_difficulty",
     "apply_hits_reference",
     "fight_distribution",
+    "single_line_battle",
 ]
 
 MAX_DIFFICULTY = 20
@@ -243,3 +244,94 @@ def fight_distribution(
         )
         out[k] = out.get(k, Fraction(0)) + p
     return out
+
+
+def single_line_battle(
+    *,
+    alliance: int,
+    army: int,
+    alliance_dice: int,
+    army_dice: int,
+    alliance_barricades: int = 0,
+    army_barricades: int = 0,
+    alliance_tactics: int = 0,
+    army_tactics: int = 0,
+    rules: KrynnRules | None = None,
+) -> dict[str, Fraction]:
+    """Exact outcome of battles between two Foot lines fought until the tile is controlled.
+
+    The setting the kernel can be checked against over many turns: each side has only a Foot
+    line (``alliance`` / ``army`` ready units, barricades, tactic tokens for the first fight),
+    every skirmish is on Foot, each side's Foot deck is one card rolling ``*_dice`` battle dice
+    at the opposing Foot line, no heroes and no commanders. Each battle strictly lowers
+    ``2 * ready + shaken + barricades`` summed over both lines unless nothing is hit, so the
+    chance of each outcome follows by recursion with the no-change chance divided out.
+
+    Returns ``{"alliance": p, "army": p, "turns": expected battles}``.
+    """
+    r = rules or default_rules()
+    for name, v in (("alliance", alliance), ("army", army)):
+        if not 1 <= v <= 6:
+            raise UserError(f"{name} units must be between 1 and 6, got {v}")
+    a_rf = r.alliance_hits == "ready-first"
+    d_rf = r.army_hits == "ready-first"
+    mutual = r.mutual_control
+    dists = {k: pool_distribution(k, r) for k in {alliance_dice, army_dice}}
+
+    def line_hits(line, hits, ready_first):
+        rr, s, b = line
+        out = apply_hits_reference((rr, s, 0, b), hits, ready_first=ready_first)
+        return (out[0], out[1], out[2] + out[3])
+
+    def outcome(a_line, d_line):
+        ar, dr = a_line[0], d_line[0]
+        if ar > 0 and dr > 0:
+            return None
+        if ar == 0 and dr == 0:
+            return {"army": "army", "alliance": "alliance", "none": None}[mutual]
+        return "alliance" if dr == 0 else "army"
+
+    memo: dict = {}
+
+    def value(a_line, d_line, ta, td):
+        key = (a_line, d_line, ta, td)
+        if key in memo:
+            return memo[key]
+        sa = a_line[0] + a_line[1] + ta
+        sd = d_line[0] + d_line[1] + td
+        atk_alliance = sa > sd
+        dice = alliance_dice if atk_alliance else army_dice
+        p_self = Fraction(0)
+        pa = Fraction(0)
+        pd = Fraction(0)
+        et = Fraction(0)
+        for (h, w), p in dists[dice].items():
+            if atk_alliance:
+                nd = line_hits(d_line, h, d_rf)
+                na = line_hits(a_line, w, a_rf)
+            else:
+                na = line_hits(a_line, h, a_rf)
+                nd = line_hits(d_line, w, d_rf)
+            won = outcome(na, nd)
+            if won == "alliance":
+                pa += p
+            elif won == "army":
+                pd += p
+            elif (na, nd) == (a_line, d_line) and ta == 0 and td == 0:
+                p_self += p
+            else:
+                va, vd, vt = value(na, nd, 0, 0)
+                pa += p * va
+                pd += p * vd
+                et += p * vt
+        q = 1 - p_self
+        if q == 0:
+            raise UserError("this battle can never be decided (no dice can hit)")
+        res = (pa / q, pd / q, (1 + et) / q)
+        memo[key] = res
+        return res
+
+    pa, pd, turns = value((alliance, 0, min(alliance_barricades, alliance)),
+                          (army, 0, min(army_barricades, army)),
+                          alliance_tactics, army_tactics)
+    return {"alliance": pa, "army": pd, "turns": turns}
