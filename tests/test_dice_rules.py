@@ -256,6 +256,9 @@ def test_green_breath_halves_all_rolls():
     """'Green -- Frost: All rolls made by the target army ... are halved (rounded down)'."""
     assert never(run(dragon("green", breath=12), {"sword": 19}), K.C_ANY_SLAIN)
     assert always(run(dragon("green", breath=12), {"sword": 20}), K.C_ANY_SLAIN)
+    # ID results halved too (frost_halving: per result type, before ID is allocated)
+    assert never(run(dragon("green", breath=12), {"idol": 19}), K.C_ANY_SLAIN)
+    assert always(run(dragon("green", breath=12), {"idol": 20}), K.C_ANY_SLAIN)
     # saves halved too: tails then breath, 3K damage against 6 shields halved to 3 saves
     n = 20_000
     r = run(dragon("green", tail=6, breath=6), {"shield": 6, "blank": 30}, n=n)
