@@ -95,7 +95,10 @@ def parse_lines(spec: LineSpec, what: str, *, upper: int = MAX_UNITS) -> dict[st
             if isinstance(val, float | str) and float(val) != v:
                 raise ValueError
         except (TypeError, ValueError):
-            raise UserError(f"{what}: {line} must be a whole number, got {val!r}") from None
+            raise UserError(
+                f"{what}: {line} must be a whole number, got {val!r} (expected LINE=COUNT items"
+                " separated by commas, e.g. 'foot=3,missile=2')"
+            ) from None
         if not 0 <= v <= upper:
             raise UserError(f"{what}: {line} must be between 0 and {upper}, got {v}")
         out[line] = v
