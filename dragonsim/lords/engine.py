@@ -539,11 +539,58 @@ def cc_begin(ds, a, b, scal):
 
 
 @njit(cache=True)
-def allocate_self_damage(ds, i, pts, mode):
+def resolve_breath(ds, a, t, side, loc_roll, dmg_roll, tb_alloc, tb_weapon):
+    """A breath hit of ``a`` on ``t`` from direction ``side`` (0 F .. 5 FL): "Roll 2d6 and
+    cross-reference that number with the direction the attack came from on the Damage
+    Allocation Table", then the breath weapon's dice (``dmg_roll`` = their sum) plus its bonus.
+    Ticks the points off and credits ``a``; returns the part hit."""
+    part = tb_alloc[loc_roll, side]
+    dmg = dmg_roll + tb_weapon[ds[a, F_BREATH], 1]
+    ds[a, F_DEALT] += damage(ds, t, part, dmg)
+    return part
+
+
+@njit(cache=True)
+def cc_winner(ds, a, b, ra, rb, cc_by_mr, scal, opt):
+    """"Both ... roll 2d6 and add the close combat modifiers ... The highest modified result
+    wins the combat. If the numbers are tied, the combat is a draw" (-1)."""
+    sa = ra + cc_modifier(ds, a, cc_by_mr, scal, opt)
+    sb = rb + cc_modifier(ds, b, cc_by_mr, scal, opt)
+    if sa == sb:
+        return -1
+    return a if sa > sb else b
+
+
+@njit(cache=True)
+def resolve_close_combat(ds, w, l, col, loc_roll, dmg_roll, self_roll, facing_roll,
+                         winner_facing, tb_alloc, tb_weapon, scal, opt):
+    """The rest of a decided close combat: "the winning dragon then rolls 1d6 to determine
+    ... which column to use" (``col`` 0..5), 2d6 location, tooth and claw dice (sum
+    ``dmg_roll``); the winner takes ``self_roll`` points itself; "The loser now rolls 1d6 and
+    consults the direction template. This is the direction (relative to its original facing)
+    in which the losing dragon is now facing" (``facing_roll`` 0..5 = template hexside); the
+    winner turns to ``winner_facing``. Returns the part hit."""
+    part = tb_alloc[loc_roll, col]
+    dmg = dmg_roll + tb_weapon[ds[w, F_CLAW], 1]
+    if opt[OPT_RIDERS] == 1 and ds[w, F_RIDER] == 1:
+        dmg += scal[S_LANCER_DAMAGE]
+    ds[w, F_DEALT] += damage(ds, l, part, dmg)
+    allocate_self_damage(ds, w, self_roll, scal[S_SELF_DAMAGE_POLICY], scal)
+    ds[l, F_F] = (ds[l, F_F] - facing_roll) % 6
+    ds[w, F_F] = winner_facing
+    refresh(ds, w, scal)
+    refresh(ds, l, scal)
+    return part
+
+
+@njit(cache=True)
+def allocate_self_damage(ds, i, pts, mode, scal):
     """The close-combat winner's own 1d6 ("allocate that many points of damage anywhere"):
     mode 0 spreads point by point over the parts with most points left, never making a part
     seriously damaged or destroyed when another choice exists; 1 all on the body; 2 all on the
     part with most points left. Returns points taken."""
+    num = scal[S_SERIOUS_NUM]
+    den = scal[S_SERIOUS_DEN]
     took = 0
     if mode == 1:
         return damage(ds, i, 1, pts)
@@ -565,7 +612,8 @@ def allocate_self_damage(ds, i, pts, mode):
             t = 0
             if after > 0:
                 t = 1
-                if 2 * after >= ds[i, F_DP0 + p] or 2 * left < ds[i, F_DP0 + p]:
+                d0 = ds[i, F_DP0 + p] * num
+                if after * den >= d0 or left * den < d0:
                     t = 2  # stays healthy, or is already seriously damaged
             if t > tier or (t == tier and left > bestv):
                 tier = t
@@ -787,7 +835,7 @@ def _teams_alive(ds, nd):
 def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
               tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc_mod, range_mod,
               tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing, tb_accel_wings,
-              scal, mv, plan, gst, pst, sst, ds, order, key, pending, scratch, cnt, rec, rrow,
+              scal, mv, plan, gst, pst, sst, dsfull, order, key, pending, scratch, cnt, rec, rrow,
               log, nlog):
     """Play game number ``game`` to the end and add it to the counters ``cnt`` (int64 row).
 
@@ -796,6 +844,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
     [m, N_REC]) receives row ``rrow`` when ``rrow >= 0``; ``log`` (int64 [k, N_LOG]) receives
     every decision while ``nlog[0] < k`` (tests).
     """
+    ds = dsfull[:nd]  # loops over dragons run over the ones in this game only
     seed_stream(gst, seed, game, STREAM_GAME)
     seed_stream(pst, seed, game, STREAM_POLICY)
     seed_stream(sst, seed, game, STREAM_SETUP)
@@ -928,12 +977,11 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             if s2 >= 0:
                 side = choose_side(ds[a, F_POLICY], ds, t, s1, s2, tb_alloc, pst)
             lr = roll(gst, 2)
-            part = tb_alloc[lr, side]
-            cnt[C_LOC + 5 * side + part] += 1
             nd6 = tb_weapon[ds[a, F_BREATH], 0]
-            dmg = roll(gst, nd6) + tb_weapon[ds[a, F_BREATH], 1]
+            dr_ = roll(gst, nd6)
             cnt[C_DICE] += 2 + nd6
-            ds[a, F_DEALT] += damage(ds, t, part, dmg)
+            part = resolve_breath(ds, a, t, side, lr, dr_, tb_alloc, tb_weapon)
+            cnt[C_LOC + 5 * side + part] += 1
         for i in range(nd):
             refresh(ds, i, scal)
         nteams, last_team = _teams_alive(ds, nd)
@@ -948,46 +996,35 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
                 continue
             cc_begin(ds, a, b, scal)
-            ma = cc_modifier(ds, a, tb_cc_by_mr, scal, opt)
-            mb = cc_modifier(ds, b, tb_cc_by_mr, scal, opt)
             ra = roll(gst, 2)
             rb = roll(gst, 2)
             cnt[C_DICE] += 4
-            diff = ma - mb
-            di = diff + 20
+            w = cc_winner(ds, a, b, ra, rb, tb_cc_by_mr, scal, opt)
+            di = cc_modifier(ds, a, tb_cc_by_mr, scal, opt) - cc_modifier(ds, b, tb_cc_by_mr,
+                                                                           scal, opt) + 20
             if di < 0:
                 di = 0
             if di > 40:
                 di = 40
-            if ra + ma == rb + mb:
+            if w < 0:
                 cnt[C_CC + 3 * di + 1] += 1
                 if nlog[0] < log.shape[0]:
                     _log(log, nlog, ds, turn, K_CC, a, b, (-1,))
                 continue
-            if ra + ma > rb + mb:
-                w, lo_ = a, b
-                cnt[C_CC + 3 * di + 0] += 1
-            else:
-                w, lo_ = b, a
-                cnt[C_CC + 3 * di + 2] += 1
+            cnt[C_CC + 3 * di + (0 if w == a else 2)] += 1
+            lo_ = b if w == a else a
             col = d6(gst) - 1
             lr = roll(gst, 2)
-            part = tb_alloc[lr, col]
             nd6 = tb_weapon[ds[w, F_CLAW], 0]
-            dmg = roll(gst, nd6) + tb_weapon[ds[w, F_CLAW], 1]
-            if opt[OPT_RIDERS] == 1 and ds[w, F_RIDER] == 1:
-                dmg += scal[S_LANCER_DAMAGE]
-            ds[w, F_DEALT] += damage(ds, lo_, part, dmg)
+            dr_ = roll(gst, nd6)
             sd = roll(gst, self_dice)
-            allocate_self_damage(ds, w, sd, scal[S_SELF_DAMAGE_POLICY])
             fr = d6(gst) - 1
             cnt[C_DICE] += 1 + 2 + nd6 + self_dice + 1
-            ds[lo_, F_F] = (ds[lo_, F_F] - fr) % 6
-            ds[w, F_F] = choose_facing(ds[w, F_POLICY], ds, w, lo_, pst) % 6
+            wf = choose_facing(ds[w, F_POLICY], ds, w, lo_, pst) % 6
+            resolve_close_combat(ds, w, lo_, col, lr, dr_, sd, fr, wf, tb_alloc, tb_weapon, scal,
+                                 opt)
             if nlog[0] < log.shape[0]:
                 _log(log, nlog, ds, turn, K_CC, a, b, (w,))
-            refresh(ds, a, scal)
-            refresh(ds, b, scal)
         nteams, last_team = _teams_alive(ds, nd)
     # ---- the end
     cnt[C_GAMES] += 1

@@ -1,0 +1,403 @@
+"""A slow, readable pure-Python reference of the Dragon Lords basic rules, for tests.
+
+Nothing here is fast or clever: each function follows the rulebook's wording step by step, so
+that the numba engine (:mod:`dragonsim.lords.engine`) can be checked against it with the same
+random numbers (DESIGN.md "kernels checked against slow, obvious references"), and so that
+recorded games can be replayed by an independent legality checker (:func:`check_log`).
+
+Dragons are plain dicts here (see :func:`dragon_from_row` / :func:`row_update`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .hexes import DQ, DR
+
+PARTS = ("head", "body", "tail", "left_wing", "right_wing")
+
+
+# ------------------------------------------------------------------------------------------------
+# dragons as dicts
+# ------------------------------------------------------------------------------------------------
+
+
+def dragon_from_row(row) -> dict:
+    """A dict copy of one engine state row (only the fields the reference uses)."""
+    from . import policies as P
+
+    d = {
+        "q": int(row[P.F_Q]), "r": int(row[P.F_R]), "facing": int(row[P.F_F]),
+        "alt": int(row[P.F_ALT]), "speed": int(row[P.F_SPEED]), "last": int(row[P.F_LAST]),
+        "points": [int(row[P.F_DP + p]) for p in range(5)],
+        "start_points": [int(row[P.F_DP0 + p]) for p in range(5)],
+        "breath_sheet": int(row[P.F_BREATH0]), "claws_sheet": int(row[P.F_CLAW0]),
+        "mr_sheet": int(row[P.F_MR0]), "max_sheet": int(row[P.F_MAX0]),
+        "min_speed": int(row[P.F_MIN]), "rider": int(row[P.F_RIDER]),
+        "dealt": int(row[P.F_DEALT]), "alive": int(row[P.F_ALIVE]),
+    }
+    serious_effects(d, _DefaultScal())
+    return d
+
+
+class _DefaultScal:
+    """The serious-damage numbers of the printed rules (used when no tables are given)."""
+
+    serious = (1, 2)
+    breath_steps = 1
+    claw_steps = 1
+    speed_per_wing = 2
+    mr_steps = 2
+
+
+def scal_from_tables(tables):
+    """The serious-damage numbers from ``KernelTables.scalars``."""
+    from . import tables as T
+
+    s = tables.scalars
+    o = _DefaultScal()
+    o.serious = (int(s[T.S_SERIOUS_NUM]), int(s[T.S_SERIOUS_DEN]))
+    o.breath_steps = int(s[T.S_BREATH_STEPS_LOST])
+    o.claw_steps = int(s[T.S_CLAW_STEPS_LOST])
+    o.speed_per_wing = int(s[T.S_SPEED_LOST_PER_WING])
+    o.mr_steps = int(s[T.S_MR_STEPS_LOST])
+    return o
+
+
+def is_serious(d: dict, part: int, sc=None) -> bool:
+    """"reduced to less than half of its original damage points" (RULES-GAPS derived 9)."""
+    num, den = (sc or _DefaultScal()).serious
+    return d["points"][part] * den < d["start_points"][part] * num
+
+
+def serious_effects(d: dict, sc=None) -> None:
+    """The Serious Damage Effects Table, recomputed from the damage points."""
+    sc = sc or _DefaultScal()
+    head, body, tail, lw, rw = (is_serious(d, p, sc) for p in range(5))
+    d["breath"] = max(0, d["breath_sheet"] - (sc.breath_steps if head else 0))
+    d["claws"] = max(0, d["claws_sheet"] - (sc.claw_steps if body else 0))
+    d["max_speed"] = d["max_sheet"] - sc.speed_per_wing * (int(lw) + int(rw))
+    d["mr"] = min(8, d["mr_sheet"] + (sc.mr_steps if tail else 0))
+    if any(p <= 0 for p in d["points"]):
+        d["alive"] = 0  # "if any ... is reduced to 0 points, the dragon ... is removed"
+
+
+def take_damage(d: dict, part: int, amount: int) -> int:
+    """"tick from the damage track of that body part"; never below 0. Returns points taken."""
+    took = max(0, min(amount, d["points"][part]))
+    d["points"][part] -= took
+    return took
+
+
+# ------------------------------------------------------------------------------------------------
+# breath combat
+# ------------------------------------------------------------------------------------------------
+
+
+def hits(roll2d6: int, target_number: int, auto_miss: int = 2, auto_hit: int = 12) -> bool:
+    """"If the result is equal to or higher than your final modified target number, you hit
+    your target. A roll of 2 always misses, and a roll of 12 always hits"."""
+    if roll2d6 <= auto_miss:
+        return False
+    return roll2d6 >= auto_hit or roll2d6 >= target_number
+
+
+def breath_damage(attacker: dict, target: dict, side: int, loc_roll: int, dice_sum: int,
+                  alloc, weapon) -> int:
+    """Location then damage of a breath hit; returns the part hit."""
+    part = int(alloc[loc_roll][side])
+    amount = dice_sum + int(weapon[attacker["breath"]][1])
+    attacker["dealt"] += take_damage(target, part, amount)
+    return part
+
+
+# ------------------------------------------------------------------------------------------------
+# close combat
+# ------------------------------------------------------------------------------------------------
+
+
+def close_combat_start(a: dict, b: dict, speed_loss: int = 2, drop: int = 1) -> None:
+    """"both dragons automatically drop one altitude level"; speed -2, never below minimum."""
+    for d in (a, b):
+        d["alt"] = max(1, d["alt"] - drop)
+        d["last"] = max(d["min_speed"], d["speed"] - speed_loss)
+
+
+def close_combat_winner(a: dict, b: dict, roll_a: int, roll_b: int, cc_by_mr) -> str | None:
+    """'a', 'b' or None (draw): 2d6 + close combat modifier, highest wins, ties draw."""
+    sa = roll_a + int(cc_by_mr[a["mr"]])
+    sb = roll_b + int(cc_by_mr[b["mr"]])
+    if sa == sb:
+        return None
+    return "a" if sa > sb else "b"
+
+
+def spread_self_damage(d: dict, points: int, sc=None) -> None:
+    """RULES-GAPS assumed 8: one point at a time on the part with most points left, preferring
+    parts that stay healthy (or are already seriously damaged) and never destroying a part when
+    another choice exists."""
+    num, den = (sc or _DefaultScal()).serious
+    for _ in range(points):
+        choices = []
+        for p in range(5):
+            left = d["points"][p]
+            if left <= 0:
+                continue
+            after = left - 1
+            if after <= 0:
+                tier = 0  # would destroy the part
+            elif (after * den >= d["start_points"][p] * num
+                  or left * den < d["start_points"][p] * num):
+                tier = 2  # stays out of serious damage, or is already there
+            else:
+                tier = 1  # would become seriously damaged
+            choices.append((tier, left, -p, p))
+        if not choices:
+            return
+        choices.sort(reverse=True)
+        take_damage(d, choices[0][3], 1)
+
+
+def close_combat_rest(w: dict, l: dict, col: int, loc_roll: int, dice_sum: int,
+                      self_points: int, facing_roll: int, winner_facing: int,
+                      alloc, weapon, sc=None) -> int:
+    """Column, location, tooth and claw damage, the winner's own damage, new facings."""
+    part = int(alloc[loc_roll][col])
+    amount = dice_sum + int(weapon[w["claws"]][1])
+    w["dealt"] += take_damage(l, part, amount)
+    spread_self_damage(w, self_points, sc)
+    l["facing"] = (l["facing"] - facing_roll) % 6  # template hexside relative to old facing
+    w["facing"] = winner_facing
+    serious_effects(w, sc)
+    serious_effects(l, sc)
+    return part
+
+
+# ------------------------------------------------------------------------------------------------
+# movement: an independent search over the rulebook's actions
+# ------------------------------------------------------------------------------------------------
+
+
+def on_board(q: int, r: int, width: int = 33, depth: int = 24) -> bool:
+    col = q + (r - (r & 1)) // 2
+    return 0 <= r < depth and 0 <= col < width
+
+
+def hex_distance(q1, r1, q2, r2) -> int:
+    dq, dr = q1 - q2, r1 - r2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def action_cost(actions: list[str], turn_cost_row) -> int:
+    """Points spent by a list of actions: 'F' forward (1), 'C' climb (2), 'D' dive (0),
+    'L1' 'L2' 'R1' 'R2' turns of 60/120 degrees left/right and 'T3' 180 degrees
+    (maneuver diagram). Raises ValueError for two turns in a row."""
+    cost = 0
+    last_turn = False
+    for a in actions:
+        if a in ("F", "C", "D"):
+            cost += {"F": 1, "C": 2, "D": 0}[a]
+            last_turn = False
+        else:
+            if last_turn:
+                raise ValueError("two turns in a row")
+            cost += int(turn_cost_row[int(a[1])])
+            last_turn = True
+    return cost
+
+
+def apply_actions(q, r, f, alt, actions):
+    """Where the actions lead: returns (q, r, facing, altitude, hexes entered)."""
+    path = []
+    for a in actions:
+        if a in ("F", "C", "D"):
+            q, r = q + int(DQ[f]), r + int(DR[f])
+            alt += {"F": 0, "C": 1, "D": -1}[a]
+            path.append((q, r, alt))
+        elif a[0] == "L":
+            f = (f + int(a[1])) % 6
+        elif a[0] == "R":
+            f = (f - int(a[1])) % 6
+        else:
+            f = (f + 3) % 6
+    return q, r, f, alt, path
+
+
+_TURNS = (("L1", 1, 1), ("R1", -1, 1), ("L2", 2, 2), ("R2", -2, 2), ("T3", 3, 3))
+
+
+def find_move(start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5):
+    """A legal action sequence from ``start`` to ``end`` (each ``(q, r, facing, altitude)``)
+    spending exactly ``speed`` points and staying on the board, or None.
+
+    Depth-first search over the rulebook's actions with memoised dead ends; prunes with the
+    fact that each remaining hex costs at least one point net of the altitude it must still
+    gain (dives are free but every level dived must be climbed back).
+    """
+    q1, r1, f1, a1 = end
+    dead = set()
+    path: list[str] = []
+
+    def rec(q, r, f, alt, last_turn, left):
+        if left == 0 and (q, r, f, alt) == (q1, r1, f1, a1):
+            return True
+        key = (q, r, f, alt, last_turn, left)
+        if key in dead:
+            return False
+        need = hex_distance(q, r, q1, r1)
+        # points still needed at least: hexes + net climb (a turn is >= 0)
+        if left < 0 or need + (a1 - alt) > left:
+            dead.add(key)
+            return False
+        for act, dalt, cost in (("F", 0, 1), ("C", 1, 2), ("D", -1, 0)):
+            if cost > left:
+                continue
+            na = alt + dalt
+            if not 1 <= na <= levels:
+                continue
+            nq, nr = q + int(DQ[f]), r + int(DR[f])
+            if not on_board(nq, nr, width, depth):
+                continue
+            path.append(act)
+            if rec(nq, nr, f, na, False, left - cost):
+                return True
+            path.pop()
+        if not last_turn:
+            for act, k, col in _TURNS:
+                c = int(turn_cost_row[col])
+                if c <= left:
+                    path.append(act)
+                    if rec(q, r, (f + k) % 6, alt, True, left - c):
+                        return True
+                    path.pop()
+        dead.add(key)
+        return False
+
+    q0, r0, f0, a0 = start
+    if rec(q0, r0, f0, a0, False, speed):
+        return list(path)
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# the legality checker
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Violation:
+    turn: int
+    kind: str
+    dragon: int
+    why: str
+
+
+def _snap(row, d):
+    from . import engine as E
+
+    b = E.L_SNAP + E.N_SNAP * d
+    return tuple(int(x) for x in row[b:b + E.N_SNAP])  # q, r, f, alt, alive, eng, moved
+
+
+def _arc_ok(q, r, f, tq, tr, max_range, alt_diff):
+    """In the 180-degree arc, within range, and within the neck bend (float geometry, an
+    independent check of the engine's integer version; boundaries get a tolerance)."""
+    dist = hex_distance(q, r, tq, tr)
+    if dist < 1 or dist > max_range or dist < abs(alt_diff):
+        return False
+    x0, y0 = math.sqrt(3) * (q + r / 2), 1.5 * r
+    x1, y1 = math.sqrt(3) * (tq + tr / 2), 1.5 * tr
+    fx, fy = math.sqrt(3) * (int(DQ[f]) + int(DR[f]) / 2), 1.5 * int(DR[f])
+    return (x1 - x0) * fx + (y1 - y0) * fy >= -1e-9
+
+
+def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[Violation]:
+    """Replay a game's decision log (from :func:`dragonsim.lords.engine.logged_game`) and
+    return every rule it breaks (an empty list for a legal game).
+
+    Independently of the engine it checks: the recorded speed (minimum, maximum less 2 per
+    seriously damaged wing, +3 over last turn, the speed-10 streak and cool-down), that every
+    move is reachable by the rulebook's actions at exactly that speed without leaving the board
+    and ends in an empty hex, that a dragon leaves the board only when no such move exists,
+    engagement conditions, and breath targets (not engaged, in arc, range and neck bend).
+    ``sheets_rows`` are the kernel's dragon rows (``engine.D_*`` columns).
+    """
+    from . import engine as E
+
+    out: list[Violation] = []
+    last = {}
+    streak = {i: 0 for i in range(nd)}
+    cool = {i: 0 for i in range(nd)}
+    cur_speed = {}
+    from .tables import S_MAX_RANGE
+
+    maxr = int(tables.scalars[S_MAX_RANGE])
+    for row in log:
+        turn, kind, i, j = (int(x) for x in row[:4])
+        vals = [int(x) for x in row[E.L_A:E.L_A + 12]]
+        snaps = [_snap(row, d) for d in range(nd)]
+        if kind == E.K_SETUP:
+            q, r, f, alt = snaps[i][:4]
+            if not on_board(q, r, width, depth) or not 1 <= alt <= 5:
+                out.append(Violation(turn, "setup", i, "placed off the board or altitude"))
+            last[i] = vals[0]
+        elif kind == E.K_SPEED:
+            s, _, _, _, mn, mx = vals[:6]
+            body = int(sheets_rows[i][E.D_BODY])
+            wings = int(sheets_rows[i][E.D_WINGS])
+            lo = int(tables.min_speed[body])
+            hi = mx  # the engine's current maximum; checked against damage below
+            if mx > int(tables.max_speed[wings]) or mn != lo:
+                out.append(Violation(turn, "speed", i, "minimum/maximum speed wrong"))
+            if last.get(i, -1) >= 0:
+                hi = min(hi, last[i] + 3)
+            if streak[i] >= 3 or cool[i] > 0:
+                hi = min(hi, 9)
+            if not lo <= s <= max(lo, hi):
+                out.append(Violation(turn, "speed", i, f"speed {s} outside {lo}..{hi}"))
+            if s >= 10:
+                streak[i] += 1
+            else:
+                if streak[i] > 0:
+                    cool[i] = 2 * streak[i] - 1
+                    streak[i] = 0
+                elif cool[i] > 0:
+                    cool[i] -= 1
+            last[i] = s
+            cur_speed[i] = s
+        elif kind == E.K_MOVE:
+            speed, mr, q1, r1, f1, a1 = vals[:6]
+            q0, r0, f0, a0 = snaps[i][:4]
+            if speed != cur_speed.get(i):
+                out.append(Violation(turn, "move", i, "moved at a speed it did not record"))
+            for d in range(nd):
+                if d != i and snaps[d][4] == 1 and snaps[d][:2] == (q1, r1):
+                    out.append(Violation(turn, "move", i, "ended in an occupied hex"))
+            if find_move((q0, r0, f0, a0), (q1, r1, f1, a1), speed, tables.turn_cost[mr],
+                         width=width, depth=depth) is None:
+                out.append(Violation(turn, "move", i,
+                                     f"no legal path {(q0, r0, f0, a0)} -> {(q1, r1, f1, a1)} "
+                                     f"at speed {speed}, MR {'ABCDEFGHI'[mr]}"))
+        elif kind == E.K_LEAVE:
+            pass  # leaving is always legal; the bots only do it when nothing else is
+        elif kind == E.K_ENGAGE:
+            qi, ri, fi, ai = snaps[i][:4]
+            qj, rj, _, aj = snaps[j][:4]
+            ok = (snaps[j][6] == 1 and ai == aj and ai > 1 and snaps[i][5] < 0
+                  and snaps[j][5] < 0 and (qi + int(DQ[fi]), ri + int(DR[fi])) == (qj, rj))
+            if not ok:
+                out.append(Violation(turn, "engage", i, "engagement conditions not met"))
+        elif kind == E.K_TARGET:
+            qi, ri, fi, ai = snaps[i][:4]
+            qj, rj, _, aj = snaps[j][:4]
+            if snaps[i][5] >= 0 or snaps[j][5] >= 0:
+                out.append(Violation(turn, "breath", i, "engaged dragons may not breathe"))
+            if not _arc_ok(qi, ri, fi, qj, rj, maxr, ai - aj):
+                out.append(Violation(turn, "breath", i, "target not in arc/range/neck bend"))
+        elif kind == E.K_CC:
+            # close combat changes the speed that limits next turn's acceleration
+            for d in (i, j):
+                last[d] = max(int(tables.min_speed[int(sheets_rows[d][E.D_BODY])]),
+                              cur_speed.get(d, 0) - 2)
+    return out
