@@ -1,0 +1,158 @@
+"""``dragonsim.duel`` and ``python -m dragonsim duel``: results, reproducibility, records, the
+command line and its one-line errors."""
+
+import json
+
+import numpy as np
+import pytest
+
+import dragonsim
+from dragonsim.cli import main
+from dragonsim.errors import UserError
+from dragonsim.lords import engine as E
+from dragonsim.lords.api import duel, prepare
+
+
+def test_duel_counts_add_up_and_carry_a_manifest():
+    r = duel("Reaper", "Skyblazer", n=600, seed=3, progress=False)
+    assert r.n == 600 and r.wins_a + r.wins_b + r.draws == 600
+    assert r.rate_a.lo <= r.win_rate_a <= r.rate_a.hi
+    assert r.mean_turns > 1 and r.turns_ci[0] <= r.mean_turns <= r.turns_ci[1]
+    assert r.damage_a[0] > 0 and r.damage_b[0] > 0
+    m = r.manifest
+    for k in ("dragonsim", "rules_hash", "policies", "seed", "n", "seconds"):
+        assert k in m
+    assert m["policies"] == ["hunter-1", "hunter-1"]
+    f = r.to_frame()
+    assert list(f["dragon"]) == ["Reaper", "Skyblazer", "(draw)"]
+    assert int(f["wins"].sum()) == 600
+    assert "Reaper" in r.summary()
+
+
+def test_top_level_duel_is_the_api():
+    assert dragonsim.duel is duel
+
+
+def test_same_seed_same_result_for_any_threads_and_chunking():
+    """DESIGN.md: 'the same --seed gives identical results for any number of threads and any
+    chunking'."""
+    import numba
+
+    a = duel("Lectronist", "Kelvinight", n=500, seed=11, threads=1, progress=False)
+    b = duel("Lectronist", "Kelvinight", n=500, seed=11, threads=numba.config.NUMBA_NUM_THREADS,
+             progress=False)
+    assert np.array_equal(a.counters, b.counters)
+    prep = prepare("Lectronist", "Kelvinight")
+    rec = np.zeros((0, E.N_REC), np.int64)
+    whole = E.duel_kernel(0, 500, 11, *prep["args"], rec)
+    parts = sum(E.duel_kernel(s, t, 11, *prep["args"], rec)
+                for s, t in ((0, 1), (1, 130), (130, 131), (131, 500)))
+    assert np.array_equal(whole, parts)
+    assert np.array_equal(whole, a.counters)
+    c = duel("Lectronist", "Kelvinight", n=500, seed=12, progress=False)
+    assert not np.array_equal(a.counters, c.counters)
+
+
+def test_hunter_beats_random_with_the_same_dragon():
+    """Issue 3: 'hunter beats random with the same dragon well over 50% of the time, and the
+    report says so'."""
+    r = duel("Reaper", "Reaper", n=300, seed=2, policies="hunter,random", progress=False)
+    assert r.rate_a.lo > 0.75
+    assert "Reaper (hunter) wins more often than Reaper (random)" in r.summary()
+
+
+def test_bots_differ_measurably():
+    """brawler engages, sniper never does; hunter and random win at different rates."""
+    br = duel("Skyblazer", "Skyblazer", n=200, seed=4, policy="brawler", progress=False)
+    sn = duel("Skyblazer", "Skyblazer", n=200, seed=4, policy="sniper", progress=False)
+    assert br.engagements_per_game > 0.2
+    assert sn.engagements_per_game == 0
+
+
+def test_records_parquet(tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "games.parquet"
+    r = duel("Reaper", "Skyblazer", n=300, seed=5, records=str(path), progress=False)
+    df = pd.read_parquet(path)
+    assert len(df) == 300 and list(df["game"]) == list(range(300))
+    assert (df["winner"] == "Reaper").sum() == r.wins_a
+    assert (df["winner"] == "Skyblazer").sum() == r.wins_b
+    assert df["turns"].sum() == r.counters[E.C_TURNS]
+    assert df["dealt_a"].sum() == r.counters[E.C_DEALT]
+
+
+def test_turn_limit_is_reported():
+    r = duel("Tankerous", "Tankerous", n=100, seed=1, turn_limit=1, progress=False)
+    assert r.turn_limit_hits > 0 and r.draws >= r.turn_limit_hits
+    assert "turn limit 1 reached" in r.summary()
+
+
+def test_inline_designs():
+    r = duel("body=Heavy,wings=Large,breath=Ice,claws=Sharp", "Kelvinight", n=50,
+             progress=False)
+    assert r.n == 50
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(a="Reapr", b="Skyblazer", n=10), "unknown dragon 'Reapr'.*did you mean 'Reaper'"),
+    (dict(a="body=Huge,wings=Large,breath=Ice,claws=Sharp", b="Reaper", n=10), "body"),
+    (dict(a="Reaper", b="Skyblazer", n=0), "n must be at least 1"),
+    (dict(a="Reaper", b="Skyblazer", n="abc"), "n must be a positive whole number"),
+    (dict(a="Reaper", b="Skyblazer", n=10, turn_limit=0), "turn limit"),
+    (dict(a="Reaper", b="Skyblazer", n=10, policy="sniperr"), "unknown policy"),
+    (dict(a="Reaper", b="Skyblazer", n=10, policies="hunter"), "two bots"),
+])
+def test_bad_input_is_a_user_error(kwargs, match):
+    a, b = kwargs.pop("a"), kwargs.pop("b")
+    with pytest.raises(UserError, match=match):
+        duel(a, b, progress=False, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# the command line
+# ---------------------------------------------------------------------------------------------
+
+
+def test_cli_json(capsys):
+    rc = main(["duel", "Reaper", "Skyblazer", "-n", "300", "--seed", "7", "--json",
+               "--no-progress"])
+    assert rc == 0
+    d = json.loads(capsys.readouterr().out)
+    for k in ("a", "b", "n", "seed", "wins_a", "wins_b", "draws", "win_rate_a", "win_rate_b",
+              "draw_rate", "ci_a", "ci_b", "mean_turns", "seconds"):
+        assert k in d
+    assert d["n"] == 300 and d["seed"] == 7
+    assert d["wins_a"] + d["wins_b"] + d["draws"] == 300
+    r = duel("Reaper", "Skyblazer", n=300, seed=7, progress=False)
+    assert (d["wins_a"], d["wins_b"]) == (r.wins_a, r.wins_b)
+
+
+def test_cli_table_and_policies(capsys):
+    rc = main(["duel", "reaper", "SKYBLAZER", "-n", "1e2", "--policies", "hunter,random",
+               "--no-progress"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "Reaper (hunter) vs Skyblazer (random)" in out and "95% interval" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["duel", "Reapr", "Skyblazer", "-n", "10"],
+    ["duel", "body=Heavy,wings=Giant,breath=Ice,claws=Sharp", "Reaper", "-n", "10"],
+    ["duel", "Reaper", "Skyblazer", "-n", "0"],
+    ["duel", "Reaper", "Skyblazer", "-n", "-5"],
+    ["duel", "Reaper", "Skyblazer", "-n", "abc"],
+    ["duel", "Reaper", "Skyblazer", "--turn-limit", "0"],
+    ["duel", "Reaper", "Skyblazer", "--policy", "bogus"],
+    ["duel", "Reaper", "Skyblazer", "--policies", "hunter,bogus"],
+    ["duel", "Reaper", "Skyblazer", "-n", "10", "--records", "out.csv"],
+])
+def test_cli_bad_input_exits_2_with_one_line(argv, capsys):
+    try:
+        rc = main(argv)
+    except SystemExit as e:  # argparse's own usage errors
+        rc = e.code
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
