@@ -75,7 +75,7 @@ def roll_battle(st, n, die_hits, die_woe):
     return hits, woe
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_card(st, order, ptr, side, line, size):
     """Reveal the top card of a unit deck; returns the card's row in ``cards``.
 
@@ -120,6 +120,36 @@ def apply_hits(u, t, s, l, hits, opts, stress, g):
     hp = opts[O_HERO_POLICY]
     nh = opts[O_HEROES] if s == ALLIANCE else 0
     mx = opts[O_MAX_STRESS]
+    if hits <= 0:
+        return
+    if nh == 0 or hp == HP_NEVER:
+        # no hero can absorb: the same rules in closed form (no per-hit loop)
+        x = min(hits, u[t, s, l, BS])
+        u[t, s, l, BS] -= x
+        hits -= x
+        x = min(hits, u[t, s, l, BR])
+        u[t, s, l, BR] -= x
+        hits -= x
+        r = u[t, s, l, R]
+        sh = u[t, s, l, S]
+        if pol == READY_FIRST:
+            x = min(hits, r)
+            r -= x
+            sh += x
+            sh -= min(hits - x, sh)
+        else:
+            x = min(hits, sh)
+            sh -= x
+            hits -= x
+            k = min(hits // 2, r)  # each further ready unit: shaken, then removed
+            r -= k
+            hits -= 2 * k
+            if hits > 0 and r > 0:
+                r -= 1
+                sh += 1
+        u[t, s, l, R] = r
+        u[t, s, l, S] = sh
+        hits = 0
     while hits > 0:
         r = u[t, s, l, R]
         sh = u[t, s, l, S]
@@ -224,7 +254,7 @@ def choose_any(u, t, atk_side):
 
 
 # --- one fight, one battle ----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g,
           st_d, st_c):
     """Resolve the fight between the two ``line`` lines of tile ``t`` (battle phase steps 1-3).
@@ -299,7 +329,7 @@ def commander_power(u, t, s, cmd_tab, fl, die_hits, die_woe, opts, stress, g, st
         shake_units(u, t, o, tl, amount)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def control(u, t, opts):
     """Who controls tile ``t`` now: -1 nobody, 0 Alliance, 1 Dragon Army.
 
@@ -316,7 +346,7 @@ def control(u, t, opts):
     return ALLIANCE if dr == 0 else ARMY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_control(u, t, w, cmd):
     """Printed: "When a tile becomes controlled, remove all commanders from that tile. Then
     remove all shaken units from the defeated side." """
@@ -330,7 +360,7 @@ def take_control(u, t, w, cmd):
             u[t, d, l, TAC] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line, sk_cmd,
            opts, fopts, stress, g, st_d, st_c, st_f):
     """One battle phase on tile ``t``; returns the side now controlling it (or -1).
@@ -339,12 +369,19 @@ def battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_l
     skirmish die) with probability ``1 - fopts[F_P_ALL_OUT]``, else an all-out battle ("all 3
     lines fight in the following order: Foot, Missile, then Mounted"), whose commanders
     activate with probability ``fopts[F_P_ALL_OUT_CMD]`` (the event card decides)."""
-    allout = uniform(st_f) < fopts[F_P_ALL_OUT]
-    f = below(st_f, sk_line.shape[0])
-    cflag = uniform(st_f) < fopts[F_P_ALL_OUT_CMD]
+    pa = fopts[F_P_ALL_OUT]
+    if pa <= 0.0:
+        allout = False
+    elif pa >= 1.0:
+        allout = True
+    else:
+        allout = uniform(st_f) < pa
     if allout:
         fl = 0
+        pc = fopts[F_P_ALL_OUT_CMD]
+        cflag = pc >= 1.0 or (pc > 0.0 and uniform(st_f) < pc)
     else:
+        f = below(st_f, sk_line.shape[0])
         fl = sk_line[f]
         cflag = sk_cmd[f] != 0
     if cflag:
@@ -364,17 +401,25 @@ def battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_l
     return control(u, t, opts)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset_game(u, u0, cmd, cmd0, order, ptr, sizes, stress, g):
-    u[:] = u0
-    cmd[:] = cmd0
+    """Start a game: units and commanders from their starting arrays, full decks."""
+    nt = u.shape[0]
+    for t in range(nt):
+        for s in range(2):
+            cmd[t, s] = cmd0[t, s]
+            for l in range(3):
+                for f in range(5):
+                    u[t, s, l, f] = u0[t, s, l, f]
     for s in range(2):
         for l in range(3):
             ptr[s, l] = 0
             for i in range(sizes[s, l]):
                 order[s, l, i] = i
-    stress[:] = 0
-    g[:] = 0
+    for h in range(stress.shape[0]):
+        stress[h] = 0
+    for i in range(g.shape[0]):
+        g[i] = 0
 
 
 # --- single tile ----------------------------------------------------------------------------

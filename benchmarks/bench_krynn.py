@@ -1,0 +1,82 @@
+"""Warriors of Krynn benchmark: games and battles per second against the random-number floor.
+
+A *game* plays battles on one tile turn after turn until it is controlled; a *battle* is one
+turn's battle phase (a skirmish or an all-out battle). The floor is a bare kernel that seeds the
+same three per-game streams and rolls the same number of battle dice per game, doing nothing
+else. Prints ratios; asserts nothing about time.
+
+    python benchmarks/bench_krynn.py [-n 2e6] [--threads 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from dragonsim.errors import parse_count
+from dragonsim.krynn import kernel as K
+from dragonsim.krynn.api import Tile
+from dragonsim.krynn.data import default_rules
+from dragonsim.runner import set_threads
+
+CASES = {
+    "skirmish 3/2/2 vs 5/3/2": ("foot=3,missile=2,mounted=2", "foot=5,missile=3,mounted=2", 0.0),
+    "all-out 3/2/2 vs 5/3/2": ("foot=3,missile=2,mounted=2", "foot=5,missile=3,mounted=2", 1.0),
+    "skirmish 6/6/6 vs 6/6/6": ("foot=6,missile=6,mounted=6", "foot=6,missile=6,mounted=6", 0.0),
+}
+
+
+def _args(alliance, army, p_all_out, rules):
+    u, cmd, tab = Tile(alliance=alliance, army=army).arrays()
+    cards, sizes = rules.deck_arrays()
+    dh, dw = rules.die_arrays()
+    sl, sc = rules.skirmish_arrays()
+    opts = np.zeros(K.N_OPTS, np.int64)
+    opts[:5] = rules.options_array()
+    opts[K.O_MAX_TURNS] = 1000
+    opts[K.O_STRESS_BINS] = 1
+    fopts = np.array([p_all_out, rules.p_all_out_commanders])
+    return (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
+
+
+def _best(fn, repeats=3):
+    best = float("inf")
+    out = None
+    for _ in range(repeats):
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", default="1e6", help="games per case (default 1e6)")
+    ap.add_argument("--threads", type=int, default=None)
+    a = ap.parse_args()
+    n = parse_count(a.n)
+    threads = set_threads(a.threads)
+    rules = default_rules()
+    dh, dw = rules.die_arrays()
+    print(f"Warriors of Krynn benchmark: {n:,} games per case, {threads} thread(s)")
+    hdr = (f"{'case':<26}{'games/s':>12}{'battles/s':>12}{'dice/battle':>12}"
+           f"{'floor games/s':>15}{'ratio':>8}")
+    print(hdr)
+    for name, (al, ar, p) in CASES.items():
+        args = _args(al, ar, p, rules)
+        K.battle_kernel(0, 1000, 1, *args)  # compile / warm
+        sec, c = _best(lambda args=args: K.battle_kernel(0, n, 1, *args))
+        battles = c[K.B_PLAYED]
+        dice = c[K.B_DICE]
+        per_game = int(round(dice / n))
+        K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw)
+        fsec, _ = _best(lambda pg=per_game: K.dice_floor_kernel(0, n, 1, pg, dh, dw))
+        print(f"{name:<26}{n / sec:>12,.0f}{battles / sec:>12,.0f}{dice / battles:>12.2f}"
+              f"{n / fsec:>15,.0f}{sec / fsec:>8.2f}")
+    print("ratio = battle kernel time / floor time for the same dice per game (target <= 3)")
+
+
+if __name__ == "__main__":
+    main()
