@@ -100,6 +100,31 @@ def roll_dragon(sd, faces, tail_icon_count):
 
 
 @njit(cache=True)
+def response_table(fk, fc, health, kin, out):
+    """Fill ``out`` (int64[T, 6, 5]) with what each face adds to the army's response:
+    melee, missile, save, ID and dragonkin armor (branch-free accumulation in the kernel).
+    Dragonkin melee counts, their missile never ('not included in any rolls for missile'),
+    their armor (= health) unless the face is a belly."""
+    for t in range(fk.shape[0]):
+        isk = kin[t] >= 0
+        for f in range(6):
+            for j in range(5):
+                out[t, f, j] = 0
+            kd = fk[t, f]
+            v = fc[t, f]
+            if kd == F_MELEE:
+                out[t, f, 0] = v
+            elif kd == F_MISSILE and not isk:
+                out[t, f, 1] = v
+            elif kd == F_SAVE:
+                out[t, f, 2] = v
+            elif kd == F_ID:
+                out[t, f, 3] = v
+            if isk and kd != F_BELLY:
+                out[t, f, 4] = health[t]
+
+
+@njit(cache=True)
 def _non_kin_left(alive, kin):
     s = 0
     for t in range(alive.shape[0]):
@@ -221,9 +246,9 @@ def _allocate(m, s, idr, th, present, slain_now):
     return best_used
 
 
-@njit(cache=True)
-def _attack(sd, sa, dfaces, colour, fk, fc, health, kin, promo, kill_order, gold_order,
-            opts, alive, dead, snap, present, final, carried, th, slain_now, row):
+@njit(cache=True, inline="always")
+def _attack(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, kill_order,
+            gold_order, opts, alive, dead, snap, present, final, carried, th, slain_now, row):
     """One attack of the present dragons on the army. Returns
     ``(lost, promotions, slain, flew, destroyed)``."""
     k = dfaces.shape[0]
@@ -318,22 +343,13 @@ def _attack(sd, sa, dfaces, colour, fk, fc, health, kin, promo, kill_order, gold
             c = alive[t]
             if c == 0 or kin[t] == colour:
                 continue
-            isk = kin[t] >= 0
             for _u in range(c):
                 f = below(sa, 6)
-                kd = fk[t, f]
-                v = fc[t, f]
-                if kd == F_ID:
-                    idr += v
-                elif kd == F_MELEE:
-                    mel += v
-                elif kd == F_MISSILE:
-                    if not isk:
-                        mis += v
-                elif kd == F_SAVE:
-                    sav += v
-                if isk and kd != F_BELLY:
-                    armor += health[t]
+                mel += contrib[t, f, 0]
+                mis += contrib[t, f, 1]
+                sav += contrib[t, f, 2]
+                idr += contrib[t, f, 3]
+                armor += contrib[t, f, 4]
             row[C_DICE_ARMY] += c
         if frost:
             mel //= 2
@@ -390,8 +406,8 @@ def _attack(sd, sa, dfaces, colour, fk, fc, health, kin, promo, kill_order, gold
     return lost, promos, nslain, flew, destroyed
 
 
-@njit(cache=True)
-def _play_army(sd, sa, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
+@njit(cache=True, inline="always")
+def _play_army(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, count0, dua0,
                kill_order, gold_order, opts, turns, hcap, alive, dead, snap, present, final,
                carried, th, slain_now, row):
     """One game: attacks until the dragons or the army are gone, or ``turns`` attacks."""
@@ -415,7 +431,7 @@ def _play_army(sd, sa, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
     first_slain = 0
     left = k
     for turn in range(1, turns + 1):
-        lo, pr, sl, fl, de = _attack(sd, sa, dfaces, colour, fk, fc, health, kin, promo,
+        lo, pr, sl, fl, de = _attack(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo,
                                      kill_order, gold_order, opts, alive, dead, snap, present,
                                      final, carried, th, slain_now, row)
         played = turn
@@ -504,11 +520,13 @@ def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, c
         carried = np.zeros(k, np.int64)
         th = np.zeros(k, np.int64)
         slain_now = np.zeros(k, np.int64)
+        contrib = np.zeros((nt, 6, 5), np.int64)
+        response_table(fk, fc, health, kin, contrib)
         row = rows[c]
         for g in range(lo, hi):
             seed_stream(sd, seed, g, P_DRAGON)
             seed_stream(sa, seed, g, P_ARMY)
-            _play_army(sd, sa, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
+            _play_army(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, count0, dua0,
                        kill_order, gold_order, opts, turns, hcap, alive, dead, snap, present,
                        final, carried, th, slain_now, row)
     out = np.zeros(size, np.int64)
@@ -537,7 +555,7 @@ V_DICE = 14
 VHEAD = 15
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_dvd(sd, dfaces, side, opts, turns, present, dmg_out, dmg_in, belly, breath, wing,
               neg_until, carried, row):
     k = dfaces.shape[0]

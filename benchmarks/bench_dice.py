@@ -1,0 +1,89 @@
+"""Dragon Dice kernel speed next to its random-number floor.
+
+    python benchmarks/bench_dice.py [-n 2e6] [--threads T]
+
+For each scenario: attacks per second of the full kernel, the dice it rolls per attack
+(dragon d12s and unit d6s), and a bare kernel that only seeds the same per-game streams and
+rolls that many dice (the RNG floor). Prints the ratio; asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+
+from dragonsim.dice import data as D
+from dragonsim.dice import kernel as K
+from dragonsim.dice.api import Options, _dragon_faces, build_army
+from dragonsim.errors import parse_count
+
+SCENARIOS = [
+    ("red-wyrm vs goblin-horde, 1 attack", "red-wyrm", "goblin-horde", 1),
+    ("black-drake vs goblin-horde, 1 attack", "black-drake", "goblin-horde", 1),
+    ("gold-wyrm vs 30 goblin-thugs, 1 attack", "gold-wyrm", "goblin-thug:30", 1),
+    ("red-wyrm vs dwarf-guard, up to 10 attacks", "red-wyrm", "dwarf-guard", 10),
+]
+
+
+def _best(fn, reps: int = 3) -> float:
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", default="2e6")
+    ap.add_argument("--threads", type=int, default=None)
+    a = ap.parse_args()
+    n = parse_count(a.n)
+    if a.threads:
+        numba.set_num_threads(a.threads)
+    print(f"numba threads: {numba.get_num_threads()}, games per run: {n:,}")
+    cat = D.Catalog()
+    for label, dragon, army, turns in SCENARIOS:
+        dr = cat.dragon(dragon)
+        arr = build_army(D.parse_army(army, cat), cat, colour=dr.colour_code)
+        args = (_dragon_faces([dr]), dr.colour_code, arr.fk, arr.fc, arr.health, arr.kin,
+                arr.promo, arr.count0, arr.dua0, arr.kill_order, arr.gold_order,
+                Options().array(), turns, arr.hcap)
+        c = K.army_kernel(0, 1000, 1, *args)  # compile / load from cache
+        c = K.army_kernel(0, n, 1, *args)
+        attacks = int(c[K.C_TURNS])
+        dd = int(c[K.C_DICE_DRAGON]) / n
+        ad = int(c[K.C_DICE_ARMY]) / n
+        t_full = _best(lambda args=args: K.army_kernel(0, n, 1, *args))
+        nd, na = max(1, round(dd)), max(1, round(ad))
+        K.rng_floor_kernel(0, 1000, 1, nd, na)
+        t_floor = _best(lambda nd=nd, na=na: K.rng_floor_kernel(0, n, 1, nd, na))
+        print(f"\n{label}")
+        print(f"  attacks/s        {attacks / t_full:14,.0f}   ({attacks / n:.2f} attacks/game,"
+              f" {t_full:.3f} s)")
+        print(f"  dice per attack  {dd * n / attacks:6.2f} dragon d12 + {ad * n / attacks:6.2f}"
+              f" unit d6")
+        print(f"  RNG floor        {t_floor:.3f} s for the same streams and {nd} d12 + {na} d6"
+              f" per game")
+        print(f"  ratio full/floor {t_full / t_floor:6.2f}x")
+    # dragon vs dragon
+    faces = _dragon_faces([cat.dragon("red-wyrm"), cat.dragon("blue-drake")])
+    import numpy as np
+
+    side = np.array([0, 1], np.int64)
+    K.dvd_kernel(0, 1000, 1, faces, side, Options().array(), 10)
+    c = K.dvd_kernel(0, n, 1, faces, side, Options().array(), 10)
+    t = _best(lambda: K.dvd_kernel(0, n, 1, faces, side, Options().array(), 10))
+    dice = int(c[K.V_DICE]) / n
+    K.rng_floor_kernel(0, 1000, 1, max(1, round(dice)), 0)
+    tf = _best(lambda: K.rng_floor_kernel(0, n, 1, max(1, round(dice)), 0))
+    print("\nred-wyrm vs blue-drake, up to 10 rounds")
+    print(f"  games/s          {n / t:14,.0f}   ({dice:.2f} d12 per game)")
+    print(f"  ratio full/floor {t / tf:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()
