@@ -6,7 +6,7 @@ import argparse
 import importlib
 from fractions import Fraction
 
-from ..cli import emit_json
+from ..cli import count, emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,6 +53,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="drop the range modifier (as the Example of Play does)")
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_odds_breath)
+    p = sub.add_parser("baseline", help="write or check the stored baseline win rates",
+                       description="Baseline win rates in results/baseline.json and a gate "
+                       "that flags real changes (Holm-corrected), not noise.")
+    bsub = p.add_subparsers(dest="action", metavar="ACTION")
+    bsub.required = True
+    q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
+    q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
+    q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.set_defaults(func=cmd_baseline_write)
+    q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
+    q.add_argument("-n", type=count, default=20_000, help="games per matchup (default 2e4)")
+    q.add_argument("--seed", type=int, default=7)
+    q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
+    q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.set_defaults(func=cmd_baseline_check)
+
     q = osub.add_parser("location", help="hit-location distribution for a direction")
     q.add_argument("direction", help="F, FR, RR, R, RL or FL")
     q.add_argument("--json", action="store_true")
@@ -206,3 +222,24 @@ def cmd_odds_location(args) -> int:
     for k, v in dist.items():
         print(f"  {k:<11} {str(v):>6} = {float(v):.4f}")
     return 0
+
+
+def cmd_baseline_write(args) -> int:
+    from .. import baseline
+
+    data = baseline.write(args.file or baseline.DEFAULT_FILE, n=args.n)
+    for k, v in data["matchups"].items():
+        print(f"{k:<46} A wins {v['wins_a'] / v['n']:.4f} of {v['n']:,}")
+    print(f"wrote {args.file or baseline.DEFAULT_FILE} in {data['manifest']['seconds']} s")
+    return 0
+
+
+def cmd_baseline_check(args) -> int:
+    from .. import baseline
+    from ..errors import UserError
+
+    if not 0 < args.alpha < 1:
+        raise UserError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    ok = baseline.check(args.file or baseline.DEFAULT_FILE, n=args.n, seed=args.seed,
+                        alpha=args.alpha)
+    return 0 if ok else 1
