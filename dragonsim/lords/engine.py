@@ -126,7 +126,7 @@ OPT_SETUP = 6  # 0: rulebook placement along edges; 1: the caller's scenario
 N_OPT = 8
 
 DEFAULT_TURN_LIMIT = 200
-DEFAULT_PLAN_SAMPLES = 48
+DEFAULT_PLAN_SAMPLES = 16
 
 
 def default_options(*, turn_limit: int = DEFAULT_TURN_LIMIT,

@@ -126,7 +126,7 @@ def policy_version(name: str) -> str:
 # ---- shared helpers -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
     """Is move-table entry ``e`` with altitude change ``dalt`` legal for dragon ``i`` now?
 
@@ -189,7 +189,7 @@ def _enemy(ds, i, j):
     return j != i and ds[j, F_ALIVE] == 1 and ds[j, F_TEAM] != ds[i, F_TEAM]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def engage_value(ds, i, j, plan, cc_by_mr, self_dice):
     """Expected damage balance of ``i`` engaging ``j``: P(win) E[i's claws] - P(lose) E[j's
     claws] - P(win) E[self damage] (exact close-combat odds)."""
@@ -204,7 +204,7 @@ def engage_value(ds, i, j, plan, cc_by_mr, self_dice):
             - pw * 3.5 * self_dice)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _room_ahead(q, r, f, width, depth):
     """Hexes straight ahead that stay on the board (0..4)."""
     dq = (1, 1, 0, -1, -1, 0)[f]
@@ -222,7 +222,7 @@ def _room_ahead(q, r, f, width, depth):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, arc_mod, range_mod, alt_mod,
               max_range, width, depth, cc_by_mr, self_dice):
     """A planner's value of dragon ``i`` ending its move at ``(q, r, f, alt)``."""
@@ -373,14 +373,34 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
         k = below(pst, n)
         return scratch[2 * k], scratch[2 * k + 1]
 
-    # planners: score a scattered sample of end states for each altitude change
+    # planners: score a scattered sample of end states for up to three altitude changes: none,
+    # one level towards the nearest enemy's altitude, and all the way to it
     best = -1e300
     be = -1
     bd = 0
     q0 = ds[i, F_Q]
     r0 = ds[i, F_R]
     f0 = ds[i, F_F]
-    for dalt in range(dlo, dhi + 1):
+    near = 1 << 30
+    talt = alt0
+    for j in range(ds.shape[0]):
+        if _enemy(ds, i, j):
+            d = distance(q0, r0, ds[j, F_Q], ds[j, F_R])
+            if d < near:
+                near = d
+                talt = ds[j, F_ALT]
+    full = talt - alt0
+    one = 0
+    if full > 0:
+        one = 1
+    elif full < 0:
+        one = -1
+    for c_ in range(3):
+        dalt = (0, one, full)[c_]
+        if (c_ == 1 and one == 0) or (c_ == 2 and (full == one)):
+            continue
+        if dalt < dlo or dalt > dhi:
+            continue
         b = speed - dalt
         if b < 0 or b >= nb:
             continue
@@ -388,11 +408,14 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
         c = mv_off[mr, b + 1] - a
         if c == 0:
             continue
-        m = samples if samples < c else c
-        step = c // m
-        start = below(pst, c)
-        for k in range(m):
-            e = a + (start + k * step) % c
+        # visit the entries in a scattered order (a stride coprime to c from a random start)
+        # and score the first `samples` that fit; a full pass only near edges and crowds
+        step = 101 if c % 101 != 0 else 103
+        idx = below(pst, c)
+        found = 0
+        for _ in range(c):
+            e = a + idx
+            idx = (idx + step) % c
             if not move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
                              alt_levels):
                 continue
@@ -404,8 +427,10 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
                 best = s
                 be = e
                 bd = dalt
-    if be >= 0:
-        return be, bd
+            found += 1
+            if found >= samples:
+                break
+    return be, bd
     # nothing in the sample fits: fall back to any legal move (scan)
     for dalt in range(dlo, dhi + 1):
         b = speed - dalt

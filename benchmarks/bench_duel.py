@@ -1,0 +1,141 @@
+"""Benchmark of the Dragon Lords duel kernel (issue 3 "Speed"). Not a test: prints numbers.
+
+    python benchmarks/bench_duel.py [-n 1e6] [--python-n 30] [--skip-cold]
+
+Prints, measured in one run on this machine:
+
+* games/s of the default duel (Reaper vs Skyblazer, hunter bots, all cores);
+* the same engine as plain Python (``NUMBA_DISABLE_JIT=1``, in a subprocess) on a smaller n,
+  and the ratio;
+* dice rolled per game and the time per game against a bare kernel that only rolls that many
+  dice from the same per-game streams (the random-number floor);
+* scaling from 1 thread to all cores;
+* cold start (empty numba cache: compile) and warm start (cached) of the CLI on a small run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from dragonsim.errors import parse_count
+from dragonsim.lords import engine as E
+from dragonsim.lords.api import prepare
+from dragonsim.random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, d6, seed_stream
+
+
+@njit(cache=True, parallel=True)
+def dice_floor(start, stop, seed, dice_per_game):
+    """Roll ``dice_per_game`` d6 per game from the same per-game streams (3 seeded streams),
+    chunked like the game kernel. Returns the sum (so nothing is optimised away)."""
+    n = stop - start
+    nchunks = min(max(1, n // 64), 1024)
+    out = np.zeros(nchunks, np.int64)
+    for c in prange(nchunks):
+        a = start + (n * c) // nchunks
+        b = start + (n * (c + 1)) // nchunks
+        st = np.zeros(1, np.uint64)
+        st2 = np.zeros(1, np.uint64)
+        st3 = np.zeros(1, np.uint64)
+        s = 0
+        for g in range(a, b):
+            seed_stream(st, seed, g, STREAM_GAME)
+            seed_stream(st2, seed, g, STREAM_POLICY)
+            seed_stream(st3, seed, g, STREAM_SETUP)
+            for _ in range(dice_per_game):
+                s += d6(st)
+        out[c] = s
+    return out.sum()
+
+
+def _games_per_second(args, n, threads, seed=1):
+    numba.set_num_threads(threads)
+    rec = np.zeros((0, E.N_REC), np.int64)
+    E.duel_kernel(0, 256, seed, *args, rec)  # warm
+    t0 = time.perf_counter()
+    c = E.duel_kernel(0, n, seed, *args, rec)
+    dt = time.perf_counter() - t0
+    return n / dt, dt, c
+
+
+_PLAIN = r"""
+import json, sys, time
+import numpy as np
+from dragonsim.lords import engine as E
+from dragonsim.lords.api import prepare
+n = int(sys.argv[1])
+prep = prepare("Reaper", "Skyblazer")
+rec = np.zeros((0, E.N_REC), np.int64)
+E.duel_kernel(0, 1, 1, *prep["args"], rec)
+t0 = time.perf_counter()
+c = E.duel_kernel(0, n, 1, *prep["args"], rec)
+print(json.dumps({"seconds": time.perf_counter() - t0, "games": int(c[E.C_GAMES])}))
+"""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", default="1e6", help="games for the main measurement (default 1e6)")
+    ap.add_argument("--python-n", type=int, default=30, help="games for the plain-Python run")
+    ap.add_argument("--skip-cold", action="store_true", help="skip the cold/warm start runs")
+    a = ap.parse_args(argv)
+    n = parse_count(a.n)
+    allc = numba.config.NUMBA_NUM_THREADS
+    print(f"machine: {os.cpu_count()} cpus, numba {numba.__version__}, threads {allc}")
+
+    prep = prepare("Reaper", "Skyblazer")
+    args = prep["args"]
+    gps, dt, c = _games_per_second(args, n, allc)
+    dice = c[E.C_DICE] / c[E.C_GAMES]
+    print(f"default duel Reaper vs Skyblazer (hunter), {n:,} games on {allc} threads: "
+          f"{dt:.2f} s = {gps:,.0f} games/s  (1e6 games: {1e6 / gps:.1f} s)")
+    print(f"  mean turns {c[E.C_TURNS] / c[E.C_GAMES]:.2f}, dice per game {dice:.1f}")
+
+    # random-number floor: same number of dice, same per-game streams
+    nd = int(round(dice))
+    dice_floor(0, 256, 1, nd)
+    t0 = time.perf_counter()
+    dice_floor(0, n, 1, nd)
+    fl = time.perf_counter() - t0
+    print(f"random-number floor ({nd} d6 per game, 3 streams seeded): {fl:.3f} s -> "
+          f"a game costs {dt / fl:.1f}x its dice")
+
+    # scaling
+    g1, d1, _ = _games_per_second(args, max(1, n // 4), 1)
+    gN, dN, _ = _games_per_second(args, max(1, n // 4), allc)
+    print(f"scaling: 1 thread {g1:,.0f} games/s, {allc} threads {gN:,.0f} games/s "
+          f"-> {gN / g1:.2f}x")
+    numba.set_num_threads(allc)
+
+    # plain Python
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", _PLAIN, str(a.python_n)], env=env,
+                         capture_output=True, text=True, check=True)
+    pr = json.loads(out.stdout.strip().splitlines()[-1])
+    py_gps = pr["games"] / pr["seconds"]
+    print(f"plain Python (NUMBA_DISABLE_JIT=1), {pr['games']} games: {py_gps:,.1f} games/s "
+          f"-> numba is {gps / py_gps:,.0f}x faster ({g1 / py_gps:,.0f}x on one thread)")
+
+    if not a.skip_cold:
+        cmd = [sys.executable, "-m", "dragonsim", "duel", "Reaper", "Skyblazer", "-n", "1000",
+               "--json", "--no-progress"]
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
+            for label in ("cold start (empty cache, compiles)", "warm start (cached)"):
+                t0 = time.perf_counter()
+                subprocess.run(cmd, env=env, capture_output=True, check=True)
+                print(f"{label}: CLI duel -n 1000 in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
