@@ -7,12 +7,24 @@ kernels), ``odds`` (exact answers), ``api`` (:func:`attack`, :func:`duel`, :func
 ``cli`` (``python -m dragonsim dice ...``).
 """
 
-from .api import AttackResult, DuelResult, Options, SweepResult, attack, duel, sweep, units_frame
+from .api import (
+    AttackResult,
+    DuelResult,
+    MeleeResult,
+    Options,
+    SweepResult,
+    attack,
+    duel,
+    melee,
+    sweep,
+    units_frame,
+)
 from .data import assumed, make_dragon, make_unit
 
 __all__ = [
     "AttackResult",
     "DuelResult",
+    "MeleeResult",
     "Options",
     "SweepResult",
     "assumed",
@@ -20,6 +32,7 @@ __all__ = [
     "duel",
     "make_dragon",
     "make_unit",
+    "melee",
     "sweep",
     "units_frame",
 ]

@@ -33,9 +33,11 @@ __all__ = [
     "ArmyArrays",
     "AttackResult",
     "DuelResult",
+    "MeleeResult",
     "SweepResult",
     "attack",
     "duel",
+    "melee",
     "sweep",
     "build_army",
     "resolve_dragons",
@@ -810,3 +812,136 @@ def units_frame(catalog: D.Catalog | None = None):
                      "dragonkin": u.kin_colour or "", "promotes_to": u.promotes_to or "",
                      "provenance": u.provenance, "source": u.source})
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- melee with dragonkin
+@dataclass
+class MeleeResult:
+    """One melee attack of army A on army B (B counter-attacks), dragonkin breath included."""
+
+    counters: np.ndarray
+    n: int
+    hcap: int
+    attacker: dict[str, int]
+    defender: dict[str, int]
+    counter: bool
+    policy: Any
+    seconds: float
+    seed: int
+    interrupted: bool = False
+
+    def _r(self, i: int) -> Rate:
+        return Rate.of(int(self.counters[i]), self.n)
+
+    def _m(self, i: int, j: int) -> tuple[float, float, float]:
+        return mean_interval(float(self.counters[i]), float(self.counters[j]), self.n)
+
+    @property
+    def p_defender_destroyed(self) -> Rate:
+        return self._r(K.M_B_DESTROYED)
+
+    @property
+    def p_attacker_destroyed(self) -> Rate:
+        return self._r(K.M_A_DESTROYED)
+
+    @property
+    def defender_lost(self) -> tuple[float, float, float]:
+        return self._m(K.M_B_LOST, K.M_B_LOST_SQ)
+
+    @property
+    def attacker_lost(self) -> tuple[float, float, float]:
+        return self._m(K.M_A_LOST, K.M_A_LOST_SQ)
+
+    @property
+    def defender_lost_hist(self) -> np.ndarray:
+        return self.counters[K.MHEAD:K.MHEAD + self.hcap + 1].copy()
+
+    def to_frame(self):
+        import pandas as pd
+
+        rows = [("p_defender_destroyed", *self._rr(self.p_defender_destroyed)),
+                ("p_attacker_destroyed", *self._rr(self.p_attacker_destroyed)),
+                ("mean_defender_health_lost", *self.defender_lost),
+                ("mean_attacker_health_lost", *self.attacker_lost)]
+        return pd.DataFrame(rows, columns=["metric", "value", "lo", "hi"])
+
+    @staticmethod
+    def _rr(r: Rate) -> tuple[float, float, float]:
+        return (r.rate, r.lo, r.hi)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.p_defender_destroyed
+        a = self.p_attacker_destroyed
+        bl = self.defender_lost
+        al = self.attacker_lost
+        return {"n": self.n, "attacker": self.attacker, "defender": self.defender,
+                "counter_attack": self.counter,
+                "p_defender_destroyed": d.rate, "ci_defender_destroyed": [d.lo, d.hi],
+                "p_attacker_destroyed": a.rate, "ci_attacker_destroyed": [a.lo, a.hi],
+                "mean_defender_health_lost": bl[0], "ci_defender_health_lost": [bl[1], bl[2]],
+                "mean_attacker_health_lost": al[0], "ci_attacker_health_lost": [al[1], al[2]],
+                "breaths_by_attacker_per_game": int(self.counters[K.M_BREATHS_A]) / self.n,
+                "seconds": self.seconds,
+                "manifest": manifest(game="dragon-dice", mode="melee", seed=self.seed,
+                                     n=self.n, attacker=self.attacker, defender=self.defender,
+                                     counter_attack=self.counter, policy=str(self.policy),
+                                     rules_hash=rules_hash(D.rule_values()),
+                                     seconds=self.seconds)}
+
+    def summary(self) -> str:
+        bl = self.defender_lost
+        al = self.attacker_lost
+        fmt = ", ".join
+        return "\n".join([
+            f"melee: {fmt(f'{u} x{c}' for u, c in self.attacker.items())}  attacks  "
+            f"{fmt(f'{u} x{c}' for u, c in self.defender.items())}",
+            f"  {self.n:,} games, {'with' if self.counter else 'without'} counter-attack, "
+            f"{self.seconds:.2f} s",
+            f"  defender destroyed   {self.p_defender_destroyed}",
+            f"  attacker destroyed   {self.p_attacker_destroyed}",
+            f"  defender health lost {bl[0]:.3f} [{bl[1]:.3f}, {bl[2]:.3f}]",
+            f"  attacker health lost {al[0]:.3f} [{al[1]:.3f}, {al[2]:.3f}]",
+        ])
+
+
+def melee(
+    attacker: str | Mapping[str, int],
+    defender: str | Mapping[str, int],
+    *,
+    n: int | float | str = 100_000,
+    seed: int = 1,
+    counter_attack: bool = True,
+    policy: str | Sequence[str] = "cheapest",
+    black_needs_id: bool = True,
+    catalog: D.Catalog | None = None,
+    army_file: str | Path | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+) -> MeleeResult:
+    """One melee attack of ``attacker`` on ``defender``, with dragonkin breath in melee.
+
+    The attacker rolls for melee (ID as melee); each dragonkin breath icon applies its
+    colour's weaker effect to one defending unit at once (black: must roll ID or be killed
+    and buried; blue: rolls only for saves until the end of its next turn, so it does not
+    counter-attack; gold: killed unless it rolls a save; green: halves its results; red:
+    killed and buried), the defending owner choosing the unit by ``policy``. The defender
+    rolls for saves (ID as saves, dragonkin armor unless belly); damage kills health-worth.
+    With ``counter_attack`` the defender's survivors then attack the same way.
+    """
+    cat = _catalog(catalog, army_file)
+    if isinstance(policy, str):
+        policy = resolve_name(policy, D.POLICIES, "casualty policy")
+    a = D.parse_army(attacker, cat)
+    b = D.parse_army(defender, cat)
+    aa = build_army(a, cat, colour=-1, policy=policy)
+    bb = build_army(b, cat, colour=-1, policy=policy)
+    hcap = int(sum(int(bb.count0[t]) * int(bb.health[t]) for t in range(len(bb.names))))
+    mopts = np.zeros(K.NMOPT, np.int64)
+    mopts[K.MO_COUNTER] = int(bool(counter_attack))
+    mopts[K.MO_BLACK_NEEDS_ID] = int(bool(black_needs_id))
+    args = (aa.fk, aa.fc, aa.health, aa.kin, aa.count0, aa.kill_order,
+            bb.fk, bb.fc, bb.health, bb.kin, bb.count0, bb.kill_order, mopts, hcap)
+    out = run_blocks(K.melee_kernel, _n(n), int(seed), args, progress=progress,
+                     threads=threads, label="games")
+    return MeleeResult(out.counters, out.n, hcap, a, b, bool(counter_attack), policy,
+                       out.seconds, int(seed), out.interrupted)

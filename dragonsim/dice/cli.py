@@ -102,6 +102,20 @@ def cmd_sweep(args) -> int:
     return 0
 
 
+def cmd_melee(args) -> int:
+    from ..cli import emit_json
+    from .api import melee
+
+    r = melee(args.attacker, args.defender, n=args.n, seed=args.seed,
+              counter_attack=not args.no_counter, policy=args.policy,
+              army_file=args.army_file, threads=args.threads, progress=_progress(args))
+    if args.json:
+        emit_json(r.to_dict())
+    else:
+        print(r.summary())
+    return 0
+
+
 def cmd_exact(args) -> int:
     from ..cli import emit_json
     from .odds import exact_attack
@@ -206,6 +220,19 @@ def register(subparsers) -> None:
     _opt_args(s)
     add_run_options(s, default_n=20_000)
     s.set_defaults(func=cmd_sweep)
+
+    m = sub.add_parser("melee", help="one army's melee attack on another, with dragonkin breath",
+                       description="Army A attacks army B in melee; dragonkin breathe their "
+                                   "weaker breath; B's survivors counter-attack.")
+    m.add_argument("--attacker", required=True, help="UNIT:COUNT,... or a ready-made army")
+    m.add_argument("--defender", required=True, help="UNIT:COUNT,... or a ready-made army")
+    m.add_argument("--army-file", default=None)
+    m.add_argument("--policy", default="cheapest",
+                   help="who is targeted/killed: cheapest (default), largest, army-order, "
+                        "kin-first")
+    m.add_argument("--no-counter", action="store_true", help="no counter-attack")
+    add_run_options(m)
+    m.set_defaults(func=cmd_melee)
 
     e = sub.add_parser("exact", help="exact single-attack outcome distribution (small armies)")
     e.add_argument("--dragon", required=True)

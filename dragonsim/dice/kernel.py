@@ -782,3 +782,263 @@ def dragon_roll_kernel(start, stop, seed, faces, max_tails):
         for i in range(size):
             out[i] += rows[c, i]
     return out
+
+
+# ---------------------------------------------------------------- melee with dragonkin breath
+# options of the melee kernel (int64 array)
+MO_COUNTER = 0  # 1: the defender's survivors counter-attack (the normal melee sequence)
+MO_BLACK_NEEDS_ID = 1  # printed: the targeted unit "must roll its ID icon to avoid being killed"
+NMOPT = 2
+
+# melee counters
+M_GAMES = 0
+M_B_LOST = 1  # defender health-worth lost
+M_B_LOST_SQ = 2
+M_A_LOST = 3  # attacker health-worth lost (counter-attack)
+M_A_LOST_SQ = 4
+M_B_DESTROYED = 5
+M_A_DESTROYED = 6
+M_BREATHS_A = 7  # dragonkin breath icons rolled by the attacker
+M_BREATHS_B = 8
+M_B_BURIED = 9
+M_A_MELEE = 10  # attacker's melee results, summed
+M_B_SAVES = 11  # defender's save results, summed
+MHEAD = 12
+
+
+@njit(cache=True)
+def _first_alive(alive, order, busy):
+    """First type in ``order`` with a unit not yet under an effect (``busy`` counts)."""
+    for i in range(order.shape[0]):
+        t = order[i]
+        if alive[t] - busy[t] > 0:
+            return t
+    return -1
+
+
+@njit(cache=True)
+def _kin_breath(sa, colour, count, fk, fc, health, kin, order, alive, par, fr, zero, mopts):
+    """Apply ``count`` weaker (dragonkin) breaths of ``colour`` to the target side.
+    Returns ``(lost, buried)`` health-worth."""
+    lost = 0
+    buried = 0
+    for _ in range(count):
+        if colour == BLUE:
+            t = _first_alive(alive, order, par)
+            if t >= 0:
+                par[t] += 1
+            continue
+        if colour == GREEN:
+            t = _first_alive(alive, order, fr)
+            if t >= 0:
+                fr[t] += 1
+            continue
+        t = _first_alive(alive, order, zero)
+        if t < 0:
+            continue
+        die = False
+        bury = False
+        if colour == RED:  # killed and buried
+            die = True
+            bury = True
+        elif colour == BLACK:  # must roll its ID icon to avoid being killed and buried
+            f = below(sa, 6)
+            die = (fk[t, f] != F_ID) if mopts[MO_BLACK_NEEDS_ID] != 0 else (fk[t, f] == F_ID)
+            bury = True
+        else:  # gold: killed unless it rolls a save individually
+            f = below(sa, 6)
+            kd = fk[t, f]
+            saved = kd == F_ID or (kd == F_SAVE and fc[t, f] > 0)
+            if kin[t] >= 0 and kd != F_BELLY:
+                saved = True
+            die = not saved
+        if die:
+            alive[t] -= 1
+            if par[t] > alive[t]:
+                par[t] = alive[t]
+            if fr[t] > alive[t]:
+                fr[t] = alive[t]
+            lost += health[t]
+            if bury:
+                buried += health[t]
+    return lost, buried
+
+
+@njit(cache=True)
+def _melee_roll(sa, fk, fc, health, kin, alive, par, fr, breaths):
+    """One side's melee roll: melee results (ID counts as melee), frosted units halved,
+    paralysed units not rolled; dragonkin breath icons counted per colour in ``breaths``."""
+    total = 0
+    for c in range(5):
+        breaths[c] = 0
+    for t in range(alive.shape[0]):
+        for u in range(alive[t]):
+            if u < par[t]:
+                continue  # can roll only for saves
+            f = below(sa, 6)
+            kd = fk[t, f]
+            v = 0
+            if kd == F_MELEE:
+                v = fc[t, f]
+            elif kd == F_ID:
+                v = health[t]
+            elif kd == F_BREATH and kin[t] >= 0:
+                breaths[kin[t]] += fc[t, f]
+            if u < fr[t]:
+                v //= 2  # effects fall on the first units of a type
+            total += v
+    return total
+
+
+@njit(cache=True)
+def _save_roll(sa, fk, fc, health, kin, alive, fr):
+    """One side's save roll: saves, ID as saves, dragonkin armor unless belly; frosted units
+    halve their rolled results."""
+    total = 0
+    for t in range(alive.shape[0]):
+        for u in range(alive[t]):
+            f = below(sa, 6)
+            kd = fk[t, f]
+            v = 0
+            if kd == F_SAVE:
+                v = fc[t, f]
+            elif kd == F_ID:
+                v = health[t]
+            if u < fr[t]:
+                v //= 2
+            if kin[t] >= 0 and kd != F_BELLY:
+                v += health[t]
+            total += v
+    return total
+
+
+@njit(cache=True)
+def _take_damage(alive, par, fr, health, kin, order, amount):
+    """Kill whole units in ``order`` while the damage covers them (units under an effect go
+    first within a type); dragonkin alone are removed. Returns ``(lost, destroyed)``."""
+    rem = amount
+    lost = 0
+    for i in range(order.shape[0]):
+        t = order[i]
+        killed = 0
+        while alive[t] > 0 and health[t] <= rem:
+            alive[t] -= 1
+            rem -= health[t]
+            lost += health[t]
+            killed += 1
+        par[t] = max(0, par[t] - killed)
+        fr[t] = max(0, fr[t] - killed)
+    regular = 0
+    for t in range(alive.shape[0]):
+        if kin[t] < 0:
+            regular += alive[t]
+    if regular == 0:
+        for t in range(alive.shape[0]):
+            if kin[t] >= 0:
+                lost += alive[t] * health[t]
+                alive[t] = 0
+        return lost, True
+    return lost, False
+
+
+@njit(cache=True)
+def _play_melee(sa, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb, ordb, mopts,
+                alive_a, par_a, fr_a, alive_b, par_b, fr_b, zero_a, zero_b, breaths, row,
+                hcap):
+    for t in range(alive_a.shape[0]):
+        alive_a[t] = cnta[t]
+        par_a[t] = 0
+        fr_a[t] = 0
+    for t in range(alive_b.shape[0]):
+        alive_b[t] = cntb[t]
+        par_b[t] = 0
+        fr_b[t] = 0
+    lost_a = 0
+    lost_b = 0
+    des_a = False
+    des_b = False
+    # the attacker rolls for melee; dragonkin breaths act on the defender at once
+    mel = _melee_roll(sa, fka, fca, ha, kina, alive_a, par_a, fr_a, breaths)
+    row[M_A_MELEE] += mel
+    for c in range(5):
+        if breaths[c] > 0:
+            row[M_BREATHS_A] += breaths[c]
+            lo, bu = _kin_breath(sa, c, breaths[c], fkb, fcb, hb, kinb, ordb, alive_b, par_b,
+                                 fr_b, zero_b, mopts)
+            lost_b += lo
+            row[M_B_BURIED] += bu
+    lo, des_b = _take_damage(alive_b, par_b, fr_b, hb, kinb, ordb, 0)
+    lost_b += lo
+    if not des_b:
+        sav = _save_roll(sa, fkb, fcb, hb, kinb, alive_b, fr_b)
+        row[M_B_SAVES] += sav
+        lo, des_b = _take_damage(alive_b, par_b, fr_b, hb, kinb, ordb, mel - sav)
+        lost_b += lo
+    if not des_b and mopts[MO_COUNTER] != 0:
+        mel_b = _melee_roll(sa, fkb, fcb, hb, kinb, alive_b, par_b, fr_b, breaths)
+        for c in range(5):
+            if breaths[c] > 0:
+                row[M_BREATHS_B] += breaths[c]
+                lo, bu = _kin_breath(sa, c, breaths[c], fka, fca, ha, kina, orda, alive_a,
+                                     par_a, fr_a, zero_a, mopts)
+                lost_a += lo
+        lo, des_a = _take_damage(alive_a, par_a, fr_a, ha, kina, orda, 0)
+        lost_a += lo
+        if not des_a:
+            sav_a = _save_roll(sa, fka, fca, ha, kina, alive_a, fr_a)
+            lo, des_a = _take_damage(alive_a, par_a, fr_a, ha, kina, orda, mel_b - sav_a)
+            lost_a += lo
+    row[M_GAMES] += 1
+    row[M_B_LOST] += lost_b
+    row[M_B_LOST_SQ] += lost_b * lost_b
+    row[M_A_LOST] += lost_a
+    row[M_A_LOST_SQ] += lost_a * lost_a
+    if des_b:
+        row[M_B_DESTROYED] += 1
+    if des_a:
+        row[M_A_DESTROYED] += 1
+    row[MHEAD + (lost_b if lost_b < hcap else hcap)] += 1
+
+
+@njit(cache=True, parallel=True)
+def melee_kernel(start, stop, seed, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb,
+                 ordb, mopts, hcap):
+    """Games ``start..stop-1`` of army A making one melee attack on army B (B's survivors
+    counter-attack when ``mopts[MO_COUNTER]``), with dragonkin breath in melee.
+
+    Arrays as in :func:`army_kernel` (per side: faces, health, dragonkin colour, counts,
+    casualty order). Returns int64[MHEAD + hcap + 1]: counters (``M_*``) then a histogram of
+    the defender's health-worth lost.
+    """
+    n = stop - start
+    size = MHEAD + hcap + 1
+    nch = 1
+    if n > 64:
+        nch = 64
+    rows = np.zeros((nch, size), np.int64)
+    ta = ha.shape[0]
+    tb = hb.shape[0]
+    for c in prange(nch):
+        lo = start + (n * c) // nch
+        hi = start + (n * (c + 1)) // nch
+        sa = np.zeros(1, np.uint64)
+        alive_a = np.zeros(ta, np.int64)
+        par_a = np.zeros(ta, np.int64)
+        fr_a = np.zeros(ta, np.int64)
+        zero_a = np.zeros(ta, np.int64)
+        alive_b = np.zeros(tb, np.int64)
+        par_b = np.zeros(tb, np.int64)
+        fr_b = np.zeros(tb, np.int64)
+        zero_b = np.zeros(tb, np.int64)
+        breaths = np.zeros(5, np.int64)
+        row = rows[c]
+        for g in range(lo, hi):
+            seed_stream(sa, seed, g, P_ARMY)
+            _play_melee(sa, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb, ordb,
+                        mopts, alive_a, par_a, fr_a, alive_b, par_b, fr_b, zero_a, zero_b,
+                        breaths, row, hcap)
+    out = np.zeros(size, np.int64)
+    for c in range(nch):
+        for i in range(size):
+            out[i] += rows[c, i]
+    return out
