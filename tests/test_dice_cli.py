@@ -176,3 +176,17 @@ def test_python_units_and_dragons():
         D.make_unit("orc", race="orcs", health=1, faces=["ID", "Melee"] + ["Save 1"] * 4)
     with pytest.raises(UserError, match="must not be a tail"):
         D.make_dragon("t", colour="red", faces=["tail"] * 12)
+
+
+def test_dragons_required_per_25_health():
+    """'You must bring 1 dragon to any battle, plus one additional dragon for each 25 health
+    in your armies.'"""
+    assert [D.dragons_required(h) for h in (0, 24, 25, 49, 50)] == [1, 1, 2, 2, 3]
+
+
+def test_dragonkin_allowance_per_full_3_points():
+    """'For every full 3 points of other units a player brings to a game, he is allowed (but
+    not required) to bring one point of dragonkin.'"""
+    assert [D.dragonkin_allowance(p) for p in (0, 2, 3, 5, 6, 30)] == [0, 0, 1, 1, 2, 10]
+    with pytest.raises(UserError):
+        D.dragonkin_allowance(-1)

@@ -331,7 +331,48 @@ RULE_VALUES: dict[str, RuleValue] = {r.key: r for r in [
               " turn': the round it is rolled and, in a two-player game, the next 2 rounds.",
               "dragon-vs-dragon kernel"),
     RuleValue("dice.dragonkin_faces", "see units()", "assumed", _KIN_SRC, "unit table"),
+    RuleValue("dice.attack_timing", "one-per-army-turn", "assumed",
+              "'Combat with a dragon happens at the start of each player's turn' and 'the"
+              " acting player rolls his army': a multi-turn game is one attack per turn of the"
+              " army's owner (the dragon attacks the acting player's army).", "army kernel"),
+    RuleValue("dice.melee_sequence", "attack-save-counter", "assumed",
+              "Melee (for dragonkin breath) follows the usual sequence, which the seed does not"
+              " print: the attacker rolls melee (ID as melee), breaths act at once, the defender"
+              " rolls saves (ID as saves, armor), damage kills whole units, then the"
+              " defender's survivors counter-attack the same way. Breath targets are chosen by"
+              " the casualty policy; a unit under several effects takes them on the same die.",
+              "melee kernel"),
+    RuleValue("dice.dragons_per_health", 25, "printed",
+              "You must bring 1 dragon to any battle, plus one additional dragon for each 25"
+              " health in your armies.", "dragons_required()"),
+    RuleValue("dice.dragonkin_per_points", 3, "printed",
+              "For every full 3 points of other units a player brings to a game, he is allowed"
+              " (but not required) to bring one point of dragonkin.", "dragonkin_allowance()"),
 ]}
+
+
+def dragons_required(total_health: int) -> int:
+    """Dragons a player must bring: 'You must bring 1 dragon to any battle, plus one
+    additional dragon for each 25 health in your armies.'
+
+    >>> dragons_required(24), dragons_required(25), dragons_required(60)
+    (1, 2, 3)
+    """
+    if total_health < 0:
+        raise UserError(f"total health must be >= 0, got {total_health}")
+    return 1 + total_health // 25
+
+
+def dragonkin_allowance(other_points: int) -> int:
+    """Points of dragonkin a player may bring: 'For every full 3 points of other units ...
+    one point of dragonkin.'
+
+    >>> dragonkin_allowance(8), dragonkin_allowance(9)
+    (2, 3)
+    """
+    if other_points < 0:
+        raise UserError(f"points must be >= 0, got {other_points}")
+    return other_points // 3
 
 
 def assumed() -> list[dict[str, Any]]:

@@ -315,7 +315,7 @@ def exact_attack(
 
     Examples
     --------
-    >>> r = exact_attack("red-wyrm", "goblin-thug:2")
+    >>> r = exact_attack("red-wyrm", "goblin-thug:4,goblin-pelter:2")
     >>> 0 < r.p_dragon_slain < 1
     True
     """
