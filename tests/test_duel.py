@@ -156,3 +156,49 @@ def test_cli_bad_input_exits_2_with_one_line(argv, capsys):
     assert rc == 2
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------------------------
+# free-for-all, team games, scenarios (rulebook p.14)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_free_for_all_last_dragon_in_the_air_wins():
+    """'The player with the last dragon in the air wins the game': every game has one winner
+    or is a draw, for any number of dragons."""
+    from dragonsim.lords.api import battle
+
+    r = battle(["Reaper", "Skyblazer", "Lectronist", "Kelvinight"], n=120, seed=3,
+               progress=False)
+    assert len(r.wins) == 4 and sum(r.wins) + r.draws == 120
+    assert all(w > 0 for w in r.wins[1:])
+
+
+def test_team_pairings_by_name():
+    """'If you have three players, two should each use a copy of Zippinchill (page 31) and the
+    third should use Reaper (page 32).'"""
+    from dragonsim.lords.api import battle
+
+    r = battle("basic-3", n=120, seed=3, progress=False)
+    assert r.dragons == ["Zippinchill", "Zippinchill", "Reaper"] and r.teams == [0, 0, 1]
+    assert sum(r.wins) + r.draws == 120 and len(r.wins) == 2
+    with pytest.raises(UserError, match="team pairing"):
+        battle("basic-4", n=10, progress=False)
+
+
+def test_scenario_positions_are_used_and_checked():
+    """A caller-given scenario (positions, facings, altitudes, speeds) replaces the edge
+    placement; two dragons nose to nose at range 4 fight from turn 1."""
+    far = duel("Reaper", "Skyblazer", n=200, seed=1, progress=False)
+    near = duel("Reaper", "Skyblazer", n=200, seed=1, progress=False,
+                scenario=[(10, 10, 0, 3, 9), (14, 10, 3, 3, 9)])
+    assert near.mean_turns < far.mean_turns
+    assert near.manifest["scenario"] == [[10, 10, 0, 3, 9], [14, 10, 3, 3, 9]]
+    for bad, match in (([(10, 10, 0, 3, 9)], "one row"),
+                       ([(10, 10, 0, 3, 9), (10, 10, 3, 3, 9)], "occupied"),
+                       ([(10, 10, 0, 3, 9), (90, 10, 3, 3, 9)], "off the 33x24 board"),
+                       ([(10, 10, 0, 6, 9), (14, 10, 3, 3, 9)], "altitude"),
+                       ([(10, 10, 7, 3, 9), (14, 10, 3, 3, 9)], "facing"),
+                       ([(10, 10, 0, 3, 99), (14, 10, 3, 3, 9)], "speed")):
+        with pytest.raises(UserError, match=match):
+            duel("Reaper", "Skyblazer", n=10, progress=False, scenario=bad)

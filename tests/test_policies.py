@@ -73,3 +73,19 @@ def test_unknown_policy_is_a_user_error():
     with pytest.raises(UserError, match="unknown policy 'hunterr'.*did you mean 'hunter'"):
         policy_id("hunterr")
     assert policy_id("HUNTER") == POLICIES["hunter"][0]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31), st.sampled_from(list(POLICIES)))
+def test_multi_dragon_games_are_legal(seed, pol):
+    """Free-for-all and team games with more dragons: same checks, more occupied hexes."""
+    from dragonsim.lords.api import dragon_row
+    from dragonsim.lords.sheets import sheet
+
+    names = ["Reaper", "Skyblazer", "Zippinchill", "Lectronist"]
+    prep = prepare("Reaper", "Skyblazer", policies=(pol, pol), turn_limit=40, plan_samples=8)
+    rows = np.stack([dragon_row(sheet(nm), t, pol) for nm, t in
+                     zip(names, [0, 1, 0, 1], strict=True)])
+    args = (rows, np.zeros((4, 5), np.int64), *prep["args"][2:])
+    cnt, log = E.logged_game(1, seed, *args, 8000)
+    assert ref.check_log(log, 4, rows, prep["tables"]) == []

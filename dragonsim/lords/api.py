@@ -21,7 +21,8 @@ from ..stats import Rate, mean_interval
 from . import engine as E
 from .policies import POLICIES, plan_table
 
-__all__ = ["duel", "DuelResult", "prepare", "resolve_policies", "dragon_row"]
+__all__ = ["duel", "DuelResult", "battle", "BattleResult", "prepare", "resolve_policies",
+           "dragon_row", "check_scenario"]
 
 
 def resolve_policies(policy: str | None = "hunter",
@@ -284,6 +285,7 @@ def duel(
     progress: bool | None = None,
     rules=None,
     plan_samples: int = E.DEFAULT_PLAN_SAMPLES,
+    scenario=None,
 ) -> DuelResult:
     """Play ``n`` complete basic-rules games of dragon ``a`` against dragon ``b``.
 
@@ -309,6 +311,9 @@ def duel(
         A RuleSet or a mapping of rule overrides.
     plan_samples
         End states a planning bot scores per altitude change.
+    scenario
+        Starting positions instead of the rulebook's edge placement: two rows
+        ``(q, r, facing, altitude, speed)`` (see :func:`check_scenario`).
 
     Returns
     -------
@@ -326,8 +331,13 @@ def duel(
     if not isinstance(plan_samples, int | np.integer) or plan_samples < 1:
         raise UserError(f"plan_samples must be a whole number >= 1, got {plan_samples!r}")
     pols = resolve_policies(policy, policies)
+    if scenario is not None:
+        from .sheets import sheet
+
+        rs_ = _rules(rules)
+        scenario = check_scenario(scenario, [sheet(a, rules=rs_), sheet(b, rules=rs_)], rs_)
     prep = prepare(a, b, policies=pols, rules=rules, turn_limit=int(turn_limit),
-                   plan_samples=int(plan_samples))
+                   plan_samples=int(plan_samples), scenario=scenario)
     sa, sb = prep["a"], prep["b"]
     args = prep["args"]
     writer = _RecordWriter(records, sa.name, sb.name) if records else None
@@ -370,6 +380,7 @@ def duel(
         seed=int(seed), n=games, requested=n, seconds=out.seconds, threads=out.threads,
         options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples),
                  "init_mod": False, "riders": False, "range_mod": True},
+        scenario=None if scenario is None else np.asarray(scenario).tolist(),
         interrupted=out.interrupted,
     )
     return DuelResult(
@@ -384,3 +395,186 @@ def duel(
         seconds=out.seconds, interrupted=out.interrupted, counters=c, manifest=man,
         records=records,
     )
+
+
+# ------------------------------------------------------------------------------------------------
+# scenarios, free-for-all and team games
+# ------------------------------------------------------------------------------------------------
+
+
+def check_scenario(scenario, sheets, rules) -> np.ndarray:
+    """Validate caller-given starting positions: one ``(q, r, facing, altitude, speed)`` per
+    dragon, axial coordinates on the board, facing 0..5 (E, NE, NW, W, SW, SE), altitude
+    1 Very Low .. 5 Very High, distinct hexes, and ``speed`` the previous turn's speed (limits
+    the first turn's acceleration) or -1 for a free first-turn choice."""
+    from .hexes import on_board, to_offset
+
+    board = rules.get("lords.board")
+    w, d = board["width"], board["depth"]
+    try:
+        arr = np.asarray(scenario, dtype=np.int64)
+    except (TypeError, ValueError):
+        raise UserError("scenario must be rows of whole numbers (q, r, facing, altitude, "
+                        "speed)") from None
+    if arr.ndim != 2 or arr.shape != (len(sheets), 5):
+        raise UserError(f"scenario needs one row (q, r, facing, altitude, speed) per dragon: "
+                        f"{len(sheets)} rows of 5, got shape {arr.shape}")
+    seen = set()
+    for i, (q, r, f, alt, sp) in enumerate(arr.tolist()):
+        if not on_board(q, r, w, d):
+            raise UserError(f"scenario row {i}: hex (q={q}, r={r}) = (col, row) "
+                            f"{to_offset(q, r)} is off the {w}x{d} board")
+        if (q, r) in seen:
+            raise UserError(f"scenario row {i}: hex ({q}, {r}) is already occupied")
+        seen.add((q, r))
+        if not 0 <= f <= 5:
+            raise UserError(f"scenario row {i}: facing must be 0..5 (E, NE, NW, W, SW, SE), "
+                            f"got {f}")
+        if not 1 <= alt <= 5:
+            raise UserError(f"scenario row {i}: altitude must be 1 (Very Low) .. 5 (Very "
+                            f"High), got {alt}")
+        s = sheets[i]
+        if sp != -1 and not s.min_speed <= sp <= s.max_speed:
+            raise UserError(f"scenario row {i}: speed must be -1 (free) or "
+                            f"{s.min_speed}..{s.max_speed} for {s.name}, got {sp}")
+    return arr
+
+
+@dataclass
+class BattleResult:
+    """Wins per side (a team, or a single dragon in a free-for-all), draws, intervals."""
+
+    dragons: list[str]
+    teams: list[int]
+    policies: list[str]
+    n: int
+    seed: int
+    wins: list[int]
+    draws: int
+    rates: list[Rate]
+    rate_draw: Rate
+    turn_limit_hits: int
+    mean_turns: float
+    seconds: float
+    interrupted: bool
+    counters: np.ndarray = field(repr=False)
+    manifest: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def to_frame(self):
+        import pandas as pd
+
+        rows = []
+        for t, (k, r) in enumerate(zip(self.wins, self.rates, strict=True)):
+            members = [d for d, tt in zip(self.dragons, self.teams, strict=True) if tt == t]
+            rows.append({"side": t, "dragons": ", ".join(members), "wins": k,
+                         "win_rate": r.rate, "ci_low": r.lo, "ci_high": r.hi})
+        rows.append({"side": -1, "dragons": "(draw)", "wins": self.draws,
+                     "win_rate": self.rate_draw.rate, "ci_low": self.rate_draw.lo,
+                     "ci_high": self.rate_draw.hi})
+        return pd.DataFrame(rows)
+
+    def summary(self) -> str:
+        lines = [f"Dragon Lords battle, {self.n:,} games, seed {self.seed}"]
+        for t, (k, r) in enumerate(zip(self.wins, self.rates, strict=True)):
+            members = [d for d, tt in zip(self.dragons, self.teams, strict=True) if tt == t]
+            lines.append(f"  side {t} ({', '.join(members)}): {k:,} wins, {r}")
+        lines.append(f"  draws {self.draws:,}, {self.rate_draw}; turns per game "
+                     f"{self.mean_turns:.2f}; turn limit hit {self.turn_limit_hits:,}")
+        return "\n".join(lines)
+
+
+def battle(
+    dragons: Sequence | str,
+    *,
+    n: int | str | float,
+    teams: Sequence[int] | None = None,
+    seed: int = 1,
+    policy: str = "hunter",
+    policies: Sequence[str] | None = None,
+    turn_limit: int = E.DEFAULT_TURN_LIMIT,
+    scenario=None,
+    threads: int | None = None,
+    progress: bool | None = None,
+    rules=None,
+    plan_samples: int = E.DEFAULT_PLAN_SAMPLES,
+) -> BattleResult:
+    """Free-for-all or team games of 2..8 dragons (rulebook p.14).
+
+    ``dragons`` is a list of names/designs, or the name of a team pairing for odd numbers of
+    players (``"basic-3"``: two Zippinchills against Reaper, ``"basic-5"``, ``"basic-7"``, and
+    the advanced ones). Without ``teams`` it is a free-for-all: "The player with the last
+    dragon in the air wins the game"; with ``teams`` (one team number 0..k-1 per dragon) "The
+    team that destroys all of the other team's dragons wins". A game where the last dragons
+    fall together is a draw.
+    """
+    from ..errors import resolve_name
+    from ..report import manifest
+    from ..rules.lords import TEAM_PAIRINGS
+    from ..runner import run_blocks
+    from .sheets import sheet
+    from .tables import kernel_tables
+
+    n = parse_count(n)
+    if isinstance(dragons, str):
+        key = resolve_name(dragons, list(TEAM_PAIRINGS), "team pairing")
+        sides = TEAM_PAIRINGS[key]
+        dragons = [*sides[0], *sides[1]]
+        teams = [0] * len(sides[0]) + [1] * len(sides[1])
+    dragons = list(dragons)
+    if not 2 <= len(dragons) <= E.MAXD:
+        raise UserError(f"a battle needs 2..{E.MAXD} dragons, got {len(dragons)}")
+    if teams is None:
+        teams = list(range(len(dragons)))
+    teams = [int(t) for t in teams]
+    if len(teams) != len(dragons):
+        raise UserError(f"teams needs one team number per dragon ({len(dragons)}), got "
+                        f"{len(teams)}")
+    if sorted(set(teams)) != list(range(len(set(teams)))) or len(set(teams)) < 2:
+        raise UserError(f"teams must number at least two sides 0, 1, ... without gaps, got "
+                        f"{teams}")
+    if policies is None:
+        pols = [resolve_name(policy, list(POLICIES), "policy")] * len(dragons)
+    else:
+        pols = [resolve_name(p, list(POLICIES), "policy") for p in (
+            policies.split(",") if isinstance(policies, str) else policies)]
+        if len(pols) != len(dragons):
+            raise UserError(f"policies needs one bot per dragon ({len(dragons)}), got "
+                            f"{len(pols)}")
+    if isinstance(turn_limit, bool) or not isinstance(turn_limit, int | np.integer) \
+            or turn_limit < 1:
+        raise UserError(f"turn limit must be a whole number >= 1, got {turn_limit!r}")
+    rs = _rules(rules)
+    sheets = [sheet(d, rules=rs) for d in dragons]
+    tb = kernel_tables(rs)
+    mv = E.move_tables(tb.turn_cost)
+    rows = np.stack([dragon_row(s, t, p) for s, t, p in zip(sheets, teams, pols, strict=True)])
+    scen = (np.zeros((len(sheets), 5), dtype=np.int64) if scenario is None
+            else check_scenario(scenario, sheets, rs))
+    opt = E.default_options(turn_limit=int(turn_limit), plan_samples=int(plan_samples),
+                            scenario=scenario is not None)
+    args = (rows, scen, opt, *E.kernel_args(tb), mv, plan_table(tb))
+    empty = np.zeros((0, E.N_REC), dtype=np.int64)
+
+    def kernel(start, stop, seed_, *kargs):
+        return E.duel_kernel(start, stop, seed_, *kargs, empty)
+
+    out = run_blocks(kernel, n, int(seed), args, progress=progress, threads=threads)
+    if out.n == 0 and out.interrupted:
+        raise KeyboardInterrupt
+    c = out.counters
+    games = int(c[E.C_GAMES])
+    k = len(set(teams))
+    wins = [int(c[E.C_WIN + t]) for t in range(k)]
+    mt = mean_interval(float(c[E.C_TURNS]), float(c[E.C_TURNS_SQ]), games)
+    man = manifest(command="battle", dragons=[s.name for s in sheets], teams=teams,
+                   policies=[POLICIES[p][1] for p in pols], rules_hash=rs.hash,
+                   rules_overrides=rs.overrides, seed=int(seed), n=games, requested=n,
+                   seconds=out.seconds, threads=out.threads,
+                   scenario=None if scenario is None else scen.tolist(),
+                   options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)})
+    return BattleResult(
+        dragons=[s.name for s in sheets], teams=teams, policies=pols, n=games, seed=int(seed),
+        wins=wins, draws=int(c[E.C_DRAWS]), rates=[Rate.of(w, games) for w in wins],
+        rate_draw=Rate.of(int(c[E.C_DRAWS]), games), turn_limit_hits=int(c[E.C_TURN_LIMIT]),
+        mean_turns=mt[0], seconds=out.seconds, interrupted=out.interrupted, counters=c,
+        manifest=man)
