@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..random import below, uniform
+from ..random import below
 from .hexes import adjacent_facing, arc_area, distance, facing_toward, may_breathe_angle
 
 __all__ = ["POLICIES", "policy_id", "policy_version"]
@@ -240,26 +240,24 @@ def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, arc_mod, range_mod, alt_m
         if dist < near:
             near = dist
         if ds[j, F_ENG] < 0:
-            tn = target_number(ds, i, j, q, r, f, alt, tb_base, arc_mod, range_mod, alt_mod,
-                               max_range)
-            v = _p_hit(plan, tn) * my_dmg
-            if v > best_off:
-                best_off = v
-            # the enemy's shot at me from where it stands (its facing now)
-            dd = distance(qj, rj, q, r)
-            if 1 <= dd <= max_range:
-                da = ds[j, F_ALT] - alt
-                if may_breathe_angle(dd, da):
-                    area = arc_area(qj, rj, ds[j, F_F], q, r)
-                    if area >= 0:
-                        if da < 0:
-                            da = -da
-                        tn2 = (tb_base + ds[i, F_TOHIT] + arc_mod[area] + range_mod[dd]
-                               + alt_mod[da])
-                        w = 1.0 if ds[j, F_MOVED] == 1 else 0.6
-                        danger += w * _p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
-                        if pid == P_SNIPER and area <= 1:
-                            danger += 2.0
+            ada = alt - ds[j, F_ALT]
+            if ada < 0:
+                ada = -ada
+            if 1 <= dist <= max_range and dist >= ada:  # range and the neck bend, both ways
+                area = arc_area(q, r, f, qj, rj)
+                if area >= 0:
+                    tn = tb_base + ds[j, F_TOHIT] + arc_mod[area] + range_mod[dist] + alt_mod[ada]
+                    v = _p_hit(plan, tn) * my_dmg
+                    if v > best_off:
+                        best_off = v
+                # the enemy's shot at me from where it stands (its facing now)
+                area = arc_area(qj, rj, ds[j, F_F], q, r)
+                if area >= 0:
+                    tn2 = tb_base + ds[i, F_TOHIT] + arc_mod[area] + range_mod[dist] + alt_mod[ada]
+                    w = 1.0 if ds[j, F_MOVED] == 1 else 0.6
+                    danger += w * _p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
+                    if pid == P_SNIPER and area <= 1:
+                        danger += 2.0
             # close combat available right after this move?
             if (ds[j, F_MOVED] == 1 and ds[j, F_ALT] == alt and alt > 1
                     and adjacent_facing(q, r, f, qj, rj)):
@@ -395,6 +393,20 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
         one = 1
     elif full < 0:
         one = -1
+    # hoisted board bounds (offset rows) and the hexes of the other dragons in play
+    par = r0 & 1
+    col0 = q0 + (r0 - par) // 2
+    rlo = -r0
+    rhi = depth - 1 - r0
+    clo = -col0
+    chi = width - 1 - col0
+    pc = 2 + 2 * par
+    no = 0
+    for j in range(ds.shape[0]):
+        if j != i and ds[j, F_ALIVE] == 1:
+            scratch[2 * no] = ds[j, F_Q]
+            scratch[2 * no + 1] = ds[j, F_R]
+            no += 1
     for c_ in range(3):
         dalt = (0, one, full)[c_]
         if (c_ == 1 and one == 0) or (c_ == 2 and (full == one)):
@@ -404,25 +416,37 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
         b = speed - dalt
         if b < 0 or b >= nb:
             continue
+        adal = dalt if dalt >= 0 else -dalt
         a = mv_off[mr, b]
         c = mv_off[mr, b + 1] - a
         if c == 0:
             continue
         # visit the entries in a scattered order (a stride coprime to c from a random start)
-        # and score the first `samples` that fit; a full pass only near edges and crowds
+        # and score the first `samples` that fit (the same checks as move_fits, hoisted)
         step = 101 if c % 101 != 0 else 103
         idx = below(pst, c)
         found = 0
         for _ in range(c):
             e = a + idx
-            idx = (idx + step) % c
-            if not move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
-                             alt_levels):
+            idx += step
+            if idx >= c:
+                idx %= c
+            if mv_h[e] < adal:
                 continue
-            s = score_end(pid, ds, i, q0 + mv_rq[e, f0], r0 + mv_rr[e, f0],
-                          (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base, arc_mod,
-                          range_mod, alt_mod, max_range, width, depth, cc_by_mr, self_dice)
-            s += 1e-6 * uniform(pst)  # random tie-break
+            if (mv_box[e, f0, 0] < rlo or mv_box[e, f0, 1] > rhi
+                    or mv_box[e, f0, pc] < clo or mv_box[e, f0, pc + 1] > chi):
+                continue
+            q = q0 + mv_rq[e, f0]
+            r = r0 + mv_rr[e, f0]
+            occ = False
+            for o in range(no):
+                if scratch[2 * o] == q and scratch[2 * o + 1] == r:
+                    occ = True
+            if occ:
+                continue
+            s = score_end(pid, ds, i, q, r, (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base,
+                          arc_mod, range_mod, alt_mod, max_range, width, depth, cc_by_mr,
+                          self_dice)
             if s > best:
                 best = s
                 be = e
