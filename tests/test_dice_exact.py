@@ -10,7 +10,7 @@ from dragonsim.dice import attack, duel
 from dragonsim.dice import data as D
 from dragonsim.dice import kernel as K
 from dragonsim.dice.api import Options, _dragon_faces, build_army
-from dragonsim.dice.odds import exact_attack, exact_duel_round, tail_chain
+from dragonsim.dice.odds import exact_attack, exact_duel_round, exact_game, tail_chain
 from dragonsim.runner import run_blocks
 from dragonsim.stats import binomial_consistent, z_for
 
@@ -134,3 +134,30 @@ def test_results_do_not_depend_on_threads_or_blocks():
     whole = a(0, 20_000, 9, *args)
     parts = a(0, 7_001, 9, *args) + a(7_001, 20_000, 9, *args)
     assert np.array_equal(whole, parts) and np.array_equal(whole, r1.counters)
+
+
+@pytest.mark.parametrize("dragon,army,turns,kw", [
+    ("red-drake", {"goblin-thug": 3, "goblin-pelter": 2}, 3, {}),
+    ("gold-wyrm", {"dwarf-footman": 2, "dwarf-crossbowman": 2, "blue-dragonkin-common": 1}, 4,
+     {"policy": "kin-first"}),
+    ("black-drake", {"goblin-thug": 3, "goblin-slingman": 1}, 3,
+     {"promotion_supply": "dead-area"}),
+])
+def test_multi_turn_survival_matches_exact_markov_chain(dragon, army, turns, kw):
+    """'Whenever a single dragon and an army are at the same terrain, a dragon attack occurs':
+    turn after turn until the dragon is slain or flies away or the army is gone; per-turn
+    survival, health lost and promotions against an exact Markov chain over army states."""
+    g = exact_game(dragon, army, turns=turns, **kw)
+    r = attack(dragon, army, n=N, seed=8, turns=turns, progress=False, **kw)
+    lay = K.army_layout(r.hcap, turns)
+    c = r.counters
+    for t in range(1, turns + 1):
+        assert binomial_consistent(int(c[lay["first_slain_at"]][t]), N, float(g.slain_at[t]))
+        assert binomial_consistent(int(c[lay["army_gone_at"]][t]), N, float(g.destroyed_at[t]))
+        assert binomial_consistent(int(c[lay["dragons_gone_at"]][t]), N, float(g.gone_at[t]))
+    assert binomial_consistent(int(c[K.C_FLEW]), N, float(g.p_flew))
+    assert binomial_consistent(int(c[K.C_TIMEOUT]), N, float(g.still_fighting))
+    h = r.lost_hist
+    for v in range(h.size):
+        assert binomial_consistent(int(h[v]), N, float(g.lost.get(v, 0))), v
+    assert binomial_consistent(int(c[K.C_PROMO_ANY]), N, float(1 - g.promotions.get(0, 0)))

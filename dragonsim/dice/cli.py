@@ -118,8 +118,34 @@ def cmd_melee(args) -> int:
 
 def cmd_exact(args) -> int:
     from ..cli import emit_json
-    from .odds import exact_attack
+    from .odds import exact_attack, exact_game
 
+    turns = _turns(args.turns)
+    if turns > 1:
+        from .api import _catalog
+
+        g = exact_game(args.dragon, args.army, turns=turns,
+                       catalog=_catalog(None, args.army_file), **_common(args))
+        rows = [{"turn": t, "p_slain_at": float(g.slain_at[t]),
+                 "p_destroyed_at": float(g.destroyed_at[t]), "p_flew_at": float(g.flew_at[t])}
+                for t in range(1, turns + 1)]
+        d = {"dragon": g.dragon, "army": g.army, "turns": turns, "exact": True,
+             "p_dragon_slain": float(g.p_dragon_slain),
+             "p_army_destroyed": float(g.p_army_destroyed), "p_flew": float(g.p_flew),
+             "p_still_fighting": float(g.still_fighting), "by_turn": rows,
+             "health_lost_distribution": {str(k): float(v) for k, v in g.lost.items()}}
+        if args.json:
+            emit_json(d)
+        else:
+            print(f"exact: up to {turns} attacks of {g.dragon} on "
+                  + ", ".join(f"{u} x{c}" for u, c in g.army.items()))
+            for k in ("p_dragon_slain", "p_army_destroyed", "p_flew", "p_still_fighting"):
+                print(f"  {k:<18} {d[k]:.6f}")
+            print("  turn  slain     destroyed  flew away")
+            for r in rows:
+                print(f"  {r['turn']:>4}  {r['p_slain_at']:.6f}  {r['p_destroyed_at']:.6f}"
+                      f"   {r['p_flew_at']:.6f}")
+        return 0
     r = exact_attack(args.dragon, args.army, army_file=args.army_file, **_common(args))
     if args.json:
         emit_json(r.to_dict())

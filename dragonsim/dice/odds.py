@@ -26,7 +26,8 @@ from ..errors import UserError
 from . import data as D
 from .api import Options, _catalog, build_army, resolve_dragons
 
-__all__ = ["tail_chain", "exact_attack", "ExactAttack", "exact_duel_round", "roll_outcomes"]
+__all__ = ["tail_chain", "exact_attack", "ExactAttack", "exact_game", "ExactGame",
+           "exact_duel_round", "roll_outcomes"]
 
 
 def tail_chain(faces: Sequence[str]) -> dict[str, Any]:
@@ -333,15 +334,32 @@ def exact_attack(
     colour = dr.colour_code
     a = _plain(build_army(armyd, cat, colour=colour, policy=opts.policy,
                           dead_area=dead_area))
-    unlimited = opts.promotion_supply == "unlimited"
-    T = len(a["health"])
-    total_h = sum(a["count0"][t] * a["top"][t] for t in range(T))
-    max_saves = sum(a["count0"][t] * (max(a["fc"][t]) + a["top"][t]) for t in range(T))
-    kcap = 0 if opts.tail_damage == 0 else -(-(total_h + max_saves + 1) // opts.tail_damage)
+    kcap = _kcap(a, opts)
     dist: dict[tuple[int, int, int, int], Fraction] = defaultdict(Fraction)
-    resp_cache: dict[Any, tuple[dict, int]] = {}
+    start = (tuple(a["count0"]), tuple(a["dua0"]))
+    for key, p in _attack_from(a, dr, opts, start, kcap, {}).items():
+        slain, destroyed, _flew, lost, promos, _al, _de = key
+        dist[(slain, destroyed, lost, promos)] += p
+    return ExactAttack(dr.name, armyd, opts, dict(dist))
+
+
+def _kcap(a, opts: Options) -> int:
+    """Tail chains this long or longer kill the whole army whatever it rolls."""
+    T = len(a["health"])
+    total_h = sum((a["count0"][t] + a["dua0"][t]) * a["top"][t] for t in range(T))
+    max_saves = sum((a["count0"][t] + a["dua0"][t]) * (max(a["fc"][t]) + a["top"][t])
+                    for t in range(T))
+    return 0 if opts.tail_damage == 0 else -(-(total_h + max_saves + 1) // opts.tail_damage)
+
+
+def _attack_from(a, dr: D.Dragon, opts: Options, state, kcap: int, cache: dict):
+    """Exact distribution of one attack from army ``state = (alive, dead)``:
+    ``{(slain, destroyed, flew, lost, promotions, alive, dead): p}``."""
+    colour = dr.colour_code
+    unlimited = opts.promotion_supply == "unlimited"
+    out: dict[tuple, Fraction] = defaultdict(Fraction)
     for pr, dmg, f in roll_outcomes(dr.die.faces, opts, kcap):
-        alive0, dead0 = list(a["count0"]), list(a["dua0"])
+        alive0, dead0 = list(state[0]), list(state[1])
         frost = paralysed = False
         if f == "breath" and colour in (D.BLACK, D.GOLD, D.RED):
             states = _breath(colour, alive0, dead0, a, opts)
@@ -353,13 +371,13 @@ def exact_attack(
             if _no_regular_units(al, a):
                 al = list(al)
                 lost = lost0 + _drop_kin(al, a)
-                dist[(0, 1, lost, 0)] += pr * ps
+                out[(0, 1, 0, lost, 0, tuple(al), tuple(de))] += pr * ps
                 continue
             key = (tuple(al), frost, paralysed)
-            if key not in resp_cache:
+            if key not in cache:
                 rd = _response(tuple(al), a, colour, frost, paralysed)
-                resp_cache[key] = (rd, sum(rd.values()))
-            rd, tot = resp_cache[key]
+                cache[key] = (rd, sum(rd.values()))
+            rd, tot = cache[key]
             th = opts.dragon_health + (0 if f == "belly" else opts.dragon_saves)
             for (att, sav, idr), w in rd.items():
                 id_att = idr
@@ -383,8 +401,120 @@ def exact_attack(
                     promos += _promote_all(al2, de2, a, unlimited)
                 if f == "treasure" and not destroyed:
                     promos += _promote_one(al2, de2, a, unlimited)
-                dist[(int(slain), int(destroyed), lost, promos)] += pr * ps * Fraction(w, tot)
-    return ExactAttack(dr.name, armyd, opts, dict(dist))
+                flew = int(f == "wing" and not slain)
+                if unlimited:
+                    de2 = [0] * len(de2)  # the dead area does not matter then
+                out[(int(slain), int(destroyed), flew, lost, promos, tuple(al2), tuple(de2))] \
+                    += pr * ps * Fraction(w, tot)
+    return out
+
+
+@dataclass
+class ExactGame:
+    """Exact multi-turn game of one dragon against an army.
+
+    ``slain_at[t]``, ``destroyed_at[t]``, ``flew_at[t]``: probability that the dragon is
+    slain, the army destroyed, the dragon flies away at attack ``t`` (1-based; index 0
+    unused); ``still_fighting``: both still there after ``turns`` attacks; ``lost`` and
+    ``promotions``: distributions over the whole game.
+    """
+
+    dragon: str
+    army: dict[str, int]
+    turns: int
+    slain_at: list[Fraction]
+    destroyed_at: list[Fraction]
+    flew_at: list[Fraction]
+    gone_at: list[Fraction]
+    still_fighting: Fraction
+    lost: dict[int, Fraction]
+    promotions: dict[int, Fraction]
+    turns_dist: dict[int, Fraction]
+
+    @property
+    def p_dragon_slain(self) -> Fraction:
+        return sum(self.slain_at, Fraction(0))
+
+    @property
+    def p_army_destroyed(self) -> Fraction:
+        return sum(self.destroyed_at, Fraction(0))
+
+    @property
+    def p_flew(self) -> Fraction:
+        return sum(self.flew_at, Fraction(0))
+
+
+def exact_game(
+    dragon: str | D.Dragon,
+    army: str | Mapping[str, int],
+    *,
+    turns: int = 3,
+    options: Options | None = None,
+    catalog: D.Catalog | None = None,
+    max_units: int = 8,
+    **option_kw: Any,
+) -> ExactGame:
+    """Exact distribution of up to ``turns`` attacks of one dragon on a small army (a Markov
+    chain over the army's state; damage to the dragon does not carry over).
+
+    >>> g = exact_game("red-drake", "goblin-thug:2,goblin-pelter:1", turns=2)
+    >>> g.p_dragon_slain + g.p_army_destroyed + g.p_flew + g.still_fighting >= 1
+    True
+    """
+    cat = catalog or D.Catalog()
+    opts = options if options is not None and not option_kw else Options.make(
+        **{**(options.to_dict() if options else {}), **option_kw})
+    if opts.damage_carries:
+        raise UserError("exact_game needs damage_carries=False")
+    dr = resolve_dragons(dragon, cat)
+    if len(dr) != 1:
+        raise UserError("exact answers are for one dragon")
+    dr = dr[0]
+    armyd = D.parse_army(army, cat)
+    if sum(armyd.values()) > max_units:
+        raise UserError(f"exact games are for armies of at most {max_units} units, got "
+                        f"{sum(armyd.values())}; use 'dice attack --turns' (Monte Carlo) instead")
+    a = _plain(build_army(armyd, cat, colour=dr.colour_code, policy=opts.policy))
+    kcap = _kcap(a, opts)
+    z = [Fraction(0)] * (turns + 1)
+    slain_at, destroyed_at, flew_at, gone_at = list(z), list(z), list(z), list(z)
+    lost: dict[int, Fraction] = defaultdict(Fraction)
+    promos: dict[int, Fraction] = defaultdict(Fraction)
+    tdist: dict[int, Fraction] = defaultdict(Fraction)
+    unlimited = opts.promotion_supply == "unlimited"
+    dead0 = tuple(0 for _ in a["dua0"]) if unlimited else tuple(a["dua0"])
+    live = {(tuple(a["count0"]), dead0, 0, 0): Fraction(1)}  # (alive, dead, lost, promos)
+    cache: dict = {}
+    still = Fraction(0)
+    for t in range(1, turns + 1):
+        nxt: dict[tuple, Fraction] = defaultdict(Fraction)
+        for (al, de, lo, pm), p in live.items():
+            for key, q in _attack_from(a, dr, opts, (al, de), kcap, cache).items():
+                slain, destroyed, flew, dl, dp, al2, de2 = key
+                pq = p * q
+                L, P = lo + dl, pm + dp
+                if slain:
+                    slain_at[t] += pq
+                if destroyed:
+                    destroyed_at[t] += pq
+                if flew:
+                    flew_at[t] += pq
+                if slain or flew:
+                    gone_at[t] += pq
+                if slain or flew or destroyed:
+                    lost[L] += pq
+                    promos[P] += pq
+                    tdist[t] += pq
+                else:
+                    nxt[(al2, de2, L, P)] += pq
+        live = nxt
+    for (_al, _de, lo, pm), p in live.items():
+        lost[lo] += p
+        promos[pm] += p
+        tdist[turns] += p
+        still += p
+    return ExactGame(dr.name, armyd, turns, slain_at, destroyed_at, flew_at, gone_at, still,
+                     dict(sorted(lost.items())), dict(sorted(promos.items())), dict(tdist))
 
 
 # ---------------------------------------------------------------- dragon against dragon
