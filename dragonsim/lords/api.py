@@ -20,6 +20,7 @@ from ..errors import UserError, parse_count
 from ..stats import Rate, mean_interval
 from . import engine as E
 from .policies import POLICIES, plan_table
+from .tables import S_MR_STEPS_LOST
 
 __all__ = ["duel", "DuelResult", "battle", "BattleResult", "prepare", "resolve_policies",
            "dragon_row", "check_scenario"]
@@ -85,7 +86,8 @@ def prepare(a, b, *, policies: tuple[str, str] = ("hunter", "hunter"), rules=Non
     sa = sheet(a, rules=rs)
     sb = sheet(b, rules=rs)
     tb = kernel_tables(rs)
-    mv = E.move_tables(tb.turn_cost)
+    mv = E.move_tables(tb.turn_cost, mrs=E.needed_mrs(
+        (sa.mr_i, sb.mr_i), tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]))
     dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
     scen = np.zeros((2, 5), dtype=np.int64) if scenario is None else np.asarray(
         scenario, dtype=np.int64)
@@ -546,7 +548,8 @@ def battle(
     rs = _rules(rules)
     sheets = [sheet(d, rules=rs) for d in dragons]
     tb = kernel_tables(rs)
-    mv = E.move_tables(tb.turn_cost)
+    mv = E.move_tables(tb.turn_cost, mrs=E.needed_mrs(
+        [s.mr_i for s in sheets], tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]))
     rows = np.stack([dragon_row(s, t, p) for s, t, p in zip(sheets, teams, pols, strict=True)])
     scen = (np.zeros((len(sheets), 5), dtype=np.int64) if scenario is None
             else check_scenario(scenario, sheets, rs))

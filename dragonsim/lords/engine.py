@@ -375,11 +375,16 @@ def _extract(val, par, nbud):
     return off, dq, dr, ff, hh, rq, rr, box
 
 
-_MOVE_CACHE: dict[bytes, MoveTables] = {}
+_MOVE_PARTS: dict[bytes, tuple] = {}
 
 
-def move_tables(turn_cost: np.ndarray, max_budget: int = MAX_BUDGET) -> MoveTables:
-    """Precompute the move end states for every maneuverability rating.
+def move_tables(turn_cost: np.ndarray, max_budget: int = MAX_BUDGET,
+                mrs=None) -> MoveTables:
+    """Precompute the move end states for the maneuverability ratings ``mrs`` (default all).
+
+    Ratings not listed get no entries (a dragon with such a rating would have no move), so
+    callers list every rating a dragon can reach: its sheet's and the one serious tail damage
+    gives (:func:`needed_mrs`).
 
     Parameters
     ----------
@@ -387,25 +392,43 @@ def move_tables(turn_cost: np.ndarray, max_budget: int = MAX_BUDGET) -> MoveTabl
         Cost to turn 0, 60, 120, 180 degrees by MR (``KernelTables.turn_cost``).
     max_budget : int
         Largest geometric budget (hexes + turn points) to enumerate.
+    mrs : iterable of int, optional
+        Which maneuverability indices to enumerate.
     """
     turn_cost = np.ascontiguousarray(turn_cost, dtype=np.int64)
-    key = turn_cost.tobytes() + bytes([max_budget])
-    if key in _MOVE_CACHE:
-        return _MOVE_CACHE[key]
+    nmr = turn_cost.shape[0]
+    want = set(range(nmr)) if mrs is None else {int(m) for m in mrs}
     parts = []
-    for mr in range(turn_cost.shape[0]):
-        val, par = _move_dp(turn_cost[mr], max_budget)
-        parts.append(_extract(val, par, max_budget))
-    nmr = len(parts)
+    for mr in range(nmr):
+        if mr not in want:
+            parts.append(None)
+            continue
+        key = turn_cost[mr].tobytes() + bytes([max_budget])
+        if key not in _MOVE_PARTS:
+            val, par = _move_dp(turn_cost[mr], max_budget)
+            _MOVE_PARTS[key] = _extract(val, par, max_budget)
+        parts.append(_MOVE_PARTS[key])
     off = np.zeros((nmr, max_budget + 2), dtype=np.int64)
     base = 0
     for m, p in enumerate(parts):
+        if p is None:
+            off[m] = base
+            continue
         off[m] = p[0] + base
         base += int(p[0][-1])
-    cat = [np.concatenate([p[k] for p in parts]) for k in range(1, 8)]
-    mt = MoveTables(off, *cat)
-    _MOVE_CACHE[key] = mt
-    return mt
+    real = [p for p in parts if p is not None]
+    cat = [np.concatenate([p[k] for p in real]) for k in range(1, 8)]
+    return MoveTables(off, *cat)
+
+
+def needed_mrs(sheets_mr, mr_steps: int, n_mr: int = 9) -> list[int]:
+    """Maneuverability indices dragons with sheet ratings ``sheets_mr`` can have in a game:
+    their own and the one serious tail damage leaves them (``mr_steps`` down, minimum I)."""
+    out = set()
+    for m in sheets_mr:
+        out.add(int(m))
+        out.add(min(n_mr - 1, int(m) + int(mr_steps)))
+    return sorted(out)
 
 
 # =================================================================================================
@@ -1168,7 +1191,8 @@ def kernel_args(tables) -> tuple:
 
 
 __all__ = [
-    "MoveTables", "move_tables", "duel_kernel", "logged_game", "play_game", "kernel_args",
+    "MoveTables", "move_tables", "needed_mrs", "duel_kernel", "logged_game", "play_game",
+    "kernel_args",
     "default_options", "refresh", "damage", "speed_limits", "record_speed", "apply_move",
     "breath_hit", "cc_begin", "allocate_self_damage", "arc_area", "facing_toward",
 ]
