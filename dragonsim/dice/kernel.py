@@ -522,13 +522,27 @@ def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, c
         slain_now = np.zeros(k, np.int64)
         contrib = np.zeros((nt, 6, 5), np.int64)
         response_table(fk, fc, health, kin, contrib)
-        row = rows[c]
+        # private copies: reference counts of arrays shared by threads bounce between cores
+        dfaces_c = dfaces.copy()
+        fk_c = fk.copy()
+        fc_c = fc.copy()
+        health_c = health.copy()
+        kin_c = kin.copy()
+        promo_c = promo.copy()
+        count0_c = count0.copy()
+        dua0_c = dua0.copy()
+        kill_c = kill_order.copy()
+        gold_c = gold_order.copy()
+        opts_c = opts.copy()
+        row = np.zeros(size, np.int64)
         for g in range(lo, hi):
             seed_stream(sd, seed, g, P_DRAGON)
             seed_stream(sa, seed, g, P_ARMY)
-            _play_army(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, count0, dua0,
-                       kill_order, gold_order, opts, turns, hcap, alive, dead, snap, present,
-                       final, carried, th, slain_now, row)
+            _play_army(sd, sa, dfaces_c, colour, fk_c, fc_c, contrib, health_c, kin_c, promo_c,
+                       count0_c, dua0_c, kill_c, gold_c, opts_c, turns, hcap, alive, dead, snap,
+                       present, final, carried, th, slain_now, row)
+        for i in range(size):
+            rows[c, i] = row[i]
     out = np.zeros(size, np.int64)
     for c in range(nch):
         for i in range(size):
