@@ -196,6 +196,16 @@ def test_slaying_promotes_as_many_units_as_possible_simultaneously():
     assert int(r.counters[K.C_PROMO]) == 7 * r.n
 
 
+def test_each_dragon_slain_grants_its_promotions():
+    """Two dragons slain by one roll (melee on one, missile on the other): two rounds of
+    promotions (assumed dice.promotion_rounds), a -> b -> c."""
+    CAT.units["a-bow"] = D.make_unit("a-bow", race="chain", health=1, faces=["Missile 1"] * 6,
+                                     promotes_to="b")
+    r = run([dragon(belly=12), dragon(belly=12)], {"a": 5, "a-bow": 5})
+    assert int(r.counters[K.C_SLAIN_SUM]) == 2 * r.n
+    assert int(r.counters[K.C_PROMO]) == 20 * r.n  # 10 a -> b, then 10 b -> c
+
+
 def test_promotion_trades_for_a_dead_unit_of_the_same_race():
     """'Trade each unit for a dead unit of the same race but worth 1 health more.' With only
     the dead unit area as supply, two b in it allow two promotions."""

@@ -300,6 +300,10 @@ RULE_VALUES: dict[str, RuleValue] = {r.key: r for r in [
               " dead unit area is outside the simulation, so by default it always holds one."
               " 'dead-area': only units killed (not buried) in the simulation plus a given"
               " starting dead area.", "kernel option promotion_supply"),
+    RuleValue("dice.promotion_rounds", "one-per-dragon-slain", "assumed",
+              "'If an army slays a dragon, it may promote as many units as possible': when one"
+              " roll slays several dragons, each slaying grants its own round of simultaneous"
+              " promotions.", "army kernel"),
     RuleValue("dice.promotion_order", "slaying-then-treasure", "assumed",
               "When a dragon is slain on a treasure roll, the slaying promotions (all at once)"
               " come first, then the treasure promotion; treasure promotes the first promotable"

@@ -394,8 +394,9 @@ def _attack(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, kill_or
     for j in range(k):
         if slain_now[j] != 0:
             present[j] = 0
-    if nslain > 0 and not destroyed:
-        promos += _promote_all(alive, dead, snap, promo, opts[O_PROMO_UNLIMITED])
+    if not destroyed:
+        for _s in range(nslain):  # each dragon slain grants its own (simultaneous) promotions
+            promos += _promote_all(alive, dead, snap, promo, opts[O_PROMO_UNLIMITED])
     flew = 0
     for j in range(k):
         if final[j] == D_TREASURE and not destroyed:
