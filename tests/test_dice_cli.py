@@ -190,3 +190,24 @@ def test_dragonkin_allowance_per_full_3_points():
     assert [D.dragonkin_allowance(p) for p in (0, 2, 3, 5, 6, 30)] == [0, 0, 1, 1, 2, 10]
     with pytest.raises(UserError):
         D.dragonkin_allowance(-1)
+
+
+def test_toml_options_override_assumed_values(tmp_path, capsys):
+    """Assumed values are overridable from a file's [options]; command-line flags win."""
+    f = tmp_path / "opts.toml"
+    f.write_text('[units.idol]\nrace = "t"\nhealth = 1\nfaces = ["ID", "ID", "ID", "ID", "ID",'
+                 ' "ID"]\n\n[dragons.clawer]\ncolour = "red"\nfaces = ["claw", "claw", "claw",'
+                 ' "claw", "claw", "claw", "claw", "claw", "claw", "claw", "claw", "claw"]\n\n'
+                 '[options]\nid_split = "save-first"\n')
+    base = ["dice", "attack", "--dragon", "clawer", "--army", "idol:10", "--army-file", str(f),
+            "-n", "500", "--json"]
+    assert main(base) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["options"]["id_split"] == "save-first" and d["p_dragon_slain"] == 0.0
+    assert main(base + ["--id-split", "slay-first"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["p_dragon_slain"] == 1.0
+    f.write_text('[options]\nid_split = "sometimes"\n')
+    assert main(["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:3",
+                 "--army-file", str(f), "-n", "100"]) == 2
+    assert "id_split" in capsys.readouterr().err

@@ -138,6 +138,19 @@ class Options:
                 for f in self.__dataclass_fields__ for v in [getattr(self, f)]}
 
 
+def _options(options: Options | None, cat: D.Catalog, kw: Mapping[str, Any]) -> Options:
+    """Options: defaults < a file's ``[options]`` < ``options`` < keyword arguments."""
+    if options is not None and not kw and not cat.options:
+        return options
+    base = dict(cat.options)
+    if options is not None:
+        base.update(options.to_dict())
+    base.update(kw)
+    if isinstance(base.get("policy"), list):
+        base["policy"] = tuple(base["policy"])
+    return Options.make(**base)
+
+
 def _catalog(catalog: D.Catalog | None, army_file: str | Path | None) -> D.Catalog:
     cat = catalog or D.Catalog()
     if army_file is not None:
@@ -517,10 +530,7 @@ def attack(
     AttackResult
     """
     cat = _catalog(catalog, army_file)
-    opts = options if options is not None and not option_kw else Options.make(
-        **{**(options.to_dict() if options else {}), **option_kw})
-    if isinstance(opts.policy, list):
-        opts = Options.make(**{**opts.to_dict(), "policy": tuple(opts.policy)})
+    opts = _options(options, cat, option_kw)
     ds = resolve_dragons(dragon, cat)
     cols = {d.colour for d in ds}
     if len(cols) > 1:
@@ -653,8 +663,7 @@ def duel(
     unless it rolled belly or an enemy breath negated them). ``turns`` is the most rounds.
     """
     cat = _catalog(catalog, army_file)
-    opts = options if options is not None and not option_kw else Options.make(
-        **{**(options.to_dict() if options else {}), **option_kw})
+    opts = _options(options, cat, option_kw)
     a = resolve_dragons(team_a, cat)
     b = resolve_dragons(team_b, cat)
     for team, nm in ((a, "A"), (b, "B")):
@@ -746,8 +755,7 @@ def sweep(
     import time
 
     cat = _catalog(catalog, army_file)
-    opts = options if options is not None and not option_kw else Options.make(
-        **{**(options.to_dict() if options else {}), **option_kw})
+    opts = _options(options, cat, option_kw)
     if not isinstance(p, int | float) or not 0.0 < float(p) < 1.0:
         raise UserError(f"p must be a probability strictly between 0 and 1, got {p!r}")
     if isinstance(max_copies, bool) or not isinstance(max_copies, int) or not \

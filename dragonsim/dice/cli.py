@@ -13,12 +13,12 @@ def _opt_args(p: argparse.ArgumentParser) -> None:
                    help="TOML file with extra [units.*], [dragons.*], [armies.*]")
     p.add_argument("--turns", default="1",
                    help="most attacks (army mode) or rounds (duel) per game (default 1)")
-    p.add_argument("--id-split", default="slay-first",
+    p.add_argument("--id-split", default=None,
                    help="how ID results are split: slay-first (default: ID to the attack only "
                         "when it completes a slaying, rest to saves) or save-first")
-    p.add_argument("--policy", default="cheapest",
+    p.add_argument("--policy", default=None,
                    help="casualty choice: cheapest (default), largest, army-order, kin-first")
-    p.add_argument("--promotion-supply", default="unlimited",
+    p.add_argument("--promotion-supply", default=None,
                    help="unlimited (default) or dead-area (only units killed in the game)")
     p.add_argument("--damage-carries", action="store_true",
                    help="damage to a dragon carries over between attacks (default: it does not)")
@@ -37,8 +37,11 @@ def _turns(text: str) -> int:
 
 
 def _common(args) -> dict:
-    return {"id_split": args.id_split, "policy": args.policy,
-            "promotion_supply": args.promotion_supply, "damage_carries": args.damage_carries}
+    """The options given on the command line (the rest: an army file's [options], defaults)."""
+    out = {"id_split": args.id_split, "policy": args.policy,
+           "promotion_supply": args.promotion_supply,
+           "damage_carries": True if args.damage_carries else None}
+    return {k: v for k, v in out.items() if v is not None}
 
 
 def _progress(args):

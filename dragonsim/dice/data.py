@@ -410,6 +410,8 @@ class Catalog:
     units: dict[str, UnitDie] = field(default_factory=units)
     dragons: dict[str, Dragon] = field(default_factory=dragons)
     armies: dict[str, dict[str, int]] = field(default_factory=lambda: dict(ARMIES))
+    #: rule values and options from a file's ``[options]`` table (keyword arguments win)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def unit(self, name: str) -> UnitDie:
         return self.units[resolve_name(name, self.units, "unit")]
@@ -476,6 +478,10 @@ def load_toml(path: str | Path, catalog: Catalog | None = None) -> Catalog:
         [armies.orc-horde]
         orc-brute = 4
         goblin-thug = 3
+
+        [options]            # any field of dragonsim.dice.api.Options
+        id_split = "save-first"
+        claw_damage = 6
     """
     cat = catalog or Catalog()
     p = Path(path)
@@ -485,10 +491,13 @@ def load_toml(path: str | Path, catalog: Catalog | None = None) -> Catalog:
         raise UserError(f"army file {str(p)!r} not found") from None
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"army file {str(p)!r} is not valid TOML: {e}") from None
-    unknown = set(data) - {"units", "dragons", "armies"}
+    unknown = set(data) - {"units", "dragons", "armies", "options"}
     if unknown:
         raise UserError(f"army file {str(p)!r}: unknown table(s) {sorted(unknown)}; "
-                        "allowed: units, dragons, armies")
+                        "allowed: units, dragons, armies, options")
+    if not isinstance(data.get("options", {}), Mapping):
+        raise UserError(f"army file {str(p)!r}: [options] must be a table")
+    cat.options.update(data.get("options", {}))
     src = f"user file {p.name}"
     for name, spec in data.get("units", {}).items():
         _need(spec, ("race", "health", "faces"), f"unit {name!r}")

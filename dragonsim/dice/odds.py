@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import UserError
 from . import data as D
-from .api import Options, _catalog, build_army, resolve_dragons
+from .api import Options, _catalog, _options, build_army, resolve_dragons
 
 __all__ = ["tail_chain", "exact_attack", "ExactAttack", "exact_game", "ExactGame",
            "exact_duel_round", "roll_outcomes"]
@@ -321,8 +321,7 @@ def exact_attack(
     True
     """
     cat = _catalog(catalog, army_file)
-    opts = options if options is not None and not option_kw else Options.make(
-        **{**(options.to_dict() if options else {}), **option_kw})
+    opts = _options(options, cat, option_kw)
     ds = resolve_dragons(dragon, cat)
     if len(ds) != 1:
         raise UserError("exact answers are for one dragon; give a single dragon name")
@@ -462,8 +461,7 @@ def exact_game(
     True
     """
     cat = catalog or D.Catalog()
-    opts = options if options is not None and not option_kw else Options.make(
-        **{**(options.to_dict() if options else {}), **option_kw})
+    opts = _options(options, cat, option_kw)
     if opts.damage_carries:
         raise UserError("exact_game needs damage_carries=False")
     dr = resolve_dragons(dragon, cat)
