@@ -3,7 +3,8 @@
 Rules: ``shared/seeds/001_908fc901c9fc9d5f.txt`` (the 1996 dragon and dragonkin rules); die
 faces: ``shared/RULES-GAPS.md``. Modules: ``data`` (dice, units, armies, rule values with
 provenance; :func:`~dragonsim.dice.data.assumed` lists the assumed ones), ``kernel`` (numba
-kernels), ``odds`` (exact answers), ``api`` (:func:`attack`, :func:`duel`, :func:`sweep`),
+kernels), ``odds`` (exact answers), ``api`` (:func:`attack`, :func:`duel`, :func:`sweep`,
+:func:`melee`),
 ``cli`` (``python -m dragonsim dice ...``).
 """
 

@@ -1,4 +1,5 @@
-"""Public Dragon Dice functions: dragon attacks on armies, dragon duels, army-size sweeps.
+"""Public Dragon Dice functions: dragon attacks on armies, dragon duels, army-size sweeps,
+melee attacks with dragonkin breath.
 
 Each validates names and options, turns the data into plain arrays, runs a kernel of
 :mod:`dragonsim.dice.kernel` through :func:`dragonsim.runner.run_blocks` and returns a result
@@ -454,7 +455,8 @@ class AttackResult:
             f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}",
             f"  {self.n:,} games, up to {self.turns} attack(s) each, {self.seconds:.2f} s"
             + (" (interrupted)" if self.interrupted else ""),
-            f"  dragon slain      {self.p_dragon_slain}",
+            f"  {'a dragon slain   ' if len(self.dragons) > 1 else 'dragon slain     '} "
+            f"{self.p_dragon_slain}",
         ]
         if len(self.dragons) > 1:
             lines.append(f"  all dragons slain {self.p_all_slain}")

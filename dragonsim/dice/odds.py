@@ -6,6 +6,8 @@
   by enumeration: the dragon's tail chain is summed exactly (every chain long enough to kill
   the whole army is one lump of probability ``p_tail**K``), breath rolls by binomials, the
   army's roll by convolving each unit's die.
+* :func:`exact_game`: up to T attacks of one dragon on a small army, a Markov chain over the
+  army's states (survival by turn, health lost and promotions over the game).
 * :func:`exact_duel_round`: one round of one dragon against one dragon of another colour.
 
 This is a second, plain-Python implementation of the rules in :mod:`dragonsim.dice.kernel`,
