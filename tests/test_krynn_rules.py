@@ -74,7 +74,7 @@ class Game:
 
     def battle(self, sk_line, sk_cmd, p_all_out=0.0, p_cmd=0.0):
         fopts = np.array([p_all_out, p_cmd])
-        return K.battle(self.u, 0, self.cmd, self.tab, self.order, self.ptr, self.cards,
+        return K.battle_step(self.u, 0, self.cmd, self.tab, self.order, self.ptr, self.cards,
                         self.sizes, self.dh, self.dw, np.array(sk_line, np.int64),
                         np.array(sk_cmd, np.int64), self.opts, fopts, self.stress, self.g,
                         self.st[0], self.st[1], self.st[2])
@@ -242,13 +242,16 @@ def test_ready_unit_hit_is_shaken_and_shaken_unit_hit_is_removed():
     assert g.line("alliance", "foot")[:2] == (0, 0)
 
 
+@pytest.mark.parametrize("heroes", [0, 1])
 @pytest.mark.parametrize("ready_first", [False, True])
-def test_hit_order_policy_matches_the_reference(ready_first):
+def test_hit_order_policy_matches_the_reference(ready_first, heroes):
     """Which unit of a line takes a hit is not printed; both policies match the slow reference
-    for every small line state."""
+    for every small line state, in the closed form (no heroes) and in the hit-by-hit path
+    (a hero present but already at maximum stress)."""
     name = "ready-first" if ready_first else "shaken-first"
-    rules = deck_rules(alliance_hits=name)
-    g = Game(rules, alliance="foot=1", army="foot=1")
+    rules = deck_rules(alliance_hits=name, hero_policy="all")
+    g = Game(rules, heroes=heroes, alliance="foot=1", army="foot=1")
+    g.stress[:] = rules.max_stress
     for r in range(4):
         for s in range(4 - r):
             for b in range(r + s + 1):

@@ -106,8 +106,10 @@ def side_ready(u, t, s):
 
 
 @njit(cache=True)
-def apply_hits(u, t, s, l, hits, opts, stress, g):
-    """Apply ``hits`` to line ``l`` of side ``s`` on tile ``t``.
+def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
+    """:func:`apply_hits` one hit at a time, for when heroes may absorb hits.
+
+    Apply ``hits`` to line ``l`` of side ``s`` on tile ``t``.
 
     Printed: barricades first ("After a barricade has absorbed a hit, it is removed"); "A ready
     unit that takes 1 hit is shaken. A shaken unit that takes 1 hit is removed."; heroes may
@@ -122,34 +124,6 @@ def apply_hits(u, t, s, l, hits, opts, stress, g):
     mx = opts[O_MAX_STRESS]
     if hits <= 0:
         return
-    if nh == 0 or hp == HP_NEVER:
-        # no hero can absorb: the same rules in closed form (no per-hit loop)
-        x = min(hits, u[t, s, l, BS])
-        u[t, s, l, BS] -= x
-        hits -= x
-        x = min(hits, u[t, s, l, BR])
-        u[t, s, l, BR] -= x
-        hits -= x
-        r = u[t, s, l, R]
-        sh = u[t, s, l, S]
-        if pol == READY_FIRST:
-            x = min(hits, r)
-            r -= x
-            sh += x
-            sh -= min(hits - x, sh)
-        else:
-            x = min(hits, sh)
-            sh -= x
-            hits -= x
-            k = min(hits // 2, r)  # each further ready unit: shaken, then removed
-            r -= k
-            hits -= 2 * k
-            if hits > 0 and r > 0:
-                r -= 1
-                sh += 1
-        u[t, s, l, R] = r
-        u[t, s, l, S] = sh
-        hits = 0
     while hits > 0:
         r = u[t, s, l, R]
         sh = u[t, s, l, S]
@@ -185,6 +159,45 @@ def apply_hits(u, t, s, l, hits, opts, stress, g):
         hits -= 1
     if units(u, t, s, l) == 0:
         # "If all the units on a line are removed, any tactic tokens on that line are also removed."
+        u[t, s, l, TAC] = 0
+
+
+@njit(cache=True, inline="always")
+def apply_hits(u, t, s, l, hits, opts, stress, g):
+    """Apply ``hits`` to line ``l`` of side ``s`` on tile ``t`` (see :func:`apply_hits_heroes`
+    for the rules). Without heroes able to absorb, in closed form (no per-hit loop)."""
+    if hits <= 0:
+        return
+    if s == ALLIANCE and opts[O_HEROES] > 0 and opts[O_HERO_POLICY] != HP_NEVER:
+        apply_hits_heroes(u, t, s, l, hits, opts, stress, g)
+        return
+    pol = opts[O_ALLIANCE_HITS] if s == ALLIANCE else opts[O_ARMY_HITS]
+    x = min(hits, u[t, s, l, BS])
+    u[t, s, l, BS] -= x
+    hits -= x
+    x = min(hits, u[t, s, l, BR])
+    u[t, s, l, BR] -= x
+    hits -= x
+    r = u[t, s, l, R]
+    sh = u[t, s, l, S]
+    if pol == READY_FIRST:
+        x = min(hits, r)
+        r -= x
+        sh += x
+        sh -= min(hits - x, sh)
+    else:
+        x = min(hits, sh)
+        sh -= x
+        hits -= x
+        k = min(hits // 2, r)  # each further ready unit: shaken, then removed
+        r -= k
+        hits -= 2 * k
+        if hits > 0 and r > 0:
+            r -= 1
+            sh += 1
+    u[t, s, l, R] = r
+    u[t, s, l, S] = sh
+    if r + sh == 0:
         u[t, s, l, TAC] = 0
 
 
@@ -227,7 +240,7 @@ def shake_units(u, t, s, l, k):
         u[t, s, l, S] += k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_any(u, t, atk_side):
     """The line a hero picks for an "any line" card (assumed heuristic).
 
@@ -284,10 +297,13 @@ def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, st
     else:
         hits = amount
         woe = 0
-    apply_hits(u, t, dfd, target, hits, opts, stress, g)
     # "Once hits have been applied to the defending line, any hits from Woe results are
-    # applied to the attacking line."
-    apply_hits(u, t, atk, line, woe, opts, stress, g)
+    # applied to the attacking line." (one call site keeps the inlined code small)
+    for k in range(2):
+        if k == 0:
+            apply_hits(u, t, dfd, target, hits, opts, stress, g)
+        else:
+            apply_hits(u, t, atk, line, woe, opts, stress, g)
     eff = cards[atk, line, c, C_EFFECT]
     ek = cards[atk, line, c, C_EAMOUNT]
     if eff == E_SHAKE_CMD:
@@ -391,14 +407,21 @@ def battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_l
             commander_power(u, t, ARMY, cmd_tab, fl, die_hits, die_woe, opts, stress, g, st_d)
         if cmd[t, ALLIANCE] == 1:
             commander_power(u, t, ALLIANCE, cmd_tab, fl, die_hits, die_woe, opts, stress, g, st_d)
-    if allout:
-        for l in range(3):
-            fight(u, t, l, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g,
-                  st_d, st_c)
-    else:
-        fight(u, t, fl, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g,
+    lo = 0 if allout else fl
+    hi = 3 if allout else fl + 1
+    for l in range(lo, hi):  # one call site keeps the inlined code small
+        fight(u, t, l, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g,
               st_d, st_c)
     return control(u, t, opts)
+
+
+@njit(cache=True)
+def battle_step(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
+                sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f):
+    """:func:`battle` as an ordinary (not inlined) call, for the battlefield kernel and tests:
+    one compiled copy of the battle phase shared by its callers."""
+    return battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
+                  sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
 
 
 @njit(cache=True, inline="always")
@@ -440,7 +463,7 @@ def battle_offsets(max_turns, stress_bins):
     return turn, st, line, line + 2 * 3 * 7 * 7
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_tile(u, u0, cmd, cmd0, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
               sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f):
     """One game on one battle tile: battles turn after turn until it is controlled.
@@ -614,8 +637,8 @@ def play_field(u, u0, cmd, cmd0, cmd_tab, flank0, flank, ctl, order, ptr, cards,
                         t = i
                         break
                     x -= 1
-        w = battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
-                   sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
+        w = battle_step(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe,
+                        sk_line, sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
         if w < 0:
             continue
         take_control(u, t, w, cmd)
