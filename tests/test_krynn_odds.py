@@ -145,6 +145,9 @@ def test_simulated_plan_matches_its_exact_success():
     exact dynamic programme says."""
     res = conflict(2, actions=4, cards=1, n=N, progress=False)
     assert binomial_consistent(res.success.k, N, float(res.exact_success))
+    assert binomial_consistent(res.exceed.k, N, float(res.exact_exceed))
+    m, lo, hi = res.mean_stress
+    assert abs(m - float(res.exact_stress)) < (hi - lo) / 2 * 5 / z_for(0.95)
     plan = best_conflict_plan(2, actions=4, cards=1)
     mean_cards = res.counters[K.K_CARDS] / N
     assert abs(mean_cards - float(plan.expected_cards)) < 5 * np.sqrt(1.0 / N) + 1e-12

@@ -490,3 +490,20 @@ def test_repeated_battles_until_the_tile_is_controlled():
     res = battle(alliance="foot=3", army="foot=2", n=200, progress=False, rules=r)
     assert res.p_alliance_controls.k == 200
     assert res.mean_turns[0] == 2.0
+
+
+def test_active_flank_is_chosen_in_proportion_to_flank_tokens():
+    """"uncontrolled battle tiles may gain multiple flank tokens, so they're more likely to be
+    the active flank" (assumed: in proportion). Tile 0 (3 tokens) falls to the Alliance in one
+    battle, tile 1 (1 token) to the Army, and a control limit of 1 ends the scenario when the
+    Army takes tile 1: on turn 1 if it fought first (chance 1/4), else on turn 2."""
+    from dragonsim.stats import binomial_consistent
+
+    a_tile = Tile(alliance="foot=6", army="foot=1", flank=3)
+    d_tile = Tile(alliance="foot=1", army="foot=6", flank=1)
+    n = 20_000
+    res = battlefield([a_tile, d_tile], control_limit=1, n=n, progress=False,
+                      rules=_decisive_rules(), battle_type="skirmish")
+    assert res.rate("loss_by_limit").k == n
+    second = int(res.counters[K.F_TURNS_SUM]) - n
+    assert binomial_consistent(second, n, 0.75)

@@ -688,7 +688,7 @@ def conflict(
         plan = np.zeros((acts + 1, crd + 1, 2), np.int64)
         for (a, c), (sa, sc) in bp.table.items():
             plan[a, c] = (sa, sc)
-        exact_s, exact_e, exact_w = bp.success, None, bp.expected_stress
+        exact_s, exact_e, exact_w = bp.success, bp.exceed, bp.expected_stress
         steps = bp.steps()
     out = run_blocks(K.conflict_kernel, n, seed, (d, plan, acts, crd, dh, dw),
                      progress=progress, threads=threads, label="conflicts")

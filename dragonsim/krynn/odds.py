@@ -122,13 +122,15 @@ class ConflictPlan:
     ``table[(a, c)] = (spend_actions, spend_cards)`` for the next attempt with ``a`` actions and
     ``c`` cards left ((0, 0): stop); ``success`` is the exact chance of succeeding within the
     actions; ``expected_cards`` / ``expected_actions`` / ``expected_stress`` are spent on
-    average; ``first`` is the opening attempt."""
+    average; ``exceed`` is the chance of succeeding with more hits than the difficulty (an
+    equipment card against a vile champion); ``first`` is the opening attempt."""
 
     difficulty: int
     actions: int
     cards: int
     mastered: bool
     success: Fraction
+    exceed: Fraction
     expected_cards: Fraction
     expected_actions: Fraction
     expected_stress: Fraction
@@ -173,33 +175,34 @@ def best_conflict_plan(
     if not 0 <= int(cards) <= 12:
         raise UserError(f"cards must be between 0 and 12, got {cards}")
     key = _key(rules)
-    stats: dict[int, tuple[Fraction, Fraction]] = {}
+    stats: dict[int, tuple[Fraction, Fraction, Fraction]] = {}
     for n in range(1, actions + cards + 1):
         dist = dict(_pool(key, n))
         ps = sum((p for (h, _), p in dist.items() if h >= d), Fraction(0))
         ew = sum((p * w for (_, w), p in dist.items()), Fraction(0))
-        stats[n] = (ps, ew)
+        pe = sum((p for (h, _), p in dist.items() if h > d), Fraction(0))
+        stats[n] = (ps, ew, pe)
     zero = Fraction(0)
-    # value[(a, c)] = (p_success, e_cards, e_actions, e_stress)
-    value: dict[tuple[int, int], tuple[Fraction, Fraction, Fraction, Fraction]] = {}
+    # value[(a, c)] = (p_success, e_cards, e_actions, e_stress, p_exceed)
+    value: dict[tuple[int, int], tuple[Fraction, ...]] = {}
     table: dict[tuple[int, int], tuple[int, int]] = {}
     for a in range(0, actions + 1):
         for c in range(0, cards + 1):
-            best = (zero, zero, zero, zero)
+            best = (zero, zero, zero, zero, zero)
             choice = (0, 0)
             for sa in range(1, a + 1):
                 for sc in range(0, c + 1):
-                    ps, ew = stats[sa + sc]
-                    rp, rc, ra, rs = value[a - sa, c - sc]
+                    ps, ew, pe = stats[sa + sc]
+                    rp, rc, ra, rs, rx = value[a - sa, c - sc]
                     q = 1 - ps
-                    cand = (ps + q * rp, sc + q * rc, sa + q * ra, ew + q * rs)
+                    cand = (ps + q * rp, sc + q * rc, sa + q * ra, ew + q * rs, pe + q * rx)
                     if (cand[0], -cand[1], -cand[2]) > (best[0], -best[1], -best[2]):
                         best, choice = cand, (sa, sc)
             value[a, c] = best
             table[a, c] = choice
-    p, ec, ea, es = value[actions, cards]
-    return ConflictPlan(int(difficulty), int(actions), int(cards), bool(mastered), p, ec, ea, es,
-                        table[actions, cards], table)
+    p, ec, ea, es, px = value[actions, cards]
+    return ConflictPlan(int(difficulty), int(actions), int(cards), bool(mastered), p, px, ec, ea,
+                        es, table[actions, cards], table)
 
 
 # --- one fight: a slow, obvious reference ----------------------------------------------------
