@@ -74,9 +74,9 @@ def main() -> None:
     import numpy as np
 
     side = np.array([0, 1], np.int64)
-    K.dvd_kernel(0, 1000, 1, faces, side, Options().array(), 10)
-    c = K.dvd_kernel(0, n, 1, faces, side, Options().array(), 10)
-    t = _best(lambda: K.dvd_kernel(0, n, 1, faces, side, Options().array(), 10))
+    K.dvd_kernel(0, 1000, 1, faces, side, 2, Options().array(), 10)
+    c = K.dvd_kernel(0, n, 1, faces, side, 2, Options().array(), 10)
+    t = _best(lambda: K.dvd_kernel(0, n, 1, faces, side, 2, Options().array(), 10))
     dice = int(c[K.V_DICE]) / n
     K.rng_floor_kernel(0, 1000, 1, max(1, round(dice)), 0)
     tf = _best(lambda: K.rng_floor_kernel(0, n, 1, max(1, round(dice)), 0))

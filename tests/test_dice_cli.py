@@ -211,3 +211,15 @@ def test_toml_options_override_assumed_values(tmp_path, capsys):
     assert main(["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:3",
                  "--army-file", str(f), "-n", "100"]) == 2
     assert "id_split" in capsys.readouterr().err
+
+
+def test_duel_by_colour_command(capsys):
+    rc, out, _ = _run(capsys, "dice", "duel", "--dragons", "red-wyrm,blue-drake,green-wyrm:2",
+                      "-n", "3000", "--turns", "10", "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["colours"] == ["red", "blue", "green"]
+    total = d["p_red_wins"] + d["p_blue_wins"] + d["p_green_wins"] + d["p_all_gone"] + \
+        d["p_still_fighting"]
+    assert abs(total - 1) < 1e-9
+    rc, _, err = _run(capsys, "dice", "duel", "--dragons", "red-wyrm,red-drake", "-n", "9")
+    assert rc == 2 and "at least two colours" in err

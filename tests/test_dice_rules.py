@@ -435,3 +435,20 @@ def test_army_cannot_consist_solely_of_dragonkin():
     """'Any army cannot consist solely of dragonkin.'"""
     with pytest.raises(UserError, match="solely of dragonkin"):
         run(dragon(claw=12), {"blue-kin": 3})
+
+
+def test_multiple_colours_attack_each_other_same_colours_team_up():
+    """'If there are multiple dragons of different colors, they attack each other. In such
+    cases, dragons of the same color team up against a dragon of a different color.' Two red
+    clawers slay the blue clawer (10 damage), then the idle green one; red wins in 2 rounds."""
+    red = D.make_dragon("red-claw", colour="red", faces=["claw"] * 12)
+    blue = D.make_dragon("blue-claw", colour="blue", faces=["claw"] * 12)
+    green = D.make_dragon("green-idle", colour="green", faces=["treasure"] * 12)
+    r = duel([red, red], [blue], [green], n=N, turns=5, catalog=CAT, progress=False)
+    assert r.colours == ["red", "blue", "green"]
+    assert r.p_team_wins(0).k == r.n and r.rounds[0] == 2
+    assert r.p_team_slain(1).k == r.n and r.p_team_slain(2).k == r.n
+    assert r.p_team_slain(0).k == 0  # blue and green each put 5 or 0 on one red: not enough
+    # one spec, grouped by colour
+    r2 = duel([red, blue, red, green], n=N, turns=5, catalog=CAT, progress=False)
+    assert r2.colours == ["red", "blue", "green"] and r2.p_team_wins(0).k == r2.n

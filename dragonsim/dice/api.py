@@ -38,6 +38,7 @@ __all__ = [
     "SweepResult",
     "attack",
     "duel",
+    "teams_by_colour",
     "melee",
     "sweep",
     "build_army",
@@ -557,32 +558,53 @@ def attack(
 # ---------------------------------------------------------------- dragon vs dragon
 @dataclass
 class DuelResult:
-    """Counters of dragons of one colour fighting dragons of another."""
+    """Counters of dragons of different colours fighting each other (one team per colour)."""
 
     counters: np.ndarray
     n: int
     turns: int
-    team_a: list[str]
-    team_b: list[str]
+    teams: list[list[str]]
+    colours: list[str]
     options: Options
     seconds: float
     seed: int
     interrupted: bool = False
 
+    @property
+    def team_a(self) -> list[str]:
+        return self.teams[0]
+
+    @property
+    def team_b(self) -> list[str]:
+        return self.teams[1]
+
     def _r(self, i: int) -> Rate:
         return Rate.of(int(self.counters[i]), self.n)
 
+    def _t(self, team: int, what: int) -> int:
+        return K.VHEAD + K.VT * team + what
+
+    def p_team_wins(self, team: int) -> Rate:
+        """Only this team's dragons are left."""
+        return self._r(self._t(team, K.VT_WINS))
+
+    def p_team_slain(self, team: int) -> Rate:
+        """Some dragon of this team was slain."""
+        return self._r(self._t(team, K.VT_ANY_SLAIN))
+
     @property
     def p_a_wins(self) -> Rate:
-        return self._r(K.V_A_WINS)
+        return self.p_team_wins(0)
 
     @property
     def p_b_wins(self) -> Rate:
-        return self._r(K.V_B_WINS)
+        return self.p_team_wins(1)
 
     @property
-    def p_both_gone(self) -> Rate:
-        return self._r(K.V_BOTH_GONE)
+    def p_all_gone(self) -> Rate:
+        return self._r(K.V_ALL_GONE)
+
+    p_both_gone = p_all_gone
 
     @property
     def p_timeout(self) -> Rate:
@@ -590,64 +612,85 @@ class DuelResult:
 
     @property
     def p_a_slain(self) -> Rate:
-        """Some team-A dragon slain."""
-        return self._r(K.V_A_ANY_SLAIN)
+        return self.p_team_slain(0)
 
     @property
     def p_b_slain(self) -> Rate:
-        return self._r(K.V_B_ANY_SLAIN)
+        return self.p_team_slain(1)
 
     @property
     def rounds(self) -> tuple[float, float, float]:
         return mean_interval(float(self.counters[K.V_ROUNDS]),
                              float(self.counters[K.V_ROUNDS_SQ]), self.n)
 
+    def _labels(self) -> list[str]:
+        return ["a", "b"] if len(self.teams) == 2 else list(self.colours)
+
     def to_frame(self):
         import pandas as pd
 
-        rows = [(nm, r.rate, r.lo, r.hi) for nm, r in (
-            ("p_a_wins", self.p_a_wins), ("p_b_wins", self.p_b_wins),
-            ("p_both_gone", self.p_both_gone), ("p_still_fighting", self.p_timeout),
-            ("p_a_dragon_slain", self.p_a_slain), ("p_b_dragon_slain", self.p_b_slain))]
+        rows = []
+        for i, lab in enumerate(self._labels()):
+            for what, r in (("wins", self.p_team_wins(i)),
+                            ("dragon_slain", self.p_team_slain(i))):
+                rows.append((f"p_{lab}_{what}", r.rate, r.lo, r.hi))
+        for nm, r in (("p_all_gone", self.p_all_gone), ("p_still_fighting", self.p_timeout)):
+            rows.append((nm, r.rate, r.lo, r.hi))
         rows.append(("mean_rounds", *self.rounds))
         return pd.DataFrame(rows, columns=["metric", "value", "lo", "hi"])
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"n": self.n, "team_a": self.team_a, "team_b": self.team_b,
+        out: dict[str, Any] = {"n": self.n, "teams": self.teams, "colours": self.colours,
                                "turns": self.turns}
+        if len(self.teams) == 2:
+            out["team_a"], out["team_b"] = self.teams
         for _, row in self.to_frame().iterrows():
             m = row["metric"]
             key = m[2:] if m.startswith("p_") else m[5:]
             out[m] = row["value"]
             out[f"ci_{key}"] = [row["lo"], row["hi"]]
+        if len(self.teams) == 2:
+            out["p_both_gone"] = out["p_all_gone"]
+            out["ci_both_gone"] = out["ci_all_gone"]
         out["seconds"] = self.seconds
         out["options"] = self.options.to_dict()
         out["manifest"] = manifest(game="dragon-dice", mode="dragon-vs-dragon", seed=self.seed,
-                                   n=self.n, turns=self.turns, team_a=self.team_a,
-                                   team_b=self.team_b, options=self.options.to_dict(),
+                                   n=self.n, turns=self.turns, teams=self.teams,
+                                   options=self.options.to_dict(),
                                    rules_hash=rules_hash(D.rule_values()),
                                    seconds=self.seconds)
         return out
 
     def summary(self) -> str:
         r = self.rounds
-        return "\n".join([
-            f"{' + '.join(self.team_a)}  vs  {' + '.join(self.team_b)}",
-            f"  {self.n:,} games, up to {self.turns} round(s), {self.seconds:.2f} s",
-            f"  A wins            {self.p_a_wins}",
-            f"  B wins            {self.p_b_wins}",
-            f"  both gone         {self.p_both_gone}",
-            f"  still fighting    {self.p_timeout}",
-            f"  an A dragon slain {self.p_a_slain}",
-            f"  a B dragon slain  {self.p_b_slain}",
-            f"  rounds            {r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]",
-        ])
+        lines = ["  vs  ".join(" + ".join(t) for t in self.teams),
+                 f"  {self.n:,} games, up to {self.turns} round(s), {self.seconds:.2f} s"]
+        for i, col in enumerate(self.colours):
+            lines.append(f"  {col + ' wins':<20}{self.p_team_wins(i)}")
+        lines += [f"  {'all gone':<20}{self.p_all_gone}",
+                  f"  {'still fighting':<20}{self.p_timeout}"]
+        for i, col in enumerate(self.colours):
+            lines.append(f"  {'a ' + col + ' dragon slain':<20}{self.p_team_slain(i)}")
+        lines.append(f"  {'rounds':<20}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]")
+        return "\n".join(lines)
+
+
+def teams_by_colour(spec: str | Sequence[str | D.Dragon],
+                    catalog: D.Catalog | None = None) -> list[list[D.Dragon]]:
+    """Group dragons into teams by colour ('dragons of the same color team up').
+
+    >>> [[d.name for d in t] for t in teams_by_colour("red-wyrm,blue-drake,red-drake")]
+    [['red-wyrm', 'red-drake'], ['blue-drake']]
+    """
+    cat = catalog or D.Catalog()
+    teams: dict[str, list[D.Dragon]] = {}
+    for d in resolve_dragons(spec, cat):
+        teams.setdefault(d.colour, []).append(d)
+    return list(teams.values())
 
 
 def duel(
-    team_a: str | Sequence[str | D.Dragon],
-    team_b: str | Sequence[str | D.Dragon],
-    *,
+    *teams: str | Sequence[str | D.Dragon],
     n: int | float | str = 100_000,
     seed: int = 1,
     turns: int = 1,
@@ -658,33 +701,51 @@ def duel(
     progress: bool | None = None,
     **option_kw: Any,
 ) -> DuelResult:
-    """Dragons of one colour (team A) against dragons of another (team B).
+    """Dragons of different colours fighting each other, one team per colour.
 
-    Each team focuses on one enemy dragon (an enemy whose saves a breath negated first); all
-    dragons roll at once; a dragon is slain by 5 damage (its health) plus 5 (its saves,
-    unless it rolled belly or an enemy breath negated them). ``turns`` is the most rounds.
+    Each team focuses on one dragon of another colour (one whose saves a breath negated
+    first, else the first listed); all dragons roll at once; a dragon is slain by 5 damage
+    (its health) plus 5 (its saves, unless it rolled belly or an enemy breath negated them
+    for this round and the next ``breath_negation_rounds``). ``turns`` is the most rounds; a
+    game ends when at most one colour is left.
+
+    Parameters
+    ----------
+    teams
+        Two or more teams, e.g. ``duel("red-wyrm", "blue-drake:2")``; or one spec holding
+        several colours (``duel("red-wyrm,blue-drake,green-wyrm")``), grouped by colour.
     """
     cat = _catalog(catalog, army_file)
     opts = _options(options, cat, option_kw)
-    a = resolve_dragons(team_a, cat)
-    b = resolve_dragons(team_b, cat)
-    for team, nm in ((a, "A"), (b, "B")):
-        cols = {d.colour for d in team}
-        if len(cols) > 1:
-            raise UserError(f"team {nm} mixes colours {sorted(cols)}; dragons of one colour "
+    if len(teams) == 1:
+        groups = teams_by_colour(teams[0], cat)
+    else:
+        groups = [resolve_dragons(t, cat) for t in teams]
+    if len(groups) < 2:
+        raise UserError("a dragon fight needs dragons of at least two colours; dragons of the "
+                        "same colour do not fight each other (they attack the army together; "
+                        "use attack)")
+    cols = []
+    for i, team in enumerate(groups):
+        c = {d.colour for d in team}
+        if len(c) > 1:
+            raise UserError(f"team {i + 1} mixes colours {sorted(c)}; dragons of one colour "
                             "team up, so give each team one colour")
-    if a[0].colour == b[0].colour:
-        raise UserError(f"both teams are {a[0].colour}: dragons of the same colour do not "
-                        "fight each other (they attack the army together; use attack)")
-    if len(a) + len(b) > 16:
-        raise UserError("at most 16 dragons in a duel")
+        cols.append(c.pop())
+    if len(set(cols)) < len(cols):
+        raise UserError(f"two teams share a colour ({', '.join(cols)}): dragons of the same "
+                        "colour do not fight each other (they team up)")
+    dragons_all = [d for t in groups for d in t]
+    if len(dragons_all) > 16:
+        raise UserError("at most 16 dragons in a fight")
     T = _turns(turns)
-    faces = _dragon_faces(a + b)
-    side = np.array([0] * len(a) + [1] * len(b), np.int64)
-    out = run_blocks(K.dvd_kernel, _n(n), int(seed), (faces, side, opts.array(), T),
+    faces = _dragon_faces(dragons_all)
+    side = np.array([i for i, t in enumerate(groups) for _ in t], np.int64)
+    out = run_blocks(K.dvd_kernel, _n(n), int(seed),
+                     (faces, side, len(groups), opts.array(), T),
                      progress=progress, threads=threads, label="games")
-    return DuelResult(out.counters, out.n, T, [d.name for d in a], [d.name for d in b], opts,
-                      out.seconds, int(seed), out.interrupted)
+    return DuelResult(out.counters, out.n, T, [[d.name for d in t] for t in groups], cols,
+                      opts, out.seconds, int(seed), out.interrupted)
 
 
 # ---------------------------------------------------------------- sweep

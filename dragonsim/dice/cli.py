@@ -69,9 +69,18 @@ def cmd_attack(args) -> int:
 
 def cmd_duel(args) -> int:
     from ..cli import emit_json
+    from ..errors import UserError
     from .api import duel
 
-    r = duel(args.a, args.b, n=args.n, seed=args.seed, turns=_turns(args.turns),
+    teams = [t for t in (args.a, args.b) if t]
+    if args.dragons and teams:
+        raise UserError("give either --dragons (grouped by colour) or --a/--b, not both")
+    if args.dragons:
+        teams = [args.dragons]
+    elif len(teams) != 2:
+        raise UserError("give --a and --b (one colour each), or --dragons with two or more "
+                        "colours, e.g. --dragons red-wyrm,blue-drake,green-wyrm")
+    r = duel(*teams, n=args.n, seed=args.seed, turns=_turns(args.turns),
              army_file=args.army_file, threads=args.threads, progress=_progress(args),
              breath_negation_rounds=args.negation_rounds,
              damage_carries=args.damage_carries)
@@ -226,9 +235,13 @@ def register(subparsers) -> None:
     a.set_defaults(func=cmd_attack)
 
     d = sub.add_parser("duel", help="dragons of different colours fight each other",
-                       description="Team A (one colour) against team B (another colour).")
-    d.add_argument("--a", required=True, help="team A, e.g. red-wyrm or red-wyrm:2")
-    d.add_argument("--b", required=True, help="team B, e.g. blue-drake")
+                       description="Team A (one colour) against team B (another colour), or "
+                                   "any dragons grouped by colour (--dragons).")
+    d.add_argument("--a", default=None, help="team A, e.g. red-wyrm or red-wyrm:2")
+    d.add_argument("--b", default=None, help="team B, e.g. blue-drake")
+    d.add_argument("--dragons", default=None,
+                   help="dragons of two or more colours, e.g. red-wyrm,blue-drake:2,green-wyrm"
+                        " (same colours team up)")
     d.add_argument("--army-file", default=None, help="TOML file with extra [dragons.*]")
     d.add_argument("--turns", default="1", help="most rounds (default 1)")
     d.add_argument("--negation-rounds", type=int, default=2,

@@ -553,48 +553,59 @@ def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, c
 
 # ---------------------------------------------------------------- dragon vs dragon
 V_GAMES = 0
-V_A_WINS = 1  # team B gone, some of team A left
-V_B_WINS = 2
-V_BOTH_GONE = 3
-V_TIMEOUT = 4
-V_ROUNDS = 5
-V_ROUNDS_SQ = 6
-V_A_SLAIN = 7  # team A dragons slain, summed
-V_B_SLAIN = 8
-V_A_FLEW = 9
-V_B_FLEW = 10
-V_A_ANY_SLAIN = 11  # games in which some team A dragon was slain
-V_B_ANY_SLAIN = 12
-V_BOTH_ANY_SLAIN = 13
-V_DICE = 14
-VHEAD = 15
+V_ALL_GONE = 1  # no dragon left at all
+V_TIMEOUT = 2  # two or more teams still there after `turns` rounds
+V_ROUNDS = 3
+V_ROUNDS_SQ = 4
+V_MULTI_ANY_SLAIN = 5  # games in which dragons of two or more teams were slain
+V_DICE = 6
+VHEAD = 7
+# per team i, at VHEAD + VT * i + ...
+VT_WINS = 0  # only team i left
+VT_SLAIN = 1  # team i's dragons slain, summed
+VT_FLEW = 2  # team i's dragons flown away, summed
+VT_ANY_SLAIN = 3  # games in which some dragon of team i was slain
+VT = 4
+# two teams (A = 0, B = 1)
+V_A_WINS = VHEAD + VT_WINS
+V_A_SLAIN = VHEAD + VT_SLAIN
+V_A_FLEW = VHEAD + VT_FLEW
+V_A_ANY_SLAIN = VHEAD + VT_ANY_SLAIN
+V_B_WINS = VHEAD + VT + VT_WINS
+V_B_SLAIN = VHEAD + VT + VT_SLAIN
+V_B_FLEW = VHEAD + VT + VT_FLEW
+V_B_ANY_SLAIN = VHEAD + VT + VT_ANY_SLAIN
+V_BOTH_GONE = V_ALL_GONE
+V_BOTH_ANY_SLAIN = V_MULTI_ANY_SLAIN
+
+
+def dvd_size(nteams: int, turns: int) -> int:
+    """Length of :func:`dvd_kernel`'s counter array."""
+    return VHEAD + VT * nteams + turns + 1
 
 
 @njit(cache=True, inline="always")
-def _play_dvd(sd, dfaces, side, opts, turns, present, dmg_out, dmg_in, belly, breath, wing,
-              neg_until, carried, row):
+def _play_dvd(sd, dfaces, side, nteams, opts, turns, present, dmg_out, dmg_in, belly, breath,
+              wing, neg_until, carried, tgt, left, slain, row):
     k = dfaces.shape[0]
     for j in range(k):
         present[j] = 1
         neg_until[j] = -1
         carried[j] = 0
-    slain_a = 0
-    slain_b = 0
+    for i in range(nteams):
+        slain[i] = 0
     rounds = 0
     for r in range(1, turns + 1):
         rounds = r
-        # owners choose targets (team focus), then all dragons roll simultaneously
-        tgt_a = -1  # target of team A (a team B dragon)
-        tgt_b = -1
-        for j in range(k):
-            if present[j] == 0:
-                continue
-            if side[j] == 1:
-                if tgt_a < 0 or (neg_until[j] >= r and neg_until[tgt_a] < r):
-                    tgt_a = j
-            else:
-                if tgt_b < 0 or (neg_until[j] >= r and neg_until[tgt_b] < r):
-                    tgt_b = j
+        # each team's owners choose one target among the other colours (a dragon whose saves
+        # a breath negated first), then all dragons roll simultaneously
+        for i in range(nteams):
+            tgt[i] = -1
+            for j in range(k):
+                if present[j] == 0 or side[j] == i:
+                    continue
+                if tgt[i] < 0 or (neg_until[j] >= r and neg_until[tgt[i]] < r):
+                    tgt[i] = j
         for j in range(k):
             dmg_in[j] = 0
             dmg_out[j] = 0
@@ -625,12 +636,12 @@ def _play_dvd(sd, dfaces, side, opts, turns, present, dmg_out, dmg_in, belly, br
         for j in range(k):
             if present[j] == 0:
                 continue
-            t = tgt_a if side[j] == 0 else tgt_b
+            t = tgt[side[j]]
+            if t < 0:
+                continue
             dmg_in[t] += dmg_out[j]
             if breath[j] != 0 and neg_until[t] < r + opts[O_NEGATE]:
                 neg_until[t] = r + opts[O_NEGATE]
-        any_a = 0
-        any_b = 0
         for j in range(k):
             if present[j] == 0:
                 continue
@@ -639,67 +650,65 @@ def _play_dvd(sd, dfaces, side, opts, turns, present, dmg_out, dmg_in, belly, br
                 saves = 0
             if dmg_in[j] + carried[j] >= opts[O_DHEALTH] + saves:
                 present[j] = 0
-                if side[j] == 0:
-                    slain_a += 1
-                else:
-                    slain_b += 1
+                slain[side[j]] += 1
             else:
                 if opts[O_CARRY] != 0:
                     carried[j] += dmg_in[j]
                 if wing[j] != 0:
                     present[j] = 0
-                    if side[j] == 0:
-                        row[V_A_FLEW] += 1
-                    else:
-                        row[V_B_FLEW] += 1
+                    row[VHEAD + VT * side[j] + VT_FLEW] += 1
+        teams_left = 0
+        for i in range(nteams):
+            left[i] = 0
         for j in range(k):
             if present[j] != 0:
-                if side[j] == 0:
-                    any_a += 1
-                else:
-                    any_b += 1
-        if any_a == 0 or any_b == 0:
+                if left[side[j]] == 0:
+                    teams_left += 1
+                left[side[j]] += 1
+        if teams_left <= 1:
             break
-    left_a = 0
-    left_b = 0
+    teams_left = 0
+    last = -1
+    for i in range(nteams):
+        left[i] = 0
     for j in range(k):
         if present[j] != 0:
-            if side[j] == 0:
-                left_a += 1
-            else:
-                left_b += 1
+            if left[side[j]] == 0:
+                teams_left += 1
+                last = side[j]
+            left[side[j]] += 1
     row[V_GAMES] += 1
-    if left_a > 0 and left_b == 0:
-        row[V_A_WINS] += 1
-    elif left_b > 0 and left_a == 0:
-        row[V_B_WINS] += 1
-    elif left_a == 0 and left_b == 0:
-        row[V_BOTH_GONE] += 1
+    if teams_left == 1:
+        row[VHEAD + VT * last + VT_WINS] += 1
+    elif teams_left == 0:
+        row[V_ALL_GONE] += 1
     else:
         row[V_TIMEOUT] += 1
     row[V_ROUNDS] += rounds
     row[V_ROUNDS_SQ] += rounds * rounds
-    row[V_A_SLAIN] += slain_a
-    row[V_B_SLAIN] += slain_b
-    if slain_a > 0:
-        row[V_A_ANY_SLAIN] += 1
-    if slain_b > 0:
-        row[V_B_ANY_SLAIN] += 1
-    if slain_a > 0 and slain_b > 0:
-        row[V_BOTH_ANY_SLAIN] += 1
-    row[VHEAD + rounds] += 1
+    hit = 0
+    for i in range(nteams):
+        row[VHEAD + VT * i + VT_SLAIN] += slain[i]
+        if slain[i] > 0:
+            row[VHEAD + VT * i + VT_ANY_SLAIN] += 1
+            hit += 1
+    if hit >= 2:
+        row[V_MULTI_ANY_SLAIN] += 1
+    row[VHEAD + VT * nteams + rounds] += 1
 
 
 @njit(cache=True, parallel=True)
-def dvd_kernel(start, stop, seed, dfaces, side, opts, turns):
-    """Play games ``start..stop-1`` of dragons against dragons of another colour.
+def dvd_kernel(start, stop, seed, dfaces, side, nteams, opts, turns):
+    """Play games ``start..stop-1`` of dragons of different colours fighting each other.
 
     Parameters
     ----------
     dfaces : int64[k, 12]
         Icons of each dragon's die.
     side : int64[k]
-        0 for team A, 1 for team B (each team is one colour).
+        Team of each dragon, ``0..nteams-1`` (a team is one colour; same colours team up).
+    nteams : int
+        Number of teams (2..5).
     opts : int64[NOPT]
         Rule values (``O_CLAW``, ``O_JAWS``, ``O_TAIL``, ``O_DHEALTH``, ``O_DSAVES``,
         ``O_NEGATE``, ``O_CARRY``).
@@ -708,11 +717,11 @@ def dvd_kernel(start, stop, seed, dfaces, side, opts, turns):
 
     Returns
     -------
-    int64[VHEAD + turns + 1]
-        Counters (``V_*``) then a histogram of rounds played.
+    int64[dvd_size(nteams, turns)]
+        Counters (``V_*``), ``VT`` counters per team (``VT_*``), a histogram of rounds.
     """
     n = stop - start
-    size = VHEAD + turns + 1
+    size = VHEAD + VT * nteams + turns + 1
     nch = 1
     if n > 64:
         nch = 64
@@ -730,11 +739,19 @@ def dvd_kernel(start, stop, seed, dfaces, side, opts, turns):
         wing = np.zeros(k, np.int64)
         neg_until = np.zeros(k, np.int64)
         carried = np.zeros(k, np.int64)
-        row = rows[c]
+        tgt = np.zeros(nteams, np.int64)
+        left = np.zeros(nteams, np.int64)
+        slain = np.zeros(nteams, np.int64)
+        dfaces_c = dfaces.copy()
+        side_c = side.copy()
+        opts_c = opts.copy()
+        row = np.zeros(size, np.int64)
         for g in range(lo, hi):
             seed_stream(sd, seed, g, P_DRAGON)
-            _play_dvd(sd, dfaces, side, opts, turns, present, dmg_out, dmg_in, belly, breath,
-                      wing, neg_until, carried, row)
+            _play_dvd(sd, dfaces_c, side_c, nteams, opts_c, turns, present, dmg_out, dmg_in,
+                      belly, breath, wing, neg_until, carried, tgt, left, slain, row)
+        for i in range(size):
+            rows[c, i] = row[i]
     out = np.zeros(size, np.int64)
     for c in range(nch):
         for i in range(size):
