@@ -666,12 +666,12 @@ class DuelResult:
         lines = ["  vs  ".join(" + ".join(t) for t in self.teams),
                  f"  {self.n:,} games, up to {self.turns} round(s), {self.seconds:.2f} s"]
         for i, col in enumerate(self.colours):
-            lines.append(f"  {col + ' wins':<20}{self.p_team_wins(i)}")
-        lines += [f"  {'all gone':<20}{self.p_all_gone}",
-                  f"  {'still fighting':<20}{self.p_timeout}"]
+            lines.append(f"  {col + ' wins':<24}{self.p_team_wins(i)}")
+        lines += [f"  {'all gone':<24}{self.p_all_gone}",
+                  f"  {'still fighting':<24}{self.p_timeout}"]
         for i, col in enumerate(self.colours):
-            lines.append(f"  {'a ' + col + ' dragon slain':<20}{self.p_team_slain(i)}")
-        lines.append(f"  {'rounds':<20}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]")
+            lines.append(f"  {'a ' + col + ' dragon slain':<24}{self.p_team_slain(i)}")
+        lines.append(f"  {'rounds':<24}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]")
         return "\n".join(lines)
 
 
