@@ -171,3 +171,27 @@ def test_cli_sweep_battlefield_and_assumed(capsys):
     assert "loss_by_limit" in capsys.readouterr().out
     assert main(["krynn", "assumed"]) == 0
     assert "krynn.battle_die" in capsys.readouterr().out
+
+
+def test_cli_battlefield_scenario_file(tmp_path, capsys):
+    p = tmp_path / "s.toml"
+    p.write_text('control_limit = 2\n'
+                 '[[tile]]\nalliance = "foot=3,missile=2"\narmy = "foot=2"\nflank = 2\n'
+                 '[[tile]]\nalliance = "foot=2"\narmy = "foot=3,mounted=1"\n'
+                 'army_commander = "volley"\n')
+    assert main(["krynn", "battlefield", "--scenario", str(p), "-n", "1000", "--json",
+                 "--no-progress"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["control_limit"] == 2 and len(d["tiles"]) == 2
+    bad = tmp_path / "b.toml"
+    bad.write_text('[[tile]]\nalliance = "foot=3"\narmy = "foot=2"\ndragons = 1\n')
+    assert main(["krynn", "battlefield", "--scenario", str(bad), "-n", "10"]) == 2
+    assert "dragons" in capsys.readouterr().err
+
+
+def test_battle_plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    r = battle(alliance=ALLIANCE, army=ARMY, n=2000, progress=False)
+    assert r.plot() is not None

@@ -507,3 +507,15 @@ def test_active_flank_is_chosen_in_proportion_to_flank_tokens():
     assert res.rate("loss_by_limit").k == n
     second = int(res.counters[K.F_TURNS_SUM]) - n
     assert binomial_consistent(second, n, 0.75)
+
+
+def test_control_is_updated_after_all_fights_of_the_battle():
+    """Battle phase order: "Resolve fights between lines." then "Update controlled battle
+    tiles." In an all-out battle the Missile line still fights after the Foot fight has left
+    the Dragon Army without units; control is then given to the Alliance."""
+    r = deck_rules({("alliance", "foot"): UnitCard("f", "hits", 2, "foot"),
+                    ("alliance", "missile"): UnitCard("m", "hits", 0, "foot", "tactic", 1)})
+    g = Game(r, alliance="foot=2,missile=1", army="foot=1")
+    assert g.battle([0], [0], p_all_out=1.0) == K.ALLIANCE
+    assert g.line("army", "foot")[:2] == (0, 0)
+    assert g.line("alliance", "missile")[K.TAC] == 1

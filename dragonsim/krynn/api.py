@@ -303,6 +303,26 @@ class BattleResult:
         base = o_line + (s * 3 + li) * 49
         return self.counters[base : base + 49].reshape(7, 7)
 
+    def plot(self, ax=None):
+        """Games controlled at each turn, by side (the distribution of turns to control)."""
+        import matplotlib.pyplot as plt
+
+        from ..report import plot_style
+
+        h = self.turns_histogram()
+        last = max(1, int(np.nonzero(h.sum(axis=0))[0].max()) if h.sum() else 1)
+        turns = np.arange(1, last + 1)
+        with plot_style():
+            if ax is None:
+                _, ax = plt.subplots()
+            for s, side in enumerate(SIDES):
+                ax.step(turns, h[s, 1 : last + 1] / max(1, self.n), where="mid",
+                        label=f"{side} controls")
+            ax.set_xlabel("battle (turn) when the tile is controlled")
+            ax.set_ylabel("fraction of games")
+            ax.legend()
+        return ax
+
     def to_dict(self) -> dict[str, Any]:
         pa, pd, pu = self.p_alliance_controls, self.p_army_controls, self.p_undecided
         mt, mlo, mhi = self.mean_turns
