@@ -195,3 +195,18 @@ def test_battle_plot():
     matplotlib.use("Agg")
     r = battle(alliance=ALLIANCE, army=ARMY, n=2000, progress=False)
     assert r.plot() is not None
+
+
+def test_rules_file_replaces_a_unit_deck(tmp_path):
+    p = tmp_path / "deck.toml"
+    p.write_text('[[decks.army.foot]]\nname = "Horde"\nkind = "dice"\namount = 4\n'
+                 'target = "any"\neffect = "rally"\neffect_amount = 1\ncopies = 3\n')
+    r = load_rules(p)
+    cards, sizes = r.deck_arrays()
+    assert sizes[1, 0] == 3 and sizes[0, 0] == 6
+    assert list(cards[1, 0, 0]) == [1, 4, 3, 2, 1]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[decks.army.foot]]\nname = "X"\nkind = "magic"\namount = 1\n'
+                   'target = "foot"\n')
+    with pytest.raises(UserError, match="kind must be"):
+        load_rules(bad)

@@ -446,7 +446,8 @@ def battle(
     args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
     out = run_blocks(K.battle_kernel, n, seed, args, progress=progress, threads=threads,
                      label="battles")
-    kind = battle_type if isinstance(battle_type, str) else f"p_all_out={p}"
+    kind = (resolve_name(battle_type, BATTLE_TYPES, "battle type")
+            if isinstance(battle_type, str) else f"p_all_out={p}")
     man = manifest(command="krynn battle", seed=seed, n=out.n, threads=out.threads,
                    rules_hash=rules_hash(r.to_dict()), overrides=r.overrides,
                    hero_policy=r.hero_policy, max_stress=r.max_stress, seconds=out.seconds)
