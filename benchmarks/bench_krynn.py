@@ -61,8 +61,8 @@ def main() -> None:
     rules = default_rules()
     dh, dw = rules.die_arrays()
     print(f"Warriors of Krynn benchmark: {n:,} games per case, {threads} thread(s)")
-    hdr = (f"{'case':<26}{'games/s':>12}{'battles/s':>12}{'dice/battle':>12}"
-           f"{'floor games/s':>15}{'ratio':>8}")
+    hdr = (f"{'case':<26}{'games/s':>11}{'battles/s':>12}{'dice/game':>10}"
+           f"{'floor/s':>13}{'ratio':>7}{'words/game':>11}{'floor2/s':>12}{'ratio2':>7}")
     print(hdr)
     for name, (al, ar, p) in CASES.items():
         args = _args(al, ar, p, rules)
@@ -73,9 +73,18 @@ def main() -> None:
         per_game = int(round(dice / n))
         K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw)
         fsec, _ = _best(lambda pg=per_game: K.dice_floor_kernel(0, n, 1, pg, dh, dw))
-        print(f"{name:<26}{n / sec:>12,.0f}{battles / sec:>12,.0f}{dice / battles:>12.2f}"
-              f"{n / fsec:>15,.0f}{sec / fsec:>8.2f}")
-    print("ratio = battle kernel time / floor time for the same dice per game (target <= 3)")
+        # every random word a game draws: 1 per card, ~1 per battle (skirmish die or battle
+        # type), 1 per 2 dice (a lower bound: odd pools waste half a word)
+        words = (c[K.B_CARDS] + battles + dice / 2) / n
+        pg2 = int(round(2 * words))
+        K.dice_floor_kernel(0, 1000, 1, pg2, dh, dw)
+        f2, _ = _best(lambda pg=pg2: K.dice_floor_kernel(0, n, 1, pg, dh, dw))
+        print(f"{name:<26}{n / sec:>11,.0f}{battles / sec:>12,.0f}{dice / n:>10.1f}"
+              f"{n / fsec:>13,.0f}{sec / fsec:>7.1f}{words:>11.1f}{n / f2:>12,.0f}"
+              f"{sec / f2:>7.1f}")
+    print("ratio  = battle kernel time / floor time for the same battle dice per game"
+          " (issue target <= 3)")
+    print("ratio2 = the same against a floor drawing as many random words as a game does")
 
 
 if __name__ == "__main__":
