@@ -371,8 +371,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
         k = below(pst, n)
         return scratch[2 * k], scratch[2 * k + 1]
 
-    # planners: score a scattered sample of end states for up to three altitude changes: none,
-    # one level towards the nearest enemy's altitude, and all the way to it
+    # planners: score a scattered sample of end states for up to two altitude changes
     best = -1e300
     be = -1
     bd = 0
@@ -407,10 +406,14 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
             scratch[2 * no] = ds[j, F_Q]
             scratch[2 * no + 1] = ds[j, F_R]
             no += 1
-    for c_ in range(3):
-        dalt = (0, one, full)[c_]
-        if (c_ == 1 and one == 0) or (c_ == 2 and (full == one)):
+    # altitude changes considered: none, and one level towards the nearest enemy (a brawler:
+    # all the way, to meet it at its altitude); the second gets half the samples
+    other = full if pid == P_BRAWLER else one
+    for c_ in range(2):
+        dalt = 0 if c_ == 0 else other
+        if c_ == 1 and other == 0:
             continue
+        quota = samples if c_ == 0 else (samples + 1) // 2
         if dalt < dlo or dalt > dhi:
             continue
         b = speed - dalt
@@ -452,7 +455,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
                 be = e
                 bd = dalt
             found += 1
-            if found >= samples:
+            if found >= quota:
                 break
     return be, bd
     # nothing in the sample fits: fall back to any legal move (scan)
