@@ -222,6 +222,10 @@ def test_any_line_card_goes_where_the_hero_decides():
     g = Game(r, alliance="foot=1,missile=1,mounted=3", army="foot=3")
     g.fight("foot")
     assert g.line("alliance", "mounted")[:2] == (2, 1)
+    # a line already all shaken is not worth hitting while another has a ready unit
+    g = Game(r, alliance="foot=3", army="foot=2,missile=1,mounted=1", army_shaken="missile=1")
+    g.fight("foot")
+    assert g.line("army", "missile")[:2] == (0, 1) and g.line("army", "mounted")[:2] == (0, 1)
 
 
 def test_barricades_absorb_hits_first_and_are_removed():

@@ -469,8 +469,9 @@ def assumed(rules: KrynnRules | None = None) -> list[dict[str, Any]]:
     add("krynn.p_all_out_commanders", r.p_all_out_commanders, "assumed",
         "commander powers in all-out battles",
         "'activate if instructed to by the last event card' (event deck not modelled)")
-    add("krynn.any_line", "attacker: opposing line needing fewest hits to shake;"
-        " defender: own line with most barricades+ready units", "assumed",
+    add("krynn.any_line", "Alliance attacking: the Army line with ready units needing fewest"
+        " hits to shake them all; Army attacking: the Alliance line with most barricades+ready"
+        " units", "assumed",
         "unit cards whose hits may go to any line",
         "'the hero whose turn it is decides which defending line'")
     add("krynn.barricade_order", "barricades under shaken units are spent first", "assumed",

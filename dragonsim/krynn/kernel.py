@@ -244,25 +244,31 @@ def shake_units(u, t, s, l, k):
 def choose_any(u, t, atk_side):
     """The line a hero picks for an "any line" card (assumed heuristic).
 
-    Alliance attacking: the Dragon Army line with units needing the fewest hits to shake all
-    (barricades + ready units, at least 1). Army attacking: the Alliance line with units and the
-    most barricades + ready units. Ties to Foot, then Missile, then Mounted."""
+    Alliance attacking: the Dragon Army line with ready units needing the fewest hits to shake
+    them all (barricades + ready units); if no line has a ready unit, the line with the most
+    units. Army attacking: the Alliance line with units and the most barricades + ready units.
+    Ties to Foot, then Missile, then Mounted."""
     d = 1 - atk_side
     best = -1
     bv = 0
-    for l in range(3):
-        if units(u, t, d, l) == 0:
-            continue
-        v = u[t, d, l, BR] + u[t, d, l, BS] + u[t, d, l, R]
-        if atk_side == ALLIANCE:
-            v = max(v, 1)
+    if atk_side == ALLIANCE:
+        for l in range(3):
+            if u[t, d, l, R] == 0:
+                continue
+            v = u[t, d, l, BR] + u[t, d, l, BS] + u[t, d, l, R]
             if best < 0 or v < bv:
                 best = l
                 bv = v
-        else:
-            if best < 0 or v > bv:
-                best = l
-                bv = v
+        if best >= 0:
+            return best
+    for l in range(3):
+        n = units(u, t, d, l)
+        if n == 0:
+            continue
+        v = n if atk_side == ALLIANCE else u[t, d, l, BR] + u[t, d, l, BS] + u[t, d, l, R]
+        if best < 0 or v > bv:
+            best = l
+            bv = v
     return 0 if best < 0 else best
 
 
