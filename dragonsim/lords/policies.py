@@ -16,8 +16,10 @@ constants here; the engine imports them, so the layout has one home.
 Bots never search move sequences: :mod:`dragonsim.lords.engine` precomputes, per
 maneuverability rating and movement budget, every end state of a legal move relative to its
 start (offset, facing, hexes flown, and the bounding box of one legal path for the board-edge
-check). A planner scores ``plan_samples`` of those end states, scattered over the table from a
-random offset, plus the straight-ahead entry; scoring one end state is a few integer lookups.
+check). A planner visits those end states in a scattered order (a stride coprime to the table
+size from a random start) and scores the first ``plan_samples`` that are legal without an
+altitude change, and half as many with one level towards the nearest enemy (the brawler: all
+the way to its altitude); scoring one end state is a few integer operations and table lookups.
 
 Policies
 --------
