@@ -97,11 +97,13 @@ def draw_card(st, order, ptr, side, line, size):
 # --- unit state helpers -------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def units(u, t, s, l):
+    """Units (ready or shaken) on line ``l`` of side ``s`` on tile ``t``."""
     return u[t, s, l, R] + u[t, s, l, S]
 
 
 @njit(cache=True, inline="always")
 def side_ready(u, t, s):
+    """Ready units of side ``s`` on tile ``t``."""
     return u[t, s, 0, R] + u[t, s, 1, R] + u[t, s, 2, R]
 
 
