@@ -138,7 +138,7 @@ def test_results_do_not_depend_on_threads_or_blocks():
 
 @pytest.mark.parametrize("dragon,army,turns,kw", [
     ("red-drake", {"goblin-thug": 3, "goblin-pelter": 2}, 3, {}),
-    ("gold-wyrm", {"dwarf-footman": 2, "dwarf-crossbowman": 2, "blue-dragonkin-common": 1}, 4,
+    ("gold-wyrm", {"dwarf-footman": 2, "dwarf-crossbowman": 2, "blue-dragonkin-common": 1}, 3,
      {"policy": "kin-first"}),
     ("black-drake", {"goblin-thug": 3, "goblin-slingman": 1}, 3,
      {"promotion_supply": "dead-area"}),

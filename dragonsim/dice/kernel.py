@@ -761,9 +761,15 @@ def dvd_kernel(start, stop, seed, dfaces, side, nteams, opts, turns):
 
 # ---------------------------------------------------------------- benchmark floor / tests
 @njit(cache=True, parallel=True)
-def rng_floor_kernel(start, stop, seed, dragon_dice, army_dice):
+def rng_floor_kernel(start, stop, seed, dragon_dice, army_dice, sequential):
     """The random-number floor: per game, seed the same two streams as :func:`army_kernel`
-    and draw ``dragon_dice`` d12 and ``army_dice`` d6, doing nothing else."""
+    and draw ``dragon_dice`` d12 and ``army_dice`` d6, doing nothing else.
+
+    With ``sequential == 0`` the dice are summed, which LLVM vectorises (the generator is
+    counter-based, so several dice are computed at once in SIMD lanes): the absolute floor.
+    With ``sequential == 1`` each die feeds a serial recurrence (``acc = 3 acc + die``), as a
+    game uses its dice one after another: the floor for dice used one at a time.
+    """
     n = stop - start
     nch = 1
     if n > 64:
@@ -778,10 +784,16 @@ def rng_floor_kernel(start, stop, seed, dragon_dice, army_dice):
         for g in range(lo, hi):
             seed_stream(sd, seed, g, P_DRAGON)
             seed_stream(sa, seed, g, P_ARMY)
-            for _ in range(dragon_dice):
-                acc += below(sd, 12)
-            for _ in range(army_dice):
-                acc += below(sa, 6)
+            if sequential != 0:
+                for _ in range(dragon_dice):
+                    acc = acc * 3 + below(sd, 12)
+                for _ in range(army_dice):
+                    acc = acc * 3 + below(sa, 6)
+            else:
+                for _ in range(dragon_dice):
+                    acc += below(sd, 12)
+                for _ in range(army_dice):
+                    acc += below(sa, 6)
         rows[c, 0] = acc
     out = np.zeros(1, np.int64)
     for c in range(nch):
