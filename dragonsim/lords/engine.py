@@ -924,7 +924,8 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, pst)
             if nlog[0] < log.shape[0]:
                 _log(log, nlog, ds, turn, K_SPEED, i, -1,
-                     (s, ds[i, F_LAST], ds[i, F_STREAK], ds[i, 7], ds[i, F_MIN], ds[i, F_MAX]))
+                     (s, ds[i, F_LAST], ds[i, F_STREAK], ds[i, 7], ds[i, F_MIN], ds[i, F_MAX],
+                      ds[i, F_DP + 3], ds[i, F_DP + 4], ds[i, F_DP0 + 3], ds[i, F_DP0 + 4]))
             record_speed(ds, i, s, scal)
         # ---- 3. movement in initiative order, engagement after each move
         for k in range(na):

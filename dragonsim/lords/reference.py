@@ -343,12 +343,14 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
                 out.append(Violation(turn, "setup", i, "placed off the board or altitude"))
             last[i] = vals[0]
         elif kind == E.K_SPEED:
-            s, _, _, _, mn, mx = vals[:6]
+            s, _, _, _, mn, mx, lw, rw, lw0, rw0 = vals[:10]
             body = int(sheets_rows[i][E.D_BODY])
             wings = int(sheets_rows[i][E.D_WINGS])
             lo = int(tables.min_speed[body])
-            hi = mx  # the engine's current maximum; checked against damage below
-            if mx > int(tables.max_speed[wings]) or mn != lo:
+            # "As each wing is reduced to less than half damage, the dragon's maximum speed is
+            # reduced by 2" -- recomputed here from the wings' damage points
+            hi = int(tables.max_speed[wings]) - 2 * (int(2 * lw < lw0) + int(2 * rw < rw0))
+            if (mn, mx) != (lo, hi):
                 out.append(Violation(turn, "speed", i, "minimum/maximum speed wrong"))
             if last.get(i, -1) >= 0:
                 hi = min(hi, last[i] + 3)
