@@ -332,6 +332,11 @@ class AttackResult:
         return Rate.of(self._c(K.C_FLEW), self.n)
 
     @property
+    def p_destroyed_by_breath(self) -> Rate:
+        """The army destroyed by a breath before it could respond."""
+        return Rate.of(self._c(K.C_DESTROYED_BY_BREATH), self.n)
+
+    @property
     def p_timeout(self) -> Rate:
         return Rate.of(self._c(K.C_TIMEOUT), self.n)
 
@@ -385,6 +390,7 @@ class AttackResult:
         for name, r in (("p_dragon_slain", self.p_dragon_slain),
                         ("p_all_dragons_slain", self.p_all_slain),
                         ("p_army_destroyed", self.p_army_destroyed),
+                        ("p_army_destroyed_by_breath", self.p_destroyed_by_breath),
                         ("p_dragon_flew_away", self.p_flew),
                         ("p_still_fighting", self.p_timeout),
                         ("p_any_promotion", self.p_promotion)):
@@ -423,6 +429,7 @@ class AttackResult:
         out.update(rate("dragon_slain", self.p_dragon_slain))
         out.update(rate("all_dragons_slain", self.p_all_slain))
         out.update(rate("army_destroyed", self.p_army_destroyed))
+        out.update(rate("army_destroyed_by_breath", self.p_destroyed_by_breath))
         out.update(rate("dragon_flew_away", self.p_flew))
         out.update(rate("still_fighting", self.p_timeout))
         out.update(rate("any_promotion", self.p_promotion))

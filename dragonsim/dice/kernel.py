@@ -69,7 +69,7 @@ C_TURNS_SQ = 13
 C_BURIED = 14  # health-worth buried (black and red breath)
 C_DICE_DRAGON = 15  # dragon dice rolled
 C_DICE_ARMY = 16  # unit dice rolled (response and breath rolls)
-C_ATTACKS_SLAIN_BEFORE_RESPONSE = 17  # attacks whose breath left nothing to respond
+C_DESTROYED_BY_BREATH = 17  # attacks whose breath left no army to respond
 NHEAD = 18
 
 
@@ -330,7 +330,7 @@ def _attack(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, kill_or
     if _non_kin_left(alive, kin) == 0:
         lost += _remove_kin(alive, kin, health)
         destroyed = True
-        row[C_ATTACKS_SLAIN_BEFORE_RESPONSE] += 1
+        row[C_DESTROYED_BY_BREATH] += 1
     # --- the army responds
     nslain = 0
     if not destroyed:
