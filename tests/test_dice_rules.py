@@ -221,6 +221,7 @@ def test_black_breath_kills_and_buries_units_rolling_id():
     killed and buried.'"""
     r = run(dragon("black", breath=12), {"idol": 6})
     assert always(r, K.C_DESTROYED) and int(r.counters[K.C_BURIED]) == 6 * r.n
+    assert always(r, K.C_DESTROYED_BY_BREATH)  # resolved before the army could respond
     r = run(dragon("black", breath=12), {"blank": 6})
     assert lost_always(r, 0)
     n = 50_000
