@@ -476,7 +476,10 @@ def assumed(rules: KrynnRules | None = None) -> list[dict[str, Any]]:
         "'the hero whose turn it is decides which defending line'")
     add("krynn.barricade_order", "barricades under shaken units are spent first", "assumed",
         "barricade removal and immunity to Shake", "which barricade absorbs a hit is not printed")
-    add("krynn.empty_commander_target", "fighting line = Foot in an all-out battle", "assumed",
+    add("krynn.battle_mix", "battle='mixed': all-out with probability 0.5 each turn"
+        " (battlefield default)", "assumed", "battle type when not given",
+        "'The kind of battle is set by the last event card revealed' (event deck not modelled)")
+    add("krynn.commander_fighting_line", "fighting line = Foot in an all-out battle", "assumed",
         "commander hooks aimed at 'the fighting line'", "no commander texts printed")
     add("krynn.flank_move", "nearest uncontrolled battle tile, left/right at random", "assumed",
         "battlefield: flank token and units moving on control",
@@ -484,6 +487,15 @@ def assumed(rules: KrynnRules | None = None) -> list[dict[str, Any]]:
     add("krynn.active_flank", "uncontrolled tile chosen with probability proportional to its"
         " flank tokens", "assumed", "battlefield: which tile battles each turn",
         "event cards choose it; 'more likely to be the active flank' with more flank tokens")
+    add("krynn.commander_dice_woe", "Woe results of a commander's 'dice' power are ignored",
+        "assumed", "commander powers that roll battle dice",
+        "Woe in battle hits 'the attacking line'; a commander power has none")
+    add("krynn.hero_choice", "the least-stressed hero below maximum absorbs; never beyond the"
+        " maximum (no ability cards removed)", "assumed", "heroes absorbing hits",
+        "'Once a hero has reached their maximum stress, they must remove 1 card' (cards not"
+        " modelled)")
+    add("krynn.empty_lines", "when both fighting lines are empty nothing is revealed", "assumed",
+        "fights", "an attacking line needs units; the rulebook does not say")
     add("krynn.conflict_retry", "a retry is a new attempt: >= 1 action, 1 die per action and"
         " per discarded card", "derived", "conflicts",
         "'You start with 1 battle die' ... 'you may spend 1 or more actions to try again'")
