@@ -219,3 +219,21 @@ def test_tactic_token_value_is_detected():
                              alliance_tactics=1)
     assert tok["alliance"] > base["alliance"]
 
+
+
+@pytest.mark.parametrize("policy", ["removals", "all", "last"])
+def test_heroes_absorbing_hits_match_exact(policy):
+    """"Heroes on the active flank may choose to absorb hits instead of units or barricades.
+    For each hit they absorb, a hero takes 1 stress." Two heroes (maximum stress 4) by each
+    policy: control probability, mean stress and mean battles match the exact recursion."""
+    kw = dict(alliance=3, army=4, alliance_dice=2, army_dice=2, heroes=2, hero_policy=policy)
+    ex = single_line_battle(**kw)
+    rules = _one_card_rules(2, 2)
+    res = battle(alliance="foot=3", army="foot=4", heroes=2, hero_policy=policy,
+                 max_turns=2000, n=N, progress=False, rules=rules)
+    assert res.p_undecided.k == 0
+    assert binomial_consistent(res.p_alliance_controls.k, N, float(ex["alliance"]))
+    for got, want in ((res.mean_stress, ex["stress"]), (res.mean_turns, ex["turns"])):
+        m, lo, hi = got
+        assert abs(m - float(want)) < (hi - lo) / 2 * 5 / z_for(0.95)
+    assert ex["stress"] > 0

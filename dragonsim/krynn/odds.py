@@ -259,6 +259,8 @@ def single_line_battle(
     army_barricades: int = 0,
     alliance_tactics: int = 0,
     army_tactics: int = 0,
+    heroes: int = 0,
+    hero_policy: str | None = None,
     rules: KrynnRules | None = None,
 ) -> dict[str, Fraction]:
     """Exact outcome of battles between two Foot lines fought until the tile is controlled.
@@ -266,11 +268,14 @@ def single_line_battle(
     The setting the kernel can be checked against over many turns: each side has only a Foot
     line (``alliance`` / ``army`` ready units, barricades, tactic tokens for the first fight),
     every skirmish is on Foot, each side's Foot deck is one card rolling ``*_dice`` battle dice
-    at the opposing Foot line, no heroes and no commanders. Each battle strictly lowers
-    ``2 * ready + shaken + barricades`` summed over both lines unless nothing is hit, so the
-    chance of each outcome follows by recursion with the no-change chance divided out.
+    at the opposing Foot line, no commanders, and ``heroes`` heroes absorbing hits by
+    ``hero_policy`` (default: the rules'). The least-stressed hero absorbs, so only the heroes'
+    total stress matters. Each battle strictly lowers ``2 * ready + shaken + barricades`` of
+    both lines plus the heroes' stress capacity left, unless nothing happens, so each outcome's
+    chance follows by recursion with the no-change chance divided out.
 
-    Returns ``{"alliance": p, "army": p, "turns": expected battles}``.
+    Returns ``{"alliance": p, "army": p, "turns": expected battles, "stress": expected stress
+    the heroes take}``.
     """
     r = rules or default_rules()
     for name, v in (("alliance", alliance), ("army", army)):
@@ -278,13 +283,35 @@ def single_line_battle(
             raise UserError(f"{name} units must be between 1 and 6, got {v}")
     a_rf = r.alliance_hits == "ready-first"
     d_rf = r.army_hits == "ready-first"
+    policy = hero_policy or r.hero_policy
+    cap = int(heroes) * int(r.max_stress)
     mutual = r.mutual_control
     dists = {k: pool_distribution(k, r) for k in {alliance_dice, army_dice}}
 
-    def line_hits(line, hits, ready_first):
+    def army_hits(line, hits):
         rr, s, b = line
-        out = apply_hits_reference((rr, s, 0, b), hits, ready_first=ready_first)
+        out = apply_hits_reference((rr, s, 0, b), hits, ready_first=d_rf)
         return (out[0], out[1], out[2] + out[3])
+
+    def alliance_hits(line, hits, tau):
+        rr, s, b = line
+        for _ in range(hits):
+            if rr + s == 0:
+                break
+            if b > 0:
+                b -= 1
+                continue
+            removal = rr == 0 or (not a_rf and s > 0)
+            want = policy == "all" or (policy == "removals" and removal) or (
+                policy == "last" and not removal and rr == 1)
+            if heroes and policy != "never" and want and tau < cap:
+                tau += 1
+                continue
+            if removal:
+                s -= 1
+            else:
+                rr, s = rr - 1, s + 1
+        return (rr, s, b), tau
 
     def outcome(a_line, d_line):
         ar, dr = a_line[0], d_line[0]
@@ -296,8 +323,8 @@ def single_line_battle(
 
     memo: dict = {}
 
-    def value(a_line, d_line, ta, td):
-        key = (a_line, d_line, ta, td)
+    def value(a_line, d_line, ta, td, tau):
+        key = (a_line, d_line, ta, td, tau)
         if key in memo:
             return memo[key]
         sa = a_line[0] + a_line[1] + ta
@@ -305,36 +332,37 @@ def single_line_battle(
         atk_alliance = sa > sd
         dice = alliance_dice if atk_alliance else army_dice
         p_self = Fraction(0)
-        pa = Fraction(0)
-        pd = Fraction(0)
-        et = Fraction(0)
+        pa = pd = et = es = Fraction(0)
         for (h, w), p in dists[dice].items():
             if atk_alliance:
-                nd = line_hits(d_line, h, d_rf)
-                na = line_hits(a_line, w, a_rf)
+                nd = army_hits(d_line, h)
+                na, nt = alliance_hits(a_line, w, tau)
             else:
-                na = line_hits(a_line, h, a_rf)
-                nd = line_hits(d_line, w, d_rf)
+                na, nt = alliance_hits(a_line, h, tau)
+                nd = army_hits(d_line, w)
             won = outcome(na, nd)
             if won == "alliance":
                 pa += p
+                es += p * nt
             elif won == "army":
                 pd += p
-            elif (na, nd) == (a_line, d_line) and ta == 0 and td == 0:
+                es += p * nt
+            elif (na, nd, nt) == (a_line, d_line, tau) and ta == 0 and td == 0:
                 p_self += p
             else:
-                va, vd, vt = value(na, nd, 0, 0)
+                va, vd, vt, vs = value(na, nd, 0, 0, nt)
                 pa += p * va
                 pd += p * vd
                 et += p * vt
+                es += p * vs
         q = 1 - p_self
         if q == 0:
             raise UserError("this battle can never be decided (no dice can hit)")
-        res = (pa / q, pd / q, (1 + et) / q)
+        res = (pa / q, pd / q, (1 + et) / q, es / q)
         memo[key] = res
         return res
 
-    pa, pd, turns = value((alliance, 0, min(alliance_barricades, alliance)),
-                          (army, 0, min(army_barricades, army)),
-                          alliance_tactics, army_tactics)
-    return {"alliance": pa, "army": pd, "turns": turns}
+    pa, pd, turns, stress = value((alliance, 0, min(alliance_barricades, alliance)),
+                                  (army, 0, min(army_barricades, army)),
+                                  alliance_tactics, army_tactics, 0)
+    return {"alliance": pa, "army": pd, "turns": turns, "stress": stress}
