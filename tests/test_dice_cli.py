@@ -223,3 +223,21 @@ def test_duel_by_colour_command(capsys):
     assert abs(total - 1) < 1e-9
     rc, _, err = _run(capsys, "dice", "duel", "--dragons", "red-wyrm,red-drake", "-n", "9")
     assert rc == 2 and "at least two colours" in err
+
+
+def test_dragon_table_every_dragon_same_games(capsys):
+    """'wyrm or drake?': every dragon against one army on the same game indices; each row is
+    exactly the attack() of that dragon with the same seed."""
+    from dragonsim.dice import attack, dragon_table
+
+    t = dragon_table("goblin-horde", n=3000, seed=5, turns=2)
+    df = t.to_frame()
+    assert list(df["dragon"]) == list(D.dragons())
+    one = attack("gold-drake", "goblin-horde", n=3000, seed=5, turns=2, progress=False)
+    row = df[df["dragon"] == "gold-drake"].iloc[0]
+    assert row["p_dragon_slain"] == one.p_dragon_slain.rate
+    assert row["mean_health_lost"] == one.health_lost[0]
+    rc, out, _ = _run(capsys, "dice", "table", "--army", "goblin-thug:5", "--dragons",
+                      "red-wyrm,red-drake", "-n", "2000", "--json")
+    assert rc == 0 and [r["dragon"] for r in json.loads(out)["rows"]] == ["red-wyrm",
+                                                                          "red-drake"]

@@ -10,11 +10,13 @@ kernels), ``odds`` (exact answers), ``api`` (:func:`attack`, :func:`duel`, :func
 
 from .api import (
     AttackResult,
+    DragonTable,
     DuelResult,
     MeleeResult,
     Options,
     SweepResult,
     attack,
+    dragon_table,
     duel,
     melee,
     sweep,
@@ -24,12 +26,14 @@ from .data import assumed, make_dragon, make_unit
 
 __all__ = [
     "AttackResult",
+    "DragonTable",
     "DuelResult",
     "MeleeResult",
     "Options",
     "SweepResult",
     "assumed",
     "attack",
+    "dragon_table",
     "duel",
     "make_dragon",
     "make_unit",

@@ -38,6 +38,8 @@ __all__ = [
     "SweepResult",
     "attack",
     "duel",
+    "dragon_table",
+    "DragonTable",
     "teams_by_colour",
     "melee",
     "sweep",
@@ -1023,3 +1025,87 @@ def melee(
                      threads=threads, label="games")
     return MeleeResult(out.counters, out.n, hcap, a, b, bool(counter_attack), policy,
                        out.seconds, int(seed), out.interrupted)
+
+
+# ---------------------------------------------------------------- every dragon against one army
+@dataclass
+class DragonTable:
+    """Each dragon (colour and variant) against the same army, on the same game indices."""
+
+    army: dict[str, int]
+    turns: int
+    n: int
+    results: list[AttackResult]
+    seconds: float
+
+    def to_frame(self):
+        """One row per dragon: slain, army destroyed, flew away, mean health lost, with
+        95% intervals."""
+        import pandas as pd
+
+        rows = []
+        for r in self.results:
+            hl = r.health_lost
+            rows.append({"dragon": r.dragons[0], "p_dragon_slain": r.p_dragon_slain.rate,
+                         "ci_dragon_slain": r.p_dragon_slain.ci,
+                         "p_army_destroyed": r.p_army_destroyed.rate,
+                         "ci_army_destroyed": r.p_army_destroyed.ci,
+                         "p_dragon_flew_away": r.p_flew.rate,
+                         "mean_health_lost": hl[0], "ci_health_lost": (hl[1], hl[2]),
+                         "mean_promotions": r.promotions[0]})
+        return pd.DataFrame(rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"army": self.army, "turns": self.turns, "n": self.n,
+                "rows": self.to_frame().to_dict(orient="records"), "seconds": self.seconds,
+                "manifest": manifest(game="dragon-dice", mode="dragon-table", n=self.n,
+                                     army=self.army, turns=self.turns,
+                                     seed=self.results[0].seed if self.results else None,
+                                     rules_hash=rules_hash(D.rule_values()),
+                                     seconds=self.seconds)}
+
+    def summary(self) -> str:
+        lines = [f"every dragon against {', '.join(f'{u} x{c}' for u, c in self.army.items())}"
+                 f", up to {self.turns} attack(s), {self.n:,} games each, {self.seconds:.1f} s",
+                 f"  {'dragon':<13}{'slain':>8}{'destroyed':>11}{'flew':>8}{'health lost':>13}"]
+        for r in self.results:
+            lines.append(f"  {r.dragons[0]:<13}{r.p_dragon_slain.rate:>8.4f}"
+                         f"{r.p_army_destroyed.rate:>11.4f}{r.p_flew.rate:>8.4f}"
+                         f"{r.health_lost[0]:>13.3f}")
+        return "\n".join(lines)
+
+
+def dragon_table(
+    army: str | Mapping[str, int],
+    *,
+    dragons: str | Sequence[str] = "all",
+    n: int | float | str = 100_000,
+    seed: int = 1,
+    turns: int = 1,
+    options: Options | None = None,
+    catalog: D.Catalog | None = None,
+    army_file: str | Path | None = None,
+    threads: int | None = None,
+    **option_kw: Any,
+) -> DragonTable:
+    """Every dragon (default: all colours and both variants) attacking the same army.
+
+    All dragons play the same game indices, so the army rolls the same dice against each
+    (common random numbers): 'wyrm or drake?' differences are paired.
+    """
+    import time
+
+    cat = _catalog(catalog, army_file)
+    opts = _options(options, cat, option_kw)
+    if isinstance(dragons, str) and dragons.strip().lower() == "all":
+        names = list(D.dragons())
+    elif isinstance(dragons, str):
+        names = [cat.dragon(s.strip()).name for s in dragons.split(",") if s.strip()]
+    else:
+        names = [cat.dragon(s).name for s in dragons]
+    if not names:
+        raise UserError("no dragons given; give names or 'all'")
+    t0 = time.perf_counter()
+    res = [attack(nm, army, n=n, seed=seed, turns=turns, options=opts, catalog=cat,
+                  threads=threads, progress=False) for nm in names]
+    return DragonTable(res[0].army, res[0].turns, res[0].n, res, time.perf_counter() - t0)

@@ -67,6 +67,20 @@ def cmd_attack(args) -> int:
     return 0
 
 
+def cmd_table(args) -> int:
+    from ..cli import emit_json
+    from .api import dragon_table
+
+    r = dragon_table(args.army, dragons=args.dragons, n=args.n, seed=args.seed,
+                     turns=_turns(args.turns), army_file=args.army_file, threads=args.threads,
+                     **_common(args))
+    if args.json:
+        emit_json(r.to_dict())
+    else:
+        print(r.summary())
+    return 0
+
+
 def cmd_duel(args) -> int:
     from ..cli import emit_json
     from ..errors import UserError
@@ -233,6 +247,15 @@ def register(subparsers) -> None:
     _opt_args(a)
     add_run_options(a)
     a.set_defaults(func=cmd_attack)
+
+    t = sub.add_parser("table", help="every dragon against one army (wyrm or drake?)",
+                       description="Each dragon (colour and variant) attacking the same army, "
+                                   "on the same games.")
+    t.add_argument("--army", required=True, help="UNIT:COUNT,... or a ready-made army")
+    t.add_argument("--dragons", default="all", help="dragon names, comma-separated, or all")
+    _opt_args(t)
+    add_run_options(t)
+    t.set_defaults(func=cmd_table)
 
     d = sub.add_parser("duel", help="dragons of different colours fight each other",
                        description="Team A (one colour) against team B (another colour), or "
