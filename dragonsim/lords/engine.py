@@ -1127,7 +1127,6 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr
     if opt[OPT_RANGE_MOD] == 0:
         range_mod[:] = 0
     want_rec = rec.shape[0] == n
-    nent = mv[1].shape[0]
     for c in prange(nchunks):
         a = start + (n * c) // nchunks
         b = start + (n * (c + 1)) // nchunks
@@ -1138,7 +1137,7 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr
         order = np.zeros(MAXD, np.int64)
         key = np.zeros(MAXD, np.int64)
         pending = np.zeros((MAXD, 5), np.int64)
-        scratch = np.zeros(2 * nent + MAXD, np.int64)
+        scratch = np.zeros(4 * MAXD, np.int64)
         log = np.zeros((0, N_LOG), np.int64)
         nlog = np.zeros(1, np.int64)
         row = out[c]
@@ -1170,7 +1169,7 @@ def logged_game(game, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_in
     order = np.zeros(MAXD, np.int64)
     key = np.zeros(MAXD, np.int64)
     pending = np.zeros((MAXD, 5), np.int64)
-    scratch = np.zeros(2 * mv[1].shape[0] + MAXD, np.int64)
+    scratch = np.zeros(4 * MAXD, np.int64)
     log = np.zeros((max_log, N_LOG), np.int64)
     nlog = np.zeros(1, np.int64)
     cnt = np.zeros(N_COUNTERS, np.int64)

@@ -329,7 +329,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
     extra point per level, dives one point less), or ``(-1, 0)`` when no move stays on the
     board and ends in an empty hex (the dragon must then leave the board).
 
-    ``scratch`` is an int64 work array of at least 2 * (number of entries) (per chunk).
+    ``scratch`` is an int64 work array of at least 2 * (number of dragons) (per chunk).
     """
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
@@ -358,6 +358,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
                             return e, dalt
                         break
                     k -= c
+        # rejection failed (a corner, a crowd): count the fitting pairs, then take the k-th
         n = 0
         for dalt in range(dlo, dhi + 1):
             b = speed - dalt
@@ -365,13 +366,20 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
                 for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
                     if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
                                  alt_levels):
-                        scratch[2 * n] = e
-                        scratch[2 * n + 1] = dalt
                         n += 1
         if n == 0:
             return -1, 0
         k = below(pst, n)
-        return scratch[2 * k], scratch[2 * k + 1]
+        for dalt in range(dlo, dhi + 1):
+            b = speed - dalt
+            if 0 <= b < nb:
+                for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
+                    if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
+                                 alt_levels):
+                        if k == 0:
+                            return e, dalt
+                        k -= 1
+        return -1, 0
 
     # planners: score a scattered sample of end states for up to two altitude changes
     best = -1e300
