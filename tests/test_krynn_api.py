@@ -72,6 +72,7 @@ def test_heroes_take_stress_and_help():
     assert base.mean_stress[0] == 0
     assert hero.mean_stress[0] > 0
     assert hero.stress_histogram().sum() == hero.n
+    assert base.p_hero_at_max_stress.k == 0 < hero.p_hero_at_max_stress.k
     assert hero.p_alliance_controls.rate > base.p_alliance_controls.rate
 
 

@@ -265,6 +265,11 @@ class BattleResult:
                              float(self.counters[K.B_STRESS_SQ]), self.n)
 
     @property
+    def p_hero_at_max_stress(self) -> Rate:
+        """Probability some hero ends the game at maximum stress (can absorb no more)."""
+        return Rate.of(self.counters[K.B_HERO_MAXED], self.n)
+
+    @property
     def dice_per_game(self) -> float:
         return float(self.counters[K.B_DICE]) / max(1, self.n)
 
@@ -339,6 +344,7 @@ class BattleResult:
             "ci_mean_turns": [mlo, mhi],
             "mean_stress": ms,
             "ci_mean_stress": [slo, shi],
+            "p_hero_at_max_stress": self.p_hero_at_max_stress.rate,
             "units_left": self.units_left(),
             "dice_per_game": self.dice_per_game,
             "battle": self.battle_type,
@@ -377,7 +383,8 @@ class BattleResult:
         if self.heroes:
             ms, slo, shi = self.mean_stress
             lines.append(f"  hero stress taken: {ms:.2f} [{slo:.2f}, {shi:.2f}]"
-                         f" ({self.heroes} hero(es))")
+                         f" ({self.heroes} hero(es)); a hero at maximum stress:"
+                         f" {self.p_hero_at_max_stress}")
         lines.append(f"  {self.n / max(self.seconds, 1e-9):,.0f} games/s, {self.seconds:.2f} s")
         return "\n".join(lines)
 
