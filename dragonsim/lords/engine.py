@@ -447,20 +447,22 @@ def refresh(ds, i, scal):
     """
     num = scal[S_SERIOUS_NUM]
     den = scal[S_SERIOUS_DEN]
-    ser = np.zeros(5, np.int64)
     dead = False
     for p in range(5):
-        if ds[i, F_DP + p] * den < ds[i, F_DP0 + p] * num:
-            ser[p] = 1
         if ds[i, F_DP + p] <= 0:
             dead = True
-    b = ds[i, F_BREATH0] - scal[S_BREATH_STEPS_LOST] * ser[0]
+    head = 1 if ds[i, F_DP + 0] * den < ds[i, F_DP0 + 0] * num else 0
+    body = 1 if ds[i, F_DP + 1] * den < ds[i, F_DP0 + 1] * num else 0
+    tail = 1 if ds[i, F_DP + 2] * den < ds[i, F_DP0 + 2] * num else 0
+    lw = 1 if ds[i, F_DP + 3] * den < ds[i, F_DP0 + 3] * num else 0
+    rw = 1 if ds[i, F_DP + 4] * den < ds[i, F_DP0 + 4] * num else 0
+    b = ds[i, F_BREATH0] - scal[S_BREATH_STEPS_LOST] * head
     ds[i, F_BREATH] = b if b > 0 else 0
-    c = ds[i, F_CLAW0] - scal[S_CLAW_STEPS_LOST] * ser[1]
+    c = ds[i, F_CLAW0] - scal[S_CLAW_STEPS_LOST] * body
     ds[i, F_CLAW] = c if c > 0 else 0
-    m = ds[i, F_MR0] + scal[S_MR_STEPS_LOST] * ser[2]
+    m = ds[i, F_MR0] + scal[S_MR_STEPS_LOST] * tail
     ds[i, F_MR] = m if m < 8 else 8
-    ds[i, F_MAX] = ds[i, F_MAX0] - scal[S_SPEED_LOST_PER_WING] * (ser[3] + ser[4])
+    ds[i, F_MAX] = ds[i, F_MAX0] - scal[S_SPEED_LOST_PER_WING] * (lw + rw)
     if dead:
         ds[i, F_ALIVE] = 0
 
@@ -744,7 +746,7 @@ def _order_by_rolls(order, key, n, st, cnt):
 
 
 @njit(cache=True)
-def setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels):
+def setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key):
     """Place the dragons: "Have each player roll 2d6. In the order of the dice rolls, lowest to
     highest, each player places his or her dragon in a hex along any edge of the map." Altitude
     is chosen secretly (uniformly by every bot); the first-turn speed is free.
@@ -763,8 +765,6 @@ def setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels):
             ds[i, F_ALT] = scen[i, SC_ALT]
             ds[i, F_LAST] = scen[i, SC_SPEED]
         return
-    order = np.zeros(MAXD, np.int64)
-    key = np.zeros(MAXD, np.int64)
     for i in range(nd):
         order[i] = i
         key[i] = roll(sst, 2)
@@ -883,7 +883,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
     samples = opt[OPT_PLAN_SAMPLES]
     init_dragons(ds, dragons, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
                  tb_wing_tohit, tb_body_tohit, scal)
-    setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels)
+    setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key)
     if nlog[0] < log.shape[0]:
         for i in range(nd):
             _log(log, nlog, ds, 0, K_SETUP, i, -1, (ds[i, F_LAST],))
