@@ -99,7 +99,7 @@ def test_assumed_command_lists_every_assumed_value(capsys):
     keys = {r["key"] for r in rows}
     assert {"dice.id_split", "dice.casualty_policy", "dice.promotion_supply",
             "dice.damage_carries", "dice.dragonkin_faces"} <= keys
-    assert all(r["provenance"] == "assumed" and r["source"] for r in rows)
+    assert all(r["provenance"] == "assumed" and r["source"] and r["override"] for r in rows)
 
 
 def test_sweep_finds_the_smallest_size(capsys):

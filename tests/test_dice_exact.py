@@ -96,6 +96,8 @@ def test_single_attack_matches_exact_every_dragon(dragon):
     ("blue-wyrm", {"goblin-thug": 3, "red-dragonkin-common": 2}, {}),
     ("red-wyrm", {"goblin-thug": 4, "goblin-pelter": 2},
      {"promotion_supply": "dead-area", "dead_area": {"goblin-slingman": 1}}),
+    ("red-drake", {"goblin-slingman": 2, "dwarf-marksman": 2, "goblin-thug": 1},
+     {"partial_damage": "round-up"}),
 ])
 def test_single_attack_matches_exact_options(dragon, army, kw):
     """ID split, casualty policies, dragonkin (armor, belly, same colour) and the dead-area

@@ -206,6 +206,21 @@ def test_each_dragon_slain_grants_its_promotions():
     assert int(r.counters[K.C_PROMO]) == 20 * r.n  # 10 a -> b, then 10 b -> c
 
 
+def test_promotion_rounds_option_once():
+    """The assumed promotion_rounds can be overridden: one round per attack."""
+    r = run([dragon(belly=12), dragon(belly=12)], {"a": 5, "a-bow": 5},
+            promotion_rounds="once")
+    assert int(r.counters[K.C_PROMO]) == 10 * r.n
+
+
+def test_partial_damage_lost_or_round_up():
+    """Assumed partial_damage: 5 damage on three 2-health units kills two (1 point is lost);
+    'round-up' kills the third too."""
+    assert lost_always(run(dragon(claw=12), {"big": 3}), 4)
+    r = run(dragon(claw=12), {"big": 3}, partial_damage="round-up")
+    assert lost_always(r, 6) and always(r, K.C_DESTROYED)
+
+
 def test_promotion_trades_for_a_dead_unit_of_the_same_race():
     """'Trade each unit for a dead unit of the same race but worth 1 health more.' With only
     the dead unit area as supply, two b in it allow two promotions."""

@@ -74,6 +74,12 @@ class Options:
         Printed values (5, 10, 3, 5, 5, 5, 5), overridable for studies.
     breath_negation_rounds
         Dragon vs dragon: rounds after the current one that a breath negates saves (2).
+    partial_damage
+        ``'lost'`` (default: damage that covers no whole unit kills nothing) or
+        ``'round-up'`` (it kills one more unit).
+    promotion_rounds
+        ``'per-dragon'`` (default: each dragon slain grants a round of promotions) or
+        ``'once'`` (one round per attack).
     """
 
     id_split: str = "slay-first"
@@ -88,6 +94,8 @@ class Options:
     flame_health: int = 5
     stone_units: int = 5
     breath_negation_rounds: int = 2
+    partial_damage: str = "lost"
+    promotion_rounds: str = "per-dragon"
 
     @classmethod
     def make(cls, **kw: Any) -> Options:
@@ -101,6 +109,8 @@ class Options:
         if isinstance(o.policy, str):
             resolve_name(o.policy, D.POLICIES, "casualty policy")
         resolve_name(o.promotion_supply, ("unlimited", "dead-area"), "promotion_supply")
+        resolve_name(o.partial_damage, ("lost", "round-up"), "partial_damage")
+        resolve_name(o.promotion_rounds, ("per-dragon", "once"), "promotion_rounds")
         for f in ("claw_damage", "jaws_damage", "tail_damage", "flame_health", "stone_units",
                   "dragon_saves", "breath_negation_rounds"):
             v = getattr(o, f)
@@ -116,6 +126,10 @@ class Options:
             promotion_supply=resolve_name(o.promotion_supply, ("unlimited", "dead-area"),
                                           "promotion_supply"),
             damage_carries=bool(o.damage_carries),
+            partial_damage=resolve_name(o.partial_damage, ("lost", "round-up"),
+                                        "partial_damage"),
+            promotion_rounds=resolve_name(o.promotion_rounds, ("per-dragon", "once"),
+                                          "promotion_rounds"),
             **{f: int(getattr(o, f)) for f in (
                 "claw_damage", "jaws_damage", "tail_damage", "dragon_health", "dragon_saves",
                 "flame_health", "stone_units", "breath_negation_rounds")},
@@ -135,6 +149,8 @@ class Options:
         a[K.O_FLAME] = self.flame_health
         a[K.O_STONE] = self.stone_units
         a[K.O_NEGATE] = self.breath_negation_rounds
+        a[K.O_ROUND_UP] = int(self.partial_damage == "round-up")
+        a[K.O_PROMO_ONCE] = int(self.promotion_rounds == "once")
         return a
 
     def to_dict(self) -> dict[str, Any]:

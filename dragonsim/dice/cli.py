@@ -22,6 +22,10 @@ def _opt_args(p: argparse.ArgumentParser) -> None:
                    help="unlimited (default) or dead-area (only units killed in the game)")
     p.add_argument("--damage-carries", action="store_true",
                    help="damage to a dragon carries over between attacks (default: it does not)")
+    p.add_argument("--partial-damage", default=None,
+                   help="lost (default: damage covering no whole unit kills nothing) or round-up")
+    p.add_argument("--promotion-rounds", default=None,
+                   help="per-dragon (default: each dragon slain grants promotions) or once")
 
 
 def _turns(text: str) -> int:
@@ -40,7 +44,8 @@ def _common(args) -> dict:
     """The options given on the command line (the rest: an army file's [options], defaults)."""
     out = {"id_split": args.id_split, "policy": args.policy,
            "promotion_supply": args.promotion_supply,
-           "damage_carries": True if args.damage_carries else None}
+           "damage_carries": True if args.damage_carries else None,
+           "partial_damage": args.partial_damage, "promotion_rounds": args.promotion_rounds}
     return {k: v for k, v in out.items() if v is not None}
 
 

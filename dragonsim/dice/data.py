@@ -254,56 +254,76 @@ class RuleValue:
     provenance: str
     source: str
     used_in: str
+    #: how a user overrides it (keyword / TOML [options] key, command-line flag); "" = fixed
+    override: str = ""
 
 
 #: Numbers the kernels take as arguments (a study may vary any of them).
 RULE_VALUES: dict[str, RuleValue] = {r.key: r for r in [
     RuleValue("dice.claw_damage", 5, "printed",
-              "Claws: A dragon's claws inflict 5 points of damage on an army.", "kernel"),
+              "Claws: A dragon's claws inflict 5 points of damage on an army.", "kernel",
+              override='claw_damage (keyword, TOML [options])'),
     RuleValue("dice.jaws_damage", 10, "printed",
-              "Jaws: A dragon's jaws inflict 10 points of damage on an army.", "kernel"),
+              "Jaws: A dragon's jaws inflict 10 points of damage on an army.", "kernel",
+              override='jaws_damage (keyword, TOML [options])'),
     RuleValue("dice.tail_damage", 3, "printed",
               "Tail: The dragon's tail inflicts 3 points of damage on an army. Furthermore, the"
-              " dragon immediately rolls again", "kernel"),
+              " dragon immediately rolls again", "kernel",
+              override='tail_damage (keyword, TOML [options])'),
     RuleValue("dice.dragon_health", 5, "printed",
-              "Each dragon has 5 health and 5 automatic saves", "kernel"),
+              "Each dragon has 5 health and 5 automatic saves", "kernel",
+              override='dragon_health (keyword, TOML [options])'),
     RuleValue("dice.dragon_saves", 5, "printed",
               "Each dragon has 5 health and 5 automatic saves (except when its belly icon comes"
-              " up)", "kernel"),
+              " up)", "kernel",
+              override='dragon_saves (keyword, TOML [options])'),
     RuleValue("dice.flame_health", 5, "printed",
               "Red -- Flame: Five health-worth of units from the target army are killed and"
-              " buried.", "kernel (red breath)"),
+              " buried.", "kernel (red breath)",
+              override='flame_health (keyword, TOML [options])'),
     RuleValue("dice.stone_units", 5, "printed",
               "Gold -- Turn to Stone: Five units from the target army are killed unless they can"
-              " generate save results.", "kernel (gold breath)"),
+              " generate save results.", "kernel (gold breath)",
+              override='stone_units (keyword, TOML [options])'),
     RuleValue("dice.id_split", "slay-first", "assumed",
               "The seed: 'ID icons can be used as melee, missile, or save results as the army's"
               " owner desires' without saying how one roll is split. slay-first: ID goes to the"
               " attack only when it completes a slaying (as many dragons as possible, fewest ID),"
               " the rest to saves; save-first: ID first covers the dragon's damage.",
-              "kernel option id_split"),
+              "kernel option id_split",
+              override='id_split (keyword, TOML [options], --id-split)'),
     RuleValue("dice.casualty_policy", "cheapest", "assumed",
               "RULES-GAPS.md: casualties are chosen by the army's owner; the default kills the"
               " cheapest units first (least health, then fewest results). Also used for which"
               " units gold breath targets and which units red flame takes.",
-              "casualty order"),
+              "casualty order",
+              override="policy (keyword, TOML [options], --policy); a list of unit names"
+                       " also works"),
     RuleValue("dice.partial_damage", "lost", "assumed",
               "Damage smaller than the health of every remaining unit kills nothing (a unit"
-              " dies only when the damage left covers its whole health).", "kernel"),
+              " dies only when the damage left covers its whole health).", "kernel",
+              override="partial_damage = 'lost' | 'round-up' (keyword, TOML [options],"
+                       " --partial-damage)"),
     RuleValue("dice.damage_carries", 0, "assumed",
               "Damage to a dragon does not carry over to the next attack: the seed counts it per"
               " attack ('it takes a total of 10 damage to slay a dragon (or only 5 when it rolls"
               " a belly icon)'), and belly is per roll. 1 = damage accumulates.",
-              "kernel option damage_carries"),
+              "kernel option damage_carries",
+              override='damage_carries (keyword, TOML [options], --damage-carries)'),
     RuleValue("dice.promotion_supply", "unlimited", "assumed",
               "Promotion trades a unit for a dead unit of the same race worth 1 health more; the"
               " dead unit area is outside the simulation, so by default it always holds one."
               " 'dead-area': only units killed (not buried) in the simulation plus a given"
-              " starting dead area.", "kernel option promotion_supply"),
+              " starting dead area.", "kernel option promotion_supply",
+              override="promotion_supply = 'unlimited' | 'dead-area' (keyword, TOML"
+                       " [options], --promotion-supply); dead_area= gives the starting"
+                       " dead area"),
     RuleValue("dice.promotion_rounds", "one-per-dragon-slain", "assumed",
               "'If an army slays a dragon, it may promote as many units as possible': when one"
               " roll slays several dragons, each slaying grants its own round of simultaneous"
-              " promotions.", "army kernel"),
+              " promotions.", "army kernel",
+              override="promotion_rounds = 'per-dragon' | 'once' (keyword, TOML [options],"
+                       " --promotion-rounds)"),
     RuleValue("dice.promotion_order", "slaying-then-treasure", "assumed",
               "When a dragon is slain on a treasure roll, the slaying promotions (all at once)"
               " come first, then the treasure promotion; treasure promotes the first promotable"
@@ -333,8 +353,10 @@ RULE_VALUES: dict[str, RuleValue] = {r.key: r for r in [
     RuleValue("dice.breath_negation_rounds", 2, "assumed",
               "Breath negates the target's saves 'until the end of the acting player's next"
               " turn': the round it is rolled and, in a two-player game, the next 2 rounds.",
-              "dragon-vs-dragon kernel"),
-    RuleValue("dice.dragonkin_faces", "see units()", "assumed", _KIN_SRC, "unit table"),
+              "dragon-vs-dragon kernel",
+              override='breath_negation_rounds (keyword, TOML [options], duel --negation-rounds)'),
+    RuleValue("dice.dragonkin_faces", "see units()", "assumed", _KIN_SRC, "unit table",
+              override='[units.*] with kin_colour in an army file, or make_unit(kin_colour=...)'),
     RuleValue("dice.attack_timing", "one-per-army-turn", "assumed",
               "'Combat with a dragon happens at the start of each player's turn' and 'the"
               " acting player rolls his army': a multi-turn game is one attack per turn of the"
@@ -345,7 +367,8 @@ RULE_VALUES: dict[str, RuleValue] = {r.key: r for r in [
               " rolls saves (ID as saves, armor), damage kills whole units, then the"
               " defender's survivors counter-attack the same way. Breath targets are chosen by"
               " the casualty policy; a unit under several effects takes them on the same die.",
-              "melee kernel"),
+              "melee kernel",
+              override='counter_attack (melee keyword, --no-counter); black_needs_id'),
     RuleValue("dice.dragons_per_health", 25, "printed",
               "You must bring 1 dragon to any battle, plus one additional dragon for each 25"
               " health in your armies.", "dragons_required()"),
@@ -388,7 +411,7 @@ def assumed() -> list[dict[str, Any]]:
     """
     return [
         {"key": r.key, "value": r.value, "provenance": r.provenance, "source": r.source,
-         "used_in": r.used_in}
+         "used_in": r.used_in, "override": r.override or "fixed (an interpretation, see source)"}
         for r in RULE_VALUES.values() if r.provenance == "assumed"
     ]
 
@@ -397,7 +420,7 @@ def rule_values() -> list[dict[str, Any]]:
     """Every Dragon Dice rule value (printed, published and assumed) as rows."""
     return [
         {"key": r.key, "value": r.value, "provenance": r.provenance, "source": r.source,
-         "used_in": r.used_in}
+         "used_in": r.used_in, "override": r.override}
         for r in RULE_VALUES.values()
     ]
 

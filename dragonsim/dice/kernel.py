@@ -49,7 +49,9 @@ O_DSAVES = 7
 O_FLAME = 8
 O_STONE = 9
 O_NEGATE = 10  # dragon vs dragon: extra rounds a breath negates the target's saves
-NOPT = 11
+O_ROUND_UP = 11  # 1: damage left over that covers no whole unit still kills one more unit
+O_PROMO_ONCE = 12  # 1: one round of slaying promotions per attack, however many dragons died
+NOPT = 13
 
 # army-mode counters
 C_GAMES = 0
@@ -144,10 +146,11 @@ def _remove_kin(alive, kin, health):
 
 
 @njit(cache=True)
-def _kill_health(alive, dead, health, kin, order, amount, bury):
+def _kill_health(alive, dead, health, kin, order, amount, bury, round_up):
     """Kill up to ``amount`` health-worth of units, greedily in ``order``; a unit dies only
-    when the amount left covers its health. Killed non-kin units go to the dead area unless
-    buried. Returns the health-worth killed."""
+    when the amount left covers its health (with ``round_up``, a remainder that covers no
+    whole unit still kills the next unit in order). Killed non-kin units go to the dead
+    area unless buried. Returns the health-worth killed."""
     rem = amount
     lost = 0
     for i in range(order.shape[0]):
@@ -159,6 +162,15 @@ def _kill_health(alive, dead, health, kin, order, amount, bury):
             lost += h
             if not bury and kin[t] < 0:
                 dead[t] += 1
+    if round_up != 0 and rem > 0:
+        for i in range(order.shape[0]):
+            t = order[i]
+            if alive[t] > 0:
+                alive[t] -= 1
+                lost += health[t]
+                if not bury and kin[t] < 0:
+                    dead[t] += 1
+                break
     return lost
 
 
@@ -298,7 +310,8 @@ def _attack(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, kill_or
         elif colour == GREEN:
             frost = True
         elif colour == RED:
-            b = _kill_health(alive, dead, health, kin, kill_order, opts[O_FLAME], True)
+            b = _kill_health(alive, dead, health, kin, kill_order, opts[O_FLAME], True,
+                             opts[O_ROUND_UP])
             lost += b
             row[C_BURIED] += b
         else:  # gold: targets chosen first, then each rolled individually
@@ -385,7 +398,8 @@ def _attack(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, kill_or
                     break
         net = dmg - saves
         if net > 0:
-            lost += _kill_health(alive, dead, health, kin, kill_order, net, False)
+            lost += _kill_health(alive, dead, health, kin, kill_order, net, False,
+                                     opts[O_ROUND_UP])
         if _non_kin_left(alive, kin) == 0:
             lost += _remove_kin(alive, kin, health)
             destroyed = True
@@ -395,7 +409,10 @@ def _attack(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, kill_or
         if slain_now[j] != 0:
             present[j] = 0
     if not destroyed:
-        for _s in range(nslain):  # each dragon slain grants its own (simultaneous) promotions
+        rounds = nslain  # each dragon slain grants its own (simultaneous) promotions
+        if opts[O_PROMO_ONCE] != 0 and rounds > 1:
+            rounds = 1
+        for _s in range(rounds):
             promos += _promote_all(alive, dead, snap, promo, opts[O_PROMO_UNLIMITED])
     flew = 0
     for j in range(k):

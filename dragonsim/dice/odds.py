@@ -155,8 +155,10 @@ def _binom(n: int, q: Fraction):
         yield k, math.comb(n, k) * q**k * (1 - q) ** (n - k)
 
 
-def _kill(alive: list[int], dead: list[int], a, amount: int, bury: bool) -> int:
-    """Kill whole units, in the casualty order, while the amount left covers one."""
+def _kill(alive: list[int], dead: list[int], a, amount: int, bury: bool,
+          round_up: bool = False) -> int:
+    """Kill whole units, in the casualty order, while the amount left covers one; with
+    ``round_up`` a remainder kills one more unit."""
     rem = amount
     lost = 0
     for t in a["kill_order"]:
@@ -166,6 +168,14 @@ def _kill(alive: list[int], dead: list[int], a, amount: int, bury: bool) -> int:
             lost += a["health"][t]
             if not bury and a["kin"][t] < 0:
                 dead[t] += 1
+    if round_up and rem > 0:
+        for t in a["kill_order"]:
+            if alive[t] > 0:
+                alive[t] -= 1
+                lost += a["health"][t]
+                if not bury and a["kin"][t] < 0:
+                    dead[t] += 1
+                break
     return lost
 
 
@@ -188,7 +198,7 @@ def _breath(colour: int, alive, dead, a, opts: Options):
     fk = a["fk"]
     if colour == D.RED:
         al, de = list(alive), list(dead)
-        lost = _kill(al, de, a, opts.flame_health, True)
+        lost = _kill(al, de, a, opts.flame_health, True, opts.partial_damage == "round-up")
         return [(Fraction(1), al, de, lost)]
     states = [(Fraction(1), list(alive), list(dead), 0)]
     if colour == D.BLACK:
@@ -393,7 +403,8 @@ def _attack_from(a, dr: D.Dragon, opts: Options, state, kcap: int, cache: dict):
                 al2, de2 = list(al), list(de)
                 lost = lost0
                 if dmg - saves > 0:
-                    lost += _kill(al2, de2, a, dmg - saves, False)
+                    lost += _kill(al2, de2, a, dmg - saves, False,
+                                  opts.partial_damage == "round-up")
                 destroyed = _no_regular_units(al2, a)
                 if destroyed:
                     lost += _drop_kin(al2, a)
