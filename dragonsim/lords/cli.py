@@ -93,7 +93,14 @@ def _other_game_assumed(game: str) -> list[dict]:
     if not _exists(mod):
         return []
     fn = getattr(importlib.import_module(mod), "assumed", None)
-    return [dict(row) for row in fn()] if fn else []
+    rows = []
+    for row in fn() if fn else []:
+        row = dict(row)
+        # the games name these columns differently; print them alike
+        row.setdefault("used_in", row.pop("where_used", ""))
+        row.setdefault("source", row.pop("reason", ""))
+        rows.append(row)
+    return rows
 
 
 def cmd_rules(args) -> int:
@@ -112,7 +119,9 @@ def cmd_rules(args) -> int:
         emit_json({"rules_hash": rs.hash, "overrides": rs.overrides, "rules": rows})
         return 0
     width = max((len(r["key"]) for r in rows), default=10)
-    print(f"rules hash {rs.hash}" + (f"  overrides: {rs.overrides}" if rs.overrides else ""))
+    if args.game in ("all", "lords"):
+        print(f"lords rules hash {rs.hash}"
+              + (f"  overrides: {rs.overrides}" if rs.overrides else ""))
     last_source = None
     for r in rows:
         print(f"{r['key']:<{width}}  {r['provenance']:<9}  {r['value']}")
