@@ -209,3 +209,23 @@ def test_scenario_positions_are_used_and_checked():
                        ([(10, 10, 0, 3, 99), (14, 10, 3, 3, 9)], "speed")):
         with pytest.raises(UserError, match=match):
             duel("Reaper", "Skyblazer", n=10, progress=False, scenario=bad)
+
+
+def test_ctrl_c_prints_what_finished():
+    """Issue 3: 'Ctrl-C prints what finished so far' (exit 130, the finished games' table)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    duel("Reaper", "Skyblazer", n=10, progress=False)  # the kernel is compiled and cached
+    p = subprocess.Popen([sys.executable, "-m", "dragonsim", "duel", "Reaper", "Skyblazer",
+                          "-n", "1e9", "--no-progress"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130
+    assert "INTERRUPTED: finished games only" in out
+    assert "interrupted:" in err and "of 1,000,000,000 games finished" in err
+    assert "Traceback" not in err
