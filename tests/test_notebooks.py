@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+HERE = Path(__file__).parent
+# a notebook with a dedicated test (tests/test_<name>_notebook.py) is run there, once
+NOTEBOOKS = sorted(p for p in (HERE.parent / "notebooks").glob("*.ipynb")
+                   if not (HERE / f"test_{p.stem}_notebook.py").exists())
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
