@@ -588,36 +588,26 @@ def choose_facing(pid, ds, i, j, pst):
 
 
 def plan_table(rules_tables) -> np.ndarray:
-    """The float64 planning table (exact odds) from kernel tables: P(hit) by target number,
-    mean damage by weapon step, P(win)/P(lose) close combat by modifier difference."""
-    from fractions import Fraction
-
-    s = rules_tables.scalars
+    """The float64 planning table from the exact odds (:mod:`dragonsim.lords.odds`): P(hit)
+    by target number, mean damage by weapon step, P(win)/P(lose) of a close combat by the
+    difference of the modifiers."""
+    from . import odds
     from .tables import S_AUTO_HIT, S_AUTO_MISS
 
+    s = rules_tables.scalars
     auto_miss = int(s[S_AUTO_MISS])
     auto_hit = int(s[S_AUTO_HIT])
-    two = {}
-    for a in range(1, 7):
-        for b in range(1, 7):
-            two[a + b] = two.get(a + b, 0) + 1
     plan = np.zeros((N_PLAN_ROWS, PLAN_WIDTH), dtype=np.float64)
     for tn in range(PLAN_WIDTH):
-        k = sum(c for roll, c in two.items()
-                if roll > auto_miss and (roll >= auto_hit or roll >= tn))
-        plan[PLAN_P_HIT, tn] = float(Fraction(k, 36))
+        plan[PLAN_P_HIT, tn] = float(odds.p_to_hit(tn, auto_miss=auto_miss, auto_hit=auto_hit))
     for step in range(rules_tables.weapon.shape[0]):
-        n, plus = rules_tables.weapon[step]
-        plan[PLAN_E_DMG, step] = 3.5 * n + plus
+        n, plus = (int(x) for x in rules_tables.weapon[step])
+        plan[PLAN_E_DMG, step] = float(odds.expected(odds.dice_sum(n, plus)))
+    two = odds.two_d6()
     for d in range(PLAN_WIDTH):
         diff = d - PLAN_CC_ZERO
-        win = loss = 0
-        for x, cx in two.items():
-            for y, cy in two.items():
-                if x + diff > y:
-                    win += cx * cy
-                elif x + diff < y:
-                    loss += cx * cy
-        plan[PLAN_CC_WIN, d] = win / 1296
-        plan[PLAN_CC_LOSS, d] = loss / 1296
+        win = sum(px * py for x, px in two.items() for y, py in two.items() if x + diff > y)
+        loss = sum(px * py for x, px in two.items() for y, py in two.items() if x + diff < y)
+        plan[PLAN_CC_WIN, d] = float(win)
+        plan[PLAN_CC_LOSS, d] = float(loss)
     return plan
