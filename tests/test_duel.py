@@ -229,3 +229,14 @@ def test_ctrl_c_prints_what_finished():
     assert "INTERRUPTED: finished games only" in out
     assert "interrupted:" in err and "of 1,000,000,000 games finished" in err
     assert "Traceback" not in err
+
+
+def test_rule_overrides_reach_the_kernel():
+    """Every assumed or printed value is a kernel argument: raising the base to-hit number
+    lowers the kernel's breath hit rate, and the manifest records the override and hash."""
+    base = duel("Reaper", "Skyblazer", n=400, seed=9, progress=False)
+    hard = duel("Reaper", "Skyblazer", n=400, seed=9, progress=False,
+                rules={"base_to_hit": 10})
+    assert hard.breath_hit_rate < base.breath_hit_rate - 0.1
+    assert hard.manifest["rules_overrides"] == {"lords.base_to_hit": 10}
+    assert hard.manifest["rules_hash"] != base.manifest["rules_hash"]
