@@ -319,8 +319,9 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
     Independently of the engine it checks: the recorded speed (minimum, maximum less 2 per
     seriously damaged wing, +3 over last turn, the speed-10 streak and cool-down), that every
     move is reachable by the rulebook's actions at exactly that speed without leaving the board
-    and ends in an empty hex, that a dragon leaves the board only when no such move exists,
-    engagement conditions, and breath targets (not engaged, in arc, range and neck bend).
+    and ends in an empty hex, engagement conditions, and breath targets (not engaged, in arc,
+    range and neck bend). Flying off the board (``K_LEAVE``, a legal if fatal choice that the
+    bots only make when their move table offers no on-board move) is not second-guessed.
     ``sheets_rows`` are the kernel's dragon rows (``engine.D_*`` columns).
     """
     from . import engine as E
@@ -382,7 +383,7 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
                                      f"no legal path {(q0, r0, f0, a0)} -> {(q1, r1, f1, a1)} "
                                      f"at speed {speed}, MR {'ABCDEFGHI'[mr]}"))
         elif kind == E.K_LEAVE:
-            pass  # leaving is always legal; the bots only do it when nothing else is
+            pass  # leaving is legal (RULES-GAPS assumed 5: the dragon is out of the game)
         elif kind == E.K_ENGAGE:
             qi, ri, fi, ai = snaps[i][:4]
             qj, rj, _, aj = snaps[j][:4]
