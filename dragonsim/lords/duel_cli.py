@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play many Dragon Lords games between two dragons",
         description="Play complete basic-rules Dragon Lords games (setup, initiative, speed, "
         "movement, engagement, breath and close combat, serious damage) between two dragons "
-        "and report who wins, with Wilson 95%% intervals. Each dragon is a ready-made name or "
+        "and report who wins, with Wilson 95% intervals. Each dragon is a ready-made name or "
         "an inline design such as body=Heavy,wings=Large,breath=Ice,claws=Sharp.",
     )
     p.add_argument("a", help="first dragon: ready-made name or inline design")
