@@ -385,3 +385,29 @@ def test_self_damage_never_makes_a_part_serious_when_avoidable():
     assert start.sum() - ds[0, P.F_DP:P.F_DP + 5].sum() == 6
     E.refresh(ds, 0, TB.scalars)
     assert all(2 * ds[0, P.F_DP + p] >= start[p] for p in range(5))
+
+
+def test_advanced_acceleration_option():
+    """Optional 'New Acceleration Allowances' (p.16): 'a dragon with Medium sized wings may
+    record a speed up to 4 points higher than the previous turn, and a dragon with Huge wings
+    ... 6 points' -- through the options array, off by default."""
+    ds = _one("Reaper")  # Huge wings
+    E.record_speed(ds, 0, 6, TB.scalars)
+    assert E.speed_limits(ds, 0, TB.scalars, TB.accel_wings, E.default_options())[1] == 9
+    opt = E.default_options(accel_wings=True)
+    assert E.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt)[1] == 12
+
+
+def test_lancer_option_in_close_combat():
+    """Rider Abilities Table: Lancer '+2 to Close Combat, +4 to Damage' (advanced rules, an
+    option of the kernel; off in the basic game)."""
+    ds = _pair("Tankerous", "Reaper", [0] * 5, [0] * 5)  # Tankerous carries a Lancer
+    base = E.default_options()
+    adv = E.default_options(riders=True)
+    assert E.cc_modifier(ds, 0, TB.cc_by_mr, TB.scalars, base) == 1
+    assert E.cc_modifier(ds, 0, TB.cc_by_mr, TB.scalars, adv) == 3
+    d0 = ds.copy()
+    E.resolve_close_combat(d0, 0, 1, 0, 7, 10, 0, 0, 0, TB.alloc, TB.weapon, TB.scalars, base)
+    d1 = ds.copy()
+    E.resolve_close_combat(d1, 0, 1, 0, 7, 10, 0, 0, 0, TB.alloc, TB.weapon, TB.scalars, adv)
+    assert d1[0, P.F_DEALT] - d0[0, P.F_DEALT] == 4
