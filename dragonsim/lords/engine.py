@@ -1182,6 +1182,54 @@ def logged_game(game, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_in
     return cnt, log[: nlog[0]]
 
 
+def _drop_stale_caches() -> None:
+    """Key the on-disk numba caches of this module and of :mod:`.policies` on the sources they
+    compile in.
+
+    numba invalidates a cached function only when *its own* file changes, but the kernel
+    compiles in code from ``policies.py``, ``hexes.py``, ``tables.py`` and ``random.py``; after
+    an edit there (or a ``git pull`` that touches only those) a stale kernel would load. A
+    hash of those files is kept beside the cache and the caches are flushed when it differs.
+    """
+    import hashlib
+    import os
+
+    from .. import random as _random
+    from . import hexes as _hexes
+    from . import policies as _policies
+    from . import tables as _tables
+
+    mods = (__import__(__name__, fromlist=["_"]), _policies)
+    files = [m.__file__ for m in (*mods, _hexes, _tables, _random)]
+    try:
+        digest = hashlib.sha256(b"".join(open(f, "rb").read() for f in files)).hexdigest()
+    except OSError:
+        return
+    for mod in mods:
+        fns = [v for v in vars(mod).values()
+               if getattr(v, "_cache", None) is not None and hasattr(v._cache, "flush")
+               and getattr(v, "py_func", None) is not None
+               and v.py_func.__module__ == mod.__name__]
+        if not fns:
+            continue
+        try:
+            path = fns[0]._cache.cache_path
+            stamp = os.path.join(path, mod.__name__.rsplit(".", 1)[-1] + ".sources.sha256")
+            old = open(stamp).read().strip() if os.path.exists(stamp) else ""
+            if old == digest:
+                continue
+            for fn in fns:
+                fn._cache.flush()
+            os.makedirs(path, exist_ok=True)
+            with open(stamp, "w") as fh:
+                fh.write(digest)
+        except OSError:
+            continue
+
+
+_drop_stale_caches()
+
+
 def kernel_args(tables) -> tuple:
     """The rules-table arguments of :func:`duel_kernel`, in order, from ``KernelTables``."""
     t = tables
