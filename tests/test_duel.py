@@ -240,3 +240,13 @@ def test_rule_overrides_reach_the_kernel():
     assert hard.breath_hit_rate < base.breath_hit_rate - 0.1
     assert hard.manifest["rules_overrides"] == {"lords.base_to_hit": 10}
     assert hard.manifest["rules_hash"] != base.manifest["rules_hash"]
+
+
+def test_plot_draws_rates_and_turns():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    r = duel("Reaper", "Skyblazer", n=100, progress=False)
+    fig = r.plot()
+    a1, a2 = fig.axes[:2]
+    assert len(a1.patches) == 3 and len(a2.patches) == E.HIST_MAX + 1

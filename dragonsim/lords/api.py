@@ -185,6 +185,36 @@ class DuelResult:
                      "ci_high": self.rate_draw.hi, "mean_damage_dealt": math.nan})
         return pd.DataFrame(rows)
 
+    def plot(self, ax=None):
+        """Win/draw rates with their 95% intervals and the distribution of game lengths
+        (matplotlib, dragonsim's style). Returns the figure."""
+        import matplotlib.pyplot as plt
+
+        from ..report import plot_style
+
+        with plot_style():
+            if ax is None:
+                fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.2))
+            else:
+                a1, a2 = ax
+                fig = a1.figure
+            labels = [f"{self.a}\n({self.policies[0]})", f"{self.b}\n({self.policies[1]})",
+                      "draw"]
+            rates = [self.rate_a, self.rate_b, self.rate_draw]
+            y = [r.rate for r in rates]
+            err = [[r.rate - r.lo for r in rates], [r.hi - r.rate for r in rates]]
+            a1.bar(range(3), y, yerr=err, capsize=4)
+            a1.set_xticks(range(3), labels)
+            a1.set_ylabel("share of games")
+            a1.set_title(f"{self.n:,} games, seed {self.seed}")
+            h = self.turn_histogram()
+            a2.bar(range(len(h)), h / max(1, self.n), width=1.0)
+            a2.set_xlabel("turns (last bin: 100 or more)")
+            a2.set_ylabel("share of games")
+            a2.set_title(f"mean {self.mean_turns:.1f} turns")
+            fig.tight_layout()
+        return fig
+
     def summary(self) -> str:
         """A readable table."""
         w = max(len(self.a), len(self.b), 6)
