@@ -411,3 +411,24 @@ def test_lancer_option_in_close_combat():
     d1 = ds.copy()
     E.resolve_close_combat(d1, 0, 1, 0, 7, 10, 0, 0, 0, TB.alloc, TB.weapon, TB.scalars, adv)
     assert d1[0, P.F_DEALT] - d0[0, P.F_DEALT] == 4
+
+
+def test_initiative_order_lowest_first_and_roll_offs_for_ties():
+    """'Players with lower numbers move before players with higher ones. In case of a tie, the
+    players involved roll 2d6 again ... Roll off as many times as is necessary.'"""
+    from dragonsim.random import new_state, seed_stream
+
+    firsts = set()
+    for seed in range(200):
+        st_ = new_state()
+        seed_stream(st_, seed, 0, 0)
+        order = np.array([0, 1, 2, 3, 0, 0, 0, 0], np.int64)
+        key = np.array([9 * 16, 5 * 16, 9 * 16, 12 * 16, 0, 0, 0, 0], np.int64)
+        cnt = np.zeros(E.N_COUNTERS, np.int64)
+        E._order_by_rolls(order, key, 4, st_, cnt)
+        o = list(order[:4])
+        assert o[0] == 1 and o[3] == 3  # 5 first, 12 last
+        assert sorted(o[1:3]) == [0, 2]  # the two 9s after a roll-off
+        assert len(set(key[:4])) == 4
+        firsts.add(o[1])
+    assert firsts == {0, 2}  # either tied player can win the roll-off
