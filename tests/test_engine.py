@@ -432,3 +432,13 @@ def test_initiative_order_lowest_first_and_roll_offs_for_ties():
         assert len(set(key[:4])) == 4
         firsts.add(o[1])
     assert firsts == {0, 2}  # either tied player can win the roll-off
+
+
+def test_no_two_turns_in_a_row_and_turns_default_to_zero():
+    """'A dragon cannot turn more than 180 degrees at once or turn twice in a row' -- an MR A
+    dragon turns 60 degrees for 0 points, yet with 0 points it can face only three ways, not
+    120 degrees by two free turns; 'a dragon that ends its move with a turn may make another
+    turn in that hex at the beginning of its next movement phase' -- a move may begin with a
+    turn (budget 1 for MR E: a 60-degree turn either way, or one hex forward)."""
+    assert set(_entries(MR["A"], 0)) == {(0, 0, 0), (0, 0, 1), (0, 0, 5)}
+    assert set(_entries(MR["E"], 1)) == {(1, 0, 0), (0, 0, 1), (0, 0, 5)}
