@@ -88,6 +88,7 @@ from .policies import (
 )
 from .tables import (
     S_ACCEL,
+    S_ALTITUDE_LEVELS,
     S_AUTO_HIT,
     S_AUTO_MISS,
     S_BASE_TO_HIT,
@@ -874,7 +875,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
     mv_off, mv_dq, mv_dr, mv_f, mv_h, mv_rq, mv_rr, mv_box = mv
     width = scal[S_BOARD_WIDTH]
     depth = scal[S_BOARD_DEPTH]
-    alt_levels = 5
+    alt_levels = scal[S_ALTITUDE_LEVELS]
     base = scal[S_BASE_TO_HIT]
     max_range = scal[S_MAX_RANGE]
     auto_miss = scal[S_AUTO_MISS]
