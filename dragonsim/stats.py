@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-from scipy import stats as _st
+from statistics import NormalDist
 
 __all__ = [
     "Rate",
@@ -27,7 +26,7 @@ def z_for(confidence: float) -> float:
     """Two-sided normal quantile for a confidence level, e.g. 1.96 for 0.95."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    return float(_st.norm.ppf(0.5 + confidence / 2.0))
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
 def wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -44,13 +43,17 @@ def wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     den = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """Clopper-Pearson ("exact") interval for ``k`` successes in ``n`` trials."""
     if n <= 0:
         return (0.0, 1.0)
+    from scipy import stats as _st
+
     a = 1.0 - confidence
     lo = 0.0 if k == 0 else float(_st.beta.ppf(a / 2, k, n - k + 1))
     hi = 1.0 if k == n else float(_st.beta.ppf(1 - a / 2, k + 1, n - k))
@@ -112,6 +115,8 @@ def binomial_consistent(k: int, n: int, p: float, alpha: float = 1e-6) -> bool:
     Tests use a small ``alpha`` so that a correct kernel fails with probability ``alpha``
     per check, while a wrong probability is still caught at the sample sizes we run.
     """
+    from scipy import stats as _st
+
     return bool(_st.binomtest(int(k), int(n), float(p)).pvalue >= alpha)
 
 
@@ -134,7 +139,7 @@ def two_proportion_pvalue(k1: int, n1: int, k2: int, n2: int) -> float:
     if se == 0.0:
         return 1.0 if k1 / n1 == k2 / n2 else 0.0
     z = (k1 / n1 - k2 / n2) / se
-    return float(2 * _st.norm.sf(abs(z)))
+    return 2.0 * (1.0 - NormalDist().cdf(abs(z)))
 
 
 def holm(pvalues, alpha: float = 0.05) -> list[bool]:
@@ -202,6 +207,7 @@ def nontransitive_cycles(wins, names=None, *, alpha: float = 0.05) -> list[tuple
     import itertools
 
     import numpy as np
+    from scipy import stats as _st
 
     w = np.asarray(wins, dtype=float)
     k = w.shape[0]

@@ -8,21 +8,24 @@ kernels), ``odds`` (exact answers), ``api`` (:func:`attack`, :func:`duel`, :func
 ``cli`` (``python -m dragonsim dice ...``).
 """
 
-from .api import (
-    AttackResult,
-    DragonTable,
-    DuelResult,
-    MeleeResult,
-    Options,
-    SweepResult,
-    attack,
-    dragon_table,
-    duel,
-    melee,
-    sweep,
-    units_frame,
-)
-from .data import assumed, make_dragon, make_unit
+from __future__ import annotations
+
+import importlib
+
+# imported on first use, so `python -m dragonsim --help` does not load numba and scipy
+_LAZY = {
+    **{name: "dragonsim.dice.api" for name in (
+        "AttackResult", "DragonTable", "DuelResult", "MeleeResult", "Options", "SweepResult",
+        "attack", "dragon_table", "duel", "melee", "sweep", "units_frame")},
+    **{name: "dragonsim.dice.data" for name in ("assumed", "make_dragon", "make_unit")},
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'dragonsim.dice' has no attribute {name!r}")
+
 
 __all__ = [
     "AttackResult",
