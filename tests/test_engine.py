@@ -265,11 +265,11 @@ def test_example_of_play_replay():
     assert hx.arc_area(ds[L, P.F_Q], ds[L, P.F_R], ds[L, P.F_F], ds[K, P.F_Q], ds[K, P.F_R]) \
         == hx.DARK
     no_range = np.zeros_like(TB.range_mod)
-    args = (8, TB.arc_mod, no_range, TB.alt_mod, 6)
+    args = (8, TB.arc, no_range, TB.alt_mod, 6)
 
     def tn(a, t, rm):
         return P.target_number(ds, a, t, ds[a, P.F_Q], ds[a, P.F_R], ds[a, P.F_F],
-                               ds[a, P.F_ALT], 8, TB.arc_mod, rm, TB.alt_mod, 6)
+                               ds[a, P.F_ALT], 8, TB.arc, rm, TB.alt_mod, 6)
 
     # 'he needs to roll a (8+1=)9 or higher'; 'Michael just needs to roll an 8 or higher'
     assert tn(K, L, no_range) == 9 and tn(L, K, no_range) == 8

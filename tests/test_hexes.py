@@ -197,3 +197,33 @@ def test_facing_toward_points_at_neighbours():
 
 def test_tables_are_int64():
     assert hx.DQ.dtype == np.int64 and hx.DR.dtype == np.int64
+
+
+@given(st.integers(-8, 8), st.integers(-8, 8), st.integers(0, 5),
+       st.sampled_from([0, 30, 60, 90, 120, 150, 180]))
+def test_within_angle_is_exact_for_every_multiple_of_30(vq, vr, f, deg):
+    """lords.arc_degrees may be overridden in steps of 30 degrees; the integer test agrees
+    with the float angle (boundaries inclusive)."""
+    if vq == 0 and vr == 0:
+        return
+    d = hx.dot(vq, vr, int(hx.DQ[f]), int(hx.DR[f]))
+    n = hx.norm2(vq, vr)
+    ang = math.degrees(math.acos(max(-1.0, min(1.0, d / (2 * math.sqrt(n))))))
+    if abs(ang - deg) > 1e-6:
+        assert hx.within_angle(d, n, deg) == (ang < deg)
+    else:
+        assert hx.within_angle(d, n, deg)
+
+
+def test_arc_limits_from_the_rules_reach_odds_and_kernel():
+    """An override of the assumed arc (RULES-GAPS assumed 3) changes what may be breathed at:
+    with a light area out to 180 deg a dragon may breathe at a target behind it."""
+    from dragonsim.lords import odds
+    from dragonsim.rules import lords_rules
+
+    wide = lords_rules({"arc_degrees": {"dark": 30, "grey": 60, "light": 180}})
+    behind = dict(attacker_at=(0, 0, hx.W, 3), target_at=(3, 0, hx.W, 3))
+    assert not odds.breath_at("Reaper", "Skyblazer", **behind)["allowed"]
+    assert odds.breath_at("Reaper", "Skyblazer", rules=wide, **behind)["area"] == "light"
+    assert hx.arc_area(0, 0, hx.W, 3, 0, 30, 60, 180) == hx.LIGHT
+    assert hx.arc_area(0, 0, hx.W, 3, 0) == hx.OUT

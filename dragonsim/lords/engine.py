@@ -857,7 +857,7 @@ def _teams_alive(ds, nd):
 
 @njit(cache=True)
 def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-              tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc_mod, range_mod,
+              tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
               tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing, tb_accel_wings,
               scal, mv, plan, gst, pst, sst, dsfull, order, key, pending, scratch, cnt, rec, rrow,
               log, nlog):
@@ -934,7 +934,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             if ds[i, F_ALIVE] == 0:
                 continue
             e, dalt = choose_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], mv_off, mv_h, mv_rq,
-                                  mv_rr, mv_f, mv_box, plan, base, tb_arc_mod, range_mod,
+                                  mv_rr, mv_f, mv_box, plan, base, tb_arc, range_mod,
                                   tb_alt_mod, max_range, width, depth, alt_levels, tb_cc_by_mr,
                                   self_dice, samples, pst, scratch)
             if e < 0:
@@ -952,7 +952,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
                      (ds[i, F_SPEED], ds[i, F_MR], ds[i, F_Q] + mv_rq[e, f0],
                       ds[i, F_R] + mv_rr[e, f0], (f0 + mv_f[e]) % 6, ds[i, F_ALT] + dalt))
             apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f)
-            j = choose_engage(ds[i, F_POLICY], ds, i, plan, base, tb_arc_mod, range_mod,
+            j = choose_engage(ds[i, F_POLICY], ds, i, plan, base, tb_arc, range_mod,
                               tb_alt_mod, max_range, tb_cc_by_mr, self_dice, pst)
             if j >= 0 and can_engage(ds, i, j):
                 if nlog[0] < log.shape[0]:
@@ -968,7 +968,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
         for k in range(na):
             i = order[k]
             if ds[i, F_ALIVE] == 1:
-                t = choose_target(ds[i, F_POLICY], ds, i, plan, base, tb_arc_mod, range_mod,
+                t = choose_target(ds[i, F_POLICY], ds, i, plan, base, tb_arc, range_mod,
                                   tb_alt_mod, max_range, pst)
                 ds[i, F_TARGET] = t
                 if nlog[0] < log.shape[0] and t >= 0:
@@ -983,7 +983,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             if t < 0 or ds[a, F_ALIVE] == 0:
                 continue
             tn = target_number(ds, a, t, ds[a, F_Q], ds[a, F_R], ds[a, F_F], ds[a, F_ALT], base,
-                               tb_arc_mod, range_mod, tb_alt_mod, max_range)
+                               tb_arc, range_mod, tb_alt_mod, max_range)
             if tn < 0:
                 continue  # a recorded target that cannot be breathed at: the breath is wasted
             hr = roll(gst, 2)
@@ -1091,7 +1091,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
 
 @njit(cache=True, parallel=True)
 def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-                tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc_mod, tb_range_mod,
+                tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, tb_range_mod,
                 tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
                 tb_accel_wings, scal, mv, plan, rec):
     """Play games ``start..stop-1`` and return their counters.
@@ -1145,7 +1145,7 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr
         for g in range(a, b):
             rrow = g - start if want_rec else -1
             play_game(g, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-                      tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc_mod, range_mod,
+                      tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
                       tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
                       tb_accel_wings, scal, mv, plan, gst, pst, sst, ds, order, key, pending,
                       scratch, row, rec, rrow, log, nlog)
@@ -1154,7 +1154,7 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr
 
 @njit(cache=True)
 def logged_game(game, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-                tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc_mod, tb_range_mod,
+                tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, tb_range_mod,
                 tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
                 tb_accel_wings, scal, mv, plan, max_log):
     """Play one game (serially) and return ``(counters, log)``; the log has one row per
@@ -1176,7 +1176,7 @@ def logged_game(game, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_in
     cnt = np.zeros(N_COUNTERS, np.int64)
     rec = np.zeros((0, N_REC), np.int64)
     play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-              tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc_mod, range_mod,
+              tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
               tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing, tb_accel_wings,
               scal, mv, plan, gst, pst, sst, ds, order, key, pending, scratch, cnt, rec, -1,
               log, nlog)
@@ -1235,7 +1235,7 @@ def kernel_args(tables) -> tuple:
     """The rules-table arguments of :func:`duel_kernel`, in order, from ``KernelTables``."""
     t = tables
     return (t.turn_cost, t.cc_by_mr, t.init_mod, t.weapon, t.alloc, t.wing_tohit, t.body_tohit,
-            t.arc_mod, t.range_mod, t.alt_mod, t.min_speed, t.max_speed, t.dp_body, t.dp_wing,
+            t.arc, t.range_mod, t.alt_mod, t.min_speed, t.max_speed, t.dp_body, t.dp_wing,
             t.accel_wings, t.scalars)
 
 

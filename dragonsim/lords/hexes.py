@@ -38,7 +38,7 @@ __all__ = [
     "DQ", "DR", "E", "NE", "NW", "W", "SW", "SE", "DIRECTION_NAMES", "TEMPLATE_NAMES",
     "DARK", "GREY", "LIGHT", "OUT", "AREA_NAMES",
     "distance", "neighbour", "forward", "turn", "rotate", "dot", "norm2",
-    "arc_area", "range_band", "may_breathe_angle", "hexside", "direction_template",
+    "arc_area", "within_angle", "range_band", "may_breathe_angle", "hexside", "direction_template",
     "facing_toward", "to_offset", "from_offset", "on_board", "adjacent_facing",
 ]
 
@@ -118,27 +118,47 @@ def norm2(dq, dr):
     return a * a + 3 * dr * dr
 
 
+@njit(cache=True, inline="always")
+def within_angle(d, n, degrees):
+    """True when the angle whose cosine is ``d / (2 sqrt(n))`` is at most ``degrees``.
+
+    ``d`` and ``n`` are the integer dot product with a unit facing and the squared length (see
+    module notes); ``degrees`` is a multiple of 30 in 0..180, for which ``4 cos^2`` is an
+    integer (4, 3, 1, 0, 1, 3, 4), so the comparison is exact.
+    """
+    if degrees >= 180:
+        return True
+    if degrees < 0:
+        return False
+    s = degrees // 30
+    k = 4 if (s == 0 or s == 6) else (3 if (s == 1 or s == 5) else (1 if (s == 2 or s == 4)
+                                                                    else 0))
+    if degrees <= 90:
+        return d >= 0 and d * d >= k * n
+    return d >= 0 or d * d <= k * n
+
+
 @njit(cache=True)
-def arc_area(q, r, facing, tq, tr):
+def arc_area(q, r, facing, tq, tr, dark=30, grey=60, light=90):
     """Area of the arc of fire of a dragon at ``(q, r)`` facing ``facing`` that ``(tq, tr)`` is in.
 
-    Returns DARK (0, angle <= 30 degrees), GREY (1, <= 60), LIGHT (2, <= 90) or OUT (-1, beyond
-    90 degrees or the same hex). Boundaries count in the better area, exactly.
+    Returns DARK (0, angle <= ``dark`` degrees), GREY (1, <= ``grey``), LIGHT (2, <= ``light``)
+    or OUT (-1, beyond, or the same hex). The limits are the rules' ``lords.arc_degrees``
+    (multiples of 30; assumed 30/60/90). Boundaries count in the better area, exactly.
     """
     vq = tq - q
     vr = tr - r
     if vq == 0 and vr == 0:
         return -1
     d = dot(vq, vr, _dq(facing), _dr(facing))
-    if d < 0:
-        return -1
     n = norm2(vq, vr)
-    dd = d * d
-    if dd >= 3 * n:
+    if within_angle(d, n, dark):
         return 0
-    if dd >= n:
+    if within_angle(d, n, grey):
         return 1
-    return 2
+    if within_angle(d, n, light):
+        return 2
+    return -1
 
 
 @njit(cache=True, inline="always")

@@ -320,7 +320,8 @@ def breath_at(
     tq, tr, tf, talt = target_at
     dist = int(hexes.distance(aq, ar, tq, tr))
     steps = abs(aalt - talt)
-    area = int(hexes.arc_area(aq, ar, af, tq, tr))
+    lim = r.get("lords.arc_degrees")
+    area = int(hexes.arc_area(aq, ar, af, tq, tr, lim["dark"], lim["grey"], lim["light"]))
     why = None
     if dist == 0:
         why = "same hex"

@@ -160,7 +160,7 @@ def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_leve
 
 
 @njit(cache=True, inline="always")
-def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc_mod, range_mod, alt_mod, max_range):
+def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, max_range):
     """Breath target number of ``a`` (placed at qa, ra, fa, alta) against ``t`` where ``t``
     stands now; -1 when ``t`` cannot be breathed at (arc, range, neck bend)."""
     dist = distance(qa, ra, ds[t, F_Q], ds[t, F_R])
@@ -169,12 +169,12 @@ def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc_mod, range_mod, alt_m
     da = alta - ds[t, F_ALT]
     if not may_breathe_angle(dist, da):
         return -1
-    area = arc_area(qa, ra, fa, ds[t, F_Q], ds[t, F_R])
+    area = arc_area(qa, ra, fa, ds[t, F_Q], ds[t, F_R], arc[3], arc[4], arc[5])
     if area < 0:
         return -1
     if da < 0:
         da = -da
-    return tb_base + ds[t, F_TOHIT] + arc_mod[area] + range_mod[dist] + alt_mod[da]
+    return tb_base + ds[t, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[da]
 
 
 @njit(cache=True, inline="always")
@@ -225,7 +225,7 @@ def _room_ahead(q, r, f, width, depth):
 
 
 @njit(cache=True, inline="always")
-def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, arc_mod, range_mod, alt_mod,
+def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, arc, range_mod, alt_mod,
               max_range, width, depth, cc_by_mr, self_dice):
     """A planner's value of dragon ``i`` ending its move at ``(q, r, f, alt)``."""
     best_off = 0.0
@@ -246,16 +246,16 @@ def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, arc_mod, range_mod, alt_m
             if ada < 0:
                 ada = -ada
             if 1 <= dist <= max_range and dist >= ada:  # range and the neck bend, both ways
-                area = arc_area(q, r, f, qj, rj)
+                area = arc_area(q, r, f, qj, rj, arc[3], arc[4], arc[5])
                 if area >= 0:
-                    tn = tb_base + ds[j, F_TOHIT] + arc_mod[area] + range_mod[dist] + alt_mod[ada]
+                    tn = tb_base + ds[j, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[ada]
                     v = _p_hit(plan, tn) * my_dmg
                     if v > best_off:
                         best_off = v
                 # the enemy's shot at me from where it stands (its facing now)
-                area = arc_area(qj, rj, ds[j, F_F], q, r)
+                area = arc_area(qj, rj, ds[j, F_F], q, r, arc[3], arc[4], arc[5])
                 if area >= 0:
-                    tn2 = tb_base + ds[i, F_TOHIT] + arc_mod[area] + range_mod[dist] + alt_mod[ada]
+                    tn2 = tb_base + ds[i, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[ada]
                     w = 1.0 if ds[j, F_MOVED] == 1 else 0.6
                     danger += w * _p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
                     if pid == P_SNIPER and area <= 1:
@@ -321,7 +321,7 @@ def choose_speed(pid, ds, i, lo, hi, pst):
 
 @njit(cache=True)
 def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, plan,
-                tb_base, arc_mod, range_mod, alt_mod, max_range, width, depth, alt_levels,
+                tb_base, arc, range_mod, alt_mod, max_range, width, depth, alt_levels,
                 cc_by_mr, self_dice, samples, pst, scratch):
     """Choose a move for dragon ``i`` flying exactly ``speed`` points.
 
@@ -458,7 +458,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
             if occ:
                 continue
             s = score_end(pid, ds, i, q, r, (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base,
-                          arc_mod, range_mod, alt_mod, max_range, width, depth, cc_by_mr,
+                          arc, range_mod, alt_mod, max_range, width, depth, cc_by_mr,
                           self_dice)
             if s > best:
                 best = s
@@ -476,7 +476,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
                 if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
                              alt_levels):
                     s = score_end(pid, ds, i, q0 + mv_rq[e, f0], r0 + mv_rr[e, f0],
-                                  (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base, arc_mod,
+                                  (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base, arc,
                                   range_mod, alt_mod, max_range, width, depth, cc_by_mr,
                                   self_dice)
                     if s > best:
@@ -497,7 +497,7 @@ def can_engage(ds, i, j):
 
 
 @njit(cache=True)
-def choose_engage(pid, ds, i, plan, tb_base, arc_mod, range_mod, alt_mod, max_range,
+def choose_engage(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
                   cc_by_mr, self_dice, pst):
     """Whom dragon ``i`` engages after its move (-1: nobody). Only one dragon can be directly
     in front, so there is at most one candidate."""
@@ -517,16 +517,16 @@ def choose_engage(pid, ds, i, plan, tb_base, arc_mod, range_mod, alt_mod, max_ra
     ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
     # the breath exchange given up: my shot at j minus j's shot at me
     tn = target_number(ds, i, j, ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT], tb_base,
-                       arc_mod, range_mod, alt_mod, max_range)
+                       arc, range_mod, alt_mod, max_range)
     mine = _p_hit(plan, tn) * plan[PLAN_E_DMG, ds[i, F_BREATH]]
     tn2 = target_number(ds, j, i, ds[j, F_Q], ds[j, F_R], ds[j, F_F], ds[j, F_ALT], tb_base,
-                        arc_mod, range_mod, alt_mod, max_range)
+                        arc, range_mod, alt_mod, max_range)
     theirs = _p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
     return j if ev > mine - theirs else -1
 
 
 @njit(cache=True)
-def choose_target(pid, ds, i, plan, tb_base, arc_mod, range_mod, alt_mod, max_range, pst):
+def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst):
     """The breath target dragon ``i`` records (-1: none). Engaged dragons neither breathe nor
     are breathed at; only targets in arc, in range and within the neck bend are offered."""
     if ds[i, F_ENG] >= 0:
@@ -539,7 +539,7 @@ def choose_target(pid, ds, i, plan, tb_base, arc_mod, range_mod, alt_mod, max_ra
         if not _enemy(ds, i, j) or ds[j, F_ENG] >= 0:
             continue
         tn = target_number(ds, i, j, ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT], tb_base,
-                           arc_mod, range_mod, alt_mod, max_range)
+                           arc, range_mod, alt_mod, max_range)
         if tn < 0:
             continue
         n += 1

@@ -68,7 +68,7 @@ class KernelTables(NamedTuple):
     alloc: np.ndarray  # [13, 6] 2d6 x direction -> part; rows 0, 1 = -1
     wing_tohit: np.ndarray  # [5]
     body_tohit: np.ndarray  # [5]
-    arc_mod: np.ndarray  # [3] dark, grey, light
+    arc: np.ndarray  # [6] modifiers dark, grey, light; then their limits in degrees
     range_mod: np.ndarray  # [max_range + 1] by hex distance; index 0 = very short too
     alt_mod: np.ndarray  # [6] by altitude steps apart
     min_speed: np.ndarray  # [5] by body
@@ -173,7 +173,8 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
         alloc=alloc,
         wing_tohit=np.array([r.get("lords.wing_tohit")[w] for w in WINGS], dtype=i64),
         body_tohit=np.array([r.get("lords.body_tohit")[b] for b in BODIES], dtype=i64),
-        arc_mod=np.array([r.get("lords.arc_mod")[a] for a in ("dark", "grey", "light")], i64),
+        arc=np.array([r.get("lords.arc_mod")[a] for a in ("dark", "grey", "light")]
+                     + [arc[a] for a in ("dark", "grey", "light")], i64),
         range_mod=range_mod,
         alt_mod=alt_mod,
         min_speed=np.array([r.get("lords.min_speed_by_body")[b] for b in BODIES], dtype=i64),

@@ -19,7 +19,7 @@ rows are refused with a :class:`~dragonsim.errors.UserError` naming the key and 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,7 +64,8 @@ class Rule:
     bounds: tuple[int, int] | None = None
     choices: tuple[str, ...] | None = None
     row_provenance: Mapping[str, str] = field(default_factory=dict)
-    title: str = ""
+    #: an extra check of a whole value: returns what is wrong, or None
+    validate: Callable[[Any], str | None] | None = None
 
     def __post_init__(self):
         if self.provenance not in PROVENANCES:
@@ -77,6 +78,7 @@ class Rule:
                 raise ValueError(f"{self.key}.{r}: bad provenance {p!r}")
         # the defaults themselves must pass their own checks
         _check(self, self.value, self.key)
+        _validate(self, self.value, self.key)
 
     def provenance_of(self, row: str | None = None) -> str:
         if row is not None and str(row) in self.row_provenance:
@@ -169,6 +171,13 @@ def _check(rule: Rule, value: Any, where: str) -> None:
         _check_shape(rule, value, default, where)
 
 
+def _validate(rule: Rule, value: Any, where: str) -> None:
+    if rule.validate is not None:
+        problem = rule.validate(value)
+        if problem:
+            raise UserError(f"{where}: {problem}")
+
+
 def _normalise(rule: Rule, value: Any) -> Any:
     """Tuples to lists, row labels to the default's label type."""
     if isinstance(value, tuple):
@@ -223,13 +232,14 @@ class RuleSet:
         rule, row = self._resolve(key)
         if row is None:
             _check(rule, value, key)
-            self._values[rule.key] = _normalise(rule, value)
+            new = _normalise(rule, value)
         else:
             label = next(r for r in rule.value if str(r) == row)
             _check_shape(rule, value, rule.value[label], key)
-            table = dict(self._values[rule.key])
-            table[label] = list(value) if isinstance(value, tuple) else value
-            self._values[rule.key] = table
+            new = dict(self._values[rule.key])
+            new[label] = list(value) if isinstance(value, tuple) else value
+        _validate(rule, new, key)
+        self._values[rule.key] = new
         self._overrides[key] = value
 
     def get(self, key: str) -> Any:

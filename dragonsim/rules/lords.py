@@ -31,6 +31,15 @@ _D = "derived"
 _A = "assumed"
 
 
+def _arc_limits(v) -> str | None:
+    d, g, l = v["dark"], v["grey"], v["light"]
+    if any(x % 30 for x in (d, g, l)):
+        return f"arc limits must be multiples of 30 degrees, got {d}/{g}/{l}"
+    if not d <= g <= l:
+        return f"arc limits must not decrease (dark <= grey <= light), got {d}/{g}/{l}"
+    return None
+
+
 def _rules() -> list[Rule]:
     R = Rule
     out = [
@@ -68,7 +77,8 @@ def _rules() -> list[Rule]:
           "The arc figure (p.10) is not in the text. The angle between the attacker's facing and "
           "the line to the target's hex centre: up to 30 deg dark, to 60 grey, to 90 light, "
           "beyond out of arc; a boundary counts in the better area. Reproduces the Example of "
-          "Play (RULES-GAPS assumed 3).", "arc of fire", bounds=(0, 180)),
+          "Play (RULES-GAPS assumed 3). Limits are multiples of 30 deg (exact hex geometry).",
+          "arc of fire", bounds=(0, 180), validate=_arc_limits),
         R("lords.altitude_mod", [0, 0, 1, 1, 2], _A,
           'Printed row "2-3 Step Difference in Altitude" lost its value. Assumed: 0-1 steps +0, '
           "2-3 steps +1, 4 steps +2 (index = steps apart; RULES-GAPS assumed 2).",
