@@ -217,7 +217,9 @@ class DuelResult:
 
     def summary(self) -> str:
         """A readable table."""
-        w = max(len(self.a), len(self.b), 6)
+        # A: and B: tell a mirror match's two sides apart
+        na, nb = f"A: {self.a}", f"B: {self.b}"
+        w = max(len(na), len(nb), 6)
         lines = [
             f"Dragon Lords duel: {self.a} ({self.policies[0]}) vs {self.b} "
             f"({self.policies[1]}), {self.n:,} games, seed {self.seed}"
@@ -225,8 +227,8 @@ class DuelResult:
             "",
             f"  {'':<{w}}  {'wins':>10}  {'rate':>8}  {'95% interval':>18}  {'dmg dealt':>9}",
         ]
-        for name, r, dmg in ((self.a, self.rate_a, self.damage_a),
-                             (self.b, self.rate_b, self.damage_b)):
+        for name, r, dmg in ((na, self.rate_a, self.damage_a),
+                             (nb, self.rate_b, self.damage_b)):
             lines.append(f"  {name:<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
                          f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%  {dmg[0]:9.1f}")
         r = self.rate_draw
