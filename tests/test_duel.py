@@ -250,3 +250,26 @@ def test_plot_draws_rates_and_turns():
     fig = r.plot()
     a1, a2 = fig.axes[:2]
     assert len(a1.patches) == 3 and len(a2.patches) == E.HIST_MAX + 1
+
+
+def test_battle_command_plays_named_pairings_and_team_games(capsys):
+    """Scenarios (p.14): "If you have three players, two should each use a copy of
+    Zippinchill (page 31) and the third should use Reaper" - a team game by name; without
+    --teams every dragon is its own side (free-for-all)."""
+    import json as _json
+
+    from dragonsim.cli import main as cli_main
+
+    assert cli_main(["battle", "basic-3", "-n", "300", "--json", "--no-progress"]) == 0
+    d = _json.loads(capsys.readouterr().out)
+    assert d["dragons"] == ["Zippinchill", "Zippinchill", "Reaper"] and d["teams"] == [0, 0, 1]
+    assert sum(d["wins"]) + d["draws"] == d["n"] == 300
+    assert cli_main(["battle", "Reaper", "Slash", "Ozonic", "-n", "200", "--json",
+                     "--no-progress"]) == 0
+    d = _json.loads(capsys.readouterr().out)
+    assert d["teams"] == [0, 1, 2] and len(d["wins"]) == 3
+    for argv in (["battle", "Reaper"], ["battle", "Reaper", "Slash", "--teams", "0,x"],
+                 ["battle", "basic-4"]):
+        assert cli_main(argv + ["-n", "10"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
