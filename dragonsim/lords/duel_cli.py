@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cli import add_run_options, emit_json, positive_int
+from ..cli import add_run_options, count, emit_json, positive_int, seed_int
 from .policies import POLICIES
 
 DEFAULT_TURN_LIMIT = 200  # mirrors engine.DEFAULT_TURN_LIMIT without importing numba for --help
@@ -53,6 +53,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--turn-limit", type=positive_int, default=DEFAULT_TURN_LIMIT,
                    help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})")
     p.set_defaults(func=cmd_battle)
+
+    p = sub.add_parser(
+        "tournament",
+        help="round robin between dragons: Bradley-Terry ratings with intervals",
+        description="Every pair plays -n games (each side listed first in half of them); "
+        "draws count half. Prints Bradley-Terry ratings with 95%% intervals, the win matrix "
+        "and any significant non-transitive cycles (Holm, 5%%).",
+    )
+    p.add_argument("dragons", nargs="+", help="two or more ready-made names or inline designs")
+    p.add_argument("-n", type=count, default=10_000, help="games per pair (default 10,000)")
+    p.add_argument("--seed", type=seed_int, default=1)
+    p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser(
+        "sensitivity",
+        help="how a duel's answer moves with one rule value (paired, common random numbers)",
+        description="Plays A against B under each value of one rule on the same games and "
+        "reports A's win rate and its paired difference from the default. VALUES are JSON "
+        "separated by ';', e.g. --values '[0,0,1,1,2];[0,1,1,2,2]'.",
+    )
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--rule", required=True,
+                   help="rule key, e.g. altitude_mod or damage_allocation.7 (see `rules`)")
+    p.add_argument("--values", required=True, help="JSON values separated by ';'")
+    p.add_argument("-n", type=count, default=20_000, help="games per value (default 20,000)")
+    p.add_argument("--seed", type=seed_int, default=1)
+    p.add_argument("--policies", metavar="P,Q", default="hunter,hunter")
+    p.add_argument("--json", action="store_true", help="print JSON rows")
+    p.set_defaults(func=cmd_sensitivity)
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
@@ -103,4 +135,38 @@ def cmd_battle(args: argparse.Namespace) -> int:
     if res.interrupted:
         print(f"interrupted: {res.n:,} games finished", file=sys.stderr)
         return 130
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from .study import tournament
+
+    res = tournament(args.dragons, n=args.n, seed=args.seed, policy=args.policy)
+    if args.json:
+        d = res.to_dict()
+        d["matrix"] = res.matrix().round(6).to_dict()
+        emit_json(d)
+    else:
+        print(res.summary())
+        print()
+        print(res.matrix().round(3).to_string())
+    return 0
+
+
+def cmd_sensitivity(args: argparse.Namespace) -> int:
+    from .study import _parse_value, sensitivity
+
+    values = [_parse_value(v.strip()) for v in args.values.split(";") if v.strip()]
+    df = sensitivity(args.a, args.b, rule=args.rule, values=values, n=args.n, seed=args.seed,
+                     policies=[p.strip() for p in args.policies.split(",")])
+    if args.json:
+        emit_json(df.to_dict(orient="records"))
+        return 0
+    print(f"{args.a} vs {args.b}: A's win rate by {df['rule'].iloc[0]}, {args.n:,} common "
+          f"games each (seed {args.seed})")
+    for _, r in df.iterrows():
+        mark = " (default)" if r["is_default"] else ""
+        print(f"  {r['value']:<28} {100 * r['win_rate_a']:6.2f}% [{100 * r['ci_low']:.2f}, "
+              f"{100 * r['ci_high']:.2f}]  vs default {100 * r['difference']:+.2f} pp "
+              f"[{100 * r['diff_low']:+.2f}, {100 * r['diff_high']:+.2f}]{mark}")
     return 0
