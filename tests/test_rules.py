@@ -231,3 +231,11 @@ def test_kernel_tables_follow_overrides():
     assert list(t.alloc[7]) == [0] * 6
     assert t.turn_cost.shape == (9, 4) and t.turn_cost.dtype == np.int64
     assert list(t.range_mod[1:7]) == [-2, -1, 0, 0, 1, 2]
+
+
+def test_get_one_row_of_a_table():
+    r = lords_rules({"damage_allocation.7": ["H"] * 6})
+    assert r.get("lords.damage_allocation.7") == ["H"] * 6
+    assert r.get("lords.damage_allocation.6") == R.get("lords.damage_allocation")[6]
+    with pytest.raises(UserError, match="unknown row"):
+        r.get("lords.damage_allocation.13")

@@ -243,10 +243,12 @@ class RuleSet:
         self._overrides[key] = value
 
     def get(self, key: str) -> Any:
-        """The value in force for ``key``."""
-        if key not in self._values:
-            self._resolve(key)  # raises with did-you-mean
-        return self._values[key]
+        """The value in force for ``key`` (a whole rule, or one row as ``rule.ROW``)."""
+        if key in self._values:
+            return self._values[key]
+        rule, row = self._resolve(key)  # raises with did-you-mean
+        table = self._values[rule.key]
+        return next(v for k, v in table.items() if str(k) == row)
 
     def __getitem__(self, key: str) -> Any:
         return self.get(key)
