@@ -320,6 +320,8 @@ def duel(
     rules=None,
     plan_samples: int = E.DEFAULT_PLAN_SAMPLES,
     scenario=None,
+    backend: str = "local",
+    dask_client=None,
 ) -> DuelResult:
     """Play ``n`` complete basic-rules games of dragon ``a`` against dragon ``b``.
 
@@ -343,6 +345,10 @@ def duel(
         numba threads (default all cores); progress bar (default: on a terminal).
     rules
         A RuleSet or a mapping of rule overrides.
+    backend, dask_client
+        ``"local"`` (numba threads, the default) or ``"dask"``: blocks of games become Dask
+        tasks on ``dask_client`` (a ``distributed.Client``) or the default scheduler. The
+        counters are the same either way.
     plan_samples
         End states a planning bot scores per altitude change.
     scenario
@@ -389,9 +395,13 @@ def duel(
         if writer is not None:
             writer.write(start, stop)
 
+    if backend == "dask" and writer is not None:
+        raise UserError("records are written by the local backend only; drop records= or "
+                        "use backend='local'")
     try:
         out = run_blocks(kernel, n, int(seed), args, progress=progress, threads=threads,
-                         on_block=on_block, label="games")
+                         on_block=on_block, label="games", backend=backend,
+                         dask_client=dask_client)
     finally:
         if writer is not None:
             writer.close()
