@@ -74,7 +74,7 @@ def test_odds_close_combat_and_breath_json(capsys):
         (["odds", "breath", "Reaper", "Skyblazer", "--range", "3", "--area", "pink"],
          "unknown arc area"),
         (["odds", "close-combat", "Reaper"], "required"),
-        (["rules", "--rules", "/nonexistent.toml"], "does not exist"),
+        (["rules", "--rules", "/nonexistent.toml"], "not found"),
     ],
 )
 def test_bad_input_one_line_exit_2(capsys, argv, needle):

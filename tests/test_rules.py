@@ -219,7 +219,7 @@ def test_toml_file_overrides(tmp_path):
     bad.write_text("[lords\n")
     with pytest.raises(UserError, match="not valid TOML"):
         lords_rules(file=bad)
-    with pytest.raises(UserError, match="does not exist"):
+    with pytest.raises(UserError, match="not found"):
         lords_rules(file=tmp_path / "missing.toml")
 
 

@@ -15,13 +15,13 @@ face's count is the unit's health).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import UserError, resolve_name
+from ..rules.core import read_toml
 
 SEED = "shared/seeds/001_908fc901c9fc9d5f.txt (Dragon Dice Dragon Rules 09/13/96)"
 GAPS = "shared/RULES-GAPS.md, 'Dragon Dice: published data and assumed values'"
@@ -508,12 +508,7 @@ def load_toml(path: str | Path, catalog: Catalog | None = None) -> Catalog:
     """
     cat = catalog or Catalog()
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text())
-    except FileNotFoundError:
-        raise UserError(f"army file {str(p)!r} not found") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"army file {str(p)!r} is not valid TOML: {e}") from None
+    data = read_toml(p, "army file")
     unknown = set(data) - {"units", "dragons", "armies", "options"}
     if unknown:
         raise UserError(f"army file {str(p)!r}: unknown table(s) {sorted(unknown)}; "

@@ -16,7 +16,6 @@ Everything a study may vary travels to the kernels as plain arrays (:meth:`Krynn
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UserError, resolve_name
+from ..rules.core import read_toml
 
 __all__ = [
     "SIDES",
@@ -407,12 +407,7 @@ def load_rules(path: str | Path, base: KrynnRules | None = None) -> KrynnRules:
         target = "foot"
     """
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text())
-    except FileNotFoundError:
-        raise UserError(f"rules file {str(p)!r} not found") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"rules file {str(p)!r} is not valid TOML: {e}") from None
+    data = read_toml(p, "rules file")
     try:
         return (base or default_rules()).replace(**data)
     except TypeError as e:

@@ -228,6 +228,17 @@ def close_combat(
     return win, draw, loss
 
 
+def _rider_target_number(t: Sheet, band: str, altitude_steps: int, r: RuleSet) -> int:
+    """Riders and spells roll "just like a dragon's breath weapon attack" with a 360 deg arc:
+    base, the target's size and altitude modifiers, and the assumed medium/long modifier."""
+    alt = r.get("lords.altitude_mod")
+    if not 0 <= altitude_steps < len(alt):
+        raise UserError(f"altitude steps must be 0..{len(alt) - 1}, got {altitude_steps}")
+    n = r.get("lords.base_to_hit") + r.get("lords.wing_tohit")[t.wings]
+    n += r.get("lords.body_tohit")[t.body] + alt[altitude_steps]
+    return n + r.get("lords.rider_to_hit")[band]
+
+
 def rider_attack(
     attacker: Sheet | str,
     target: Sheet | str,
@@ -248,9 +259,7 @@ def rider_attack(
     if distance < 1 or distance > lrng:
         raise UserError(f"{a.rider} reaches 1..{lrng} hexes, got {distance}")
     band = "medium" if distance <= mrng else "long"
-    n = r.get("lords.base_to_hit") + r.get("lords.wing_tohit")[t.wings]
-    n += r.get("lords.body_tohit")[t.body] + r.get("lords.altitude_mod")[altitude_steps]
-    n += r.get("lords.rider_to_hit")[band]
+    n = _rider_target_number(t, band, altitude_steps, r)
     dmg = dice_sum(md, mp) if band == "medium" else dice_sum(ld, lp)
     p = _p_hit(n, r)
     return {"band": band, "target_number": n, "p_hit": p, "damage": dmg,
@@ -289,9 +298,7 @@ def spell(
     if distance < 1 or distance > far:
         raise UserError(f"{name} reaches 1..{far} hexes, got {distance}")
     band = "medium" if distance <= med else "long"
-    n = r.get("lords.base_to_hit") + r.get("lords.wing_tohit")[t.wings]
-    n += r.get("lords.body_tohit")[t.body] + r.get("lords.altitude_mod")[altitude_steps]
-    n += r.get("lords.rider_to_hit")[band]
+    n = _rider_target_number(t, band, altitude_steps, r)
     return {"spell": name, "cost": cost, "band": band, "target_number": n, "p_hit": _p_hit(n, r)}
 
 

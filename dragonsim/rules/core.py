@@ -29,7 +29,7 @@ from ..report import rules_hash
 
 PROVENANCES = ("printed", "derived", "published", "assumed")
 
-__all__ = ["Rule", "RuleSet", "PROVENANCES", "load_overrides_file"]
+__all__ = ["Rule", "RuleSet", "PROVENANCES", "load_overrides_file", "read_toml"]
 
 
 @dataclass(frozen=True)
@@ -275,6 +275,17 @@ class RuleSet:
         return {"hash": self.hash, "overrides": self.overrides, "values": dict(self._values)}
 
 
+def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
+    """Parse a TOML file; a missing or malformed file is a UserError naming it."""
+    p = Path(path)
+    try:
+        return tomllib.loads(p.read_text())
+    except FileNotFoundError:
+        raise UserError(f"{what} {str(p)!r} not found (no such file)") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"{what} {str(p)!r} is not valid TOML: {e}") from None
+
+
 def load_overrides_file(path: str | Path) -> dict[str, Any]:
     """Read overrides from a TOML file.
 
@@ -285,12 +296,7 @@ def load_overrides_file(path: str | Path) -> dict[str, Any]:
         "damage_allocation.6" = ["B", "B", "B", "B", "B", "B"]
     """
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text())
-    except FileNotFoundError:
-        raise UserError(f"rules file {str(p)!r} does not exist") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"rules file {str(p)!r} is not valid TOML: {e}") from None
+    data = read_toml(p)
     out: dict[str, Any] = {}
     for game, body in data.items():
         if not isinstance(body, dict):
