@@ -96,6 +96,14 @@ def emit_json(obj: Any) -> None:
     print(json.dumps(_clean(obj), indent=2))
 
 
+def show(args: argparse.Namespace, result: Any) -> None:
+    """Print a result: one JSON object with ``--json``, else its readable summary."""
+    if getattr(args, "json", False):
+        emit_json(result.to_dict())
+    else:
+        print(result.summary())
+
+
 def _exists(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None

@@ -73,21 +73,18 @@ def cmd_attack(args) -> int:
 
 
 def cmd_table(args) -> int:
-    from ..cli import emit_json
+    from ..cli import show
     from .api import dragon_table
 
     r = dragon_table(args.army, dragons=args.dragons, n=args.n, seed=args.seed,
                      turns=_turns(args.turns), army_file=args.army_file, threads=args.threads,
                      **_common(args))
-    if args.json:
-        emit_json(r.to_dict())
-    else:
-        print(r.summary())
+    show(args, r)
     return 0
 
 
 def cmd_duel(args) -> int:
-    from ..cli import emit_json
+    from ..cli import show
     from ..errors import UserError
     from .api import duel
 
@@ -103,15 +100,12 @@ def cmd_duel(args) -> int:
              army_file=args.army_file, threads=args.threads, progress=_progress(args),
              breath_negation_rounds=args.negation_rounds,
              damage_carries=args.damage_carries)
-    if args.json:
-        emit_json(r.to_dict())
-    else:
-        print(r.summary())
+    show(args, r)
     return 0
 
 
 def cmd_sweep(args) -> int:
-    from ..cli import emit_json
+    from ..cli import show
     from ..errors import UserError
     from .api import sweep
 
@@ -126,29 +120,23 @@ def cmd_sweep(args) -> int:
     r = sweep(args.army, dragons=args.dragons, p=p, n=args.n, seed=args.seed,
               turns=_turns(args.turns), max_copies=mc, army_file=args.army_file,
               threads=args.threads, progress=False, **_common(args))
-    if args.json:
-        emit_json(r.to_dict())
-    else:
-        print(r.summary())
+    show(args, r)
     return 0
 
 
 def cmd_melee(args) -> int:
-    from ..cli import emit_json
+    from ..cli import show
     from .api import melee
 
     r = melee(args.attacker, args.defender, n=args.n, seed=args.seed,
               counter_attack=not args.no_counter, policy=args.policy,
               army_file=args.army_file, threads=args.threads, progress=_progress(args))
-    if args.json:
-        emit_json(r.to_dict())
-    else:
-        print(r.summary())
+    show(args, r)
     return 0
 
 
 def cmd_exact(args) -> int:
-    from ..cli import emit_json
+    from ..cli import emit_json, show
     from .odds import exact_attack, exact_game
 
     turns = _turns(args.turns)
@@ -178,10 +166,7 @@ def cmd_exact(args) -> int:
                       f"   {r['p_flew_at']:.6f}")
         return 0
     r = exact_attack(args.dragon, args.army, army_file=args.army_file, **_common(args))
-    if args.json:
-        emit_json(r.to_dict())
-    else:
-        print(r.summary())
+    show(args, r)
     return 0
 
 

@@ -146,12 +146,9 @@ def _battle_kwargs(args) -> dict[str, Any]:
 
 
 def _print(result, args) -> int:
-    from ..cli import emit_json
+    from ..cli import show
 
-    if args.json:
-        emit_json(result.to_dict())
-    else:
-        print(result.summary())
+    show(args, result)
     return 130 if getattr(result, "interrupted", False) and result.n == 0 else 0
 
 
@@ -182,15 +179,12 @@ def parse_values(text: str) -> list[int]:
 
 
 def _sweep(args) -> int:
-    from ..cli import emit_json
+    from ..cli import show
     from .api import sweep
 
     kw = _battle_kwargs(args)
     res = sweep(args.vary, parse_values(args.values), **kw)
-    if args.json:
-        emit_json(res.to_dict())
-    else:
-        print(res.summary())
+    show(args, res)
     return 0
 
 

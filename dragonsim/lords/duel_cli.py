@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cli import add_run_options, count, emit_json, positive_int, seed_int
+from ..cli import add_run_options, count, emit_json, positive_int, seed_int, show
 from .policies import POLICIES
 
 DEFAULT_TURN_LIMIT = 200  # mirrors engine.DEFAULT_TURN_LIMIT without importing numba for --help
@@ -93,10 +93,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     res = duel(args.a, args.b, n=args.n, seed=args.seed, policy=args.policy,
                policies=args.policies, turn_limit=args.turn_limit, records=args.records,
                threads=args.threads, progress=False if args.no_progress else None)
-    if args.json:
-        emit_json(res.to_dict())
-    else:
-        print(res.summary())
+    show(args, res)
     if res.interrupted:
         print(f"interrupted: {res.n:,} of {res.requested:,} games finished", file=sys.stderr)
         return 130
