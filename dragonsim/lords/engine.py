@@ -84,6 +84,7 @@ from .policies import (
     choose_side,
     choose_speed,
     choose_target,
+    geometry_table,
     target_number,
 )
 from .tables import (
@@ -860,8 +861,10 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
               tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
               tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing, tb_accel_wings,
               scal, mv, plan, gst, pst, sst, dsfull, order, key, pending, scratch, cnt, rec, rrow,
-              log, nlog):
+              log, nlog, geo):
     """Play game number ``game`` to the end and add it to the counters ``cnt`` (int64 row).
+
+    ``geo`` is the planners' geometry table (:func:`~dragonsim.lords.policies.geometry_table`).
 
     ``ds`` (int64 [MAXD, NF]), ``order``/``key`` (int64 [MAXD]), ``pending`` (int64 [MAXD, 5]),
     ``scratch`` and the three uint64[1] stream states are per-chunk scratch. ``rec`` (int64
@@ -934,9 +937,9 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             if ds[i, F_ALIVE] == 0:
                 continue
             e, dalt = choose_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], mv_off, mv_h, mv_rq,
-                                  mv_rr, mv_f, mv_box, plan, base, tb_arc, range_mod,
-                                  tb_alt_mod, max_range, width, depth, alt_levels, tb_cc_by_mr,
-                                  self_dice, samples, pst, scratch)
+                                  mv_rr, mv_f, mv_box, plan, base, tb_alt_mod, max_range, width,
+                                  depth, alt_levels, tb_cc_by_mr, self_dice, samples, pst,
+                                  scratch, geo)
             if e < 0:
                 # no move stays on the board: the dragon flies off and is out of the game
                 if nlog[0] < log.shape[0]:
@@ -1128,6 +1131,8 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr
     if opt[OPT_RANGE_MOD] == 0:
         range_mod[:] = 0
     want_rec = rec.shape[0] == n
+    geo = geometry_table(tb_arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH],
+                         scal[S_BOARD_DEPTH])
     for c in prange(nchunks):
         a = start + (n * c) // nchunks
         b = start + (n * (c + 1)) // nchunks
@@ -1148,7 +1153,7 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr
                       tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
                       tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
                       tb_accel_wings, scal, mv, plan, gst, pst, sst, ds, order, key, pending,
-                      scratch, row, rec, rrow, log, nlog)
+                      scratch, row, rec, rrow, log, nlog, geo)
     return out.sum(axis=0)
 
 
@@ -1179,7 +1184,8 @@ def logged_game(game, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_in
               tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
               tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing, tb_accel_wings,
               scal, mv, plan, gst, pst, sst, ds, order, key, pending, scratch, cnt, rec, -1,
-              log, nlog)
+              log, nlog, geometry_table(tb_arc, range_mod, scal[S_MAX_RANGE],
+                                        scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]))
     return cnt, log[: nlog[0]]
 
 

@@ -224,21 +224,83 @@ def _room_ahead(q, r, f, width, depth):
     return n
 
 
+#: Layout of the planning geometry table (int64, built once per kernel call by
+#: :func:`geometry_table`): a header, then per offset within breath range and facing the
+#: packed shot ``(arc modifier + range modifier + SHOT_BIAS) * 4 + area`` (or -1 out of arc),
+#: the hex distance per offset, and the room ahead per board hex and facing.
+G_R = 0  # max breath range R (offsets -R..R on both axes)
+G_SIDE = 1  # 2R + 1
+G_SHOT = 2  # where the packed shots start
+G_DIST = 3  # where the distances start
+G_ROOM = 4  # where the room-ahead values start
+G_WIDTH = 5
+G_HEAD = 8
+SHOT_BIAS = 1 << 20
+
+
+@njit(cache=True)
+def geometry_table(arc, range_mod, max_range, width, depth):
+    """The planners' geometry, precomputed: for every offset ``(dq, dr)`` with
+    ``|dq|, |dr| <= max_range`` and every facing, the arc area of the offset and the to-hit
+    modifiers it brings (arc + range), so scoring an end state is table lookups, not angle
+    arithmetic; and the room ahead (:func:`_room_ahead`) of every board hex and facing.
+    The values are exactly those :func:`target_number` and :func:`_room_ahead` compute."""
+    rr_ = max_range
+    side = 2 * rr_ + 1
+    nsq = side * side
+    shot = G_HEAD
+    dist_o = shot + 6 * nsq
+    room_o = dist_o + nsq
+    g = np.zeros(room_o + 6 * width * depth, np.int64)
+    g[G_R] = rr_
+    g[G_SIDE] = side
+    g[G_SHOT] = shot
+    g[G_DIST] = dist_o
+    g[G_ROOM] = room_o
+    g[G_WIDTH] = width
+    for a in range(side):
+        for b in range(side):
+            dq = a - rr_
+            dr = b - rr_
+            idx = a * side + b
+            d = distance(0, 0, dq, dr)
+            g[dist_o + idx] = d
+            for f in range(6):
+                v = -1
+                if 1 <= d <= rr_:
+                    area = arc_area(0, 0, f, dq, dr, arc[3], arc[4], arc[5])
+                    if area >= 0:
+                        v = (arc[area] + range_mod[d] + SHOT_BIAS) * 4 + area
+                g[shot + 6 * idx + f] = v
+    for r in range(depth):
+        for col in range(width):
+            q = col - (r - (r & 1)) // 2
+            for f in range(6):
+                g[room_o + 6 * (r * width + col) + f] = _room_ahead(q, r, f, width, depth)
+    return g
+
+
 @njit(cache=True, inline="always")
-def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, arc, range_mod, alt_mod,
-              max_range, width, depth, cc_by_mr, self_dice):
-    """A planner's value of dragon ``i`` ending its move at ``(q, r, f, alt)``."""
+def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, alt_mod, max_range, cc_by_mr,
+              self_dice, geo):
+    """A planner's value of dragon ``i`` ending its move at ``(q, r, f, alt)`` (on the
+    board). Angles, modifiers and the room ahead come from ``geo``
+    (:func:`geometry_table`)."""
     best_off = 0.0
     danger = 0.0
     near = 1 << 30
     eng = -1e9
     my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
+    side = geo[G_SIDE]
+    so = geo[G_SHOT]
     for j in range(ds.shape[0]):
         if not _enemy(ds, i, j):
             continue
         qj = ds[j, F_Q]
         rj = ds[j, F_R]
-        dist = distance(q, r, qj, rj)
+        dq = qj - q
+        dr = rj - r
+        dist = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
         if dist < near:
             near = dist
         if ds[j, F_ENG] < 0:
@@ -246,19 +308,19 @@ def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, arc, range_mod, alt_mod,
             if ada < 0:
                 ada = -ada
             if 1 <= dist <= max_range and dist >= ada:  # range and the neck bend, both ways
-                area = arc_area(q, r, f, qj, rj, arc[3], arc[4], arc[5])
-                if area >= 0:
-                    tn = tb_base + ds[j, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[ada]
+                v_ = geo[so + 6 * ((dq + max_range) * side + dr + max_range) + f]
+                if v_ >= 0:
+                    tn = (tb_base + ds[j, F_TOHIT] + (v_ >> 2) - SHOT_BIAS) + alt_mod[ada]
                     v = _p_hit(plan, tn) * my_dmg
                     if v > best_off:
                         best_off = v
                 # the enemy's shot at me from where it stands (its facing now)
-                area = arc_area(qj, rj, ds[j, F_F], q, r, arc[3], arc[4], arc[5])
-                if area >= 0:
-                    tn2 = tb_base + ds[i, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[ada]
+                w_ = geo[so + 6 * ((max_range - dq) * side + max_range - dr) + ds[j, F_F]]
+                if w_ >= 0:
+                    tn2 = (tb_base + ds[i, F_TOHIT] + (w_ >> 2) - SHOT_BIAS) + alt_mod[ada]
                     w = 1.0 if ds[j, F_MOVED] == 1 else 0.6
                     danger += w * _p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
-                    if pid == P_SNIPER and area <= 1:
+                    if pid == P_SNIPER and (w_ & 3) <= 1:
                         danger += 2.0
             # close combat available right after this move?
             if (ds[j, F_MOVED] == 1 and ds[j, F_ALT] == alt and alt > 1
@@ -268,7 +330,7 @@ def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, arc, range_mod, alt_mod,
                     eng = ev
     if near == 1 << 30:
         return 0.0
-    room = _room_ahead(q, r, f, width, depth)
+    room = geo[geo[G_ROOM] + 6 * (r * geo[G_WIDTH] + q + (r - (r & 1)) // 2) + f]
     edge = 0.4 * (4 - room)
     if pid == P_BRAWLER:
         s = -1.0 * near - edge
@@ -321,8 +383,8 @@ def choose_speed(pid, ds, i, lo, hi, pst):
 
 @njit(cache=True)
 def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, plan,
-                tb_base, arc, range_mod, alt_mod, max_range, width, depth, alt_levels,
-                cc_by_mr, self_dice, samples, pst, scratch):
+                tb_base, alt_mod, max_range, width, depth, alt_levels, cc_by_mr, self_dice,
+                samples, pst, scratch, geo):
     """Choose a move for dragon ``i`` flying exactly ``speed`` points.
 
     Returns ``(entry, dalt)``: a move-table entry and the altitude change (climbs cost one
@@ -458,8 +520,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
             if occ:
                 continue
             s = score_end(pid, ds, i, q, r, (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base,
-                          arc, range_mod, alt_mod, max_range, width, depth, cc_by_mr,
-                          self_dice)
+                          alt_mod, max_range, cc_by_mr, self_dice, geo)
             if s > best:
                 best = s
                 be = e
@@ -476,9 +537,8 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
                 if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
                              alt_levels):
                     s = score_end(pid, ds, i, q0 + mv_rq[e, f0], r0 + mv_rr[e, f0],
-                                  (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base, arc,
-                                  range_mod, alt_mod, max_range, width, depth, cc_by_mr,
-                                  self_dice)
+                                  (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base, alt_mod,
+                                  max_range, cc_by_mr, self_dice, geo)
                     if s > best:
                         best = s
                         be = e
