@@ -213,6 +213,13 @@ class MoveTables(NamedTuple):
     change); ``rq[e, F], rr[e, F]`` the offset rotated for facing ``F``; ``box[e, F, :]`` the
     path's bounding box for facing ``F``: min/max row offset, min/max column offset on even
     rows, min/max column offset on odd rows.
+
+    The planners read the same entries through a cache-friendly copy: within each
+    ``(mr, b)`` block of ``c`` entries, position ``p`` holds entry ``(p * step) % c`` (the
+    stride of their scattered sample, 101 or 103), so a scattered visit from entry ``k`` is a
+    sequential walk from position ``(k * inv[mr, b]) % c``. ``pk[F, p, :]`` packs what a
+    planner reads for facing ``F`` into 16 bytes (rq, rr, the six box values, h, f) and
+    ``pe[p]`` is the entry at position ``p``.
     """
 
     off: np.ndarray
@@ -223,6 +230,44 @@ class MoveTables(NamedTuple):
     rq: np.ndarray
     rr: np.ndarray
     box: np.ndarray
+    pk: np.ndarray
+    pe: np.ndarray
+    inv: np.ndarray
+
+
+#: Packed planner record fields (``MoveTables.pk``).
+PK_RQ, PK_RR, PK_BOX, PK_H, PK_F = 0, 1, 2, 8, 9
+PK_WIDTH = 16
+
+
+def scatter_step(c: int) -> int:
+    """The stride of a planner's scattered visit of a block of ``c`` entries (coprime to c)."""
+    return 101 if c % 101 != 0 else 103
+
+
+def _packed(off: np.ndarray, f: np.ndarray, h: np.ndarray, rq: np.ndarray, rr: np.ndarray,
+            box: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n = f.shape[0]
+    pe = np.arange(n, dtype=np.int64)
+    inv = np.zeros(off.shape, dtype=np.int64)
+    for m in range(off.shape[0]):
+        for b in range(off.shape[1] - 1):
+            a, z = int(off[m, b]), int(off[m, b + 1])
+            c = z - a
+            if c <= 0:
+                continue
+            step = scatter_step(c)
+            if np.gcd(step, c) != 1:
+                raise ValueError(f"a move block of {c} entries shares a factor with {step}")
+            pe[a:z] = a + (np.arange(c, dtype=np.int64) * step) % c
+            inv[m, b] = pow(step, -1, c) if c > 1 else 0
+    pk = np.zeros((6, n, PK_WIDTH), dtype=np.int8)
+    pk[:, :, PK_RQ] = rq[pe].T
+    pk[:, :, PK_RR] = rr[pe].T
+    pk[:, :, PK_BOX:PK_BOX + 6] = box[pe].transpose(1, 0, 2)
+    pk[:, :, PK_H] = h[pe][None, :]
+    pk[:, :, PK_F] = f[pe][None, :]
+    return pk, pe.astype(np.int32), inv
 
 
 MAX_BUDGET = 21  # speed 15 (+2 for Quicken) plus four free dives
@@ -420,7 +465,8 @@ def move_tables(turn_cost: np.ndarray, max_budget: int = MAX_BUDGET,
         base += int(p[0][-1])
     real = [p for p in parts if p is not None]
     cat = [np.concatenate([p[k] for p in real]) for k in range(1, 8)]
-    return MoveTables(off, *cat)
+    _dq, _dr, f, h, rq, rr, box = cat
+    return MoveTables(off, *cat, *_packed(off, f, h, rq, rr, box))
 
 
 def needed_mrs(sheets_mr, mr_steps: int, n_mr: int = 9) -> list[int]:
@@ -875,7 +921,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
     seed_stream(gst, seed, game, STREAM_GAME)
     seed_stream(pst, seed, game, STREAM_POLICY)
     seed_stream(sst, seed, game, STREAM_SETUP)
-    mv_off, mv_dq, mv_dr, mv_f, mv_h, mv_rq, mv_rr, mv_box = mv
+    mv_off, mv_dq, mv_dr, mv_f, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv_pe, mv_inv = mv
     width = scal[S_BOARD_WIDTH]
     depth = scal[S_BOARD_DEPTH]
     alt_levels = scal[S_ALTITUDE_LEVELS]
@@ -937,9 +983,9 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             if ds[i, F_ALIVE] == 0:
                 continue
             e, dalt = choose_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], mv_off, mv_h, mv_rq,
-                                  mv_rr, mv_f, mv_box, plan, base, tb_alt_mod, max_range, width,
-                                  depth, alt_levels, tb_cc_by_mr, self_dice, samples, pst,
-                                  scratch, geo)
+                                  mv_rr, mv_box, mv_pk, mv_pe, mv_inv, plan, base, tb_alt_mod,
+                                  max_range, width, depth, alt_levels, tb_cc_by_mr, self_dice,
+                                  samples, pst, scratch, geo)
             if e < 0:
                 # no move stays on the board: the dragon flies off and is out of the game
                 if nlog[0] < log.shape[0]:
@@ -1143,7 +1189,7 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr
         order = np.zeros(MAXD, np.int64)
         key = np.zeros(MAXD, np.int64)
         pending = np.zeros((MAXD, 5), np.int64)
-        scratch = np.zeros(4 * MAXD, np.int64)
+        scratch = np.zeros(10 * MAXD, np.int64)
         log = np.zeros((0, N_LOG), np.int64)
         nlog = np.zeros(1, np.int64)
         row = out[c]
@@ -1175,7 +1221,7 @@ def logged_game(game, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_in
     order = np.zeros(MAXD, np.int64)
     key = np.zeros(MAXD, np.int64)
     pending = np.zeros((MAXD, 5), np.int64)
-    scratch = np.zeros(4 * MAXD, np.int64)
+    scratch = np.zeros(10 * MAXD, np.int64)
     log = np.zeros((max_log, N_LOG), np.int64)
     nlog = np.zeros(1, np.int64)
     cnt = np.zeros(N_COUNTERS, np.int64)

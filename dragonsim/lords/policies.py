@@ -382,9 +382,9 @@ def choose_speed(pid, ds, i, lo, hi, pst):
 
 
 @njit(cache=True)
-def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, plan,
-                tb_base, alt_mod, max_range, width, depth, alt_levels, cc_by_mr, self_dice,
-                samples, pst, scratch, geo):
+def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv_pe, mv_inv,
+                plan, tb_base, alt_mod, max_range, width, depth, alt_levels, cc_by_mr,
+                self_dice, samples, pst, scratch, geo):
     """Choose a move for dragon ``i`` flying exactly ``speed`` points.
 
     Returns ``(entry, dalt)``: a move-table entry and the altitude change (climbs cost one
@@ -471,13 +471,38 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
     rhi = depth - 1 - r0
     clo = -col0
     chi = width - 1 - col0
-    pc = 2 + 2 * par
+    pc = 4 + 2 * par  # column bounds of this row parity in a packed record
+    pk = mv_pk[f0]
     no = 0
     for j in range(ds.shape[0]):
         if j != i and ds[j, F_ALIVE] == 1:
             scratch[2 * no] = ds[j, F_Q]
             scratch[2 * no + 1] = ds[j, F_R]
             no += 1
+    # the enemies, once per decision: the scoring loop below reads scalars from `scratch`
+    # (records of 8 from `eo`) and never calls a helper that takes an array (each such call
+    # costs reference-count traffic inside the hottest loop of the engine)
+    eo = 2 * ds.shape[0]
+    ne = 0
+    for j in range(ds.shape[0]):
+        if _enemy(ds, i, j):
+            k = eo + 8 * ne
+            scratch[k] = ds[j, F_Q]
+            scratch[k + 1] = ds[j, F_R]
+            scratch[k + 2] = ds[j, F_F]
+            scratch[k + 3] = ds[j, F_ALT]
+            scratch[k + 4] = tb_base + ds[j, F_TOHIT]
+            scratch[k + 5] = ds[j, F_ENG]
+            scratch[k + 6] = ds[j, F_MOVED]
+            scratch[k + 7] = j
+            ne += 1
+    my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
+    my_tn = tb_base + ds[i, F_TOHIT]
+    rng = max_range
+    side = geo[G_SIDE]
+    so = geo[G_SHOT]
+    ro = geo[G_ROOM]
+    gw = geo[G_WIDTH]
     # altitude changes considered: none, and one level towards the nearest enemy (a brawler:
     # all the way, to meet it at its altitude); the second gets half the samples
     other = full if pid == P_BRAWLER else one
@@ -492,57 +517,102 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_f, mv_box, pla
         if b < 0 or b >= nb:
             continue
         adal = dalt if dalt >= 0 else -dalt
+        alt = alt0 + dalt
         a = mv_off[mr, b]
         c = mv_off[mr, b + 1] - a
         if c == 0:
             continue
         # visit the entries in a scattered order (a stride coprime to c from a random start)
-        # and score the first `samples` that fit (the same checks as move_fits, hoisted)
-        step = 101 if c % 101 != 0 else 103
-        idx = below(pst, c)
+        # and score the first `samples` that fit (the same checks as move_fits, hoisted).
+        # The packed copy stores each block in that order, so the visit reads memory
+        # sequentially (see MoveTables).
+        pos = (below(pst, c) * mv_inv[mr, b]) % c
         found = 0
         for _ in range(c):
-            e = a + idx
-            idx += step
-            if idx >= c:
-                idx %= c
-            if mv_h[e] < adal:
+            p = a + pos
+            pos += 1
+            if pos == c:
+                pos = 0
+            if pk[p, 8] < adal:
                 continue
-            if (mv_box[e, f0, 0] < rlo or mv_box[e, f0, 1] > rhi
-                    or mv_box[e, f0, pc] < clo or mv_box[e, f0, pc + 1] > chi):
+            if (pk[p, 2] < rlo or pk[p, 3] > rhi or pk[p, pc] < clo or pk[p, pc + 1] > chi):
                 continue
-            q = q0 + mv_rq[e, f0]
-            r = r0 + mv_rr[e, f0]
+            q = q0 + pk[p, 0]
+            r = r0 + pk[p, 1]
             occ = False
             for o in range(no):
                 if scratch[2 * o] == q and scratch[2 * o + 1] == r:
                     occ = True
             if occ:
                 continue
-            s = score_end(pid, ds, i, q, r, (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base,
-                          alt_mod, max_range, cc_by_mr, self_dice, geo)
-            if s > best:
-                best = s
-                be = e
+            f = (f0 + pk[p, 9]) % 6
+            # ---- the value of ending here (score_end, written out over the enemy records)
+            best_off = 0.0
+            danger = 0.0
+            nr = 1 << 30
+            eng = -1e9
+            for m in range(ne):
+                k = eo + 8 * m
+                dq = scratch[k] - q
+                dr = scratch[k + 1] - r
+                dist = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                if dist < nr:
+                    nr = dist
+                if scratch[k + 5] >= 0:
+                    continue
+                ada = alt - scratch[k + 3]
+                if ada < 0:
+                    ada = -ada
+                if 1 <= dist <= rng and dist >= ada:
+                    v_ = geo[so + 6 * ((dq + rng) * side + dr + rng) + f]
+                    if v_ >= 0:
+                        tn = (scratch[k + 4] + (v_ >> 2) - SHOT_BIAS) + alt_mod[ada]
+                        if tn >= 0:
+                            v = plan[PLAN_P_HIT, min(tn, PLAN_WIDTH - 1)] * my_dmg
+                            if v > best_off:
+                                best_off = v
+                    w_ = geo[so + 6 * ((rng - dq) * side + rng - dr) + scratch[k + 2]]
+                    if w_ >= 0:
+                        tn2 = (my_tn + (w_ >> 2) - SHOT_BIAS) + alt_mod[ada]
+                        p2 = 0.0
+                        if tn2 >= 0:
+                            p2 = plan[PLAN_P_HIT, min(tn2, PLAN_WIDTH - 1)]
+                        w = 1.0 if scratch[k + 6] == 1 else 0.6
+                        danger += w * p2 * plan[PLAN_E_DMG, ds[scratch[k + 7], F_BREATH]]
+                        if pid == P_SNIPER and (w_ & 3) <= 1:
+                            danger += 2.0
+                # close combat available right after this move?
+                if (scratch[k + 6] == 1 and scratch[k + 3] == alt and alt > 1
+                        and adjacent_facing(q, r, f, scratch[k], scratch[k + 1])):
+                    ev = engage_value(ds, i, scratch[k + 7], plan, cc_by_mr, self_dice)
+                    if ev > eng:
+                        eng = ev
+            if nr == 1 << 30:
+                sc = 0.0
+            else:
+                room = geo[ro + 6 * (r * gw + q + (r - (r & 1)) // 2) + f]
+                edge = 0.4 * (4 - room)
+                if pid == P_BRAWLER:
+                    sc = -1.0 * nr - edge
+                    if eng > -1e9:
+                        sc += 100.0
+                elif pid == P_SNIPER:
+                    sc = best_off - 1.5 * danger - edge
+                    if nr < 3:
+                        sc -= 3.0 * (3 - nr)
+                    elif nr > 5:
+                        sc -= 0.3 * (nr - 5)
+                else:  # hunter
+                    sc = best_off - danger - edge - 0.05 * nr
+                    if eng > -1e9 and eng > sc:
+                        sc = eng
+            if sc > best:
+                best = sc
+                be = mv_pe[p]
                 bd = dalt
             found += 1
             if found >= quota:
                 break
-    return be, bd
-    # nothing in the sample fits: fall back to any legal move (scan)
-    for dalt in range(dlo, dhi + 1):
-        b = speed - dalt
-        if 0 <= b < nb:
-            for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
-                if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
-                             alt_levels):
-                    s = score_end(pid, ds, i, q0 + mv_rq[e, f0], r0 + mv_rr[e, f0],
-                                  (f0 + mv_f[e]) % 6, alt0 + dalt, plan, tb_base, alt_mod,
-                                  max_range, cc_by_mr, self_dice, geo)
-                    if s > best:
-                        best = s
-                        be = e
-                        bd = dalt
     return be, bd
 
 
