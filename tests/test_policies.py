@@ -52,6 +52,10 @@ def test_checker_catches_an_illegal_move():
     assert any(v.kind == "move" for v in ref.check_log(bad, 2, prep["args"][0],
                                                        prep["tables"]))
     bad = log.copy()
+    bad[k, E.L_KIND] = E.K_LEAVE  # fly off the board from where a move stays on it
+    assert any(v.kind == "leave" for v in ref.check_log(bad, 2, prep["args"][0],
+                                                        prep["tables"]))
+    bad = log.copy()
     s = np.flatnonzero(log[:, E.L_KIND] == E.K_SPEED)[-1]
     bad[s, E.L_A] = 99
     assert any(v.kind == "speed" for v in ref.check_log(bad, 2, prep["args"][0],
@@ -86,6 +90,9 @@ def test_multi_dragon_games_are_legal(seed, pol):
     prep = prepare("Reaper", "Skyblazer", policies=(pol, pol), turn_limit=40, plan_samples=8)
     rows = np.stack([dragon_row(sheet(nm), t, pol) for nm, t in
                      zip(names, [0, 1, 0, 1], strict=True)])
-    args = (rows, np.zeros((4, 5), np.int64), *prep["args"][2:])
+    args = list((rows, np.zeros((4, 5), np.int64), *prep["args"][2:]))
+    # move tables for every maneuverability rating (those of the four sheets, not two)
+    mi = next(k for k, a in enumerate(args) if isinstance(a, E.MoveTables))
+    args[mi] = E.move_tables(prep["tables"].turn_cost)
     cnt, log = E.logged_game(1, seed, *args, 8000)
     assert ref.check_log(log, 4, rows, prep["tables"]) == []

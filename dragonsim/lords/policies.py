@@ -506,11 +506,20 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
     # altitude changes considered: none, and one level towards the nearest enemy (a brawler:
     # all the way, to meet it at its altitude); the second gets half the samples
     other = full if pid == P_BRAWLER else one
-    for c_ in range(2):
-        dalt = 0 if c_ == 0 else other
-        if c_ == 1 and other == 0:
-            continue
-        quota = samples if c_ == 0 else (samples + 1) // 2
+    # Passes 0 and 1 sample those two altitude changes; when nothing in them fits (a corner,
+    # a crowd), passes 2.. scan every altitude change in full, so a dragon leaves the board
+    # only when no legal move exists at all.
+    for c_ in range(2 + dhi - dlo + 1):
+        if c_ < 2:
+            dalt = 0 if c_ == 0 else other
+            if c_ == 1 and other == 0:
+                continue
+            quota = samples if c_ == 0 else (samples + 1) // 2
+        else:
+            if be >= 0:
+                break
+            dalt = dlo + c_ - 2
+            quota = 1 << 30
         if dalt < dlo or dalt > dhi:
             continue
         b = speed - dalt
@@ -526,7 +535,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
         # and score the first `samples` that fit (the same checks as move_fits, hoisted).
         # The packed copy stores each block in that order, so the visit reads memory
         # sequentially (see MoveTables).
-        pos = (below(pst, c) * mv_inv[mr, b]) % c
+        pos = (below(pst, c) * mv_inv[mr, b]) % c if c_ < 2 else 0
         found = 0
         for _ in range(c):
             p = a + pos

@@ -280,6 +280,43 @@ def find_move(start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5)
     return None
 
 
+def any_move_stays(start, speed, turn_cost_row, occupied, *, width=33, depth=24, levels=5):
+    """True when some legal move from ``start`` (``(q, r, facing, altitude)``) spending exactly
+    ``speed`` points stays on the board and ends in a hex not in ``occupied``: the proof
+    that a dragon which flew off the board had to.
+
+    Depth-first search over the rulebook's actions (as :func:`find_move`, with no target),
+    memoising dead states; it stops at the first move that stays.
+    """
+    dead = set()
+
+    def rec(q, r, f, alt, last_turn, left):
+        if left == 0:
+            return (q, r) not in occupied
+        key = (q, r, f, alt, last_turn, left)
+        if key in dead:
+            return False
+        for dalt, cost in ((0, 1), (1, 2), (-1, 0)):
+            if cost > left:
+                continue
+            na = alt + dalt
+            if not 1 <= na <= levels:
+                continue
+            nq, nr = q + int(DQ[f]), r + int(DR[f])
+            if on_board(nq, nr, width, depth) and rec(nq, nr, f, na, False, left - cost):
+                return True
+        if not last_turn:
+            for _act, k, col in _TURNS:
+                c = int(turn_cost_row[col])
+                if c <= left and rec(q, r, (f + k) % 6, alt, True, left - c):
+                    return True
+        dead.add(key)
+        return False
+
+    q0, r0, f0, a0 = start
+    return rec(q0, r0, f0, a0, False, speed)
+
+
 # ------------------------------------------------------------------------------------------------
 # the legality checker
 # ------------------------------------------------------------------------------------------------
@@ -320,8 +357,9 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
     seriously damaged wing, +3 over last turn, the speed-10 streak and cool-down), that every
     move is reachable by the rulebook's actions at exactly that speed without leaving the board
     and ends in an empty hex, engagement conditions, and breath targets (not engaged, in arc,
-    range and neck bend). Flying off the board (``K_LEAVE``, a legal if fatal choice that the
-    bots only make when their move table offers no on-board move) is not second-guessed.
+    range and neck bend). Flying off the board (``K_LEAVE``, a legal if fatal choice) is
+    flagged when a search finds a move that stays on the board: the bots leave only when
+    forced.
     ``sheets_rows`` are the kernel's dragon rows (``engine.D_*`` columns).
     """
     from . import engine as E
@@ -383,7 +421,14 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
                                      f"no legal path {(q0, r0, f0, a0)} -> {(q1, r1, f1, a1)} "
                                      f"at speed {speed}, MR {'ABCDEFGHI'[mr]}"))
         elif kind == E.K_LEAVE:
-            pass  # leaving is legal (RULES-GAPS assumed 5: the dragon is out of the game)
+            # leaving is legal (RULES-GAPS assumed 5: the dragon is out of the game), but the
+            # bots promise to leave only when no move stays on the board
+            speed, mr = vals[:2]
+            occupied = {snaps[d][:2] for d in range(nd) if d != i and snaps[d][4] == 1}
+            if any_move_stays(snaps[i][:4], speed, tables.turn_cost[mr], occupied,
+                              width=width, depth=depth):
+                out.append(Violation(turn, "leave", i,
+                                     "flew off the board although a move stays on it"))
         elif kind == E.K_ENGAGE:
             qi, ri, fi, ai = snaps[i][:4]
             qj, rj, _, aj = snaps[j][:4]
