@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from dragonsim.errors import UserError
 from dragonsim.lords import engine as E
+from dragonsim.lords import policies as P
 from dragonsim.lords import reference as ref
 from dragonsim.lords.api import prepare
 from dragonsim.lords.policies import POLICIES, policy_id
@@ -96,3 +97,74 @@ def test_multi_dragon_games_are_legal(seed, pol):
     args[mi] = E.move_tables(prep["tables"].turn_cost)
     cnt, log = E.logged_game(1, seed, *args, 8000)
     assert ref.check_log(log, 4, rows, prep["tables"]) == []
+
+
+@pytest.mark.parametrize("arc_override", [None, [30, 90, 120]])
+def test_planner_geometry_table_is_exactly_the_direct_computation(arc_override):
+    """The planners' precomputed geometry (To-Hit table arc and range rows, the neck bend and
+    arc of fire, p.10; the board edge) holds, for every offset within breath range and every
+    facing, exactly the modifiers and area that target_number computes, and the room ahead
+    of every hex; also under overridden arc limits (RULES-GAPS assumed 3)."""
+    from dragonsim.lords import hexes as hx
+    from dragonsim.lords.tables import S_MAX_RANGE, kernel_tables
+    from dragonsim.rules import lords_rules
+
+    rules = lords_rules() if arc_override is None else lords_rules(
+        {"lords.arc_degrees": dict(zip(("dark", "grey", "light"), arc_override, strict=True))})
+    tb = kernel_tables(rules)
+    rng = int(tb.scalars[S_MAX_RANGE])
+    g = P.geometry_table(tb.arc, tb.range_mod, rng, 33, 24)
+    side = g[P.G_SIDE]
+    seen = set()
+    for dq in range(-rng, rng + 1):
+        for dr in range(-rng, rng + 1):
+            d = hx.distance(0, 0, dq, dr)
+            for f in range(6):
+                v = g[g[P.G_SHOT] + 6 * ((dq + rng) * side + dr + rng) + f]
+                area = hx.arc_area(0, 0, f, dq, dr, tb.arc[3], tb.arc[4], tb.arc[5])
+                if not 1 <= d <= rng or area < 0:
+                    assert v == -1
+                    continue
+                assert v & 3 == area
+                assert (v >> 2) - P.SHOT_BIAS == tb.arc[area] + tb.range_mod[d]
+                seen.add(area)
+    assert seen == {0, 1, 2}
+    for r in range(24):
+        for col in range(33):
+            q = col - (r - (r & 1)) // 2
+            for f in range(6):
+                room = g[g[P.G_ROOM] + 6 * (r * 33 + col) + f]
+                ahead = 0
+                while ahead < 4 and hx.on_board(q + (ahead + 1) * int(hx.DQ[f]),
+                                                r + (ahead + 1) * int(hx.DR[f]), 33, 24):
+                    ahead += 1
+                assert room == ahead
+
+
+def test_packed_move_copy_visits_the_scattered_order():
+    """The planners' packed copy of the move table: walking a block from position
+    ``k * inv % c`` visits exactly the entries ``k, k + step, k + 2 step, ...`` (mod c), and
+    each record holds that entry's offset, box, hexes and facing change for every facing."""
+    prep = prepare("Reaper", "Skyblazer")
+    mv = prep["moves"]
+    checked = 0
+    for mr in range(mv.off.shape[0]):
+        for b in range(mv.off.shape[1] - 1):
+            a, z = int(mv.off[mr, b]), int(mv.off[mr, b + 1])
+            c = z - a
+            if c < 2:
+                continue
+            step = E.scatter_step(c)
+            k = (7 * c) // 11
+            pos = (k * int(mv.inv[mr, b])) % c
+            for t in range(min(c, 40)):
+                e = a + (k + t * step) % c
+                p = a + (pos + t) % c
+                assert mv.pe[p] == e
+                for f in range(6):
+                    rec = mv.pk[f, p]
+                    assert (rec[E.PK_RQ], rec[E.PK_RR]) == (mv.rq[e, f], mv.rr[e, f])
+                    assert list(rec[E.PK_BOX:E.PK_BOX + 6]) == list(mv.box[e, f])
+                    assert (rec[E.PK_H], rec[E.PK_F]) == (mv.h[e], mv.f[e])
+            checked += 1
+    assert checked > 20

@@ -280,77 +280,6 @@ def geometry_table(arc, range_mod, max_range, width, depth):
     return g
 
 
-@njit(cache=True, inline="always")
-def score_end(pid, ds, i, q, r, f, alt, plan, tb_base, alt_mod, max_range, cc_by_mr,
-              self_dice, geo):
-    """A planner's value of dragon ``i`` ending its move at ``(q, r, f, alt)`` (on the
-    board). Angles, modifiers and the room ahead come from ``geo``
-    (:func:`geometry_table`)."""
-    best_off = 0.0
-    danger = 0.0
-    near = 1 << 30
-    eng = -1e9
-    my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
-    side = geo[G_SIDE]
-    so = geo[G_SHOT]
-    for j in range(ds.shape[0]):
-        if not _enemy(ds, i, j):
-            continue
-        qj = ds[j, F_Q]
-        rj = ds[j, F_R]
-        dq = qj - q
-        dr = rj - r
-        dist = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-        if dist < near:
-            near = dist
-        if ds[j, F_ENG] < 0:
-            ada = alt - ds[j, F_ALT]
-            if ada < 0:
-                ada = -ada
-            if 1 <= dist <= max_range and dist >= ada:  # range and the neck bend, both ways
-                v_ = geo[so + 6 * ((dq + max_range) * side + dr + max_range) + f]
-                if v_ >= 0:
-                    tn = (tb_base + ds[j, F_TOHIT] + (v_ >> 2) - SHOT_BIAS) + alt_mod[ada]
-                    v = _p_hit(plan, tn) * my_dmg
-                    if v > best_off:
-                        best_off = v
-                # the enemy's shot at me from where it stands (its facing now)
-                w_ = geo[so + 6 * ((max_range - dq) * side + max_range - dr) + ds[j, F_F]]
-                if w_ >= 0:
-                    tn2 = (tb_base + ds[i, F_TOHIT] + (w_ >> 2) - SHOT_BIAS) + alt_mod[ada]
-                    w = 1.0 if ds[j, F_MOVED] == 1 else 0.6
-                    danger += w * _p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
-                    if pid == P_SNIPER and (w_ & 3) <= 1:
-                        danger += 2.0
-            # close combat available right after this move?
-            if (ds[j, F_MOVED] == 1 and ds[j, F_ALT] == alt and alt > 1
-                    and adjacent_facing(q, r, f, qj, rj)):
-                ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
-                if ev > eng:
-                    eng = ev
-    if near == 1 << 30:
-        return 0.0
-    room = geo[geo[G_ROOM] + 6 * (r * geo[G_WIDTH] + q + (r - (r & 1)) // 2) + f]
-    edge = 0.4 * (4 - room)
-    if pid == P_BRAWLER:
-        s = -1.0 * near - edge
-        if eng > -1e9:
-            s += 100.0
-        return s
-    if pid == P_SNIPER:
-        s = best_off - 1.5 * danger - edge
-        if near < 3:
-            s -= 3.0 * (3 - near)
-        elif near > 5:
-            s -= 0.3 * (near - 5)
-        return s
-    # hunter
-    s = best_off - danger - edge - 0.05 * near
-    if eng > -1e9 and eng > s:
-        s = eng
-    return s
-
-
 # ---- decisions ----------------------------------------------------------------------------------
 
 
@@ -555,7 +484,9 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
             if occ:
                 continue
             f = (f0 + pk[p, 9]) % 6
-            # ---- the value of ending here (score_end, written out over the enemy records)
+            # ---- the value of ending here: the best expected breath damage dealt next
+            # phase, less the enemies' expected damage from where they stand, the board edge
+            # ahead, the distance to the nearest enemy and an available close combat
             best_off = 0.0
             danger = 0.0
             nr = 1 << 30
