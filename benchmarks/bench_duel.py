@@ -140,6 +140,29 @@ def main(argv=None) -> int:
     print(f"random-number floor, each die used serially: {fs:.3f} s -> a game costs "
           f"{dt / fs:.1f}x its dice")
 
+    # where the time goes: the same engine with bots that do not plan (random) and with a
+    # planner scoring a single end state per altitude change, per turn on one thread
+    numba.set_num_threads(1)
+    m = max(1000, n // 20)
+    per_turn = {}
+    for label, pols, ps in (("hunter (16 + 8 end states scored per move)", ("hunter", "hunter"),
+                             16),
+                            ("hunter scoring 1 + 1 end states", ("hunter", "hunter"), 1),
+                            ("random (no planning)", ("random", "random"), 16)):
+        pa = prepare("Reaper", "Skyblazer", policies=pols, plan_samples=ps)["args"]
+        rec = np.zeros((0, E.N_REC), np.int64)
+        E.duel_kernel(0, 64, 1, *pa, rec)
+        t0 = time.perf_counter()
+        cc = E.duel_kernel(0, m, 1, *pa, rec)
+        sec = time.perf_counter() - t0
+        per_turn[label] = (sec / cc[E.C_TURNS] * 1e6, cc[E.C_TURNS] / m,
+                           cc[E.C_DICE] / cc[E.C_TURNS])
+    print("per turn on one thread (both dragons):")
+    for label, (us, turns, dpt) in per_turn.items():
+        print(f"  {label:<44} {us:6.3f} us/turn  ({turns:6.1f} turns/game, "
+              f"{dpt:4.1f} dice/turn)")
+    numba.set_num_threads(allc)
+
     # scaling
     g1, d1, _ = _games_per_second(args, max(1, n // 4), 1)
     gN, dN, _ = _games_per_second(args, max(1, n // 4), allc)
