@@ -20,7 +20,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..random import below, next_u64, seed_stream, uniform
+from ..random import (
+    _GAME_MUL,
+    _PURPOSE_MUL,
+    GOLDEN_GAMMA,
+    below,
+    mix64,
+    next_u64,
+    seed_stream,
+    uniform,
+)
 
 # unit state fields
 R, S, BR, BS, TAC = 0, 1, 2, 3, 4
@@ -48,8 +57,20 @@ N_G = 4
 
 _MASK32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
+_GAMMA2 = np.uint64((2 * int(GOLDEN_GAMMA)) & 0xFFFFFFFFFFFFFFFF)
 
 CHUNK = 512
+
+
+@njit(cache=True, inline="always")
+def seed_game(st_d, st_c, st_f, s0, game):
+    """Point the three streams at ``(seed, game, P_DICE / P_CARDS / P_FLOW)``, exactly as
+    :func:`dragonsim.random.seed_stream` does, sharing the mixes common to the three purposes
+    (``s0 = mix64(seed + GOLDEN_GAMMA)``, once per run)."""
+    s = mix64(s0 ^ (np.uint64(game) * _GAME_MUL))
+    st_d[0] = mix64(s ^ (np.uint64(P_DICE) * _PURPOSE_MUL + GOLDEN_GAMMA))
+    st_c[0] = mix64(s ^ (np.uint64(P_CARDS) * _PURPOSE_MUL + GOLDEN_GAMMA))
+    st_f[0] = mix64(s ^ (np.uint64(P_FLOW) * _PURPOSE_MUL + GOLDEN_GAMMA))
 
 
 # --- dice and cards -----------------------------------------------------------------------------
@@ -57,14 +78,30 @@ CHUNK = 512
 def roll_battle(st, n, die_hits, die_woe):
     """Roll ``n`` battle dice (faces ``die_hits``/``die_woe``); returns ``(hits, woe)``.
 
-    Two dice are cut from one 64-bit word (Lemire multiply-shift on each half)."""
+    Two dice are cut from one 64-bit word (Lemire multiply-shift on each half; an odd die
+    takes the high half of its own word). Pools of up to 3 dice (every unit card) are rolled
+    without branches: both words are mixed, the state advances by the words used."""
     k = np.uint64(die_hits.shape[0])
+    if n <= 3:
+        s = st[0]
+        x = mix64(s + GOLDEN_GAMMA)
+        y = mix64(s + _GAMMA2)  # the next word, used only by a third die
+        st[0] = s + GOLDEN_GAMMA * np.uint64((n + 1) >> 1)
+        a = ((x >> _S32) * k) >> _S32
+        b = ((x & _MASK32) * k) >> _S32
+        c = ((y >> _S32) * k) >> _S32
+        m1 = np.int64(n >= 1)
+        m2 = np.int64(n >= 2)
+        m3 = np.int64(n >= 3)
+        hits = m1 * die_hits[a] + m2 * die_hits[b] + m3 * die_hits[c]
+        woe = m1 * die_woe[a] + m2 * die_woe[b] + m3 * die_woe[c]
+        return hits, woe
     hits = 0
     woe = 0
     while n >= 2:
         x = next_u64(st)
-        a = np.int64(((x >> _S32) * k) >> _S32)
-        b = np.int64(((x & _MASK32) * k) >> _S32)
+        a = ((x >> _S32) * k) >> _S32
+        b = ((x & _MASK32) * k) >> _S32
         hits += die_hits[a] + die_hits[b]
         woe += die_woe[a] + die_woe[b]
         n -= 2
@@ -164,65 +201,101 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
         u[t, s, l, TAC] = 0
 
 
+# Rules on one line held in scalars ``(r, sh, br, bs, tac)`` (ready, shaken, barricades under
+# ready / shaken units, tactic tokens): branch-free, so the fight's random outcomes cost no
+# mispredicted branches and its state stays in registers. The array forms below wrap them.
+@njit(cache=True, inline="always")
+def hit_line(r, sh, br, bs, tac, hits, pol):
+    """Apply ``hits`` to one line without heroes (see :func:`apply_hits_heroes` for the rules)
+    in closed form; ``pol`` 1 ready units first, else shaken units first."""
+    h0 = hits
+    x = min(hits, bs)
+    bs -= x
+    hits -= x
+    x = min(hits, br)
+    br -= x
+    hits -= x
+    # ready units first
+    x = min(hits, r)
+    r1 = r - x
+    s1 = sh + x
+    s1 -= min(hits - x, s1)
+    # shaken units first; each further ready unit: shaken, then removed
+    x = min(hits, sh)
+    s2 = sh - x
+    h2 = hits - x
+    k = min(h2 // 2, r)
+    r2 = r - k
+    h2 -= 2 * k
+    z = np.int64(h2 > 0) & np.int64(r2 > 0)
+    r2 -= z
+    s2 += z
+    rf = pol == READY_FIRST
+    r = r1 if rf else r2
+    sh = s1 if rf else s2
+    # "If all the units on a line are removed, any tactic tokens on that line are also removed."
+    if h0 > 0 and r + sh == 0:
+        tac = 0
+    return r, sh, br, bs, tac
+
+
+@njit(cache=True, inline="always")
+def rally_line(r, sh, br, bs, k):
+    """Refresh up to ``k`` shaken units (those on barricades first); returns ``(r, sh, br, bs)``."""
+    k = min(k, sh)
+    mb = min(k, bs)
+    return r + k, sh - k, br + mb, bs - mb
+
+
+@njit(cache=True, inline="always")
+def barricade_line(r, sh, br, bs, k):
+    """Add up to ``k`` barricades, at most 1 per unit (ready units first); returns
+    ``(br, bs)``."""
+    a = min(k, r - br)
+    return br + a, bs + min(k - a, sh - bs)
+
+
+@njit(cache=True, inline="always")
+def shake_line(r, sh, br, k):
+    """Shake up to ``k`` ready units not on barricades; returns ``(r, sh)``."""
+    k = max(0, min(k, r - br))
+    return r - k, sh + k
+
+
 @njit(cache=True, inline="always")
 def apply_hits(u, t, s, l, hits, opts, stress, g):
     """Apply ``hits`` to line ``l`` of side ``s`` on tile ``t`` (see :func:`apply_hits_heroes`
     for the rules). Without heroes able to absorb, in closed form (no per-hit loop)."""
     if hits <= 0:
         return
-    if s == ALLIANCE and opts[O_HEROES] > 0 and opts[O_HERO_POLICY] != HP_NEVER:
+    if opts[O_HEROES] > 0 and opts[O_HERO_POLICY] != HP_NEVER and s == ALLIANCE:
         apply_hits_heroes(u, t, s, l, hits, opts, stress, g)
         return
-    pol = opts[O_ALLIANCE_HITS] if s == ALLIANCE else opts[O_ARMY_HITS]
-    x = min(hits, u[t, s, l, BS])
-    u[t, s, l, BS] -= x
-    hits -= x
-    x = min(hits, u[t, s, l, BR])
-    u[t, s, l, BR] -= x
-    hits -= x
-    r = u[t, s, l, R]
-    sh = u[t, s, l, S]
-    if pol == READY_FIRST:
-        x = min(hits, r)
-        r -= x
-        sh += x
-        sh -= min(hits - x, sh)
-    else:
-        x = min(hits, sh)
-        sh -= x
-        hits -= x
-        k = min(hits // 2, r)  # each further ready unit: shaken, then removed
-        r -= k
-        hits -= 2 * k
-        if hits > 0 and r > 0:
-            r -= 1
-            sh += 1
+    r, sh, br, bs, tac = hit_line(u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS],
+                                  u[t, s, l, TAC], hits, opts[s])
     u[t, s, l, R] = r
     u[t, s, l, S] = sh
-    if r + sh == 0:
-        u[t, s, l, TAC] = 0
+    u[t, s, l, BR] = br
+    u[t, s, l, BS] = bs
+    u[t, s, l, TAC] = tac
 
 
 @njit(cache=True)
 def rally(u, t, s, l, k):
     """Refresh up to ``k`` shaken units of a line (those on barricades first)."""
-    k = min(k, u[t, s, l, S])
-    mb = min(k, u[t, s, l, BS])
-    u[t, s, l, BS] -= mb
-    u[t, s, l, BR] += mb
-    u[t, s, l, S] -= k
-    u[t, s, l, R] += k
+    r, sh, br, bs = rally_line(u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS], k)
+    u[t, s, l, R] = r
+    u[t, s, l, S] = sh
+    u[t, s, l, BR] = br
+    u[t, s, l, BS] = bs
 
 
 @njit(cache=True)
 def add_barricades(u, t, s, l, k):
     """Add up to ``k`` barricades, at most 1 per unit (ready units first)."""
-    free_r = u[t, s, l, R] - u[t, s, l, BR]
-    a = min(k, free_r)
-    u[t, s, l, BR] += a
-    free_s = u[t, s, l, S] - u[t, s, l, BS]
-    b = min(k - a, free_s)
-    u[t, s, l, BS] += b
+    br, bs = barricade_line(u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS], k)
+    u[t, s, l, BR] = br
+    u[t, s, l, BS] = bs
 
 
 @njit(cache=True)
@@ -236,10 +309,9 @@ def add_tactics(u, t, s, l, k):
 def shake_units(u, t, s, l, k):
     """Shake up to ``k`` ready units; "Any card or power that would directly Shake a unit on a
     barricade has no effect on the barricade or the unit"."""
-    k = min(k, u[t, s, l, R] - u[t, s, l, BR])
-    if k > 0:
-        u[t, s, l, R] -= k
-        u[t, s, l, S] += k
+    r, sh = shake_line(u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], k)
+    u[t, s, l, R] = r
+    u[t, s, l, S] = sh
 
 
 @njit(cache=True, inline="always")
@@ -249,29 +321,20 @@ def choose_any(u, t, atk_side):
     Alliance attacking: the Dragon Army line with ready units needing the fewest hits to shake
     them all (barricades + ready units); if no line has a ready unit, the line with the most
     units. Army attacking: the Alliance line with units and the most barricades + ready units.
-    Ties to Foot, then Missile, then Mounted."""
+    Ties to Foot, then Missile, then Mounted. Without branches: each line gets a key whose
+    smallest value wins and whose low 2 bits are the line."""
     d = 1 - atk_side
-    best = -1
-    bv = 0
-    if atk_side == ALLIANCE:
-        for l in range(3):
-            if u[t, d, l, R] == 0:
-                continue
-            v = u[t, d, l, BR] + u[t, d, l, BS] + u[t, d, l, R]
-            if best < 0 or v < bv:
-                best = l
-                bv = v
-        if best >= 0:
-            return best
+    best = 1 << 40
     for l in range(3):
-        n = units(u, t, d, l)
-        if n == 0:
-            continue
-        v = n if atk_side == ALLIANCE else u[t, d, l, BR] + u[t, d, l, BS] + u[t, d, l, R]
-        if best < 0 or v > bv:
-            best = l
-            bv = v
-    return 0 if best < 0 else best
+        r = u[t, d, l, R]
+        n = r + u[t, d, l, S]
+        v = u[t, d, l, BR] + u[t, d, l, BS] + r
+        if atk_side == ALLIANCE:
+            key = (v << 2) if r > 0 else ((((1 << 20) - n) << 2) if n > 0 else (1 << 30))
+        else:
+            key = ((((1 << 20) - v) << 2) if n > 0 else (1 << 30))
+        best = min(best, key + l)
+    return best & 3
 
 
 # --- one fight, one battle ----------------------------------------------------------------------
@@ -280,14 +343,16 @@ def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, st
           st_d, st_c):
     """Resolve the fight between the two ``line`` lines of tile ``t`` (battle phase steps 1-3).
 
-    Returns the attacking side, or -1 when neither line has units."""
+    Returns the attacking side, or -1 when neither line has units. The fight changes only
+    the defending target line and the attacking line (and the defender's commander), held in
+    scalars while it is resolved."""
     a = units(u, t, ALLIANCE, line) + u[t, ALLIANCE, line, TAC]
     d = units(u, t, ARMY, line) + u[t, ARMY, line, TAC]
     # "Once the combat strength of a line is determined, remove any tactic tokens on that line."
     u[t, ALLIANCE, line, TAC] = 0
     u[t, ARMY, line, TAC] = 0
     # "The line with the greater total is the attacking line. If ... equal, the Dragon Army's"
-    atk = ALLIANCE if a > d else ARMY
+    atk = np.int64(a <= d)
     if units(u, t, atk, line) == 0:
         return -1  # both lines empty: nothing fights
     dfd = 1 - atk
@@ -297,8 +362,8 @@ def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, st
     kind = cards[atk, line, c, C_KIND]
     amount = cards[atk, line, c, C_AMOUNT]
     target = cards[atk, line, c, C_TARGET]
-    if target == ANY:
-        target = choose_any(u, t, atk)
+    anyl = choose_any(u, t, atk)
+    target = anyl if target == ANY else target
     if kind == KIND_DICE:
         hits, woe = roll_battle(st_d, amount, die_hits, die_woe)
         g[G_DICE] += amount
@@ -306,25 +371,45 @@ def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, st
         hits = amount
         woe = 0
     # "Once hits have been applied to the defending line, any hits from Woe results are
-    # applied to the attacking line." (one call site keeps the inlined code small)
-    for k in range(2):
-        if k == 0:
-            apply_hits(u, t, dfd, target, hits, opts, stress, g)
-        else:
-            apply_hits(u, t, atk, line, woe, opts, stress, g)
+    # applied to the attacking line."
+    if opts[O_HEROES] > 0 and opts[O_HERO_POLICY] != HP_NEVER:
+        for k in range(2):  # one call site keeps the inlined code small
+            if k == 0:
+                apply_hits(u, t, dfd, target, hits, opts, stress, g)
+            else:
+                apply_hits(u, t, atk, line, woe, opts, stress, g)
+        dr, ds, dbr, dbs, dt = (u[t, dfd, target, R], u[t, dfd, target, S],
+                                u[t, dfd, target, BR], u[t, dfd, target, BS],
+                                u[t, dfd, target, TAC])
+        ar, as_, abr, abs_, at = (u[t, atk, line, R], u[t, atk, line, S], u[t, atk, line, BR],
+                                  u[t, atk, line, BS], u[t, atk, line, TAC])
+    else:
+        dr, ds, dbr, dbs, dt = hit_line(u[t, dfd, target, R], u[t, dfd, target, S],
+                                        u[t, dfd, target, BR], u[t, dfd, target, BS],
+                                        u[t, dfd, target, TAC], hits, opts[dfd])
+        ar, as_, abr, abs_, at = hit_line(u[t, atk, line, R], u[t, atk, line, S],
+                                          u[t, atk, line, BR], u[t, atk, line, BS],
+                                          u[t, atk, line, TAC], woe, opts[atk])
+    # the card's effect, by masked amounts (an effect with amount 0 changes nothing)
     eff = cards[atk, line, c, C_EFFECT]
     ek = cards[atk, line, c, C_EAMOUNT]
-    if eff == E_SHAKE_CMD:
-        if cmd[t, dfd] == 1:
-            cmd[t, dfd] = 2
-    elif eff == E_RALLY:
-        rally(u, t, atk, line, ek)
-    elif eff == E_TACTIC:
-        add_tactics(u, t, atk, line, ek)
-    elif eff == E_BARRICADE:
-        add_barricades(u, t, atk, line, ek)
-    elif eff == E_SHAKE:
-        shake_units(u, t, dfd, target, ek)
+    ar, as_, abr, abs_ = rally_line(ar, as_, abr, abs_, ek * np.int64(eff == E_RALLY))
+    if ar + as_ > 0:  # "Tactic tokens can't be added to a battle line with no units."
+        at += ek * np.int64(eff == E_TACTIC)
+    abr, abs_ = barricade_line(ar, as_, abr, abs_, ek * np.int64(eff == E_BARRICADE))
+    dr, ds = shake_line(dr, ds, dbr, ek * np.int64(eff == E_SHAKE))
+    cd = cmd[t, dfd]
+    cmd[t, dfd] = 2 if (eff == E_SHAKE_CMD and cd == 1) else cd
+    u[t, dfd, target, R] = dr
+    u[t, dfd, target, S] = ds
+    u[t, dfd, target, BR] = dbr
+    u[t, dfd, target, BS] = dbs
+    u[t, dfd, target, TAC] = dt
+    u[t, atk, line, R] = ar
+    u[t, atk, line, S] = as_
+    u[t, atk, line, BR] = abr
+    u[t, atk, line, BS] = abs_
+    u[t, atk, line, TAC] = at
     return atk
 
 
@@ -408,7 +493,8 @@ def battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_l
         f = below(st_f, sk_line.shape[0])
         fl = sk_line[f]
         cflag = sk_cmd[f] != 0
-    if cflag:
+    # (commanders tested first: without them the random flag costs no mispredicted branch)
+    if (cmd[t, ARMY] == 1 or cmd[t, ALLIANCE] == 1) and cflag:
         # "If commanders on both sides are ready, activate the Dragon Army commander's powers
         # first."
         if cmd[t, ARMY] == 1:
@@ -511,6 +597,7 @@ def battle_kernel(start, stop, seed, u0, cmd0, cmd_tab, cards, sizes, die_hits, 
     nchunks = (n + CHUNK - 1) // CHUNK
     out = np.zeros((max(nchunks, 1), ncount), np.int64)
     m = cards.shape[2]
+    s0 = mix64(np.uint64(seed) + GOLDEN_GAMMA)
     for ch in prange(nchunks):
         u = np.empty_like(u0)
         cmd = np.empty_like(cmd0)
@@ -525,9 +612,7 @@ def battle_kernel(start, stop, seed, u0, cmd0, cmd_tab, cards, sizes, die_hits, 
         a = start + ch * CHUNK
         b = min(stop, a + CHUNK)
         for game in range(a, b):
-            seed_stream(st_d, seed, game, P_DICE)
-            seed_stream(st_c, seed, game, P_CARDS)
-            seed_stream(st_f, seed, game, P_FLOW)
+            seed_game(st_d, st_c, st_f, s0, game)
             w, turns = play_tile(u, u0, cmd, cmd0, cmd_tab, order, ptr, cards, sizes, die_hits,
                                  die_woe, sk_line, sk_cmd, opts, fopts, stress, g, st_d, st_c,
                                  st_f)
@@ -682,6 +767,7 @@ def field_kernel(start, stop, seed, u0, cmd0, cmd_tab, flank0, cards, sizes, die
     nchunks = (n + CHUNK - 1) // CHUNK
     out = np.zeros((max(nchunks, 1), ncount), np.int64)
     m = cards.shape[2]
+    s0 = mix64(np.uint64(seed) + GOLDEN_GAMMA)
     for ch in prange(nchunks):
         u = np.empty_like(u0)
         cmd = np.empty_like(cmd0)
@@ -698,9 +784,7 @@ def field_kernel(start, stop, seed, u0, cmd0, cmd_tab, flank0, cards, sizes, die
         a = start + ch * CHUNK
         b = min(stop, a + CHUNK)
         for game in range(a, b):
-            seed_stream(st_d, seed, game, P_DICE)
-            seed_stream(st_c, seed, game, P_CARDS)
-            seed_stream(st_f, seed, game, P_FLOW)
+            seed_game(st_d, st_c, st_f, s0, game)
             res, turns = play_field(u, u0, cmd, cmd0, cmd_tab, flank0, flank, ctl, order, ptr,
                                     cards, sizes, die_hits, die_woe, sk_line, sk_cmd, opts,
                                     fopts, stress, g, st_d, st_c, st_f)
@@ -808,6 +892,7 @@ def dice_floor_kernel(start, stop, seed, dice_per_game, die_hits, die_woe):
     n = stop - start
     nchunks = (n + CHUNK - 1) // CHUNK
     out = np.zeros((max(nchunks, 1), 2), np.int64)
+    s0 = mix64(np.uint64(seed) + GOLDEN_GAMMA)
     for ch in prange(nchunks):
         st_d = np.zeros(1, np.uint64)
         st_c = np.zeros(1, np.uint64)
@@ -816,9 +901,7 @@ def dice_floor_kernel(start, stop, seed, dice_per_game, die_hits, die_woe):
         a = start + ch * CHUNK
         b = min(stop, a + CHUNK)
         for game in range(a, b):
-            seed_stream(st_d, seed, game, P_DICE)
-            seed_stream(st_c, seed, game, P_CARDS)
-            seed_stream(st_f, seed, game, P_FLOW)
+            seed_game(st_d, st_c, st_f, s0, game)
             hits, woe = roll_battle(st_d, dice_per_game, die_hits, die_woe)
             row[0] += 1
             row[1] += hits + woe + np.int64(st_c[0] & np.uint64(1)) + np.int64(
