@@ -27,6 +27,25 @@ CASES = {
     "skirmish 6/6/6 vs 6/6/6": ("foot=6,missile=6,mounted=6", "foot=6,missile=6,mounted=6", 0.0),
 }
 
+#: three tiles of the same armies (each tile as the single-tile case), battles until all are
+#: controlled
+FIELDS = {
+    "3 tiles skirmish 3/2/2-5/3/2": ("foot=3,missile=2,mounted=2", "foot=5,missile=3,mounted=2",
+                                     0.0),
+    "3 tiles all-out 3/2/2-5/3/2": ("foot=3,missile=2,mounted=2", "foot=5,missile=3,mounted=2",
+                                    1.0),
+}
+
+
+def _field_args(alliance, army, p_all_out, rules, tiles=3):
+    (u, cmd, tab, cards, sizes, dh, dw, sl, sc, opts, fopts) = _args(alliance, army, p_all_out,
+                                                                     rules)
+    u = np.repeat(u, tiles, axis=0)
+    cmd = np.repeat(cmd, tiles, axis=0)
+    tab = np.repeat(tab, tiles, axis=0)
+    flank = np.ones(tiles, np.int64)
+    return (u, cmd, tab, flank, cards, sizes, dh, dw, sl, sc, opts, fopts)
+
 
 def _args(alliance, army, p_all_out, rules):
     u, cmd, tab = Tile(alliance=alliance, army=army).arrays()
@@ -85,6 +104,22 @@ def main() -> None:
     print("ratio  = battle kernel time / floor time for the same battle dice per game"
           " (issue target <= 3)")
     print("ratio2 = the same against a floor drawing as many random words as a game does")
+    # a battlefield: the same battles, several tiles, one active flank a turn
+    print()
+    print(f"{'battlefield':<26}{'games/s':>11}{'battles/s':>12}{'dice/game':>10}"
+          f"{'floor/s':>13}{'ratio':>7}")
+    for name, (al, ar, p) in FIELDS.items():
+        args = _field_args(al, ar, p, rules)
+        K.field_kernel(0, 1000, 1, *args)
+        sec, c = _best(lambda args=args: K.field_kernel(0, n, 1, *args))
+        battles = c[K.F_TURNS_SUM]
+        dice = c[K.F_DICE]
+        per_game = int(round(dice / n))
+        K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw)
+        fsec, _ = _best(lambda pg=per_game: K.dice_floor_kernel(0, n, 1, pg, dh, dw))
+        print(f"{name:<26}{n / sec:>11,.0f}{battles / sec:>12,.0f}{dice / n:>10.1f}"
+              f"{n / fsec:>13,.0f}{sec / fsec:>7.1f}")
+    print("battles/s of a battlefield should be close to those of single-tile battles")
 
 
 if __name__ == "__main__":

@@ -730,8 +730,10 @@ def play_field(u, u0, cmd, cmd0, cmd_tab, flank0, flank, ctl, order, ptr, cards,
                         t = i
                         break
                     x -= 1
-        w = battle_step(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe,
-                        sk_line, sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
+        # inlined (not battle_step): a call passing some twenty arrays costs more than the
+        # battle itself
+        w = battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
+                   sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
         if w < 0:
             continue
         take_control(u, t, w, cmd)
