@@ -387,9 +387,10 @@ def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, st
         dr, ds, dbr, dbs, dt = hit_line(u[t, dfd, target, R], u[t, dfd, target, S],
                                         u[t, dfd, target, BR], u[t, dfd, target, BS],
                                         u[t, dfd, target, TAC], hits, opts[dfd])
-        ar, as_, abr, abs_, at = hit_line(u[t, atk, line, R], u[t, atk, line, S],
-                                          u[t, atk, line, BR], u[t, atk, line, BS],
-                                          u[t, atk, line, TAC], woe, opts[atk])
+        ar, as_, abr, abs_, at = (u[t, atk, line, R], u[t, atk, line, S], u[t, atk, line, BR],
+                                  u[t, atk, line, BS], u[t, atk, line, TAC])
+        if woe > 0:  # (most rolls have no Woe: cheaper to skip than to apply 0 hits)
+            ar, as_, abr, abs_, at = hit_line(ar, as_, abr, abs_, at, woe, opts[atk])
     # the card's effect, by masked amounts (an effect with amount 0 changes nothing)
     eff = cards[atk, line, c, C_EFFECT]
     ek = cards[atk, line, c, C_EAMOUNT]
