@@ -468,3 +468,27 @@ def test_multiple_colours_attack_each_other_same_colours_team_up():
     # one spec, grouped by colour
     r2 = duel([red, blue, red, green], n=N, turns=5, catalog=CAT, progress=False)
     assert r2.colours == ["red", "blue", "green"] and r2.p_team_wins(0).k == r2.n
+
+
+# ---------------------------------------------------------------- kernel limits
+def test_big_army_response_does_not_overflow_the_packed_sum():
+    """The kernel sums a die's packed results in K.RB-bit fields: 205 units of Melee 20 roll
+    4100 melee, more than one field holds (4095), so the kernel must sum in blocks; the dragon
+    (200 health + saves) is then always slain, and a wrapped sum (4100 - 4096 = 4) never."""
+    c = cat()
+    c.units["titan"] = D.make_unit("titan", race="big", health=1, faces=["Melee 20"] * 6)
+    r = attack([dragon(claw=12)], {"titan": 205}, n=200, catalog=c, progress=False,
+               dragon_health=100, dragon_saves=100)
+    assert always(r, K.C_ANY_SLAIN)
+
+
+def test_face_values_the_packed_sum_cannot_hold_are_refused():
+    import dataclasses
+
+    from dragonsim.dice.api import build_army
+
+    c = cat()
+    u = c.units["sword"]
+    c.units["sword"] = dataclasses.replace(u, faces=(("melee", K.MAX_FACE_VALUE + 1),) * 6)
+    with pytest.raises(UserError, match="face counts"):
+        build_army({"sword": 1}, c, colour=D.COLOURS.index("red"))

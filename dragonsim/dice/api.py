@@ -251,6 +251,11 @@ def build_army(army: Mapping[str, int], catalog: D.Catalog, *, colour: int,
     fk = np.array([[D.FACE_KINDS.index(k) for k, _ in u.faces] for u in us], np.int64)
     fc = np.array([[c for _, c in u.faces] for u in us], np.int64)
     health = np.array([u.health for u in us], np.int64)
+    for u in us:  # the kernel packs a die's results in K.RB-bit fields
+        if not all(0 <= c <= K.MAX_FACE_VALUE for _, c in u.faces) or \
+                not 0 <= u.health <= K.MAX_FACE_VALUE:
+            raise UserError(f"unit {u.name!r}: face counts and health must be 0.."
+                            f"{K.MAX_FACE_VALUE} for the simulator")
     kin = np.array([D.COLOURS.index(u.kin_colour) if u.is_kin else -1 for u in us], np.int64)
     promo = np.array([names.index(u.promotes_to) if u.promotes_to else -1 for u in us],
                      np.int64)

@@ -24,7 +24,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..random import below, seed_stream
+from ..random import GOLDEN_GAMMA, below, mix64, seed_stream, stream_seed
+
+_U32 = np.uint64(32)
+_U6 = np.uint64(6)
+_U12 = np.uint64(12)
 
 # dragon icons (data.DRAGON_ICONS)
 D_BELLY, D_BREATH, D_CLAW, D_JAWS, D_TAIL, D_TREASURE, D_WING = 0, 1, 2, 3, 4, 5, 6
@@ -101,29 +105,60 @@ def roll_dragon(sd, faces, tail_icon_count):
         tails += 1
 
 
+# a unit die's response, packed: five RB-bit fields per (type, face) word (see _response_words)
+RB = 12
+RMASK = (1 << RB) - 1
+_RB1, _RB2, _RB3, _RB4 = RB, 2 * RB, 3 * RB, 4 * RB
+#: largest face value the packed response holds (the API refuses bigger ones)
+MAX_FACE_VALUE = RMASK
+
+
 @njit(cache=True)
-def response_table(fk, fc, health, kin, out):
-    """Fill ``out`` (int64[T, 6, 5]) with what each face adds to the army's response:
-    melee, missile, save, ID and dragonkin armor (branch-free accumulation in the kernel).
-    Dragonkin melee counts, their missile never ('not included in any rolls for missile'),
-    their armor (= health) unless the face is a belly."""
+def _response_words(fk, fc, health, kin, words, aux):
+    """Fill ``words`` (int64[T, 6]) with what each face adds to the army's response, packed
+    in five ``RB``-bit fields: melee, missile, save, ID, dragonkin armor (low to high), so a
+    die costs one load and one add. Dragonkin melee counts, their missile never ('not
+    included in any rolls for missile'), their armor (= health) unless the face is a belly.
+    ``aux`` (int64[T, 6]) gets bit 0 for an ID face (black breath) and bit 1 when the face
+    saves the unit from gold breath. Returns how many dice one packed sum can hold with no
+    field overflowing (at least 1: face values are at most ``MAX_FACE_VALUE``)."""
+    top = 1
     for t in range(fk.shape[0]):
         isk = kin[t] >= 0
+        h = health[t]
         for f in range(6):
-            for j in range(5):
-                out[t, f, j] = 0
             kd = fk[t, f]
             v = fc[t, f]
+            mel = 0
+            mis = 0
+            sav = 0
+            idr = 0
+            arm = 0
             if kd == F_MELEE:
-                out[t, f, 0] = v
+                mel = v
             elif kd == F_MISSILE and not isk:
-                out[t, f, 1] = v
+                mis = v
             elif kd == F_SAVE:
-                out[t, f, 2] = v
+                sav = v
             elif kd == F_ID:
-                out[t, f, 3] = v
+                idr = v
             if isk and kd != F_BELLY:
-                out[t, f, 4] = health[t]
+                arm = h
+            top = max(top, mel, mis, sav, idr, arm)
+            words[t, f] = mel | (mis << _RB1) | (sav << _RB2) | (idr << _RB3) | (arm << _RB4)
+            saved = kd == F_ID or (kd == F_SAVE and v > 0)
+            if isk and kd != F_BELLY and h > 0:
+                saved = True  # armored skin: automatic saves on its own save roll
+            aux[t, f] = (1 if kd == F_ID else 0) | (2 if saved else 0)
+    return max(1, RMASK // top)
+
+
+@njit(cache=True, inline="always")
+def _die(s, k):
+    """One die from a stream whose state is the scalar ``s``: ``(new state, value in [0, k))``,
+    the same draw as :func:`dragonsim.random.below` (a scalar state stays in a register)."""
+    s = s + GOLDEN_GAMMA
+    return s, np.int64(((mix64(s) >> _U32) * k) >> _U32)
 
 
 @njit(cache=True)
@@ -145,350 +180,364 @@ def _remove_kin(alive, kin, health):
     return lost
 
 
-@njit(cache=True)
-def _kill_health(alive, dead, health, kin, order, amount, bury, round_up):
-    """Kill up to ``amount`` health-worth of units, greedily in ``order``; a unit dies only
-    when the amount left covers its health (with ``round_up``, a remainder that covers no
-    whole unit still kills the next unit in order). Killed non-kin units go to the dead
-    area unless buried. Returns the health-worth killed."""
-    rem = amount
-    lost = 0
-    for i in range(order.shape[0]):
-        t = order[i]
-        h = health[t]
-        while alive[t] > 0 and h <= rem:
-            alive[t] -= 1
-            rem -= h
-            lost += h
-            if not bury and kin[t] < 0:
-                dead[t] += 1
-    if round_up != 0 and rem > 0:
-        for i in range(order.shape[0]):
-            t = order[i]
-            if alive[t] > 0:
-                alive[t] -= 1
-                lost += health[t]
-                if not bury and kin[t] < 0:
-                    dead[t] += 1
-                break
-    return lost
-
-
-@njit(cache=True)
-def _promote_all(alive, dead, snap, promo, unlimited):
-    """Promote as many units as possible, simultaneously (a promoted unit is not promoted
-    again). Returns the number promoted."""
-    nt = alive.shape[0]
-    for t in range(nt):
-        snap[t] = alive[t]
-    count = 0
-    for t in range(nt):
-        u = promo[t]
-        if u < 0 or snap[t] == 0:
-            continue
-        m = snap[t]
-        if unlimited == 0:
-            if dead[u] < m:
-                m = dead[u]
-            dead[u] -= m
-        alive[t] -= m
-        alive[u] += m
-        dead[t] += m
-        count += m
-    return count
-
-
-@njit(cache=True)
-def _promote_one(alive, dead, promo, unlimited):
-    for t in range(alive.shape[0]):
-        u = promo[t]
-        if u >= 0 and alive[t] > 0 and (unlimited != 0 or dead[u] > 0):
-            if unlimited == 0:
-                dead[u] -= 1
-            alive[t] -= 1
-            alive[u] += 1
-            dead[t] += 1
-            return 1
-    return 0
-
-
-@njit(cache=True)
-def _allocate(m, s, idr, th, present, slain_now):
-    """The army's best use of melee ``m``, missile ``s`` and ``idr`` ID results against the
-    present dragons (thresholds ``th``): as many dragons slain as possible (melee on one,
-    missile on another), then fewest ID used. Sets ``slain_now``; returns the ID used."""
-    k = th.shape[0]
-    best_n = 0
-    best_used = 0
-    ba = -1
-    bb = -1
-    for a in range(k):
-        if present[a] == 0:
-            continue
-        for r in (m, s):
-            need = th[a] - r
-            if need < 0:
-                need = 0
-            if need <= idr and (best_n < 1 or (best_n == 1 and need < best_used)):
-                best_n = 1
-                best_used = need
-                ba = a
-                bb = -1
-        for b in range(k):
-            if b == a or present[b] == 0:
-                continue
-            na = th[a] - m
-            if na < 0:
-                na = 0
-            nb = th[b] - s
-            if nb < 0:
-                nb = 0
-            need = na + nb
-            if need <= idr and (best_n < 2 or (best_n == 2 and need < best_used)):
-                best_n = 2
-                best_used = need
-                ba = a
-                bb = b
-    for j in range(k):
-        slain_now[j] = 0
-    if ba >= 0:
-        slain_now[ba] = 1
-    if bb >= 0:
-        slain_now[bb] = 1
-    return best_used
-
-
 @njit(cache=True, inline="always")
-def _attack(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, kill_order,
-            gold_order, opts, alive, dead, snap, present, final, carried, th, slain_now, row):
-    """One attack of the present dragons on the army. Returns
-    ``(lost, promotions, slain, flew, destroyed)``."""
+def _covered(c, h, rem):
+    """How many of ``c`` units of health ``h`` the damage ``rem`` kills (whole units only)."""
+    m = c
+    if h == 1:
+        m = rem
+    elif h > 1:
+        m = rem // h
+    return m if m < c else c
+
+
+@njit(cache=True)
+def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
+                kill_order, gold_order, opts, turns, hcap, row):
+    """Games ``lo..hi-1`` of :func:`army_kernel` (one chunk, one thread), counted into ``row``.
+
+    Game ``g`` draws dragon dice from the stream ``(seed, g, P_DRAGON)`` and unit dice from
+    ``(seed, g, P_ARMY)``, held in local scalars. Each game counts in local scalars and adds
+    them to ``row`` once. A plain function, not part of the parallel kernel, so the game code
+    compiles once and outside numba's parfor passes."""
+    # private copies: reference counts of arrays shared by threads bounce between cores
+    dfaces = dfaces.copy()
+    health = health.copy()
+    kin = kin.copy()
+    promo = promo.copy()
+    count0 = count0.copy()
+    dua0 = dua0.copy()
+    kill_order = kill_order.copy()
+    gold_order = gold_order.copy()
+    opts = opts.copy()
+    nt = health.shape[0]
     k = dfaces.shape[0]
-    nt = alive.shape[0]
+    alive = np.zeros(nt, np.int64)
+    dead = np.zeros(nt, np.int64)
+    snap = np.zeros(nt, np.int64)
+    present = np.zeros(k, np.int64)
+    final = np.zeros(k, np.int64)
+    carried = np.zeros(k, np.int64)
+    th = np.zeros(k, np.int64)
+    words = np.zeros((nt, 6), np.int64)
+    aux = np.zeros((nt, 6), np.int64)
+    blk = _response_words(fk, fc, health, kin, words, aux)
+    dmg_of = np.zeros(8, np.int64)  # damage of a dragon's final icon
+    dmg_of[D_CLAW] = opts[O_CLAW]
+    dmg_of[D_JAWS] = opts[O_JAWS]
     tail_d = opts[O_TAIL]
-    # --- the dragons roll (each until a non-tail icon)
-    dmg = 0
-    for j in range(k):
-        final[j] = -1
-        slain_now[j] = 0
-        if present[j] == 0:
-            continue
-        tails = 0
-        while True:
-            f = dfaces[j, below(sd, 12)]
-            row[C_DICE_DRAGON] += 1
-            if f != D_TAIL:
-                break
-            tails += 1
-        final[j] = f
-        dmg += tails * tail_d
-        if f == D_CLAW:
-            dmg += opts[O_CLAW]
-        elif f == D_JAWS:
-            dmg += opts[O_JAWS]
-    # --- breath, resolved immediately (before the army responds)
-    lost = 0
-    paralysed = False
-    frost = False
-    for j in range(k):
-        if final[j] != D_BREATH:
-            continue
-        if colour == BLACK:
-            for t in range(nt):
-                if alive[t] == 0 or kin[t] == colour:
-                    continue
-                killed = 0
-                for _u in range(alive[t]):
-                    row[C_DICE_ARMY] += 1
-                    if fk[t, below(sa, 6)] == F_ID:
-                        killed += 1
-                alive[t] -= killed
-                lost += killed * health[t]
-                row[C_BURIED] += killed * health[t]
-        elif colour == BLUE:
-            paralysed = True
-        elif colour == GREEN:
-            frost = True
-        elif colour == RED:
-            b = _kill_health(alive, dead, health, kin, kill_order, opts[O_FLAME], True,
-                             opts[O_ROUND_UP])
-            lost += b
-            row[C_BURIED] += b
-        else:  # gold: targets chosen first, then each rolled individually
-            remaining = opts[O_STONE]
-            for i in range(nt):
-                t = gold_order[i]
-                mt = alive[t]
-                if mt > remaining:
-                    mt = remaining
-                remaining -= mt
-                killed = 0
-                for _u in range(mt):
-                    if kin[t] == colour:
-                        killed += 1  # not rolled during a dragon attack
-                        continue
-                    row[C_DICE_ARMY] += 1
-                    f = below(sa, 6)
-                    kd = fk[t, f]
-                    saved = kd == F_ID or (kd == F_SAVE and fc[t, f] > 0)
-                    if kin[t] >= 0 and kd != F_BELLY and health[t] > 0:
-                        saved = True  # armored skin: automatic saves on its own save roll
-                    if not saved:
-                        killed += 1
-                alive[t] -= killed
-                if kin[t] < 0:
-                    dead[t] += killed
-                lost += killed * health[t]
-    destroyed = False
-    if _non_kin_left(alive, kin) == 0:
-        lost += _remove_kin(alive, kin, health)
-        destroyed = True
-        row[C_DESTROYED_BY_BREATH] += 1
-    # --- the army responds
-    nslain = 0
-    if not destroyed:
-        mel = 0
-        mis = 0
-        sav = 0
-        idr = 0
-        armor = 0
+    round_up = opts[O_ROUND_UP]
+    unlimited = opts[O_PROMO_UNLIMITED]
+    for g in range(lo, hi):
+        s_d = stream_seed(seed, g, P_DRAGON)
+        s_a = stream_seed(seed, g, P_ARMY)
         for t in range(nt):
-            c = alive[t]
-            if c == 0 or kin[t] == colour:
-                continue
-            for _u in range(c):
-                f = below(sa, 6)
-                mel += contrib[t, f, 0]
-                mis += contrib[t, f, 1]
-                sav += contrib[t, f, 2]
-                idr += contrib[t, f, 3]
-                armor += contrib[t, f, 4]
-            row[C_DICE_ARMY] += c
-        if frost:
-            mel //= 2
-            mis //= 2
-            sav //= 2
-            idr //= 2
-        if paralysed:
-            mel = 0
-            mis = 0
+            alive[t] = count0[t]
+            dead[t] = dua0[t]
         for j in range(k):
-            th[j] = opts[O_DHEALTH] - carried[j]
-            if final[j] != D_BELLY:
-                th[j] += opts[O_DSAVES]
-        id_att = idr
-        if opts[O_ID_SPLIT] == 1:  # save-first
-            need_save = dmg - sav - armor
-            if need_save < 0:
-                need_save = 0
-            if need_save > idr:
-                need_save = idr
-            id_att = idr - need_save
-        if paralysed:
-            id_att = 0
-        used = _allocate(mel, mis, id_att, th, present, slain_now)
-        saves = sav + armor + idr - used
-        for j in range(k):
-            nslain += slain_now[j]
-        if nslain == 0 and opts[O_CARRY] != 0:
-            r = mel if mel > mis else mis
+            present[j] = 1
+            carried[j] = 0
+        lost = 0
+        promos = 0
+        slain = 0
+        flew = 0
+        destroyed = False
+        played = 0
+        first_slain = 0
+        left = k
+        n_d = 0  # dragon dice rolled
+        n_a = 0  # unit dice rolled
+        buried = 0
+        by_breath = 0
+        for turn in range(1, turns + 1):
+            played = turn
+            # --- the dragons roll (each until a non-tail icon)
+            dmg = 0
             for j in range(k):
-                if present[j] != 0:
-                    carried[j] += r
-                    break
-        net = dmg - saves
-        if net > 0:
-            lost += _kill_health(alive, dead, health, kin, kill_order, net, False,
-                                     opts[O_ROUND_UP])
-        if _non_kin_left(alive, kin) == 0:
-            lost += _remove_kin(alive, kin, health)
-            destroyed = True
-    # --- after the attack: slaying, promotion, treasure, wing
-    promos = 0
-    for j in range(k):
-        if slain_now[j] != 0:
-            present[j] = 0
-    if not destroyed:
-        rounds = nslain  # each dragon slain grants its own (simultaneous) promotions
-        if opts[O_PROMO_ONCE] != 0 and rounds > 1:
-            rounds = 1
-        for _s in range(rounds):
-            promos += _promote_all(alive, dead, snap, promo, opts[O_PROMO_UNLIMITED])
-    flew = 0
-    for j in range(k):
-        if final[j] == D_TREASURE and not destroyed:
-            promos += _promote_one(alive, dead, promo, opts[O_PROMO_UNLIMITED])
-        if final[j] == D_WING and slain_now[j] == 0:
-            present[j] = 0
-            flew += 1
-    return lost, promos, nslain, flew, destroyed
-
-
-@njit(cache=True, inline="always")
-def _play_army(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo, count0, dua0,
-               kill_order, gold_order, opts, turns, hcap, alive, dead, snap, present, final,
-               carried, th, slain_now, row):
-    """One game: attacks until the dragons or the army are gone, or ``turns`` attacks."""
-    k = dfaces.shape[0]
-    for t in range(alive.shape[0]):
-        alive[t] = count0[t]
-        dead[t] = dua0[t]
-    for j in range(k):
-        present[j] = 1
-        carried[j] = 0
-    lay_hist = NHEAD
-    lay_army = lay_hist + hcap + 1
-    lay_drag = lay_army + turns + 1
-    lay_slain = lay_drag + turns + 1
-    lost = 0
-    promos = 0
-    slain = 0
-    flew = 0
-    destroyed = False
-    played = 0
-    first_slain = 0
-    left = k
-    for turn in range(1, turns + 1):
-        lo, pr, sl, fl, de = _attack(sd, sa, dfaces, colour, fk, fc, contrib, health, kin, promo,
-                                     kill_order, gold_order, opts, alive, dead, snap, present,
-                                     final, carried, th, slain_now, row)
-        played = turn
-        lost += lo
-        promos += pr
-        slain += sl
-        flew += fl
-        left -= sl + fl
-        if sl > 0 and first_slain == 0:
-            first_slain = turn
-            row[lay_slain + turn] += 1
-        if de:
-            destroyed = True
-            row[lay_army + turn] += 1
+                final[j] = -1
+                if present[j] == 0:
+                    continue
+                tails = 0
+                while True:
+                    s_d, i = _die(s_d, _U12)
+                    f = dfaces[j, i]
+                    if f != D_TAIL:
+                        break
+                    tails += 1
+                n_d += tails + 1
+                final[j] = f
+                dmg += tails * tail_d + dmg_of[f]
+            # --- breath, resolved immediately (before the army responds)
+            paralysed = False
+            frost = False
+            for j in range(k):
+                if final[j] != D_BREATH:
+                    continue
+                if colour == BLACK:
+                    for t in range(nt):
+                        c = alive[t]
+                        if c == 0 or kin[t] == colour:
+                            continue
+                        killed = 0
+                        for _u in range(c):
+                            s_a, f = _die(s_a, _U6)
+                            killed += aux[t, f] & 1
+                        n_a += c
+                        alive[t] = c - killed
+                        lost += killed * health[t]
+                        buried += killed * health[t]
+                elif colour == BLUE:
+                    paralysed = True
+                elif colour == GREEN:
+                    frost = True
+                elif colour == RED:  # flame: health-worth killed in casualty order, buried
+                    rem = opts[O_FLAME]
+                    for i in range(nt):
+                        if rem <= 0:
+                            break
+                        t = kill_order[i]
+                        h = health[t]
+                        m = _covered(alive[t], h, rem)
+                        alive[t] -= m
+                        rem -= m * h
+                        lost += m * h
+                        buried += m * h
+                    if round_up != 0 and rem > 0:
+                        for i in range(nt):
+                            t = kill_order[i]
+                            if alive[t] > 0:
+                                alive[t] -= 1
+                                lost += health[t]
+                                buried += health[t]
+                                break
+                else:  # gold: targets chosen first, then each rolled individually
+                    remaining = opts[O_STONE]
+                    for i in range(nt):
+                        t = gold_order[i]
+                        mt = alive[t]
+                        if mt > remaining:
+                            mt = remaining
+                        if mt == 0:
+                            continue
+                        remaining -= mt
+                        if kin[t] == colour:
+                            killed = mt  # not rolled during a dragon attack
+                        else:
+                            killed = mt
+                            for _u in range(mt):
+                                s_a, f = _die(s_a, _U6)
+                                killed -= (aux[t, f] >> 1) & 1
+                            n_a += mt
+                        alive[t] -= killed
+                        if kin[t] < 0:
+                            dead[t] += killed
+                        lost += killed * health[t]
+            if _non_kin_left(alive, kin) == 0:
+                lost += _remove_kin(alive, kin, health)
+                destroyed = True
+                by_breath += 1
+            # --- the army responds
+            nslain = 0
+            sa1 = -1  # dragons slain this attack
+            sa2 = -1
+            if not destroyed:
+                mel = 0
+                mis = 0
+                sav = 0
+                idr = 0
+                armor = 0
+                for t in range(nt):
+                    c = alive[t]
+                    if c == 0 or kin[t] == colour:
+                        continue
+                    n_a += c
+                    while c > 0:  # blocks of at most `blk` dice, so no packed field overflows
+                        m = c if c < blk else blk
+                        c -= m
+                        acc = 0
+                        for _u in range(m):
+                            s_a, f = _die(s_a, _U6)
+                            acc += words[t, f]
+                        mel += acc & RMASK
+                        mis += (acc >> _RB1) & RMASK
+                        sav += (acc >> _RB2) & RMASK
+                        idr += (acc >> _RB3) & RMASK
+                        armor += acc >> _RB4
+                if frost:
+                    mel //= 2
+                    mis //= 2
+                    sav //= 2
+                    idr //= 2
+                if paralysed:
+                    mel = 0
+                    mis = 0
+                for j in range(k):
+                    th[j] = opts[O_DHEALTH] - carried[j]
+                    if final[j] != D_BELLY:
+                        th[j] += opts[O_DSAVES]
+                id_att = idr
+                if opts[O_ID_SPLIT] == 1:  # save-first
+                    need_save = dmg - sav - armor
+                    if need_save < 0:
+                        need_save = 0
+                    if need_save > idr:
+                        need_save = idr
+                    id_att = idr - need_save
+                if paralysed:
+                    id_att = 0
+                # the army's best use of melee, missile and ID (as _allocate, written out)
+                best_n = 0
+                used = 0
+                for a in range(k):
+                    if present[a] == 0:
+                        continue
+                    na = th[a] - mel  # melee on a
+                    if na < 0:
+                        na = 0
+                    if na <= id_att and (best_n < 1 or (best_n == 1 and na < used)):
+                        best_n = 1
+                        used = na
+                        sa1 = a
+                        sa2 = -1
+                    need = th[a] - mis  # missile on a
+                    if need < 0:
+                        need = 0
+                    if need <= id_att and (best_n < 1 or (best_n == 1 and need < used)):
+                        best_n = 1
+                        used = need
+                        sa1 = a
+                        sa2 = -1
+                    for b in range(k):  # melee on a, missile on b
+                        if b == a or present[b] == 0:
+                            continue
+                        nb = th[b] - mis
+                        if nb < 0:
+                            nb = 0
+                        need = na + nb
+                        if need <= id_att and (best_n < 2 or (best_n == 2 and need < used)):
+                            best_n = 2
+                            used = need
+                            sa1 = a
+                            sa2 = b
+                saves = sav + armor + idr - used
+                nslain = best_n
+                if nslain == 0 and opts[O_CARRY] != 0:
+                    r = mel if mel > mis else mis
+                    for j in range(k):
+                        if present[j] != 0:
+                            carried[j] += r
+                            break
+                net = dmg - saves
+                # the damage the saves did not stop kills units (as _kill_health, written out:
+                # a call passing arrays costs atomic reference counts)
+                rem = net
+                left_nk = 0  # non-dragonkin units left
+                for i in range(nt):
+                    t = kill_order[i]
+                    c = alive[t]
+                    if rem > 0:
+                        h = health[t]
+                        m = _covered(c, h, rem)
+                        c -= m
+                        alive[t] = c
+                        rem -= m * h
+                        lost += m * h
+                        if kin[t] < 0:
+                            dead[t] += m
+                    if kin[t] < 0:
+                        left_nk += c
+                if round_up != 0 and rem > 0:
+                    for i in range(nt):
+                        t = kill_order[i]
+                        if alive[t] > 0:
+                            alive[t] -= 1
+                            lost += health[t]
+                            if kin[t] < 0:
+                                dead[t] += 1
+                                left_nk -= 1
+                            break
+                if left_nk == 0:
+                    lost += _remove_kin(alive, kin, health)
+                    destroyed = True
+            # --- after the attack: slaying, promotion, treasure, wing
+            fl = 0
+            if nslain > 0:
+                present[sa1] = 0
+                if sa2 >= 0:
+                    present[sa2] = 0
+                if not destroyed:
+                    rounds = nslain  # each dragon slain grants its own (simultaneous) promotions
+                    if opts[O_PROMO_ONCE] != 0:
+                        rounds = 1
+                    for _s in range(rounds):
+                        # promote as many units as possible, simultaneously (a promoted unit
+                        # is not promoted again)
+                        for t in range(nt):
+                            snap[t] = alive[t]
+                        for t in range(nt):
+                            u = promo[t]
+                            m = snap[t]
+                            if u < 0 or m == 0:
+                                continue
+                            if unlimited == 0:
+                                if dead[u] < m:
+                                    m = dead[u]
+                                dead[u] -= m
+                            alive[t] -= m
+                            alive[u] += m
+                            dead[t] += m
+                            promos += m
+            for j in range(k):
+                if final[j] == D_TREASURE and not destroyed:
+                    # treasure: promote one unit (the first that can be)
+                    for t in range(nt):
+                        u = promo[t]
+                        if u >= 0 and alive[t] > 0 and (unlimited != 0 or dead[u] > 0):
+                            if unlimited == 0:
+                                dead[u] -= 1
+                            alive[t] -= 1
+                            alive[u] += 1
+                            dead[t] += 1
+                            promos += 1
+                            break
+                if final[j] == D_WING and j != sa1 and j != sa2:
+                    present[j] = 0
+                    fl += 1
+            slain += nslain
+            flew += fl
+            left -= nslain + fl
+            if nslain > 0 and first_slain == 0:
+                first_slain = turn
+            if destroyed or left == 0:
+                break
+        lay_army = NHEAD + hcap + 1
+        lay_drag = lay_army + turns + 1
+        lay_slain = lay_drag + turns + 1
+        if first_slain > 0:
+            row[lay_slain + first_slain] += 1
+        if destroyed:
+            row[lay_army + played] += 1
         if left == 0:
-            row[lay_drag + turn] += 1
-        if de or left == 0:
-            break
-    row[C_GAMES] += 1
-    if slain > 0:
-        row[C_ANY_SLAIN] += 1
-    if slain == k:
-        row[C_ALL_SLAIN] += 1
-    row[C_SLAIN_SUM] += slain
-    if destroyed:
-        row[C_DESTROYED] += 1
-    if left == 0 and flew > 0:
-        row[C_FLEW] += 1
-    if left > 0 and not destroyed:
-        row[C_TIMEOUT] += 1
-    row[C_LOST] += lost
-    row[C_LOST_SQ] += lost * lost
-    row[C_PROMO] += promos
-    row[C_PROMO_SQ] += promos * promos
-    if promos > 0:
-        row[C_PROMO_ANY] += 1
-    row[C_TURNS] += played
-    row[C_TURNS_SQ] += played * played
-    row[lay_hist + (lost if lost < hcap else hcap)] += 1
+            row[lay_drag + played] += 1
+        row[C_GAMES] += 1
+        row[C_ANY_SLAIN] += slain > 0
+        row[C_ALL_SLAIN] += slain == k
+        row[C_SLAIN_SUM] += slain
+        row[C_DESTROYED] += destroyed
+        row[C_FLEW] += left == 0 and flew > 0
+        row[C_TIMEOUT] += left > 0 and not destroyed
+        row[C_LOST] += lost
+        row[C_LOST_SQ] += lost * lost
+        row[C_PROMO] += promos
+        row[C_PROMO_SQ] += promos * promos
+        row[C_PROMO_ANY] += promos > 0
+        row[C_TURNS] += played
+        row[C_TURNS_SQ] += played * played
+        row[C_BURIED] += buried
+        row[C_DICE_DRAGON] += n_d
+        row[C_DICE_ARMY] += n_a
+        row[C_DESTROYED_BY_BREATH] += by_breath
+        row[NHEAD + (lost if lost < hcap else hcap)] += 1
 
 
 @njit(cache=True, parallel=True)
@@ -503,7 +552,8 @@ def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, c
     colour : int
         The dragons' colour (``BLACK`` .. ``RED``).
     fk, fc : int64[T, 6]
-        Face kinds (``F_*``) and counts of each unit type's die.
+        Face kinds (``F_*``) and counts of each unit type's die (counts at most
+        ``MAX_FACE_VALUE``).
     health, kin, promo, count0, dua0, kill_order, gold_order : int64[T]
         Health; dragonkin colour or -1; promotion target type or -1; starting counts;
         starting dead-unit-area counts; casualty order; gold-breath targeting order.
@@ -523,42 +573,12 @@ def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, c
     if n > 64:
         nch = 64
     rows = np.zeros((nch, size), np.int64)
-    k = dfaces.shape[0]
-    nt = health.shape[0]
     for c in prange(nch):
         lo = start + (n * c) // nch
         hi = start + (n * (c + 1)) // nch
-        sd = np.zeros(1, np.uint64)
-        sa = np.zeros(1, np.uint64)
-        alive = np.zeros(nt, np.int64)
-        dead = np.zeros(nt, np.int64)
-        snap = np.zeros(nt, np.int64)
-        present = np.zeros(k, np.int64)
-        final = np.zeros(k, np.int64)
-        carried = np.zeros(k, np.int64)
-        th = np.zeros(k, np.int64)
-        slain_now = np.zeros(k, np.int64)
-        contrib = np.zeros((nt, 6, 5), np.int64)
-        response_table(fk, fc, health, kin, contrib)
-        # private copies: reference counts of arrays shared by threads bounce between cores
-        dfaces_c = dfaces.copy()
-        fk_c = fk.copy()
-        fc_c = fc.copy()
-        health_c = health.copy()
-        kin_c = kin.copy()
-        promo_c = promo.copy()
-        count0_c = count0.copy()
-        dua0_c = dua0.copy()
-        kill_c = kill_order.copy()
-        gold_c = gold_order.copy()
-        opts_c = opts.copy()
         row = np.zeros(size, np.int64)
-        for g in range(lo, hi):
-            seed_stream(sd, seed, g, P_DRAGON)
-            seed_stream(sa, seed, g, P_ARMY)
-            _play_army(sd, sa, dfaces_c, colour, fk_c, fc_c, contrib, health_c, kin_c, promo_c,
-                       count0_c, dua0_c, kill_c, gold_c, opts_c, turns, hcap, alive, dead, snap,
-                       present, final, carried, th, slain_now, row)
+        _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
+                    kill_order, gold_order, opts, turns, hcap, row)
         for i in range(size):
             rows[c, i] = row[i]
     out = np.zeros(size, np.int64)
