@@ -694,11 +694,15 @@ def move_flank(u, t, w, ctl, flank, st_f):
             u[dest, w, l, S] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_field(u, u0, cmd, cmd0, cmd_tab, flank0, flank, ctl, order, ptr, cards, sizes,
                die_hits, die_woe, sk_line, sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f):
     """One scenario on a row of battle tiles. Returns ``(outcome, turns)`` with outcome 0 win,
-    1 hold, 2 loss (all tiles controlled), 3 loss (Dragon Army control limit), -1 unfinished."""
+    1 hold, 2 loss (all tiles controlled), 3 loss (Dragon Army control limit), -1 unfinished.
+
+    Inlined into the kernel's parallel loop, as :func:`play_tile` is: compiled as a function of
+    its own, the inlined battle phase kept increfs and decrefs of its arrays (atomic) in every
+    turn, which cost more than the battle."""
     reset_game(u, u0, cmd, cmd0, order, ptr, sizes, stress, g)
     nt = u.shape[0]
     flank[:] = flank0
