@@ -621,117 +621,118 @@ def dvd_size(nteams: int, turns: int) -> int:
     return VHEAD + VT * nteams + turns + 1
 
 
-@njit(cache=True, inline="always")
-def _play_dvd(sd, dfaces, side, nteams, opts, turns, present, dmg_out, dmg_in, belly, breath,
-              wing, neg_until, carried, tgt, left, slain, row):
+@njit(cache=True)
+def _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row):
+    """Games ``lo..hi-1`` of :func:`dvd_kernel` (one chunk, one thread), counted into ``row``.
+
+    Game ``g`` draws from the stream ``(seed, g, P_DRAGON)``, held in a local scalar. Teams
+    still in the fight and teams that lost a dragon are bit masks, so nothing per team is
+    reset per game or per round."""
+    # private copies: reference counts of arrays shared by threads bounce between cores
+    dfaces = dfaces.copy()
+    side = side.copy()
     k = dfaces.shape[0]
-    for j in range(k):
-        present[j] = 1
-        neg_until[j] = -1
-        carried[j] = 0
-    for i in range(nteams):
-        slain[i] = 0
-    rounds = 0
-    for r in range(1, turns + 1):
-        rounds = r
-        # each team's owners choose one target among the other colours (a dragon whose saves
-        # a breath negated first), then all dragons roll simultaneously
-        for i in range(nteams):
-            tgt[i] = -1
+    present = np.zeros(k, np.int64)
+    fin = np.zeros(k, np.int64)  # this round's final icon, -1 if not in the fight
+    dmg_out = np.zeros(k, np.int64)
+    neg_until = np.zeros(k, np.int64)
+    carried = np.zeros(k, np.int64)
+    tgt = np.zeros(nteams, np.int64)
+    dmg_of = np.zeros(8, np.int64)  # damage of a dragon's final icon
+    dmg_of[D_CLAW] = opts[O_CLAW]
+    dmg_of[D_JAWS] = opts[O_JAWS]
+    tail_d = opts[O_TAIL]
+    negate = opts[O_NEGATE]
+    dhealth = opts[O_DHEALTH]
+    dsaves = opts[O_DSAVES]
+    carry = opts[O_CARRY] != 0
+    never = 1 - turns  # a neg_until that no round (1..turns) reaches (runtime value: no memset)
+    lay_rounds = VHEAD + VT * nteams
+    for g in range(lo, hi):
+        s_d = stream_seed(seed, g, P_DRAGON)
+        for j in range(k):
+            present[j] = 1
+            neg_until[j] = never
+        if carry:
             for j in range(k):
-                if present[j] == 0 or side[j] == i:
+                carried[j] = 0
+        rounds = 0
+        n_d = 0
+        in_fight = 0  # bit mask of the teams with a dragon left
+        slain_teams = 0  # bit mask of the teams that lost a dragon to damage
+        last = -1  # a team with a dragon left
+        for r in range(1, turns + 1):
+            rounds = r
+            # each team's owners choose one target among the other colours (a dragon whose
+            # saves a breath negated first), then all dragons roll simultaneously
+            for i in range(nteams):
+                tg = -1
+                for j in range(k):
+                    if present[j] != 0 and side[j] != i and (
+                            tg < 0 or (neg_until[j] >= r and neg_until[tg] < r)):
+                        tg = j
+                tgt[i] = tg
+            for j in range(k):
+                if present[j] == 0:
+                    fin[j] = -1
                     continue
-                if tgt[i] < 0 or (neg_until[j] >= r and neg_until[tgt[i]] < r):
-                    tgt[i] = j
-        for j in range(k):
-            dmg_in[j] = 0
-            dmg_out[j] = 0
-            belly[j] = 0
-            breath[j] = 0
-            wing[j] = 0
-            if present[j] == 0:
-                continue
-            tails = 0
-            while True:
-                f = dfaces[j, below(sd, 12)]
-                row[V_DICE] += 1
-                if f != D_TAIL:
-                    break
-                tails += 1
-            d = tails * opts[O_TAIL]
-            if f == D_CLAW:
-                d += opts[O_CLAW]
-            elif f == D_JAWS:
-                d += opts[O_JAWS]
-            elif f == D_BELLY:
-                belly[j] = 1
-            elif f == D_BREATH:
-                breath[j] = 1
-            elif f == D_WING:
-                wing[j] = 1
-            dmg_out[j] = d
-        for j in range(k):
-            if present[j] == 0:
-                continue
-            t = tgt[side[j]]
-            if t < 0:
-                continue
-            dmg_in[t] += dmg_out[j]
-            if breath[j] != 0 and neg_until[t] < r + opts[O_NEGATE]:
-                neg_until[t] = r + opts[O_NEGATE]
-        for j in range(k):
-            if present[j] == 0:
-                continue
-            saves = opts[O_DSAVES]
-            if belly[j] != 0 or neg_until[j] >= r:
-                saves = 0
-            if dmg_in[j] + carried[j] >= opts[O_DHEALTH] + saves:
-                present[j] = 0
-                slain[side[j]] += 1
-            else:
-                if opts[O_CARRY] != 0:
-                    carried[j] += dmg_in[j]
-                if wing[j] != 0:
+                tails = 0
+                while True:
+                    s_d, i = _die(s_d, _U12)
+                    f = dfaces[j, i]
+                    if f != D_TAIL:
+                        break
+                    tails += 1
+                n_d += tails + 1
+                fin[j] = f
+                dmg_out[j] = tails * tail_d + dmg_of[f]
+            # each dragon takes the damage of the dragons that targeted it (a breath negates
+            # its saves this round and the next `negate`), then is slain or flies away
+            in_fight = 0
+            for j in range(k):
+                if fin[j] < 0:
+                    continue
+                d = carried[j] if carry else 0
+                taken = 0
+                for a in range(k):
+                    if fin[a] >= 0 and tgt[side[a]] == j:
+                        taken += dmg_out[a]
+                        if fin[a] == D_BREATH and neg_until[j] < r + negate:
+                            neg_until[j] = r + negate
+                saves = dsaves
+                if fin[j] == D_BELLY or neg_until[j] >= r:
+                    saves = 0
+                if taken + d >= dhealth + saves:
                     present[j] = 0
-                    row[VHEAD + VT * side[j] + VT_FLEW] += 1
-        teams_left = 0
-        for i in range(nteams):
-            left[i] = 0
-        for j in range(k):
-            if present[j] != 0:
-                if left[side[j]] == 0:
-                    teams_left += 1
-                left[side[j]] += 1
-        if teams_left <= 1:
-            break
-    teams_left = 0
-    last = -1
-    for i in range(nteams):
-        left[i] = 0
-    for j in range(k):
-        if present[j] != 0:
-            if left[side[j]] == 0:
-                teams_left += 1
-                last = side[j]
-            left[side[j]] += 1
-    row[V_GAMES] += 1
-    if teams_left == 1:
-        row[VHEAD + VT * last + VT_WINS] += 1
-    elif teams_left == 0:
-        row[V_ALL_GONE] += 1
-    else:
-        row[V_TIMEOUT] += 1
-    row[V_ROUNDS] += rounds
-    row[V_ROUNDS_SQ] += rounds * rounds
-    hit = 0
-    for i in range(nteams):
-        row[VHEAD + VT * i + VT_SLAIN] += slain[i]
-        if slain[i] > 0:
-            row[VHEAD + VT * i + VT_ANY_SLAIN] += 1
-            hit += 1
-    if hit >= 2:
-        row[V_MULTI_ANY_SLAIN] += 1
-    row[VHEAD + VT * nteams + rounds] += 1
+                    row[VHEAD + VT * side[j] + VT_SLAIN] += 1
+                    slain_teams |= 1 << side[j]
+                else:
+                    if carry:
+                        carried[j] += taken
+                    if fin[j] == D_WING:
+                        present[j] = 0
+                        row[VHEAD + VT * side[j] + VT_FLEW] += 1
+                    else:
+                        in_fight |= 1 << side[j]
+                        last = side[j]
+            if in_fight & (in_fight - 1) == 0:  # one team or none left
+                break
+        row[V_GAMES] += 1
+        if in_fight == 0:
+            row[V_ALL_GONE] += 1
+        elif in_fight & (in_fight - 1) == 0:
+            row[VHEAD + VT * last + VT_WINS] += 1
+        else:
+            row[V_TIMEOUT] += 1
+        row[V_ROUNDS] += rounds
+        row[V_ROUNDS_SQ] += rounds * rounds
+        row[V_DICE] += n_d
+        row[lay_rounds + rounds] += 1
+        if slain_teams != 0:
+            for i in range(nteams):
+                row[VHEAD + VT * i + VT_ANY_SLAIN] += (slain_teams >> i) & 1
+            if slain_teams & (slain_teams - 1) != 0:
+                row[V_MULTI_ANY_SLAIN] += 1
 
 
 @njit(cache=True, parallel=True)
@@ -763,30 +764,11 @@ def dvd_kernel(start, stop, seed, dfaces, side, nteams, opts, turns):
     if n > 64:
         nch = 64
     rows = np.zeros((nch, size), np.int64)
-    k = dfaces.shape[0]
     for c in prange(nch):
         lo = start + (n * c) // nch
         hi = start + (n * (c + 1)) // nch
-        sd = np.zeros(1, np.uint64)
-        present = np.zeros(k, np.int64)
-        dmg_out = np.zeros(k, np.int64)
-        dmg_in = np.zeros(k, np.int64)
-        belly = np.zeros(k, np.int64)
-        breath = np.zeros(k, np.int64)
-        wing = np.zeros(k, np.int64)
-        neg_until = np.zeros(k, np.int64)
-        carried = np.zeros(k, np.int64)
-        tgt = np.zeros(nteams, np.int64)
-        left = np.zeros(nteams, np.int64)
-        slain = np.zeros(nteams, np.int64)
-        dfaces_c = dfaces.copy()
-        side_c = side.copy()
-        opts_c = opts.copy()
         row = np.zeros(size, np.int64)
-        for g in range(lo, hi):
-            seed_stream(sd, seed, g, P_DRAGON)
-            _play_dvd(sd, dfaces_c, side_c, nteams, opts_c, turns, present, dmg_out, dmg_in,
-                      belly, breath, wing, neg_until, carried, tgt, left, slain, row)
+        _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row)
         for i in range(size):
             rows[c, i] = row[i]
     out = np.zeros(size, np.int64)
