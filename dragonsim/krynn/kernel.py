@@ -337,6 +337,14 @@ def choose_any(u, t, atk_side):
     return best & 3
 
 
+@njit(cache=True)
+def fight_hits_heroes(u, t, dfd, target, hits, atk, line, woe, opts, stress, g):
+    """A fight's hits, then its Woe, when heroes may absorb hits: an ordinary call, so the
+    inlined fight carries one closed form for each line and no per-hit loop (compile time)."""
+    apply_hits(u, t, dfd, target, hits, opts, stress, g)
+    apply_hits(u, t, atk, line, woe, opts, stress, g)
+
+
 # --- one fight, one battle ----------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g,
@@ -373,11 +381,7 @@ def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, st
     # "Once hits have been applied to the defending line, any hits from Woe results are
     # applied to the attacking line."
     if opts[O_HEROES] > 0 and opts[O_HERO_POLICY] != HP_NEVER:
-        for k in range(2):  # one call site keeps the inlined code small
-            if k == 0:
-                apply_hits(u, t, dfd, target, hits, opts, stress, g)
-            else:
-                apply_hits(u, t, atk, line, woe, opts, stress, g)
+        fight_hits_heroes(u, t, dfd, target, hits, atk, line, woe, opts, stress, g)
         dr, ds, dbr, dbs, dt = (u[t, dfd, target, R], u[t, dfd, target, S],
                                 u[t, dfd, target, BR], u[t, dfd, target, BS],
                                 u[t, dfd, target, TAC])
