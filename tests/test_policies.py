@@ -123,7 +123,7 @@ def test_planner_geometry_table_is_exactly_the_direct_computation(arc_override):
                 v = g[g[P.G_SHOT] + 6 * ((dq + rng) * side + dr + rng) + f]
                 area = hx.arc_area(0, 0, f, dq, dr, tb.arc[3], tb.arc[4], tb.arc[5])
                 if not 1 <= d <= rng or area < 0:
-                    assert v == -1
+                    assert v == P.OUT_SHOT
                     continue
                 assert v & 3 == area
                 assert (v >> 2) - P.SHOT_BIAS == tb.arc[area] + tb.range_mod[d]
@@ -166,5 +166,23 @@ def test_packed_move_copy_visits_the_scattered_order():
                     assert (rec[E.PK_RQ], rec[E.PK_RR]) == (mv.rq[e, f], mv.rr[e, f])
                     assert list(rec[E.PK_BOX:E.PK_BOX + 6]) == list(mv.box[e, f])
                     assert (rec[E.PK_H], rec[E.PK_F]) == (mv.h[e], mv.f[e])
+                    assert rec[E.PK_F_END] == (f + mv.f[e]) % 6
             checked += 1
     assert checked > 20
+
+
+def test_planner_hit_row_shifted_by_one_reads_zero_below_and_flat_above():
+    """The planners' branch-free P(hit) row: entry k is P(hit) of target number k - 1 (To-Hit
+    table, 2 always misses and 12 always hits, p.10), 0 below target number 0, and P(hit) is
+    the same for every number above 12 (only the automatic hit is left), so clamping the
+    index at the table's end changes nothing."""
+    from fractions import Fraction
+
+    from dragonsim.lords import odds
+
+    plan = prepare("Reaper", "Skyblazer")["args"][-1]
+    assert plan[P.PLAN_P_HIT1, 0] == 0.0
+    for k in range(1, P.PLAN_WIDTH):
+        assert plan[P.PLAN_P_HIT1, k] == plan[P.PLAN_P_HIT, k - 1]
+    assert plan[P.PLAN_P_HIT, 7] == float(odds.p_to_hit(7))
+    assert set(plan[P.PLAN_P_HIT, 13:]) == {float(Fraction(1, 36))}

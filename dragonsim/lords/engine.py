@@ -218,7 +218,8 @@ class MoveTables(NamedTuple):
     ``(mr, b)`` block of ``c`` entries, position ``p`` holds entry ``(p * step) % c`` (the
     stride of their scattered sample, 101 or 103), so a scattered visit from entry ``k`` is a
     sequential walk from position ``(k * inv[mr, b]) % c``. ``pk[F, p, :]`` packs what a
-    planner reads for facing ``F`` into 16 bytes (rq, rr, the six box values, h, f) and
+    planner reads for facing ``F`` into 16 bytes (rq, rr, the six box values, h, f, and the
+    facing at the end) and
     ``pe[p]`` is the entry at position ``p``.
     """
 
@@ -236,7 +237,7 @@ class MoveTables(NamedTuple):
 
 
 #: Packed planner record fields (``MoveTables.pk``).
-PK_RQ, PK_RR, PK_BOX, PK_H, PK_F = 0, 1, 2, 8, 9
+PK_RQ, PK_RR, PK_BOX, PK_H, PK_F, PK_F_END = 0, 1, 2, 8, 9, 10
 PK_WIDTH = 16
 
 
@@ -267,6 +268,7 @@ def _packed(off: np.ndarray, f: np.ndarray, h: np.ndarray, rq: np.ndarray, rr: n
     pk[:, :, PK_BOX:PK_BOX + 6] = box[pe].transpose(1, 0, 2)
     pk[:, :, PK_H] = h[pe][None, :]
     pk[:, :, PK_F] = f[pe][None, :]
+    pk[:, :, PK_F_END] = (np.arange(6)[:, None] + f[pe][None, :]) % 6
     return pk, pe.astype(np.int32), inv
 
 

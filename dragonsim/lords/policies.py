@@ -93,7 +93,8 @@ PLAN_P_HIT = 0  # P(hit) by target number 0..PLAN_WIDTH-1 (exact 2d6 with auto m
 PLAN_E_DMG = 1  # mean damage by weapon step 0..4
 PLAN_CC_WIN = 2  # P(win close combat) by modifier difference + PLAN_CC_ZERO
 PLAN_CC_LOSS = 3  # P(lose close combat) by modifier difference + PLAN_CC_ZERO
-N_PLAN_ROWS = 4
+PLAN_P_HIT1 = 4  # P(hit) of target number k - 1 at k (k = 0: any number below 0, P = 0)
+N_PLAN_ROWS = 5
 PLAN_WIDTH = 48
 PLAN_CC_ZERO = 24
 
@@ -226,7 +227,7 @@ def _room_ahead(q, r, f, width, depth):
 
 #: Layout of the planning geometry table (int64, built once per kernel call by
 #: :func:`geometry_table`): a header, then per offset within breath range and facing the
-#: packed shot ``(arc modifier + range modifier + SHOT_BIAS) * 4 + area`` (or -1 out of arc),
+#: packed shot ``(arc modifier + range modifier + SHOT_BIAS) * 4 + area`` (or ``OUT_SHOT``),
 #: the hex distance per offset, and the room ahead per board hex and facing.
 G_R = 0  # max breath range R (offsets -R..R on both axes)
 G_SIDE = 1  # 2R + 1
@@ -236,6 +237,9 @@ G_ROOM = 4  # where the room-ahead values start
 G_WIDTH = 5
 G_HEAD = 8
 SHOT_BIAS = 1 << 20
+#: packed shot of an offset out of the arc (or range): area bits 3 and a modifier so low that
+#: any target number built on it reads P(hit) = 0
+OUT_SHOT = (SHOT_BIAS // 2) * 4 + 3
 
 
 @njit(cache=True)
@@ -266,7 +270,7 @@ def geometry_table(arc, range_mod, max_range, width, depth):
             d = distance(0, 0, dq, dr)
             g[dist_o + idx] = d
             for f in range(6):
-                v = -1
+                v = OUT_SHOT
                 if 1 <= d <= rr_:
                     area = arc_area(0, 0, f, dq, dr, arc[3], arc[4], arc[5])
                     if area >= 0:
@@ -411,27 +415,34 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
     # the enemies, once per decision: the scoring loop below reads scalars from `scratch`
     # (records of 8 from `eo`) and never calls a helper that takes an array (each such call
     # costs reference-count traffic inside the hottest loop of the engine)
-    eo = 2 * ds.shape[0]
-    ne = 0
-    for j in range(ds.shape[0]):
-        if _enemy(ds, i, j):
-            k = eo + 8 * ne
-            scratch[k] = ds[j, F_Q]
-            scratch[k + 1] = ds[j, F_R]
-            scratch[k + 2] = ds[j, F_F]
-            scratch[k + 3] = ds[j, F_ALT]
-            scratch[k + 4] = tb_base + ds[j, F_TOHIT]
-            scratch[k + 5] = ds[j, F_ENG]
-            scratch[k + 6] = ds[j, F_MOVED]
-            scratch[k + 7] = j
-            ne += 1
-    my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
-    my_tn = tb_base + ds[i, F_TOHIT]
     rng = max_range
     side = geo[G_SIDE]
     so = geo[G_SHOT]
     ro = geo[G_ROOM]
     gw = geo[G_WIDTH]
+    eo = 2 * ds.shape[0]
+    ne = 0
+    for j in range(ds.shape[0]):
+        if _enemy(ds, i, j):
+            # one record of 8 per enemy: q, r; the geometry-table bases of my shot at it
+            # (<< 3) and its shot at me (low 3 bits: its facing); the target number before
+            # the arc, range and altitude modifiers (less the bias, plus one: PLAN_P_HIT1);
+            # altitude; engagement; moved (bit 0) + 2 * the base of its shot; breath step << 8
+            # | index
+            qj = ds[j, F_Q]
+            rj = ds[j, F_R]
+            k = eo + 8 * ne
+            scratch[k] = qj
+            scratch[k + 1] = rj
+            scratch[k + 2] = (so + 6 * ((qj + rng) * side + rj + rng)) * 8 + ds[j, F_F]
+            scratch[k + 3] = tb_base + ds[j, F_TOHIT] - SHOT_BIAS + 1
+            scratch[k + 4] = ds[j, F_ALT]
+            scratch[k + 5] = ds[j, F_ENG]
+            scratch[k + 6] = ds[j, F_MOVED] + 2 * (so + 6 * ((rng - qj) * side + rng - rj))
+            scratch[k + 7] = ds[j, F_BREATH] * 256 + j
+            ne += 1
+    my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
+    my_tn = tb_base + ds[i, F_TOHIT] - SHOT_BIAS + 1
     # altitude changes considered: none, and one level towards the nearest enemy (a brawler:
     # all the way, to meet it at its altitude); the second gets half the samples
     other = full if pid == P_BRAWLER else one
@@ -483,54 +494,48 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
                     occ = True
             if occ:
                 continue
-            f = (f0 + pk[p, 9]) % 6
+            f = pk[p, 10]  # the facing at the end (PK_F_END)
             # ---- the value of ending here: the best expected breath damage dealt next
             # phase, less the enemies' expected damage from where they stand, the board edge
-            # ahead, the distance to the nearest enemy and an available close combat
+            # ahead, the distance to the nearest enemy and an available close combat. Written
+            # with few branches: shots out of arc read P(hit) = 0 (see OUT_SHOT, PLAN_P_HIT1).
             best_off = 0.0
             danger = 0.0
             nr = 1 << 30
             eng = -1e9
+            cq = 6 * (q * side + r)
             for m in range(ne):
                 k = eo + 8 * m
                 dq = scratch[k] - q
                 dr = scratch[k + 1] - r
-                dist = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-                if dist < nr:
-                    nr = dist
+                dist = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+                nr = min(nr, dist)
                 if scratch[k + 5] >= 0:
                     continue
-                ada = alt - scratch[k + 3]
-                if ada < 0:
-                    ada = -ada
+                ada = abs(alt - scratch[k + 4])
                 if 1 <= dist <= rng and dist >= ada:
-                    v_ = geo[so + 6 * ((dq + rng) * side + dr + rng) + f]
-                    if v_ >= 0:
-                        tn = (scratch[k + 4] + (v_ >> 2) - SHOT_BIAS) + alt_mod[ada]
-                        if tn >= 0:
-                            v = plan[PLAN_P_HIT, min(tn, PLAN_WIDTH - 1)] * my_dmg
-                            if v > best_off:
-                                best_off = v
-                    w_ = geo[so + 6 * ((rng - dq) * side + rng - dr) + scratch[k + 2]]
-                    if w_ >= 0:
-                        tn2 = (my_tn + (w_ >> 2) - SHOT_BIAS) + alt_mod[ada]
-                        p2 = 0.0
-                        if tn2 >= 0:
-                            p2 = plan[PLAN_P_HIT, min(tn2, PLAN_WIDTH - 1)]
-                        w = 1.0 if scratch[k + 6] == 1 else 0.6
-                        danger += w * p2 * plan[PLAN_E_DMG, ds[scratch[k + 7], F_BREATH]]
-                        if pid == P_SNIPER and (w_ & 3) <= 1:
-                            danger += 2.0
+                    am = alt_mod[ada]
+                    v_ = geo[(scratch[k + 2] >> 3) - cq + f]
+                    tn = scratch[k + 3] + (v_ >> 2) + am
+                    best_off = max(best_off, plan[PLAN_P_HIT1, min(max(tn, 0), PLAN_WIDTH - 1)]
+                                   * my_dmg)
+                    w_ = geo[(scratch[k + 2] & 7) + cq + (scratch[k + 6] >> 1)]
+                    tn2 = my_tn + (w_ >> 2) + am
+                    w = 1.0 if scratch[k + 6] & 1 else 0.6
+                    danger += (w * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)]
+                               * plan[PLAN_E_DMG, scratch[k + 7] >> 8])
+                    if pid == P_SNIPER and (w_ & 3) <= 1:
+                        danger += 2.0
                 # close combat available right after this move?
-                if (scratch[k + 6] == 1 and scratch[k + 3] == alt and alt > 1
+                if ((scratch[k + 6] & 1) and scratch[k + 4] == alt and alt > 1
                         and adjacent_facing(q, r, f, scratch[k], scratch[k + 1])):
-                    ev = engage_value(ds, i, scratch[k + 7], plan, cc_by_mr, self_dice)
+                    ev = engage_value(ds, i, scratch[k + 7] & 255, plan, cc_by_mr, self_dice)
                     if ev > eng:
                         eng = ev
             if nr == 1 << 30:
                 sc = 0.0
             else:
-                room = geo[ro + 6 * (r * gw + q + (r - (r & 1)) // 2) + f]
+                room = geo[ro + 6 * (r * gw + q + ((r - (r & 1)) >> 1)) + f]
                 edge = 0.4 * (4 - room)
                 if pid == P_BRAWLER:
                     sc = -1.0 * nr - edge
@@ -670,6 +675,10 @@ def plan_table(rules_tables) -> np.ndarray:
     plan = np.zeros((N_PLAN_ROWS, PLAN_WIDTH), dtype=np.float64)
     for tn in range(PLAN_WIDTH):
         plan[PLAN_P_HIT, tn] = float(odds.p_to_hit(tn, auto_miss=auto_miss, auto_hit=auto_hit))
+    # the same shifted by one, so a planner clamps a target number into 0..PLAN_WIDTH-1 with
+    # no branch: below 0 (or out of arc) reads P = 0, and beyond the table P(hit) no longer
+    # changes (only the automatic hit is left above 12)
+    plan[PLAN_P_HIT1, 1:] = plan[PLAN_P_HIT, :-1]
     for step in range(rules_tables.weapon.shape[0]):
         n, plus = (int(x) for x in rules_tables.weapon[step])
         plan[PLAN_E_DMG, step] = float(odds.expected(odds.dice_sum(n, plus)))
