@@ -222,6 +222,13 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     words = np.zeros((nt, 6), np.int64)
     aux = np.zeros((nt, 6), np.int64)
     blk = _response_words(fk, fc, health, kin, words, aux)
+    units = 0  # units in the army: promotions trade units, so never more alive at once
+    for t in range(nt):
+        units += count0[t]
+    one_sum = units <= blk  # the whole response fits one packed sum
+    # orders as unsigned indices: numba then skips the negative-index wrap-around
+    kill_u = kill_order.astype(np.uint64)
+    gold_u = gold_order.astype(np.uint64)
     dmg_of = np.zeros(8, np.int64)  # damage of a dragon's final icon
     dmg_of[D_CLAW] = opts[O_CLAW]
     dmg_of[D_JAWS] = opts[O_JAWS]
@@ -245,6 +252,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         played = 0
         first_slain = 0
         left = k
+        recheck = True  # must the next attack check for units other than dragonkin?
         n_d = 0  # dragon dice rolled
         n_a = 0  # unit dice rolled
         buried = 0
@@ -270,9 +278,11 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
             # --- breath, resolved immediately (before the army responds)
             paralysed = False
             frost = False
+            kill_breath = False
             for j in range(k):
                 if final[j] != D_BREATH:
                     continue
+                kill_breath = True
                 if colour == BLACK:
                     for t in range(nt):
                         c = alive[t]
@@ -295,7 +305,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     for i in range(nt):
                         if rem <= 0:
                             break
-                        t = kill_order[i]
+                        t = kill_u[i]
                         h = health[t]
                         m = _covered(alive[t], h, rem)
                         alive[t] -= m
@@ -304,7 +314,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         buried += m * h
                     if round_up != 0 and rem > 0:
                         for i in range(nt):
-                            t = kill_order[i]
+                            t = kill_u[i]
                             if alive[t] > 0:
                                 alive[t] -= 1
                                 lost += health[t]
@@ -313,7 +323,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 else:  # gold: targets chosen first, then each rolled individually
                     remaining = opts[O_STONE]
                     for i in range(nt):
-                        t = gold_order[i]
+                        t = gold_u[i]
                         mt = alive[t]
                         if mt > remaining:
                             mt = remaining
@@ -332,10 +342,14 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         if kin[t] < 0:
                             dead[t] += killed
                         lost += killed * health[t]
-            if _non_kin_left(alive, kin) == 0:
+            # units other than dragonkin left? (they were after the last attack's damage;
+            # only a killing breath or a promotion since can change that)
+            if (recheck or (kill_breath and colour != BLUE and colour != GREEN)) and \
+                    _non_kin_left(alive, kin) == 0:
                 lost += _remove_kin(alive, kin, health)
                 destroyed = True
                 by_breath += 1
+            recheck = False
             # --- the army responds
             nslain = 0
             sa1 = -1  # dragons slain this attack
@@ -346,11 +360,17 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 sav = 0
                 idr = 0
                 armor = 0
+                acc = 0
                 for t in range(nt):
                     c = alive[t]
                     if c == 0 or kin[t] == colour:
                         continue
                     n_a += c
+                    if one_sum:
+                        for _u in range(c):
+                            s_a, f = _die(s_a, _U6)
+                            acc += words[t, f]
+                        continue
                     while c > 0:  # blocks of at most `blk` dice, so no packed field overflows
                         m = c if c < blk else blk
                         c -= m
@@ -363,6 +383,12 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         sav += (acc >> _RB2) & RMASK
                         idr += (acc >> _RB3) & RMASK
                         armor += acc >> _RB4
+                if one_sum:
+                    mel = acc & RMASK
+                    mis = (acc >> _RB1) & RMASK
+                    sav = (acc >> _RB2) & RMASK
+                    idr = (acc >> _RB3) & RMASK
+                    armor = acc >> _RB4
                 if frost:
                     mel //= 2
                     mis //= 2
@@ -428,35 +454,37 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                             carried[j] += r
                             break
                 net = dmg - saves
-                # the damage the saves did not stop kills units (as _kill_health, written out:
-                # a call passing arrays costs atomic reference counts)
+                # the damage the saves did not stop kills whole units in casualty order (a
+                # unit dies only when the damage left covers its health; with round_up a
+                # remainder still kills the next unit)
                 rem = net
-                left_nk = 0  # non-dragonkin units left
+                killed_hw = 0
+                killed_n = 0
                 for i in range(nt):
-                    t = kill_order[i]
-                    c = alive[t]
-                    if rem > 0:
-                        h = health[t]
-                        m = _covered(c, h, rem)
-                        c -= m
-                        alive[t] = c
-                        rem -= m * h
-                        lost += m * h
-                        if kin[t] < 0:
-                            dead[t] += m
+                    if rem <= 0:
+                        break
+                    t = kill_u[i]
+                    h = health[t]
+                    m = _covered(alive[t], h, rem)
+                    alive[t] -= m
+                    rem -= m * h
+                    killed_hw += m * h
+                    killed_n += m
                     if kin[t] < 0:
-                        left_nk += c
+                        dead[t] += m
                 if round_up != 0 and rem > 0:
                     for i in range(nt):
-                        t = kill_order[i]
+                        t = kill_u[i]
                         if alive[t] > 0:
                             alive[t] -= 1
-                            lost += health[t]
+                            killed_hw += health[t]
+                            killed_n += 1
                             if kin[t] < 0:
                                 dead[t] += 1
-                                left_nk -= 1
                             break
-                if left_nk == 0:
+                lost += killed_hw
+                # units other than dragonkin were left before this damage
+                if killed_n > 0 and _non_kin_left(alive, kin) == 0:
                     lost += _remove_kin(alive, kin, health)
                     destroyed = True
             # --- after the attack: slaying, promotion, treasure, wing
@@ -487,6 +515,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                             alive[u] += m
                             dead[t] += m
                             promos += m
+                            recheck = True
             for j in range(k):
                 if final[j] == D_TREASURE and not destroyed:
                     # treasure: promote one unit (the first that can be)
@@ -499,6 +528,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                             alive[u] += 1
                             dead[t] += 1
                             promos += 1
+                            recheck = True
                             break
                 if final[j] == D_WING and j != sa1 and j != sa2:
                     present[j] = 0
