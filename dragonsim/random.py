@@ -55,6 +55,25 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
+@njit(cache=True, inline="always")
+def run_key(seed):
+    """The first step of every stream of a run: depends on ``seed`` only (hoist it out of a
+    kernel's per-game loop)."""
+    return mix64(np.uint64(seed) + GOLDEN_GAMMA)
+
+
+@njit(cache=True, inline="always")
+def game_key(key, game):
+    """The second step, shared by all purposes of game ``game`` (``key = run_key(seed)``)."""
+    return mix64(np.uint64(key) ^ (np.uint64(game) * _GAME_MUL))
+
+
+@njit(cache=True, inline="always")
+def purpose_seed(gkey, purpose):
+    """The starting state of the stream ``purpose`` of a game (``gkey = game_key(..)``)."""
+    return mix64(np.uint64(gkey) ^ (np.uint64(purpose) * _PURPOSE_MUL + GOLDEN_GAMMA))
+
+
 @njit(cache=True)
 def stream_seed(seed, game, purpose):
     """The starting state of the stream for ``(seed, game, purpose)``.
@@ -68,9 +87,7 @@ def stream_seed(seed, game, purpose):
     -------
     np.uint64
     """
-    s = mix64(np.uint64(seed) + GOLDEN_GAMMA)
-    s = mix64(s ^ (np.uint64(game) * _GAME_MUL))
-    return mix64(s ^ (np.uint64(purpose) * _PURPOSE_MUL + GOLDEN_GAMMA))
+    return purpose_seed(game_key(run_key(seed), game), purpose)
 
 
 def new_state():
@@ -100,6 +117,14 @@ def below(state, k):
     """
     x = next_u64(state) >> _S32
     return np.int64((x * np.uint64(k)) >> _S32)
+
+
+@njit(cache=True, inline="always")
+def below_s(s, k):
+    """:func:`below` on a stream whose state is the scalar ``s`` (a kernel keeps it in a
+    register): returns ``(new state, value in [0, k))``, the same draw."""
+    s = np.uint64(s) + GOLDEN_GAMMA
+    return s, np.int64(((mix64(s) >> _S32) * np.uint64(k)) >> _S32)
 
 
 @njit(cache=True, inline="always")

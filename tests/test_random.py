@@ -83,3 +83,19 @@ def test_stream_seed_separates_seed_game_and_purpose():
     seeds = {int(stream_seed(s, g, p)) for s in range(4) for g in range(50) for p in range(3)}
     assert len(seeds) == 4 * 50 * 3
     assert new_state().dtype == np.uint64
+
+
+def test_scalar_state_draw_and_split_seeding_match_the_array_forms():
+    """Kernels that keep a stream's state in a scalar (below_s) or share the per-game seeding
+    steps (run_key, game_key, purpose_seed) draw exactly what seed_stream/below draw."""
+    from dragonsim.random import below, below_s, game_key, purpose_seed, run_key, stream_seed
+
+    st = new_state()
+    for seed, game, purpose in ((1, 0, 0), (7, 123456, 11), (2**40, 3, 2)):
+        s = np.uint64(stream_seed(seed, game, purpose))  # Python ints past 2**63 need this
+        assert s == purpose_seed(game_key(run_key(seed), game), purpose)
+        st[0] = s
+        for k in (6, 12, 1000):
+            s, v = below_s(np.uint64(s), k)
+            assert v == below(st, k)
+            assert s == st[0]

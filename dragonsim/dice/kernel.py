@@ -24,9 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..random import GOLDEN_GAMMA, below, mix64, seed_stream, stream_seed
+from ..random import below, below_s, seed_stream, stream_seed
 
-_U32 = np.uint64(32)
 _U6 = np.uint64(6)
 _U12 = np.uint64(12)
 
@@ -153,14 +152,6 @@ def _response_words(fk, fc, health, kin, words, aux):
     return max(1, RMASK // top)
 
 
-@njit(cache=True, inline="always")
-def _die(s, k):
-    """One die from a stream whose state is the scalar ``s``: ``(new state, value in [0, k))``,
-    the same draw as :func:`dragonsim.random.below` (a scalar state stays in a register)."""
-    s = s + GOLDEN_GAMMA
-    return s, np.int64(((mix64(s) >> _U32) * k) >> _U32)
-
-
 @njit(cache=True)
 def _non_kin_left(alive, kin):
     s = 0
@@ -267,7 +258,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     continue
                 tails = 0
                 while True:
-                    s_d, i = _die(s_d, _U12)
+                    s_d, i = below_s(s_d, _U12)
                     f = dfaces[j, i]
                     if f != D_TAIL:
                         break
@@ -290,7 +281,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                             continue
                         killed = 0
                         for _u in range(c):
-                            s_a, f = _die(s_a, _U6)
+                            s_a, f = below_s(s_a, _U6)
                             killed += aux[t, f] & 1
                         n_a += c
                         alive[t] = c - killed
@@ -335,7 +326,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         else:
                             killed = mt
                             for _u in range(mt):
-                                s_a, f = _die(s_a, _U6)
+                                s_a, f = below_s(s_a, _U6)
                                 killed -= (aux[t, f] >> 1) & 1
                             n_a += mt
                         alive[t] -= killed
@@ -368,7 +359,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     n_a += c
                     if one_sum:
                         for _u in range(c):
-                            s_a, f = _die(s_a, _U6)
+                            s_a, f = below_s(s_a, _U6)
                             acc += words[t, f]
                         continue
                     while c > 0:  # blocks of at most `blk` dice, so no packed field overflows
@@ -376,7 +367,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         c -= m
                         acc = 0
                         for _u in range(m):
-                            s_a, f = _die(s_a, _U6)
+                            s_a, f = below_s(s_a, _U6)
                             acc += words[t, f]
                         mel += acc & RMASK
                         mis += (acc >> _RB1) & RMASK
@@ -708,7 +699,7 @@ def _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row):
                     continue
                 tails = 0
                 while True:
-                    s_d, i = _die(s_d, _U12)
+                    s_d, i = below_s(s_d, _U12)
                     f = dfaces[j, i]
                     if f != D_TAIL:
                         break

@@ -21,12 +21,13 @@ import numpy as np
 from numba import njit, prange
 
 from ..random import (
-    _GAME_MUL,
-    _PURPOSE_MUL,
     GOLDEN_GAMMA,
     below,
+    game_key,
     mix64,
     next_u64,
+    purpose_seed,
+    run_key,
     seed_stream,
     uniform,
 )
@@ -66,11 +67,11 @@ CHUNK = 512
 def seed_game(st_d, st_c, st_f, s0, game):
     """Point the three streams at ``(seed, game, P_DICE / P_CARDS / P_FLOW)``, exactly as
     :func:`dragonsim.random.seed_stream` does, sharing the mixes common to the three purposes
-    (``s0 = mix64(seed + GOLDEN_GAMMA)``, once per run)."""
-    s = mix64(s0 ^ (np.uint64(game) * _GAME_MUL))
-    st_d[0] = mix64(s ^ (np.uint64(P_DICE) * _PURPOSE_MUL + GOLDEN_GAMMA))
-    st_c[0] = mix64(s ^ (np.uint64(P_CARDS) * _PURPOSE_MUL + GOLDEN_GAMMA))
-    st_f[0] = mix64(s ^ (np.uint64(P_FLOW) * _PURPOSE_MUL + GOLDEN_GAMMA))
+    (``s0 = run_key(seed)``, once per run)."""
+    s = game_key(s0, game)
+    st_d[0] = purpose_seed(s, P_DICE)
+    st_c[0] = purpose_seed(s, P_CARDS)
+    st_f[0] = purpose_seed(s, P_FLOW)
 
 
 # --- dice and cards -----------------------------------------------------------------------------
@@ -602,7 +603,7 @@ def battle_kernel(start, stop, seed, u0, cmd0, cmd_tab, cards, sizes, die_hits, 
     nchunks = (n + CHUNK - 1) // CHUNK
     out = np.zeros((max(nchunks, 1), ncount), np.int64)
     m = cards.shape[2]
-    s0 = mix64(np.uint64(seed) + GOLDEN_GAMMA)
+    s0 = run_key(seed)
     for ch in prange(nchunks):
         u = np.empty_like(u0)
         cmd = np.empty_like(cmd0)
@@ -778,7 +779,7 @@ def field_kernel(start, stop, seed, u0, cmd0, cmd_tab, flank0, cards, sizes, die
     nchunks = (n + CHUNK - 1) // CHUNK
     out = np.zeros((max(nchunks, 1), ncount), np.int64)
     m = cards.shape[2]
-    s0 = mix64(np.uint64(seed) + GOLDEN_GAMMA)
+    s0 = run_key(seed)
     for ch in prange(nchunks):
         u = np.empty_like(u0)
         cmd = np.empty_like(cmd0)
@@ -903,7 +904,7 @@ def dice_floor_kernel(start, stop, seed, dice_per_game, die_hits, die_woe):
     n = stop - start
     nchunks = (n + CHUNK - 1) // CHUNK
     out = np.zeros((max(nchunks, 1), 2), np.int64)
-    s0 = mix64(np.uint64(seed) + GOLDEN_GAMMA)
+    s0 = run_key(seed)
     for ch in prange(nchunks):
         st_d = np.zeros(1, np.uint64)
         st_c = np.zeros(1, np.uint64)
