@@ -227,27 +227,21 @@ def apply_actions(q, r, f, alt, actions):
 _TURNS = (("L1", 1, 1), ("R1", -1, 1), ("L2", 2, 2), ("R2", -2, 2), ("T3", 3, 3))
 
 
-def find_move(start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5):
-    """A legal action sequence from ``start`` to ``end`` (each ``(q, r, facing, altitude)``)
-    spending exactly ``speed`` points and staying on the board, or None.
-
-    Depth-first search over the rulebook's actions with memoised dead ends; prunes with the
-    fact that each remaining hex costs at least one point net of the altitude it must still
-    gain (dives are free but every level dived must be climbed back).
-    """
-    q1, r1, f1, a1 = end
+def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels):
+    """Depth-first search over the rulebook's actions from ``start`` (``(q, r, facing,
+    altitude)``) spending exactly ``speed`` points on the board: the first action sequence
+    whose end ``goal(q, r, f, alt)`` accepts, or None. ``hopeless(q, r, alt, left)`` prunes;
+    dead states are memoised."""
     dead = set()
     path: list[str] = []
 
     def rec(q, r, f, alt, last_turn, left):
-        if left == 0 and (q, r, f, alt) == (q1, r1, f1, a1):
+        if left == 0 and goal(q, r, f, alt):
             return True
         key = (q, r, f, alt, last_turn, left)
         if key in dead:
             return False
-        need = hex_distance(q, r, q1, r1)
-        # points still needed at least: hexes + net climb (a turn is >= 0)
-        if left < 0 or need + (a1 - alt) > left:
+        if left < 0 or hopeless(q, r, alt, left):
             dead.add(key)
             return False
         for act, dalt, cost in (("F", 0, 1), ("C", 1, 2), ("D", -1, 0)):
@@ -280,41 +274,29 @@ def find_move(start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5)
     return None
 
 
+def find_move(start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5):
+    """A legal action sequence from ``start`` to ``end`` (each ``(q, r, facing, altitude)``)
+    spending exactly ``speed`` points and staying on the board, or None.
+
+    Depth-first search over the rulebook's actions with memoised dead ends; prunes with the
+    fact that each remaining hex costs at least one point net of the altitude it must still
+    gain (dives are free but every level dived must be climbed back).
+    """
+    q1, r1, f1, a1 = end
+    return _search(start, speed, turn_cost_row,
+                   lambda q, r, f, alt: (q, r, f, alt) == (q1, r1, f1, a1),
+                   lambda q, r, alt, left: hex_distance(q, r, q1, r1) + (a1 - alt) > left,
+                   width, depth, levels)
+
+
 def any_move_stays(start, speed, turn_cost_row, occupied, *, width=33, depth=24, levels=5):
     """True when some legal move from ``start`` (``(q, r, facing, altitude)``) spending exactly
     ``speed`` points stays on the board and ends in a hex not in ``occupied``: the proof
-    that a dragon which flew off the board had to.
-
-    Depth-first search over the rulebook's actions (as :func:`find_move`, with no target),
-    memoising dead states; it stops at the first move that stays.
+    that a dragon which flew off the board had to. The same search as :func:`find_move`,
+    with no target; it stops at the first move that stays.
     """
-    dead = set()
-
-    def rec(q, r, f, alt, last_turn, left):
-        if left == 0:
-            return (q, r) not in occupied
-        key = (q, r, f, alt, last_turn, left)
-        if key in dead:
-            return False
-        for dalt, cost in ((0, 1), (1, 2), (-1, 0)):
-            if cost > left:
-                continue
-            na = alt + dalt
-            if not 1 <= na <= levels:
-                continue
-            nq, nr = q + int(DQ[f]), r + int(DR[f])
-            if on_board(nq, nr, width, depth) and rec(nq, nr, f, na, False, left - cost):
-                return True
-        if not last_turn:
-            for _act, k, col in _TURNS:
-                c = int(turn_cost_row[col])
-                if c <= left and rec(q, r, (f + k) % 6, alt, True, left - c):
-                    return True
-        dead.add(key)
-        return False
-
-    q0, r0, f0, a0 = start
-    return rec(q0, r0, f0, a0, False, speed)
+    return _search(start, speed, turn_cost_row, lambda q, r, f, alt: (q, r) not in occupied,
+                   lambda q, r, alt, left: False, width, depth, levels) is not None
 
 
 # ------------------------------------------------------------------------------------------------
