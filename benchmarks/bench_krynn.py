@@ -70,6 +70,12 @@ def _best(fn, repeats=3):
     return best, out
 
 
+def _floor_seconds(n, per_game, dh, dw):
+    """Best time of the bare kernel drawing ``per_game`` battle dice for each of ``n`` games."""
+    K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw)  # compile / warm
+    return _best(lambda: K.dice_floor_kernel(0, n, 1, per_game, dh, dw))[0]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", default="1e6", help="games per case (default 1e6)")
@@ -89,15 +95,11 @@ def main() -> None:
         sec, c = _best(lambda args=args: K.battle_kernel(0, n, 1, *args))
         battles = c[K.B_PLAYED]
         dice = c[K.B_DICE]
-        per_game = int(round(dice / n))
-        K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw)
-        fsec, _ = _best(lambda pg=per_game: K.dice_floor_kernel(0, n, 1, pg, dh, dw))
+        fsec = _floor_seconds(n, int(round(dice / n)), dh, dw)
         # every random word a game draws: 1 per card, ~1 per battle (skirmish die or battle
         # type), 1 per 2 dice (a lower bound: odd pools waste half a word)
         words = (c[K.B_CARDS] + battles + dice / 2) / n
-        pg2 = int(round(2 * words))
-        K.dice_floor_kernel(0, 1000, 1, pg2, dh, dw)
-        f2, _ = _best(lambda pg=pg2: K.dice_floor_kernel(0, n, 1, pg, dh, dw))
+        f2 = _floor_seconds(n, int(round(2 * words)), dh, dw)
         print(f"{name:<26}{n / sec:>11,.0f}{battles / sec:>12,.0f}{dice / n:>10.1f}"
               f"{n / fsec:>13,.0f}{sec / fsec:>7.1f}{words:>11.1f}{n / f2:>12,.0f}"
               f"{sec / f2:>7.1f}")
@@ -114,9 +116,7 @@ def main() -> None:
         sec, c = _best(lambda args=args: K.field_kernel(0, n, 1, *args))
         battles = c[K.F_TURNS_SUM]
         dice = c[K.F_DICE]
-        per_game = int(round(dice / n))
-        K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw)
-        fsec, _ = _best(lambda pg=per_game: K.dice_floor_kernel(0, n, 1, pg, dh, dw))
+        fsec = _floor_seconds(n, int(round(dice / n)), dh, dw)
         print(f"{name:<26}{n / sec:>11,.0f}{battles / sec:>12,.0f}{dice / n:>10.1f}"
               f"{n / fsec:>13,.0f}{sec / fsec:>7.1f}")
     print("battles/s of a battlefield should be close to those of single-tile battles")
