@@ -643,6 +643,98 @@ def dvd_size(nteams: int, turns: int) -> int:
 
 
 @njit(cache=True)
+def _duel_games(lo, hi, seed, dfaces, side0, side1, dmg_of, tail_d, negate, dhealth, dsaves,
+                carry, never, turns, lay_rounds, row):
+    """:func:`_dvd_games` for one dragon against one (the usual case), in straight lines.
+
+    Both dragons are in the fight at the start of every round (the game ends in the round
+    one of them leaves), each targets the other, and dragon 0 rolls before dragon 1: the
+    same dice in the same order as the general loop, so the counters are the same. A face
+    is one packed word (damage << 8 | tail, breath, belly, wing bits), so a round's outcome
+    is arithmetic, not branches on icons. A game ends with each dragon staying (0), slain
+    (1) or flown (2): counted in a 3x3 table and a rounds histogram, turned into the
+    counters once per chunk."""
+    ft = np.zeros((2, 12), np.int64)
+    for j in range(2):
+        for i in range(12):
+            f = dfaces[j, i]
+            ft[j, i] = ((dmg_of[f] << 8) | (1 if f == D_TAIL else 0) | (2 if f == D_BREATH else 0)
+                        | (4 if f == D_BELLY else 0) | (8 if f == D_WING else 0))
+    oc = np.zeros(9, np.int64)  # games by outcome (dragon 0's + 3 * dragon 1's)
+    rh = np.zeros(turns + 1, np.int64)  # games by rounds
+    cm = -1 if carry else 0  # damage carries over: carried += taken & cm
+    dice = 0
+    for g in range(lo, hi):
+        s = stream_seed(seed, g, P_DRAGON)
+        neg0 = never  # the last round a breath negates dragon 0's saves
+        neg1 = never
+        c0 = 0  # damage carried by dragon 0
+        c1 = 0
+        rounds = 0
+        out = 0
+        for r in range(1, turns + 1):
+            rounds = r
+            t0 = 0
+            s, i = below_s(s, _U12)
+            v0 = ft[0, i]
+            while v0 & 1:
+                t0 += 1
+                s, i = below_s(s, _U12)
+                v0 = ft[0, i]
+            t1 = 0
+            s, i = below_s(s, _U12)
+            v1 = ft[1, i]
+            while v1 & 1:
+                t1 += 1
+                s, i = below_s(s, _U12)
+                v1 = ft[1, i]
+            dice += t0 + t1 + 2
+            o0 = t0 * tail_d + (v0 >> 8)  # damage dragon 0 deals (to dragon 1)
+            o1 = t1 * tail_d + (v1 >> 8)
+            nb = r + negate
+            m0 = -((v1 >> 1) & 1 & (neg0 < nb))  # all ones: dragon 1's breath negates 0's saves
+            m1 = -((v0 >> 1) & 1 & (neg1 < nb))
+            neg0 = (nb & m0) | (neg0 & ~m0)
+            neg1 = (nb & m1) | (neg1 & ~m1)
+            sv0 = dsaves & ~(-(((v0 >> 2) & 1) | (neg0 >= r)))
+            sv1 = dsaves & ~(-(((v1 >> 2) & 1) | (neg1 >= r)))
+            sl0 = np.int64(o1 + c0 >= dhealth + sv0)
+            sl1 = np.int64(o0 + c1 >= dhealth + sv1)
+            c0 += o1 & cm
+            c1 += o0 & cm
+            out = sl0 + ((v0 >> 2) & 2 & (sl0 - 1)) + 3 * (sl1 + ((v1 >> 2) & 2 & (sl1 - 1)))
+            if out != 0:
+                break
+        rh[rounds] += 1
+        oc[out] += 1
+    games = 0
+    rounds_sum = 0
+    rounds_sq = 0
+    for r in range(turns + 1):
+        games += rh[r]
+        rounds_sum += rh[r] * r
+        rounds_sq += rh[r] * r * r
+        row[lay_rounds + r] += rh[r]
+    row[V_GAMES] += games
+    row[V_ALL_GONE] += oc[4] + oc[5] + oc[7] + oc[8]
+    row[V_TIMEOUT] += oc[0]
+    row[V_ROUNDS] += rounds_sum
+    row[V_ROUNDS_SQ] += rounds_sq
+    row[V_DICE] += dice
+    row[V_MULTI_ANY_SLAIN] += oc[4]
+    slain0 = oc[1] + oc[4] + oc[7]
+    slain1 = oc[3] + oc[4] + oc[5]
+    row[VHEAD + VT * side0 + VT_WINS] += oc[3] + oc[6]
+    row[VHEAD + VT * side0 + VT_SLAIN] += slain0
+    row[VHEAD + VT * side0 + VT_FLEW] += oc[2] + oc[5] + oc[8]
+    row[VHEAD + VT * side0 + VT_ANY_SLAIN] += slain0
+    row[VHEAD + VT * side1 + VT_WINS] += oc[1] + oc[2]
+    row[VHEAD + VT * side1 + VT_SLAIN] += slain1
+    row[VHEAD + VT * side1 + VT_FLEW] += oc[6] + oc[7] + oc[8]
+    row[VHEAD + VT * side1 + VT_ANY_SLAIN] += slain1
+
+
+@njit(cache=True)
 def _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row):
     """Games ``lo..hi-1`` of :func:`dvd_kernel` (one chunk, one thread), counted into ``row``.
 
@@ -669,6 +761,10 @@ def _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row):
     carry = opts[O_CARRY] != 0
     never = 1 - turns  # a neg_until that no round (1..turns) reaches (runtime value: no memset)
     lay_rounds = VHEAD + VT * nteams
+    if k == 2 and nteams == 2 and side[0] != side[1]:
+        _duel_games(lo, hi, seed, dfaces, side[0], side[1], dmg_of, tail_d, negate, dhealth,
+                    dsaves, carry, never, turns, lay_rounds, row)
+        return
     for g in range(lo, hi):
         s_d = stream_seed(seed, g, P_DRAGON)
         for j in range(k):
