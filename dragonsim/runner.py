@@ -154,6 +154,10 @@ def run_blocks(
     )
 
 
+def _call_kernel(kernel, start, stop, seed, args):
+    return kernel(start, stop, seed, *args)
+
+
 def _run_dask(kernel, n, seed, args, first, client, nthreads) -> RunOutcome:
     try:
         import dask
@@ -164,8 +168,12 @@ def _run_dask(kernel, n, seed, args, first, client, nthreads) -> RunOutcome:
     t0 = time.perf_counter()
     nblocks = max(1, min(256, n // 65536 + 1))
     edges = np.linspace(0, n, nblocks + 1).astype(np.int64)
+    # the kernel's arrays (tens of MB with the move tables) are one graph key that every
+    # block depends on, so a cluster ships them to a worker once, not once per block
+    shared = dask.delayed(tuple(args), pure=True)
+    call = dask.delayed(_call_kernel, pure=True)
     tasks = [
-        dask.delayed(kernel)(first + int(a), first + int(b), seed, *args)
+        call(kernel, first + int(a), first + int(b), seed, shared)
         for a, b in zip(edges[:-1], edges[1:], strict=True)
         if b > a
     ]
