@@ -43,7 +43,9 @@ def test_every_bot_decision_is_legal(a, b, pa, pb, seed, game):
 
 def test_checker_catches_an_illegal_move():
     """A test that would pass if the checker were missing is a defect: tamper with a logged
-    move (further than the speed allows, a speed over the limits) and the checker must object."""
+    move (further than the speed allows, a speed over the limits, flying off the board from
+    where a move stays on it: RULES-GAPS assumed 5 takes a dragon that leaves out of the game,
+    and the bots promise to leave only when forced) and the checker must object."""
     prep, cnt, log = _play_logged("Reaper", "Skyblazer", ("hunter", "hunter"), 3, 7)
     moves = np.flatnonzero(log[:, E.L_KIND] == E.K_MOVE)
     bad = log.copy()
