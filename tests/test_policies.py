@@ -188,3 +188,45 @@ def test_planner_hit_row_shifted_by_one_reads_zero_below_and_flat_above():
         assert plan[P.PLAN_P_HIT1, k] == plan[P.PLAN_P_HIT, k - 1]
     assert plan[P.PLAN_P_HIT, 7] == float(odds.p_to_hit(7))
     assert set(plan[P.PLAN_P_HIT, 13:]) == {float(Fraction(1, 36))}
+
+
+@pytest.mark.parametrize("pol", ["hunter", "brawler", "sniper"])
+def test_planner_scans_every_altitude_change_before_flying_off(pol):
+    """A dragon leaves the board only when no move stays on it (RULES-GAPS assumed 5; "A
+    dragon may change its altitude by climbing or diving at any time while moving 1 hex
+    straight forward", How to Climb: "This costs 2 movement points"). Tankerous (MR I) in
+    the top-left corner facing north-west at Very Low, speed 4, its enemy level with it:
+    nothing at its own
+    altitude stays on the board, which is all a planner samples then, but a climb does. The
+    planner must find the climb."""
+    from dragonsim.lords.tables import (
+        S_ALTITUDE_LEVELS,
+        S_BASE_TO_HIT,
+        S_CC_SELF_DAMAGE_DICE,
+        S_MAX_RANGE,
+    )
+
+    prep = prepare("Tankerous", "Reaper", policies=(pol, pol))
+    mv, tb = prep["moves"], prep["tables"]
+    plan = prep["args"][-1]
+    sc = tb.scalars
+    ds = np.zeros((2, P.NF), np.int64)
+    ds[:, P.F_ALIVE] = 1
+    ds[1, P.F_TEAM] = 1
+    ds[:, P.F_ENG] = -1
+    ds[0, [P.F_Q, P.F_R, P.F_F, P.F_ALT, P.F_MR]] = (1, 0, 2, 1, 8)  # column 1, row 0
+    ds[1, [P.F_Q, P.F_R, P.F_F, P.F_ALT]] = (10, 12, 3, 1)
+    args = (mv.off, mv.h, mv.rq, mv.rr, mv.box, mv.pk, mv.pe, mv.inv, plan,
+            sc[S_BASE_TO_HIT], tb.alt_mod, sc[S_MAX_RANGE], 33, 24, sc[S_ALTITUDE_LEVELS],
+            tb.cc_by_mr, sc[S_CC_SELF_DAMAGE_DICE], 16)
+    fits = [any(P.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
+                for e in range(mv.off[8, 4 - dalt], mv.off[8, 5 - dalt])) for dalt in (0, 1)]
+    assert fits == [False, True]
+    geo = P.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], 33, 24)
+    st = np.zeros(1, np.uint64)
+    for seed in range(5):
+        st[0] = seed
+        e, dalt = P.choose_move(policy_id(pol), ds, 0, 4, *args, st,
+                                np.zeros(10 * E.MAXD, np.int64), geo)
+        assert e >= 0 and dalt == 1
+        assert P.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
