@@ -219,8 +219,7 @@ class MoveTables(NamedTuple):
     stride of their scattered sample, 101 or 103), so a scattered visit from entry ``k`` is a
     sequential walk from position ``(k * inv[mr, b]) % c``. ``pk[F, p, :]`` packs what a
     planner reads for facing ``F`` into 16 bytes (rq, rr, the six box values, h, f, and the
-    facing at the end) and
-    ``pe[p]`` is the entry at position ``p``.
+    facing at the end) and ``pe[p]`` is the entry at position ``p``.
     """
 
     off: np.ndarray

@@ -19,7 +19,10 @@ start (offset, facing, hexes flown, and the bounding box of one legal path for t
 check). A planner visits those end states in a scattered order (a stride coprime to the table
 size from a random start) and scores the first ``plan_samples`` that are legal without an
 altitude change, and half as many with one level towards the nearest enemy (the brawler: all
-the way to its altitude); scoring one end state is a few integer operations and table lookups.
+the way to its altitude); when none of those fits, it scans every altitude change in full, so
+a dragon flies off the board only when no move stays on it. Scoring one end state is a few
+integer operations and lookups in tables built once per kernel call (:func:`geometry_table`,
+the packed move records of ``MoveTables``).
 
 Policies
 --------
@@ -324,7 +327,8 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
     extra point per level, dives one point less), or ``(-1, 0)`` when no move stays on the
     board and ends in an empty hex (the dragon must then leave the board).
 
-    ``scratch`` is an int64 work array of at least 2 * (number of dragons) (per chunk).
+    ``scratch`` is an int64 work array of at least 10 * (number of dragons) (per chunk): the
+    other dragons' hexes, then one record of 8 per enemy.
     """
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
