@@ -50,6 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._llvm import prefetch
 from ..random import below
 from .hexes import adjacent_facing, arc_area, distance, facing_toward, may_breathe_angle
 
@@ -401,6 +402,35 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
         one = 1
     elif full < 0:
         one = -1
+    # altitude changes considered: none, and one level towards the nearest enemy (a brawler:
+    # all the way, to meet it at its altitude); the second gets half the samples
+    other = full if pid == P_BRAWLER else one
+    pk = mv_pk[f0]
+    # The random starts of the two sampled passes, drawn now (in pass order, so the stream is
+    # the same) and their packed records prefetched: the blocks of all ratings and speeds
+    # outgrow the L2 cache, and the first record of a pass is otherwise a miss that stalls
+    # the decision. The setup below runs while the lines arrive.
+    start0 = -1
+    start1 = -1
+    for c_ in range(2):
+        dalt = 0 if c_ == 0 else other
+        if (c_ == 1 and other == 0) or dalt < dlo or dalt > dhi:
+            continue
+        b = speed - dalt
+        if b < 0 or b >= nb:
+            continue
+        a = mv_off[mr, b]
+        c = mv_off[mr, b + 1] - a
+        if c == 0:
+            continue
+        pos = (below(pst, c) * mv_inv[mr, b]) % c
+        prefetch(pk, a + pos)
+        prefetch(pk, a + pos + 4)
+        prefetch(mv_pe, a + pos)
+        if c_ == 0:
+            start0 = pos
+        else:
+            start1 = pos
     # hoisted board bounds (offset rows) and the hexes of the other dragons in play
     par = r0 & 1
     col0 = q0 + (r0 - par) // 2
@@ -409,7 +439,6 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
     clo = -col0
     chi = width - 1 - col0
     pc = 4 + 2 * par  # column bounds of this row parity in a packed record
-    pk = mv_pk[f0]
     no = 0
     for j in range(ds.shape[0]):
         if j != i and ds[j, F_ALIVE] == 1:
@@ -447,9 +476,6 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
             ne += 1
     my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
     my_tn = tb_base + ds[i, F_TOHIT] - SHOT_BIAS + 1
-    # altitude changes considered: none, and one level towards the nearest enemy (a brawler:
-    # all the way, to meet it at its altitude); the second gets half the samples
-    other = full if pid == P_BRAWLER else one
     # Passes 0 and 1 sample those two altitude changes; when nothing in them fits (a corner,
     # a crowd), passes 2.. scan every altitude change in full, so a dragon leaves the board
     # only when no legal move exists at all.
@@ -479,7 +505,11 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
         # and score the first `samples` that fit (the same checks as move_fits, hoisted).
         # The packed copy stores each block in that order, so the visit reads memory
         # sequentially (see MoveTables).
-        pos = (below(pst, c) * mv_inv[mr, b]) % c if c_ < 2 else 0
+        pos = 0
+        if c_ == 0:
+            pos = start0
+        elif c_ == 1:
+            pos = start1
         found = 0
         for _ in range(c):
             p = a + pos
@@ -559,6 +589,10 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
                 best = sc
                 be = mv_pe[p]
                 bd = dalt
+                # the engine applies the chosen entry from the scattered tables next:
+                # start loading its rows now (a hint only)
+                prefetch(mv_rq, be)
+                prefetch(mv_rr, be)
             found += 1
             if found >= quota:
                 break
