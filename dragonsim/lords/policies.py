@@ -328,8 +328,8 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
     extra point per level, dives one point less), or ``(-1, 0)`` when no move stays on the
     board and ends in an empty hex (the dragon must then leave the board).
 
-    ``scratch`` is an int64 work array of at least 10 * (number of dragons) (per chunk): the
-    other dragons' hexes, then one record of 8 per enemy.
+    ``scratch`` is an int64 work array of at least 10 * (number of dragons) (per chunk): one
+    record of 8 per enemy, then the other dragons' hexes.
     """
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
@@ -439,21 +439,22 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
     clo = -col0
     chi = width - 1 - col0
     pc = 4 + 2 * par  # column bounds of this row parity in a packed record
+    ho = 8 * ds.shape[0]  # the other dragons' hexes follow the enemy records
     no = 0
     for j in range(ds.shape[0]):
         if j != i and ds[j, F_ALIVE] == 1:
-            scratch[2 * no] = ds[j, F_Q]
-            scratch[2 * no + 1] = ds[j, F_R]
+            scratch[ho + 2 * no] = ds[j, F_Q]
+            scratch[ho + 2 * no + 1] = ds[j, F_R]
             no += 1
     # the enemies, once per decision: the scoring loop below reads scalars from `scratch`
-    # (records of 8 from `eo`) and never calls a helper that takes an array (each such call
+    # (records of 8 from index 0, so LLVM sees the indices are not negative and drops numba's
+    # wraparound code) and never calls a helper that takes an array (each such call
     # costs reference-count traffic inside the hottest loop of the engine)
     rng = max_range
     side = geo[G_SIDE]
     so = geo[G_SHOT]
     ro = geo[G_ROOM]
     gw = geo[G_WIDTH]
-    eo = 2 * ds.shape[0]
     ne = 0
     for j in range(ds.shape[0]):
         if _enemy(ds, i, j):
@@ -464,7 +465,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
             # | index
             qj = ds[j, F_Q]
             rj = ds[j, F_R]
-            k = eo + 8 * ne
+            k = 8 * ne
             scratch[k] = qj
             scratch[k + 1] = rj
             scratch[k + 2] = (so + 6 * ((qj + rng) * side + rj + rng)) * 8 + ds[j, F_F]
@@ -524,7 +525,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
             r = r0 + pk[p, 1]
             occ = False
             for o in range(no):
-                if scratch[2 * o] == q and scratch[2 * o + 1] == r:
+                if scratch[ho + 2 * o] == q and scratch[ho + 2 * o + 1] == r:
                     occ = True
             if occ:
                 continue
@@ -539,7 +540,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
             eng = -1e9
             cq = 6 * (q * side + r)
             for m in range(ne):
-                k = eo + 8 * m
+                k = 8 * m
                 dq = scratch[k] - q
                 dr = scratch[k + 1] - r
                 dist = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
