@@ -3,7 +3,9 @@
 A *game* plays battles on one tile turn after turn until it is controlled; a *battle* is one
 turn's battle phase (a skirmish or an all-out battle). The floor is a bare kernel that seeds the
 same three per-game streams and rolls the same number of battle dice per game, doing nothing
-else. Prints ratios; asserts nothing about time.
+else; floor2 draws as many random words as a game (as dice); floor3 makes a game's own draws
+(its dice, a card reveal from a deck of the same size per fight, one skirmish-die or
+battle-type draw per battle) and nothing else. Prints ratios; asserts nothing about time.
 
     python benchmarks/bench_krynn.py [-n 2e6] [--threads 2]
 """
@@ -70,10 +72,11 @@ def _best(fn, repeats=3):
     return best, out
 
 
-def _floor_seconds(n, per_game, dh, dw):
-    """Best time of the bare kernel drawing ``per_game`` battle dice for each of ``n`` games."""
-    K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw)  # compile / warm
-    return _best(lambda: K.dice_floor_kernel(0, n, 1, per_game, dh, dw))[0]
+def _floor_seconds(n, per_game, dh, dw, *draws):
+    """Best time of the bare kernel drawing ``per_game`` battle dice for each of ``n`` games
+    (and, with ``draws = (cards, deck, flow, faces)``, a game's other draws)."""
+    K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw, *draws)  # compile / warm
+    return _best(lambda: K.dice_floor_kernel(0, n, 1, per_game, dh, dw, *draws))[0]
 
 
 def main() -> None:
@@ -87,7 +90,8 @@ def main() -> None:
     dh, dw = rules.die_arrays()
     print(f"Warriors of Krynn benchmark: {n:,} games per case, {threads} thread(s)")
     hdr = (f"{'case':<26}{'games/s':>11}{'battles/s':>12}{'dice/game':>10}"
-           f"{'floor/s':>13}{'ratio':>7}{'words/game':>11}{'floor2/s':>12}{'ratio2':>7}")
+           f"{'floor/s':>13}{'ratio':>7}{'words/game':>11}{'floor2/s':>12}{'ratio2':>7}"
+           f"{'floor3/s':>12}{'ratio3':>7}")
     print(hdr)
     for name, (al, ar, p) in CASES.items():
         args = _args(al, ar, p, rules)
@@ -100,12 +104,19 @@ def main() -> None:
         # type), 1 per 2 dice (a lower bound: odd pools waste half a word)
         words = (c[K.B_CARDS] + battles + dice / 2) / n
         f2 = _floor_seconds(n, int(round(2 * words)), dh, dw)
+        # a game's own draws: its dice, 1 card reveal per fight (deck of the same size), and
+        # 1 flow draw per battle (the skirmish die; an all-out battle's commander flag)
+        draws = (int(round(c[K.B_CARDS] / n)), int(args[4].max()), int(round(battles / n)),
+                 int(args[7].shape[0]))
+        f3 = _floor_seconds(n, int(round(dice / n)), dh, dw, *draws)
         print(f"{name:<26}{n / sec:>11,.0f}{battles / sec:>12,.0f}{dice / n:>10.1f}"
               f"{n / fsec:>13,.0f}{sec / fsec:>7.1f}{words:>11.1f}{n / f2:>12,.0f}"
-              f"{sec / f2:>7.1f}")
+              f"{sec / f2:>7.1f}{n / f3:>12,.0f}{sec / f3:>7.1f}")
     print("ratio  = battle kernel time / floor time for the same battle dice per game"
           " (issue target <= 3)")
     print("ratio2 = the same against a floor drawing as many random words as a game does")
+    print("ratio3 = the same against a floor making a game's own draws (dice, card reveals,"
+          " flow) and nothing else")
     # a battlefield: the same battles, several tiles, one active flank a turn
     print()
     print(f"{'battlefield':<26}{'games/s':>11}{'battles/s':>12}{'dice/game':>10}"
