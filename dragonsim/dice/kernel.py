@@ -190,7 +190,9 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     Game ``g`` draws dragon dice from the stream ``(seed, g, P_DRAGON)`` and unit dice from
     ``(seed, g, P_ARMY)``, held in local scalars. Each game counts in local scalars and adds
     them to ``row`` once. A plain function, not part of the parallel kernel, so the game code
-    compiles once and outside numba's parfor passes."""
+    compiles once and outside numba's parfor passes. One dragon (the usual case) takes
+    straight-line branches for what is per dragon: its roll, the army's best use of its
+    results (the cheaper of two numbers) and its carried damage are scalars."""
     # private copies: reference counts of arrays shared by threads bounce between cores
     dfaces = dfaces.copy()
     health = health.copy()
@@ -198,11 +200,10 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     promo = promo.copy()
     count0 = count0.copy()
     dua0 = dua0.copy()
-    kill_order = kill_order.copy()
-    gold_order = gold_order.copy()
     opts = opts.copy()
     nt = health.shape[0]
     k = dfaces.shape[0]
+    k1 = k == 1
     alive = np.zeros(nt, np.int64)
     dead = np.zeros(nt, np.int64)
     snap = np.zeros(nt, np.int64)
@@ -220,12 +221,21 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     # orders as unsigned indices: numba then skips the negative-index wrap-around
     kill_u = kill_order.astype(np.uint64)
     gold_u = gold_order.astype(np.uint64)
-    dmg_of = np.zeros(8, np.int64)  # damage of a dragon's final icon
-    dmg_of[D_CLAW] = opts[O_CLAW]
-    dmg_of[D_JAWS] = opts[O_JAWS]
+    # a dragon face packed: damage of its icon << 3 | icon
+    ft = np.zeros((k, 12), np.int64)
+    for j in range(k):
+        for i in range(12):
+            f = dfaces[j, i]
+            d = opts[O_CLAW] if f == D_CLAW else (opts[O_JAWS] if f == D_JAWS else 0)
+            ft[j, i] = (d << 3) | f
     tail_d = opts[O_TAIL]
     round_up = opts[O_ROUND_UP]
     unlimited = opts[O_PROMO_UNLIMITED]
+    dhealth = opts[O_DHEALTH]
+    dsaves = opts[O_DSAVES]
+    carry = opts[O_CARRY] != 0
+    kills = colour != BLUE and colour != GREEN  # a breath that can kill units
+    nk0 = _non_kin_left(count0, kin)  # units other than dragonkin at the start
     for g in range(lo, hi):
         s_d = stream_seed(seed, g, P_DRAGON)
         s_a = stream_seed(seed, g, P_ARMY)
@@ -235,6 +245,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         for j in range(k):
             present[j] = 1
             carried[j] = 0
+        c0 = 0  # damage carried by a lone dragon
         lost = 0
         promos = 0
         slain = 0
@@ -243,37 +254,52 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         played = 0
         first_slain = 0
         left = k
-        recheck = True  # must the next attack check for units other than dragonkin?
+        nk = nk0  # units other than dragonkin left (recounted after a breath or promotion)
+        recheck = nk0 == 0  # must the next attack count them again?
         n_d = 0  # dragon dice rolled
         n_a = 0  # unit dice rolled
         buried = 0
         by_breath = 0
         for turn in range(1, turns + 1):
             played = turn
-            # --- the dragons roll (each until a non-tail icon)
+            # --- the dragons roll (each until a non-tail icon); the lone dragon's roll is
+            # the loop body written out once more, to keep it in registers
             dmg = 0
-            for j in range(k):
-                final[j] = -1
-                if present[j] == 0:
-                    continue
+            breaths = 0
+            f0 = 0
+            if k1:
                 tails = 0
-                while True:
-                    s_d, i = below_s(s_d, _U12)
-                    f = dfaces[j, i]
-                    if f != D_TAIL:
-                        break
+                s_d, i = below_s(s_d, _U12)
+                v = ft[0, i]
+                while (v & 7) == D_TAIL:
                     tails += 1
+                    s_d, i = below_s(s_d, _U12)
+                    v = ft[0, i]
                 n_d += tails + 1
-                final[j] = f
-                dmg += tails * tail_d + dmg_of[f]
+                f0 = v & 7
+                final[0] = f0
+                dmg = tails * tail_d + (v >> 3)
+                breaths = 1 if f0 == D_BREATH else 0
+            else:
+                for j in range(k):
+                    final[j] = -1
+                    if present[j] == 0:
+                        continue
+                    tails = 0
+                    s_d, i = below_s(s_d, _U12)
+                    v = ft[j, i]
+                    while (v & 7) == D_TAIL:
+                        tails += 1
+                        s_d, i = below_s(s_d, _U12)
+                        v = ft[j, i]
+                    n_d += tails + 1
+                    final[j] = v & 7
+                    dmg += tails * tail_d + (v >> 3)
+                    breaths += (v & 7) == D_BREATH
             # --- breath, resolved immediately (before the army responds)
             paralysed = False
             frost = False
-            kill_breath = False
-            for j in range(k):
-                if final[j] != D_BREATH:
-                    continue
-                kill_breath = True
+            for _b in range(breaths):
                 if colour == BLACK:
                     for t in range(nt):
                         c = alive[t]
@@ -333,13 +359,15 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         if kin[t] < 0:
                             dead[t] += killed
                         lost += killed * health[t]
+                recheck = recheck or kills
             # units other than dragonkin left? (they were after the last attack's damage;
             # only a killing breath or a promotion since can change that)
-            if (recheck or (kill_breath and colour != BLUE and colour != GREEN)) and \
-                    _non_kin_left(alive, kin) == 0:
-                lost += _remove_kin(alive, kin, health)
-                destroyed = True
-                by_breath += 1
+            if recheck:
+                nk = _non_kin_left(alive, kin)
+                if nk == 0:
+                    lost += _remove_kin(alive, kin, health)
+                    destroyed = True
+                    by_breath += 1
             recheck = False
             # --- the army responds
             nslain = 0
@@ -388,10 +416,6 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 if paralysed:
                     mel = 0
                     mis = 0
-                for j in range(k):
-                    th[j] = opts[O_DHEALTH] - carried[j]
-                    if final[j] != D_BELLY:
-                        th[j] += opts[O_DSAVES]
                 id_att = idr
                 if opts[O_ID_SPLIT] == 1:  # save-first
                     need_save = dmg - sav - armor
@@ -402,55 +426,72 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     id_att = idr - need_save
                 if paralysed:
                     id_att = 0
+                best = mel if mel > mis else mis
                 # the army's best use of melee, missile and ID (as _allocate, written out)
                 best_n = 0
                 used = 0
-                for a in range(k):
-                    if present[a] == 0:
-                        continue
-                    na = th[a] - mel  # melee on a
-                    if na < 0:
-                        na = 0
-                    if na <= id_att and (best_n < 1 or (best_n == 1 and na < used)):
+                if k1:  # the cheaper of melee and missile on the lone dragon
+                    used = dhealth - c0 - best
+                    if f0 != D_BELLY:
+                        used += dsaves
+                    if used < 0:
+                        used = 0
+                    if used <= id_att:
                         best_n = 1
-                        used = na
-                        sa1 = a
-                        sa2 = -1
-                    need = th[a] - mis  # missile on a
-                    if need < 0:
-                        need = 0
-                    if need <= id_att and (best_n < 1 or (best_n == 1 and need < used)):
-                        best_n = 1
-                        used = need
-                        sa1 = a
-                        sa2 = -1
-                    for b in range(k):  # melee on a, missile on b
-                        if b == a or present[b] == 0:
+                        sa1 = 0
+                    else:
+                        used = 0
+                else:
+                    for j in range(k):
+                        th[j] = dhealth - carried[j]
+                        if final[j] != D_BELLY:
+                            th[j] += dsaves
+                    for a in range(k):
+                        if present[a] == 0:
                             continue
-                        nb = th[b] - mis
-                        if nb < 0:
-                            nb = 0
-                        need = na + nb
-                        if need <= id_att and (best_n < 2 or (best_n == 2 and need < used)):
-                            best_n = 2
+                        na = th[a] - mel  # melee on a
+                        if na < 0:
+                            na = 0
+                        if na <= id_att and (best_n < 1 or (best_n == 1 and na < used)):
+                            best_n = 1
+                            used = na
+                            sa1 = a
+                            sa2 = -1
+                        need = th[a] - mis  # missile on a
+                        if need < 0:
+                            need = 0
+                        if need <= id_att and (best_n < 1 or (best_n == 1 and need < used)):
+                            best_n = 1
                             used = need
                             sa1 = a
-                            sa2 = b
+                            sa2 = -1
+                        for b in range(k):  # melee on a, missile on b
+                            if b == a or present[b] == 0:
+                                continue
+                            nb = th[b] - mis
+                            if nb < 0:
+                                nb = 0
+                            need = na + nb
+                            if need <= id_att and (best_n < 2 or (best_n == 2 and need < used)):
+                                best_n = 2
+                                used = need
+                                sa1 = a
+                                sa2 = b
                 saves = sav + armor + idr - used
                 nslain = best_n
-                if nslain == 0 and opts[O_CARRY] != 0:
-                    r = mel if mel > mis else mis
-                    for j in range(k):
-                        if present[j] != 0:
-                            carried[j] += r
-                            break
-                net = dmg - saves
+                if nslain == 0 and carry:  # on the first dragon present
+                    if k1:
+                        c0 += best
+                    else:
+                        for j in range(k):
+                            if present[j] != 0:
+                                carried[j] += best
+                                break
                 # the damage the saves did not stop kills whole units in casualty order (a
                 # unit dies only when the damage left covers its health; with round_up a
                 # remainder still kills the next unit)
-                rem = net
+                rem = dmg - saves
                 killed_hw = 0
-                killed_n = 0
                 for i in range(nt):
                     if rem <= 0:
                         break
@@ -460,22 +501,22 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     alive[t] -= m
                     rem -= m * h
                     killed_hw += m * h
-                    killed_n += m
                     if kin[t] < 0:
                         dead[t] += m
+                        nk -= m
                 if round_up != 0 and rem > 0:
                     for i in range(nt):
                         t = kill_u[i]
                         if alive[t] > 0:
                             alive[t] -= 1
                             killed_hw += health[t]
-                            killed_n += 1
                             if kin[t] < 0:
                                 dead[t] += 1
+                                nk -= 1
                             break
                 lost += killed_hw
                 # units other than dragonkin were left before this damage
-                if killed_n > 0 and _non_kin_left(alive, kin) == 0:
+                if nk == 0:
                     lost += _remove_kin(alive, kin, health)
                     destroyed = True
             # --- after the attack: slaying, promotion, treasure, wing
