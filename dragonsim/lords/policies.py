@@ -424,8 +424,8 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
         if c == 0:
             continue
         pos = (below(pst, c) * mv_inv[mr, b]) % c
-        prefetch(pk, a + pos)
-        prefetch(pk, a + pos + 4)
+        for ahead in range(0, 16 if c_ == 0 else 8, 4):  # the lines of its first samples
+            prefetch(pk, a + pos + ahead)
         prefetch(mv_pe, a + pos)
         if c_ == 0:
             start0 = pos
