@@ -218,6 +218,12 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     for t in range(nt):
         units += count0[t]
     one_sum = units <= blk  # the whole response fits one packed sum
+    resp = np.zeros(nt, np.uint64)  # the types that respond (all but the dragons' dragonkin)
+    nr = 0
+    for t in range(nt):
+        if kin[t] != colour:
+            resp[nr] = t
+            nr += 1
     # orders as unsigned indices: numba then skips the negative-index wrap-around
     kill_u = kill_order.astype(np.uint64)
     gold_u = gold_order.astype(np.uint64)
@@ -266,6 +272,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
             # the loop body written out once more, to keep it in registers
             dmg = 0
             breaths = 0
+            treasures = 0
             f0 = 0
             if k1:
                 tails = 0
@@ -277,9 +284,9 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     v = ft[0, i]
                 n_d += tails + 1
                 f0 = v & 7
-                final[0] = f0
                 dmg = tails * tail_d + (v >> 3)
                 breaths = 1 if f0 == D_BREATH else 0
+                treasures = 1 if f0 == D_TREASURE else 0
             else:
                 for j in range(k):
                     final[j] = -1
@@ -296,6 +303,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     final[j] = v & 7
                     dmg += tails * tail_d + (v >> 3)
                     breaths += (v & 7) == D_BREATH
+                    treasures += (v & 7) == D_TREASURE
             # --- breath, resolved immediately (before the army responds)
             paralysed = False
             frost = False
@@ -380,34 +388,36 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 idr = 0
                 armor = 0
                 acc = 0
-                for t in range(nt):
-                    c = alive[t]
-                    if c == 0 or kin[t] == colour:
-                        continue
-                    n_a += c
-                    if one_sum:
+                if one_sum:
+                    for r in range(nr):
+                        t = resp[r]
+                        c = alive[t]
+                        n_a += c
                         for _u in range(c):
                             s_a, f = below_s(s_a, _U6)
                             acc += words[t, f]
-                        continue
-                    while c > 0:  # blocks of at most `blk` dice, so no packed field overflows
-                        m = c if c < blk else blk
-                        c -= m
-                        acc = 0
-                        for _u in range(m):
-                            s_a, f = below_s(s_a, _U6)
-                            acc += words[t, f]
-                        mel += acc & RMASK
-                        mis += (acc >> _RB1) & RMASK
-                        sav += (acc >> _RB2) & RMASK
-                        idr += (acc >> _RB3) & RMASK
-                        armor += acc >> _RB4
-                if one_sum:
-                    mel = acc & RMASK
-                    mis = (acc >> _RB1) & RMASK
-                    sav = (acc >> _RB2) & RMASK
-                    idr = (acc >> _RB3) & RMASK
-                    armor = acc >> _RB4
+                else:
+                    for r in range(nr):
+                        t = resp[r]
+                        c = alive[t]
+                        n_a += c
+                        while c > 0:  # blocks of at most `blk` dice: no packed field overflows
+                            m = c if c < blk else blk
+                            c -= m
+                            for _u in range(m):
+                                s_a, f = below_s(s_a, _U6)
+                                acc += words[t, f]
+                            mel += acc & RMASK
+                            mis += (acc >> _RB1) & RMASK
+                            sav += (acc >> _RB2) & RMASK
+                            idr += (acc >> _RB3) & RMASK
+                            armor += acc >> _RB4
+                            acc = 0
+                mel += acc & RMASK
+                mis += (acc >> _RB1) & RMASK
+                sav += (acc >> _RB2) & RMASK
+                idr += (acc >> _RB3) & RMASK
+                armor += acc >> _RB4
                 if frost:
                     mel //= 2
                     mis //= 2
@@ -548,23 +558,26 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                             dead[t] += m
                             promos += m
                             recheck = True
-            for j in range(k):
-                if final[j] == D_TREASURE and not destroyed:
-                    # treasure: promote one unit (the first that can be)
-                    for t in range(nt):
-                        u = promo[t]
-                        if u >= 0 and alive[t] > 0 and (unlimited != 0 or dead[u] > 0):
-                            if unlimited == 0:
-                                dead[u] -= 1
-                            alive[t] -= 1
-                            alive[u] += 1
-                            dead[t] += 1
-                            promos += 1
-                            recheck = True
-                            break
-                if final[j] == D_WING and j != sa1 and j != sa2:
-                    present[j] = 0
-                    fl += 1
+            for _t in range(0 if destroyed else treasures):
+                # treasure: promote one unit (the first that can be)
+                for t in range(nt):
+                    u = promo[t]
+                    if u >= 0 and alive[t] > 0 and (unlimited != 0 or dead[u] > 0):
+                        if unlimited == 0:
+                            dead[u] -= 1
+                        alive[t] -= 1
+                        alive[u] += 1
+                        dead[t] += 1
+                        promos += 1
+                        recheck = True
+                        break
+            if k1:
+                fl = 1 if f0 == D_WING and nslain == 0 else 0
+            else:
+                for j in range(k):
+                    if final[j] == D_WING and j != sa1 and j != sa2:
+                        present[j] = 0
+                        fl += 1
             slain += nslain
             flew += fl
             left -= nslain + fl
