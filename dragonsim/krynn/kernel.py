@@ -545,6 +545,25 @@ def reset_game(u, u0, cmd, cmd0, order, ptr, sizes, stress, g):
         g[i] = 0
 
 
+@njit(cache=True, inline="always")
+def chunk_scratch(u0, cmd0, cmd_tab, cards, sizes):
+    """A chunk's game state and its copies of the tables, all of shapes fixed in the compiled
+    code (2 sides, 3 lines, 5 fields): indexing them takes constant strides, not the runtime
+    strides of the arguments (about 3% faster). Returns ``(u, cmd, cmd_tab, cards, sizes,
+    order, ptr)``."""
+    nt = u0.shape[0]
+    m = cards.shape[2]
+    u = np.empty((nt, 2, 3, 5), np.int64)
+    cmd = np.empty((nt, 2), np.int64)
+    tab = np.empty((nt, 2, 3), np.int64)
+    tab[:] = cmd_tab
+    cl = np.empty((2, 3, m, 5), np.int64)
+    cl[:] = cards
+    sz = np.empty((2, 3), np.int64)
+    sz[:] = sizes
+    return u, cmd, tab, cl, sz, np.zeros((2, 3, m), np.int64), np.zeros((2, 3), np.int64)
+
+
 # --- single tile ----------------------------------------------------------------------------
 # battle counters
 B_N, B_ALLIANCE, B_ARMY, B_NONE = 0, 1, 2, 3
@@ -602,13 +621,9 @@ def battle_kernel(start, stop, seed, u0, cmd0, cmd_tab, cards, sizes, die_hits, 
     o_turn, o_st, o_line, ncount = battle_offsets(max_turns, bins)
     nchunks = (n + CHUNK - 1) // CHUNK
     out = np.zeros((max(nchunks, 1), ncount), np.int64)
-    m = cards.shape[2]
     s0 = run_key(seed)
     for ch in prange(nchunks):
-        u = np.empty_like(u0)
-        cmd = np.empty_like(cmd0)
-        order = np.zeros((2, 3, m), np.int64)
-        ptr = np.zeros((2, 3), np.int64)
+        u, cmd, tab, cl, sz, order, ptr = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
         stress = np.zeros(max(1, opts[O_HEROES]), np.int64)
         g = np.zeros(N_G, np.int64)
         st_d = np.zeros(1, np.uint64)
@@ -619,9 +634,8 @@ def battle_kernel(start, stop, seed, u0, cmd0, cmd_tab, cards, sizes, die_hits, 
         b = min(stop, a + CHUNK)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
-            w, turns = play_tile(u, u0, cmd, cmd0, cmd_tab, order, ptr, cards, sizes, die_hits,
-                                 die_woe, sk_line, sk_cmd, opts, fopts, stress, g, st_d, st_c,
-                                 st_f)
+            w, turns = play_tile(u, u0, cmd, cmd0, tab, order, ptr, cl, sz, die_hits, die_woe,
+                                 sk_line, sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
             row[B_N] += 1
             row[B_PLAYED] += turns
             if w < 0:
@@ -778,15 +792,11 @@ def field_kernel(start, stop, seed, u0, cmd0, cmd_tab, flank0, cards, sizes, die
     ncount = F_TILES + 2 * nt
     nchunks = (n + CHUNK - 1) // CHUNK
     out = np.zeros((max(nchunks, 1), ncount), np.int64)
-    m = cards.shape[2]
     s0 = run_key(seed)
     for ch in prange(nchunks):
-        u = np.empty_like(u0)
-        cmd = np.empty_like(cmd0)
+        u, cmd, tab, cl, sz, order, ptr = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
         flank = np.empty_like(flank0)
         ctl = np.empty(nt, np.int64)
-        order = np.zeros((2, 3, m), np.int64)
-        ptr = np.zeros((2, 3), np.int64)
         stress = np.zeros(max(1, opts[O_HEROES]), np.int64)
         g = np.zeros(N_G, np.int64)
         st_d = np.zeros(1, np.uint64)
@@ -797,9 +807,9 @@ def field_kernel(start, stop, seed, u0, cmd0, cmd_tab, flank0, cards, sizes, die
         b = min(stop, a + CHUNK)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
-            res, turns = play_field(u, u0, cmd, cmd0, cmd_tab, flank0, flank, ctl, order, ptr,
-                                    cards, sizes, die_hits, die_woe, sk_line, sk_cmd, opts,
-                                    fopts, stress, g, st_d, st_c, st_f)
+            res, turns = play_field(u, u0, cmd, cmd0, tab, flank0, flank, ctl, order, ptr, cl,
+                                    sz, die_hits, die_woe, sk_line, sk_cmd, opts, fopts, stress,
+                                    g, st_d, st_c, st_f)
             row[F_N] += 1
             if res == 0:
                 row[F_WIN] += 1
