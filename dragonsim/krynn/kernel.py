@@ -525,8 +525,12 @@ def battle_step(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe,
 
 
 @njit(cache=True, inline="always")
-def reset_game(u, u0, cmd, cmd0, order, ptr, sizes, stress, g):
-    """Start a game: units and commanders from their starting arrays, full decks."""
+def reset_game(u, u0, cmd, cmd0, order, ptr, stress, g):
+    """Start a game: units and commanders from their starting arrays, full decks.
+
+    Every deck row is reset in full (``order[s, l, i] = i`` for all ``i``, also past the
+    deck's size, which no draw reads): one loop of the same stores for every deck, which the
+    compiler vectorises."""
     nt = u.shape[0]
     for t in range(nt):
         for s in range(2):
@@ -537,7 +541,7 @@ def reset_game(u, u0, cmd, cmd0, order, ptr, sizes, stress, g):
     for s in range(2):
         for l in range(3):
             ptr[s, l] = 0
-            for i in range(sizes[s, l]):
+            for i in range(order.shape[2]):
                 order[s, l, i] = i
     for h in range(stress.shape[0]):
         stress[h] = 0
@@ -550,18 +554,26 @@ def chunk_scratch(u0, cmd0, cmd_tab, cards, sizes):
     """A chunk's game state and its copies of the tables, all of shapes fixed in the compiled
     code (2 sides, 3 lines, 5 fields): indexing them takes constant strides, not the runtime
     strides of the arguments (about 3% faster). Returns ``(u, cmd, cmd_tab, cards, sizes,
-    order, ptr)``."""
+    order, ptr, u0)``. (Plain loops: slice assignments cost more compile time.)"""
     nt = u0.shape[0]
     m = cards.shape[2]
     u = np.empty((nt, 2, 3, 5), np.int64)
-    cmd = np.empty((nt, 2), np.int64)
+    u0c = np.empty((nt, 2, 3, 5), np.int64)
     tab = np.empty((nt, 2, 3), np.int64)
-    tab[:] = cmd_tab
     cl = np.empty((2, 3, m, 5), np.int64)
-    cl[:] = cards
     sz = np.empty((2, 3), np.int64)
-    sz[:] = sizes
-    return u, cmd, tab, cl, sz, np.zeros((2, 3, m), np.int64), np.zeros((2, 3), np.int64)
+    for s in range(2):
+        for l in range(3):
+            sz[s, l] = sizes[s, l]
+            for t in range(nt):
+                tab[t, s, l] = cmd_tab[t, s, l]
+                for f in range(5):
+                    u0c[t, s, l, f] = u0[t, s, l, f]
+            for i in range(m):
+                for f in range(5):
+                    cl[s, l, i, f] = cards[s, l, i, f]
+    return (u, np.empty((nt, 2), np.int64), tab, cl, sz, np.zeros((2, 3, m), np.int64),
+            np.zeros((2, 3), np.int64), u0c)
 
 
 # --- single tile ----------------------------------------------------------------------------
@@ -588,7 +600,7 @@ def play_tile(u, u0, cmd, cmd0, cmd_tab, order, ptr, cards, sizes, die_hits, die
     """One game on one battle tile: battles turn after turn until it is controlled.
 
     Returns ``(winner, turns)``; winner -1 when ``opts[O_MAX_TURNS]`` battles did not decide."""
-    reset_game(u, u0, cmd, cmd0, order, ptr, sizes, stress, g)
+    reset_game(u, u0, cmd, cmd0, order, ptr, stress, g)
     for turn in range(1, opts[O_MAX_TURNS] + 1):
         w = battle(u, 0, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
                    sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
@@ -623,7 +635,7 @@ def battle_kernel(start, stop, seed, u0, cmd0, cmd_tab, cards, sizes, die_hits, 
     out = np.zeros((max(nchunks, 1), ncount), np.int64)
     s0 = run_key(seed)
     for ch in prange(nchunks):
-        u, cmd, tab, cl, sz, order, ptr = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
+        u, cmd, tab, cl, sz, order, ptr, u0c = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
         stress = np.zeros(max(1, opts[O_HEROES]), np.int64)
         g = np.zeros(N_G, np.int64)
         st_d = np.zeros(1, np.uint64)
@@ -634,7 +646,7 @@ def battle_kernel(start, stop, seed, u0, cmd0, cmd_tab, cards, sizes, die_hits, 
         b = min(stop, a + CHUNK)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
-            w, turns = play_tile(u, u0, cmd, cmd0, tab, order, ptr, cl, sz, die_hits, die_woe,
+            w, turns = play_tile(u, u0c, cmd, cmd0, tab, order, ptr, cl, sz, die_hits, die_woe,
                                  sk_line, sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
             row[B_N] += 1
             row[B_PLAYED] += turns
@@ -722,7 +734,7 @@ def play_field(u, u0, cmd, cmd0, cmd_tab, flank0, flank, ctl, order, ptr, cards,
     Inlined into the kernel's parallel loop, as :func:`play_tile` is: compiled as a function of
     its own, the inlined battle phase kept increfs and decrefs of its arrays (atomic) in every
     turn, which cost more than the battle."""
-    reset_game(u, u0, cmd, cmd0, order, ptr, sizes, stress, g)
+    reset_game(u, u0, cmd, cmd0, order, ptr, stress, g)
     nt = u.shape[0]
     flank[:] = flank0
     ctl[:] = -1
@@ -794,7 +806,7 @@ def field_kernel(start, stop, seed, u0, cmd0, cmd_tab, flank0, cards, sizes, die
     out = np.zeros((max(nchunks, 1), ncount), np.int64)
     s0 = run_key(seed)
     for ch in prange(nchunks):
-        u, cmd, tab, cl, sz, order, ptr = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
+        u, cmd, tab, cl, sz, order, ptr, u0c = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
         flank = np.empty_like(flank0)
         ctl = np.empty(nt, np.int64)
         stress = np.zeros(max(1, opts[O_HEROES]), np.int64)
@@ -807,7 +819,7 @@ def field_kernel(start, stop, seed, u0, cmd0, cmd_tab, flank0, cards, sizes, die
         b = min(stop, a + CHUNK)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
-            res, turns = play_field(u, u0, cmd, cmd0, tab, flank0, flank, ctl, order, ptr, cl,
+            res, turns = play_field(u, u0c, cmd, cmd0, tab, flank0, flank, ctl, order, ptr, cl,
                                     sz, die_hits, die_woe, sk_line, sk_cmd, opts, fopts, stress,
                                     g, st_d, st_c, st_f)
             row[F_N] += 1
