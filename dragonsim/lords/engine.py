@@ -28,6 +28,15 @@ altitude by ``dalt`` levels costs ``H + T + dalt``, and is possible whenever ``|
 most compact one: smallest greatest distance from the start), and that path's bounding box in
 offset-row coordinates for all six facings, so the board-edge check is six comparisons. A move
 of speed ``s`` with altitude change ``dalt`` is an entry of budget ``s - dalt``.
+
+No reference counting in a game
+-------------------------------
+Every function a game calls (here, in :mod:`~dragonsim.lords.policies` and
+:mod:`~dragonsim.lords.hexes`) is compiled with ``_nrt=False``: none of them allocates, and
+without it numba increments and decrements the reference count of every array argument on
+every call (30 atomic operations per ``choose_move``), which cost about a fifth of a hunter
+turn. Only the kernels that allocate (``duel_kernel``, ``logged_game``, the table builders)
+keep numba's runtime; an allocation added to a game function fails to compile, loudly.
 """
 
 from __future__ import annotations
@@ -485,7 +494,7 @@ def needed_mrs(sheets_mr, mr_steps: int, n_mr: int = 9) -> list[int]:
 # =================================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def refresh(ds, i, scal):
     """Serious damage effects and removal for dragon ``i`` from its damage points.
 
@@ -516,7 +525,7 @@ def refresh(ds, i, scal):
         ds[i, F_ALIVE] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def damage(ds, t, part, amount):
     """Tick ``amount`` points off ``t``'s ``part`` (not below 0); returns the points taken."""
     left = ds[t, F_DP + part]
@@ -527,7 +536,7 @@ def damage(ds, t, part, amount):
     return took
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def speed_limits(ds, i, scal, accel_wings, opt):
     """``(lo, hi)`` for the speed dragon ``i`` may record this turn.
 
@@ -552,7 +561,7 @@ def speed_limits(ds, i, scal, accel_wings, opt):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def record_speed(ds, i, speed, scal):
     """Record ``speed`` and advance the speed-10 streak / cool-down bookkeeping."""
     thr = scal[S_STREAK_THRESHOLD]
@@ -569,7 +578,7 @@ def record_speed(ds, i, speed, scal):
     ds[i, F_LAST] = speed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f):
     """Move dragon ``i`` by move-table entry ``e`` and altitude change ``dalt``."""
     f0 = ds[i, F_F]
@@ -580,7 +589,7 @@ def apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f):
     ds[i, F_MOVED] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def breath_hit(hit_roll, tn, auto_miss, auto_hit):
     """"Roll 2d6. If the result is equal to or higher than your final modified target number,
     you hit ... A roll of 2 always misses, and a roll of 12 always hits"."""
@@ -589,7 +598,7 @@ def breath_hit(hit_roll, tn, auto_miss, auto_hit):
     return hit_roll >= auto_hit or hit_roll >= tn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cc_modifier(ds, i, cc_by_mr, scal, opt):
     m = cc_by_mr[ds[i, F_MR]]
     if opt[OPT_RIDERS] == 1 and ds[i, F_RIDER] == 1:
@@ -597,7 +606,7 @@ def cc_modifier(ds, i, cc_by_mr, scal, opt):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cc_begin(ds, a, b, scal):
     """"both dragons automatically drop one altitude level"; "both dragons subtract 2 from their
     current speed ... If subtracting 2 ... would cause it to drop below its minimum speed,
@@ -612,7 +621,7 @@ def cc_begin(ds, a, b, scal):
         ds[i, F_LAST] = s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_breath(ds, a, t, side, loc_roll, dmg_roll, tb_alloc, tb_weapon):
     """A breath hit of ``a`` on ``t`` from direction ``side`` (0 F .. 5 FL): "Roll 2d6 and
     cross-reference that number with the direction the attack came from on the Damage
@@ -624,7 +633,7 @@ def resolve_breath(ds, a, t, side, loc_roll, dmg_roll, tb_alloc, tb_weapon):
     return part
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cc_winner(ds, a, b, ra, rb, cc_by_mr, scal, opt):
     """"Both ... roll 2d6 and add the close combat modifiers ... The highest modified result
     wins the combat. If the numbers are tied, the combat is a draw" (-1)."""
@@ -635,7 +644,7 @@ def cc_winner(ds, a, b, ra, rb, cc_by_mr, scal, opt):
     return a if sa > sb else b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_close_combat(ds, w, l, col, loc_roll, dmg_roll, self_roll, facing_roll,
                          winner_facing, tb_alloc, tb_weapon, scal, opt):
     """The rest of a decided close combat: "the winning dragon then rolls 1d6 to determine
@@ -657,7 +666,7 @@ def resolve_close_combat(ds, w, l, col, loc_roll, dmg_roll, self_roll, facing_ro
     return part
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def allocate_self_damage(ds, i, pts, mode, scal):
     """The close-combat winner's own 1d6 ("allocate that many points of damage anywhere"):
     mode 0 spreads point by point over the parts with most points left, never making a part
@@ -704,7 +713,7 @@ def allocate_self_damage(ds, i, pts, mode, scal):
 # =================================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_dragons(ds, dragons, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
                  tb_wing_tohit, tb_body_tohit, scal):
     """Fill each dragon's state row from its sheet row (``dragons``: int64 [nd, N_DCOLS])."""
@@ -739,7 +748,7 @@ def init_dragons(ds, dragons, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing
         refresh(ds, i, scal)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _edge_hex(edge, k, width, depth):
     """Axial hex number ``k`` along board edge 0 W, 1 E, 2 N, 3 S, and the inward facing."""
     if edge == 0:
@@ -754,7 +763,7 @@ def _edge_hex(edge, k, width, depth):
     return q, row, f
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _order_by_rolls(order, key, n, st, cnt):
     """Sort ``order[:n]`` by ``key`` ascending, rolling 2d6 again within ties ("roll off as many
     times as is necessary")."""
@@ -794,7 +803,7 @@ def _order_by_rolls(order, key, n, st, cnt):
                 cnt[C_DICE] += 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key):
     """Place the dragons: "Have each player roll 2d6. In the order of the dice rolls, lowest to
     highest, each player places his or her dragon in a hex along any edge of the map." Altitude
@@ -864,7 +873,7 @@ def setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key):
 # =================================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log(log, nlog, ds, turn, kind, i, j, vals):
     k = nlog[0]
     if k >= log.shape[0]:
@@ -887,7 +896,7 @@ def _log(log, nlog, ds, turn, kind, i, j, vals):
     nlog[0] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _teams_alive(ds, nd):
     """(number of teams with a dragon in play, one such team)."""
     seen = 0
@@ -903,7 +912,7 @@ def _teams_alive(ds, nd):
     return seen, last
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
               tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
               tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing, tb_accel_wings,

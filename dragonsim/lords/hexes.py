@@ -138,7 +138,7 @@ def within_angle(d, n, degrees):
     return d >= 0 or d * d <= k * n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def arc_area(q, r, facing, tq, tr, dark=30, grey=60, light=90):
     """Area of the arc of fire of a dragon at ``(q, r)`` facing ``facing`` that ``(tq, tr)`` is in.
 
@@ -185,7 +185,7 @@ def may_breathe_angle(dist, alt_diff):
     return dist >= abs(alt_diff)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hexside(vq, vr):
     """Which hexside(s) of a hex the line from its centre towards offset ``(vq, vr)`` crosses.
 
@@ -208,7 +208,7 @@ def hexside(vq, vr):
     return d1, d2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def direction_template(aq, ar, tq, tr, tfacing):
     """The direction template: the hexside of the target's hex that the line from the attacker's
     centre to the target's centre enters, relative to the target's facing.
@@ -225,7 +225,7 @@ def direction_template(aq, ar, tq, tr, tfacing):
     return t1, t2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def facing_toward(q, r, tq, tr):
     """The facing (0..5) whose direction is closest to the line to ``(tq, tr)`` (lowest index on
     a tie)."""

@@ -291,7 +291,7 @@ def geometry_table(arc, range_mod, max_range, width, depth):
 # ---- decisions ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_speed(pid, ds, i, lo, hi, pst):
     """The speed dragon ``i`` records this turn, ``lo <= speed <= hi``."""
     if pid == P_RANDOM:
@@ -318,7 +318,7 @@ def choose_speed(pid, ds, i, lo, hi, pst):
     return want
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv_pe, mv_inv,
                 plan, tb_base, alt_mod, max_range, width, depth, alt_levels, cc_by_mr,
                 self_dice, samples, pst, scratch, geo):
@@ -600,7 +600,7 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
     return be, bd
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_engage(ds, i, j):
     """The engagement conditions: ``i`` (which has just moved) ends adjacent to and facing
     ``j``, at the same altitude, not Very Low, ``j`` has already moved, neither is engaged, and
@@ -610,7 +610,7 @@ def can_engage(ds, i, j):
             and adjacent_facing(ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[j, F_Q], ds[j, F_R]))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_engage(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
                   cc_by_mr, self_dice, pst):
     """Whom dragon ``i`` engages after its move (-1: nobody). Only one dragon can be directly
@@ -639,7 +639,7 @@ def choose_engage(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
     return j if ev > mine - theirs else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst):
     """The breath target dragon ``i`` records (-1: none). Engaged dragons neither breathe nor
     are breathed at; only targets in arc, in range and within the neck bend are offered."""
@@ -676,7 +676,7 @@ def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
     return bt
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_side(pid, ds, t, side1, side2, alloc, pst):
     """Pick one of two direction-template sides (a line through a corner): the attacker chooses.
     Planners take the side whose hit locations bring the target's parts closest to 0."""
@@ -693,7 +693,7 @@ def choose_side(pid, ds, t, side1, side2, alloc, pst):
     return side1 if v1 >= v2 else side2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_facing(pid, ds, i, j, pst):
     """The facing a close-combat winner ``i`` turns to ("may then turn to face any hexside")."""
     if pid == P_RANDOM:
