@@ -28,6 +28,9 @@ from ..random import below, below_s, seed_stream, stream_seed
 
 _U6 = np.uint64(6)
 _U12 = np.uint64(12)
+# the inverse of splitmix64's gamma mod 2**64: a stream that moved from s0 to s drew
+# (s - s0) * _GAMMA_INV numbers (each die adds the gamma once)
+_GAMMA_INV = np.uint64(pow(0x9E3779B97F4A7C15, -1, 1 << 64))
 
 # dragon icons (data.DRAGON_ICONS)
 D_BELLY, D_BREATH, D_CLAW, D_JAWS, D_TAIL, D_TREASURE, D_WING = 0, 1, 2, 3, 4, 5, 6
@@ -262,8 +265,8 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         left = k
         nk = nk0  # units other than dragonkin left (recounted after a breath or promotion)
         recheck = nk0 == 0  # must the next attack count them again?
-        n_d = 0  # dragon dice rolled
-        n_a = 0  # unit dice rolled
+        s_d0 = s_d  # dice rolled are counted from how far the streams moved
+        s_a0 = s_a
         buried = 0
         by_breath = 0
         for turn in range(1, turns + 1):
@@ -282,7 +285,6 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     tails += 1
                     s_d, i = below_s(s_d, _U12)
                     v = ft[0, i]
-                n_d += tails + 1
                 f0 = v & 7
                 dmg = tails * tail_d + (v >> 3)
                 breaths = 1 if f0 == D_BREATH else 0
@@ -299,7 +301,6 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         tails += 1
                         s_d, i = below_s(s_d, _U12)
                         v = ft[j, i]
-                    n_d += tails + 1
                     final[j] = v & 7
                     dmg += tails * tail_d + (v >> 3)
                     breaths += (v & 7) == D_BREATH
@@ -317,7 +318,6 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         for _u in range(c):
                             s_a, f = below_s(s_a, _U6)
                             killed += aux[t, f] & 1
-                        n_a += c
                         alive[t] = c - killed
                         lost += killed * health[t]
                         buried += killed * health[t]
@@ -362,7 +362,6 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                             for _u in range(mt):
                                 s_a, f = below_s(s_a, _U6)
                                 killed -= (aux[t, f] >> 1) & 1
-                            n_a += mt
                         alive[t] -= killed
                         if kin[t] < 0:
                             dead[t] += killed
@@ -392,7 +391,6 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     for r in range(nr):
                         t = resp[r]
                         c = alive[t]
-                        n_a += c
                         for _u in range(c):
                             s_a, f = below_s(s_a, _U6)
                             acc += words[t, f]
@@ -400,7 +398,6 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     for r in range(nr):
                         t = resp[r]
                         c = alive[t]
-                        n_a += c
                         while c > 0:  # blocks of at most `blk` dice: no packed field overflows
                             m = c if c < blk else blk
                             c -= m
@@ -462,19 +459,15 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         na = th[a] - mel  # melee on a
                         if na < 0:
                             na = 0
-                        if na <= id_att and (best_n < 1 or (best_n == 1 and na < used)):
-                            best_n = 1
-                            used = na
-                            sa1 = a
-                            sa2 = -1
-                        need = th[a] - mis  # missile on a
-                        if need < 0:
-                            need = 0
-                        if need <= id_att and (best_n < 1 or (best_n == 1 and need < used)):
-                            best_n = 1
-                            used = need
-                            sa1 = a
-                            sa2 = -1
+                        nm = th[a] - mis  # missile on a
+                        if nm < 0:
+                            nm = 0
+                        for need in (na, nm):  # melee first: a tie keeps it
+                            if need <= id_att and (best_n < 1 or (best_n == 1 and need < used)):
+                                best_n = 1
+                                used = need
+                                sa1 = a
+                                sa2 = -1
                         for b in range(k):  # melee on a, missile on b
                             if b == a or present[b] == 0:
                                 continue
@@ -609,8 +602,8 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         row[C_TURNS] += played
         row[C_TURNS_SQ] += played * played
         row[C_BURIED] += buried
-        row[C_DICE_DRAGON] += n_d
-        row[C_DICE_ARMY] += n_a
+        row[C_DICE_DRAGON] += np.int64((s_d - s_d0) * _GAMMA_INV)
+        row[C_DICE_ARMY] += np.int64((s_a - s_a0) * _GAMMA_INV)
         row[C_DESTROYED_BY_BREATH] += by_breath
         row[NHEAD + (lost if lost < hcap else hcap)] += 1
 
