@@ -7,6 +7,15 @@ else; floor2 draws as many random words as a game (as dice); floor3 makes a game
 (its dice, a card reveal from a deck of the same size per fight, one skirmish-die or
 battle-type draw per battle) and nothing else. Prints ratios; asserts nothing about time.
 
+How far the issue's target (ratio <= 3) is, as measured in 2026-11 (1 thread, Zen 4 at about
+3.6 GHz, 3/2/2 vs 5/3/2 skirmish): ratio 16.7, ratio2 6.2, ratio3 8.8. floor3 alone is 1.9
+dice floors, so ratio <= 3 would leave 1.1 dice floors (35 ns a game) for all the rules of
+12 battles: 3 ns, some 11 cycles, a battle, which today executes about 500 instructions
+(valgrind) at about 3 a cycle. The battle is bound by instruction count: interleaving two
+games per thread (to overlap their dependency chains) was 4% slower, and branch-free card
+kinds, Woe and "any line" choices 3-6% slower (more instructions than the mispredictions
+they save). ratio2 <= 3 would need the whole battle some 2 times faster.
+
     python benchmarks/bench_krynn.py [-n 2e6] [--threads 2]
 """
 
