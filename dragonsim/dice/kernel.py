@@ -187,7 +187,7 @@ def _covered(c, h, rem):
 
 @njit(cache=True)
 def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
-                kill_order, gold_order, opts, turns, hcap, row):
+                kill_order, gold_order, opts, turns, hcap, row, multi):
     """Games ``lo..hi-1`` of :func:`army_kernel` (one chunk, one thread), counted into ``row``.
 
     Game ``g`` draws dragon dice from the stream ``(seed, g, P_DRAGON)`` and unit dice from
@@ -195,7 +195,9 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     them to ``row`` once. A plain function, not part of the parallel kernel, so the game code
     compiles once and outside numba's parfor passes. One dragon (the usual case) takes
     straight-line branches for what is per dragon: its roll, the army's best use of its
-    results (the cheaper of two numbers) and its carried damage are scalars."""
+    results (the cheaper of two numbers) and its carried damage are scalars; ``multi`` is
+    ``None`` then (every ``multi is None`` test is decided when numba compiles, see
+    :func:`army_kernel`), an int for several dragons."""
     # private copies: reference counts of arrays shared by threads bounce between cores
     dfaces = dfaces.copy()
     health = health.copy()
@@ -206,7 +208,6 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     opts = opts.copy()
     nt = health.shape[0]
     k = dfaces.shape[0]
-    k1 = k == 1
     alive = np.zeros(nt, np.int64)
     dead = np.zeros(nt, np.int64)
     snap = np.zeros(nt, np.int64)
@@ -277,7 +278,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
             breaths = 0
             treasures = 0
             f0 = 0
-            if k1:
+            if multi is None:
                 tails = 0
                 s_d, i = below_s(s_d, _U12)
                 v = ft[0, i]
@@ -437,7 +438,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 # the army's best use of melee, missile and ID (as _allocate, written out)
                 best_n = 0
                 used = 0
-                if k1:  # the cheaper of melee and missile on the lone dragon
+                if multi is None:  # the cheaper of melee and missile on the lone dragon
                     used = dhealth - c0 - best
                     if f0 != D_BELLY:
                         used += dsaves
@@ -483,7 +484,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 saves = sav + armor + idr - used
                 nslain = best_n
                 if nslain == 0 and carry:  # on the first dragon present
-                    if k1:
+                    if multi is None:
                         c0 += best
                     else:
                         for j in range(k):
@@ -564,7 +565,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         promos += 1
                         recheck = True
                         break
-            if k1:
+            if multi is None:
                 fl = 1 if f0 == D_WING and nslain == 0 else 0
             else:
                 for j in range(k):
@@ -608,7 +609,6 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         row[NHEAD + (lost if lost < hcap else hcap)] += 1
 
 
-@njit(cache=True, parallel=True)
 def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
                 kill_order, gold_order, opts, turns, hcap):
     """Play games ``start..stop-1`` of dragons (one colour) attacking an army.
@@ -634,7 +634,23 @@ def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, c
     -------
     int64[NHEAD + hcap + 1 + 3 * (turns + 1)]
         Counters that add (see ``C_*`` and :func:`army_layout`).
+
+    Notes
+    -----
+    A Python function that picks one of two builds of :func:`_army_kernel`: ``multi`` is
+    ``None`` for one dragon (numba then prunes every branch for several dragons, which frees
+    registers in the game loop) and an int for several, so a run compiles only the build it
+    needs.
     """
+    multi = None if dfaces.shape[0] == 1 else 1
+    return _army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, count0,
+                        dua0, kill_order, gold_order, opts, turns, hcap, multi)
+
+
+@njit(cache=True, parallel=True)
+def _army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
+                 kill_order, gold_order, opts, turns, hcap, multi):
+    """:func:`army_kernel` for one dragon (``multi is None``) or several (an int)."""
     n = stop - start
     size = NHEAD + hcap + 1 + 3 * (turns + 1)
     nch = 1
@@ -646,7 +662,7 @@ def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, c
         hi = start + (n * (c + 1)) // nch
         row = np.zeros(size, np.int64)
         _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
-                    kill_order, gold_order, opts, turns, hcap, row)
+                    kill_order, gold_order, opts, turns, hcap, row, multi)
         for i in range(size):
             rows[c, i] = row[i]
     out = np.zeros(size, np.int64)
