@@ -196,8 +196,8 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     compiles once and outside numba's parfor passes. One dragon (the usual case) takes
     straight-line branches for what is per dragon: its roll, the army's best use of its
     results (the cheaper of two numbers) and its carried damage are scalars; ``multi`` is
-    ``None`` then (every ``multi is None`` test is decided when numba compiles, see
-    :func:`army_kernel`), an int for several dragons."""
+    ``None`` then, and the response one packed sum (every ``multi is None`` test is decided
+    when numba compiles, see :func:`army_kernel`), an int otherwise."""
     # private copies: reference counts of arrays shared by threads bounce between cores
     dfaces = dfaces.copy()
     health = health.copy()
@@ -388,7 +388,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 idr = 0
                 armor = 0
                 acc = 0
-                if one_sum:
+                if multi is None or one_sum:
                     for r in range(nr):
                         t = resp[r]
                         c = alive[t]
@@ -638,11 +638,15 @@ def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, c
     Notes
     -----
     A Python function that picks one of two builds of :func:`_army_kernel`: ``multi`` is
-    ``None`` for one dragon (numba then prunes every branch for several dragons, which frees
-    registers in the game loop) and an int for several, so a run compiles only the build it
-    needs.
+    ``None`` for one dragon and an army whose response fits one packed sum (numba then prunes
+    the branches for several dragons and for summing in blocks, which frees registers in the
+    game loop), an int otherwise (the general code, right for any number of dragons), so a
+    run compiles only the build it needs.
     """
-    multi = None if dfaces.shape[0] == 1 else 1
+    nt = health.shape[0]
+    blk = _response_words(fk, fc, health, kin, np.zeros((nt, 6), np.int64),
+                          np.zeros((nt, 6), np.int64))
+    multi = None if dfaces.shape[0] == 1 and int(np.sum(count0)) <= blk else 1
     return _army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, count0,
                         dua0, kill_order, gold_order, opts, turns, hcap, multi)
 
