@@ -3,13 +3,14 @@
 Only :func:`prefetch` for now: it asks the CPU to start loading the cache line that holds an
 array row before the kernel needs it, so an L2/L3 miss overlaps with other work instead of
 stalling the instruction that reads the row. It never changes a result (a prefetch has no
-visible effect), only when memory arrives.
+visible effect), only when memory arrives. With ``NUMBA_DISABLE_JIT=1`` it is a no-op, so
+the kernels still run as plain Python (the benchmark's comparison).
 """
 
 from __future__ import annotations
 
 from llvmlite import ir
-from numba import types
+from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -49,3 +50,10 @@ def prefetch(typingctx, arr, row):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+if config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): an intrinsic cannot run there
+
+    def prefetch(arr, row):  # noqa: F811 -- the pure-Python stand-in
+        """A hint with no effect in plain Python."""
+        return None

@@ -1,9 +1,17 @@
 """The LLVM hints of :mod:`dragonsim._llvm` compile, emit the instruction, and change nothing."""
 
+import json
+import os
+import pickle
+import subprocess
+import sys
+
 import numpy as np
 from numba import njit
 
 from dragonsim._llvm import prefetch
+from dragonsim.lords import engine as E
+from dragonsim.lords.api import prepare
 
 
 @njit(cache=True)
@@ -28,3 +36,26 @@ def test_prefetch_emits_the_instruction():
     fn = njit(_sum_with_prefetch.py_func)
     fn(np.zeros(1, np.int64), np.zeros((1, 6, 2), np.int8))
     assert "llvm.prefetch" in fn.inspect_llvm(fn.signatures[0])
+
+
+def test_kernels_run_as_plain_python(tmp_path):
+    """With the JIT disabled (the benchmark's plain-Python comparison) the hints are no-ops
+    and a duel still plays, with the same result as compiled. (The kernel arguments are built
+    compiled and handed over: building the move tables in plain Python takes half a minute.)"""
+    prep = prepare("Reaper", "Skyblazer")
+    args = tmp_path / "args.pkl"
+    args.write_bytes(pickle.dumps(prep["args"]))
+    code = (
+        "import pickle, sys\n"
+        "import numpy as np\n"
+        "from dragonsim.lords import engine as E\n"
+        "args = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+        "rec = np.zeros((0, E.N_REC), np.int64)\n"
+        "print(E.duel_kernel(0, 2, 5, *args, rec).tolist())\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, str(args)], env=env,
+                         capture_output=True, text=True, check=True)
+    plain = json.loads(out.stdout.strip().splitlines()[-1])
+    compiled = E.duel_kernel(0, 2, 5, *prep["args"], np.zeros((0, E.N_REC), np.int64))
+    assert plain == compiled.tolist()
