@@ -396,16 +396,18 @@ def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, st
                                   u[t, atk, line, BS], u[t, atk, line, TAC])
         if woe > 0:  # (most rolls have no Woe: cheaper to skip than to apply 0 hits)
             ar, as_, abr, abs_, at = hit_line(ar, as_, abr, abs_, at, woe, opts[atk])
-    # the card's effect, by masked amounts (an effect with amount 0 changes nothing)
+    # the card's effect, by masked amounts (an effect with amount 0 changes nothing); most
+    # cards have none, and skipping them is 2-5% faster than the masked no-op
     eff = cards[atk, line, c, C_EFFECT]
-    ek = cards[atk, line, c, C_EAMOUNT]
-    ar, as_, abr, abs_ = rally_line(ar, as_, abr, abs_, ek * np.int64(eff == E_RALLY))
-    if ar + as_ > 0:  # "Tactic tokens can't be added to a battle line with no units."
-        at += ek * np.int64(eff == E_TACTIC)
-    abr, abs_ = barricade_line(ar, as_, abr, abs_, ek * np.int64(eff == E_BARRICADE))
-    dr, ds = shake_line(dr, ds, dbr, ek * np.int64(eff == E_SHAKE))
-    cd = cmd[t, dfd]
-    cmd[t, dfd] = 2 if (eff == E_SHAKE_CMD and cd == 1) else cd
+    if eff != E_NONE:
+        ek = cards[atk, line, c, C_EAMOUNT]
+        ar, as_, abr, abs_ = rally_line(ar, as_, abr, abs_, ek * np.int64(eff == E_RALLY))
+        if ar + as_ > 0:  # "Tactic tokens can't be added to a battle line with no units."
+            at += ek * np.int64(eff == E_TACTIC)
+        abr, abs_ = barricade_line(ar, as_, abr, abs_, ek * np.int64(eff == E_BARRICADE))
+        dr, ds = shake_line(dr, ds, dbr, ek * np.int64(eff == E_SHAKE))
+        cd = cmd[t, dfd]
+        cmd[t, dfd] = 2 if (eff == E_SHAKE_CMD and cd == 1) else cd
     u[t, dfd, target, R] = dr
     u[t, dfd, target, S] = ds
     u[t, dfd, target, BR] = dbr
