@@ -245,6 +245,10 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     dsaves = opts[O_DSAVES]
     carry = opts[O_CARRY] != 0
     kills = colour != BLUE and colour != GREEN  # a breath that can kill units
+    lay_army = NHEAD + hcap + 1
+    lay_drag = lay_army + turns + 1
+    lay_slain = lay_drag + turns + 1
+    ends = np.zeros(8 * (turns + 1), np.int64)  # lone dragon: games by how they ended
     nk0 = _non_kin_left(count0, kin)  # units other than dragonkin at the start
     for g in range(lo, hi):
         s_d = stream_seed(seed, g, P_DRAGON)
@@ -252,9 +256,10 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         for t in range(nt):
             alive[t] = count0[t]
             dead[t] = dua0[t]
-        for j in range(k):
-            present[j] = 1
-            carried[j] = 0
+        if multi is not None:
+            for j in range(k):
+                present[j] = 1
+                carried[j] = 0
         c0 = 0  # damage carried by a lone dragon
         lost = 0
         promos = 0
@@ -579,34 +584,55 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 first_slain = turn
             if destroyed or left == 0:
                 break
-        lay_army = NHEAD + hcap + 1
-        lay_drag = lay_army + turns + 1
-        lay_slain = lay_drag + turns + 1
-        if first_slain > 0:
-            row[lay_slain + first_slain] += 1
-        if destroyed:
-            row[lay_army + played] += 1
-        if left == 0:
-            row[lay_drag + played] += 1
-        row[C_GAMES] += 1
-        row[C_ANY_SLAIN] += slain > 0
-        row[C_ALL_SLAIN] += slain == k
-        row[C_SLAIN_SUM] += slain
-        row[C_DESTROYED] += destroyed
-        row[C_FLEW] += left == 0 and flew > 0
-        row[C_TIMEOUT] += left > 0 and not destroyed
+        if multi is None:  # one count per game: see the end
+            ends[((slain * 2 + flew) * 2 + destroyed) * (turns + 1) + played] += 1
+        else:
+            if first_slain > 0:
+                row[lay_slain + first_slain] += 1
+            if destroyed:
+                row[lay_army + played] += 1
+            if left == 0:
+                row[lay_drag + played] += 1
+            row[C_GAMES] += 1
+            row[C_ANY_SLAIN] += slain > 0
+            row[C_ALL_SLAIN] += slain == k
+            row[C_SLAIN_SUM] += slain
+            row[C_DESTROYED] += destroyed
+            row[C_FLEW] += left == 0 and flew > 0
+            row[C_TIMEOUT] += left > 0 and not destroyed
+            row[C_TURNS] += played
+            row[C_TURNS_SQ] += played * played
         row[C_LOST] += lost
         row[C_LOST_SQ] += lost * lost
         row[C_PROMO] += promos
         row[C_PROMO_SQ] += promos * promos
         row[C_PROMO_ANY] += promos > 0
-        row[C_TURNS] += played
-        row[C_TURNS_SQ] += played * played
         row[C_BURIED] += buried
         row[C_DICE_DRAGON] += np.int64((s_d - s_d0) * _GAMMA_INV)
         row[C_DICE_ARMY] += np.int64((s_a - s_a0) * _GAMMA_INV)
         row[C_DESTROYED_BY_BREATH] += by_breath
         row[NHEAD + (lost if lost < hcap else hcap)] += 1
+    if multi is None:
+        # the lone dragon's games by how they ended: slain, flew and destroyed are 0 or 1,
+        # and the dragon gone (slain or flown) ends the game, so it was first slain at the
+        # last attack played
+        for sl in range(2):
+            for fw in range(2):
+                for de in range(2):
+                    for pl in range(turns + 1):
+                        m = ends[((sl * 2 + fw) * 2 + de) * (turns + 1) + pl]
+                        row[C_GAMES] += m
+                        row[C_ANY_SLAIN] += sl * m
+                        row[C_ALL_SLAIN] += sl * m
+                        row[C_SLAIN_SUM] += sl * m
+                        row[C_DESTROYED] += de * m
+                        row[C_FLEW] += fw * m
+                        row[C_TIMEOUT] += (1 - sl) * (1 - fw) * (1 - de) * m
+                        row[C_TURNS] += pl * m
+                        row[C_TURNS_SQ] += pl * pl * m
+                        row[lay_slain + pl] += sl * m
+                        row[lay_army + pl] += de * m
+                        row[lay_drag + pl] += (sl | fw) * m
 
 
 def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
