@@ -249,6 +249,10 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     lay_drag = lay_army + turns + 1
     lay_slain = lay_drag + turns + 1
     ends = np.zeros(8 * (turns + 1), np.int64)  # lone dragon: games by how they ended
+    npb = 64
+    ph = np.zeros(npb, np.int64)  # games by promotions made
+    moved_d = np.uint64(0)  # how far the games' streams moved, summed (mod 2**64)
+    moved_a = np.uint64(0)
     nk0 = _non_kin_left(count0, kin)  # units other than dragonkin at the start
     for g in range(lo, hi):
         s_d = stream_seed(seed, g, P_DRAGON)
@@ -602,16 +606,33 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
             row[C_TIMEOUT] += left > 0 and not destroyed
             row[C_TURNS] += played
             row[C_TURNS_SQ] += played * played
-        row[C_LOST] += lost
-        row[C_LOST_SQ] += lost * lost
-        row[C_PROMO] += promos
-        row[C_PROMO_SQ] += promos * promos
-        row[C_PROMO_ANY] += promos > 0
+        # health-worth lost below hcap and promotions below `npb` are counted in histograms
+        # (their sums and squares added at the end)
+        if lost < hcap:
+            row[NHEAD + lost] += 1
+        else:
+            row[NHEAD + hcap] += 1
+            row[C_LOST] += lost
+            row[C_LOST_SQ] += lost * lost
+        if promos < npb:
+            ph[promos] += 1
+        else:
+            row[C_PROMO] += promos
+            row[C_PROMO_SQ] += promos * promos
+            row[C_PROMO_ANY] += 1
         row[C_BURIED] += buried
-        row[C_DICE_DRAGON] += np.int64((s_d - s_d0) * _GAMMA_INV)
-        row[C_DICE_ARMY] += np.int64((s_a - s_a0) * _GAMMA_INV)
+        moved_d += s_d - s_d0
+        moved_a += s_a - s_a0
         row[C_DESTROYED_BY_BREATH] += by_breath
-        row[NHEAD + (lost if lost < hcap else hcap)] += 1
+    row[C_DICE_DRAGON] += np.int64(moved_d * _GAMMA_INV)
+    row[C_DICE_ARMY] += np.int64(moved_a * _GAMMA_INV)
+    for i in range(hcap):
+        row[C_LOST] += i * row[NHEAD + i]
+        row[C_LOST_SQ] += i * i * row[NHEAD + i]
+    for i in range(npb):
+        row[C_PROMO] += i * ph[i]
+        row[C_PROMO_SQ] += i * i * ph[i]
+        row[C_PROMO_ANY] += ph[i] if i > 0 else 0
     if multi is None:
         # the lone dragon's games by how they ended: slain, flew and destroyed are 0 or 1,
         # and the dragon gone (slain or flown) ends the game, so it was first slain at the
