@@ -57,20 +57,19 @@ def main() -> None:
         c = K.army_kernel(0, 1000, 1, *args)  # compile / load from cache
         c = K.army_kernel(0, n, 1, *args)
         attacks = int(c[K.C_TURNS])
-        dd = int(c[K.C_DICE_DRAGON]) / n
-        ad = int(c[K.C_DICE_ARMY]) / n
+        td, ta = int(c[K.C_DICE_DRAGON]), int(c[K.C_DICE_ARMY])
+        dd, ad = td / n, ta / n
         t_full = _best(lambda args=args: K.army_kernel(0, n, 1, *args))
-        nd, na = max(1, round(dd)), max(1, round(ad))
-        K.rng_floor_kernel(0, 1000, 1, nd, na, 0)
-        K.rng_floor_kernel(0, 1000, 1, nd, na, 1)
-        t_vec = _best(lambda nd=nd, na=na: K.rng_floor_kernel(0, n, 1, nd, na, 0))
-        t_seq = _best(lambda nd=nd, na=na: K.rng_floor_kernel(0, n, 1, nd, na, 1))
+        K.rng_floor_kernel(0, 1000, 1, 1000, 1000, 0)
+        K.rng_floor_kernel(0, 1000, 1, 1000, 1000, 1)
+        t_vec = _best(lambda td=td, ta=ta: K.rng_floor_kernel(0, n, 1, td, ta, 0))
+        t_seq = _best(lambda td=td, ta=ta: K.rng_floor_kernel(0, n, 1, td, ta, 1))
         print(f"\n{label}")
         print(f"  attacks/s        {attacks / t_full:14,.0f}   ({attacks / n:.2f} attacks/game,"
               f" {t_full:.3f} s)")
         print(f"  dice per attack  {dd * n / attacks:6.2f} dragon d12 + {ad * n / attacks:6.2f}"
               f" unit d6")
-        print(f"  RNG floor        same streams, {nd} d12 + {na} d6 per game: "
+        print(f"  RNG floor        same streams, the same {dd:.2f} d12 + {ad:.2f} d6 per game: "
               f"{t_seq:.3f} s one die at a time, {t_vec:.3f} s summed (SIMD)")
         print(f"  ratio full/floor {t_full / t_seq:6.2f}x (dice one at a time)   "
               f"{t_full / t_vec:6.2f}x (SIMD sum)")
@@ -82,9 +81,10 @@ def main() -> None:
     K.dvd_kernel(0, 1000, 1, faces, side, 2, Options().array(), 10)
     c = K.dvd_kernel(0, n, 1, faces, side, 2, Options().array(), 10)
     t = _best(lambda: K.dvd_kernel(0, n, 1, faces, side, 2, Options().array(), 10))
-    dice = int(c[K.V_DICE]) / n
-    K.rng_floor_kernel(0, 1000, 1, max(1, round(dice)), 0, 1)
-    tf = _best(lambda: K.rng_floor_kernel(0, n, 1, max(1, round(dice)), 0, 1))
+    tv = int(c[K.V_DICE])
+    dice = tv / n
+    K.rng_floor_kernel(0, 1000, 1, 1000, 0, 1)
+    tf = _best(lambda: K.rng_floor_kernel(0, n, 1, tv, 0, 1))
     print("\nred-wyrm vs blue-drake, up to 10 rounds")
     print(f"  games/s          {n / t:14,.0f}   ({dice:.2f} d12 per game)")
     print(f"  ratio full/floor {t / tf:6.2f}x (dice one at a time)")

@@ -1013,7 +1013,12 @@ def dvd_kernel(start, stop, seed, dfaces, side, nteams, opts, turns):
 @njit(cache=True, parallel=True)
 def rng_floor_kernel(start, stop, seed, dragon_dice, army_dice, sequential):
     """The random-number floor: per game, seed the same two streams as :func:`army_kernel`
-    and draw ``dragon_dice`` d12 and ``army_dice`` d6, doing nothing else.
+    and draw d12 and d6 from them, doing nothing else.
+
+    ``dragon_dice`` and ``army_dice`` are the totals over the games ``start..stop-1`` (the
+    counts a kernel run reported), spread as evenly as integers allow (each game rolls the
+    mean rounded down or up, without a division per game), so the floor rolls exactly the
+    dice the games rolled.
 
     With ``sequential == 0`` the dice are summed, which LLVM vectorises (the generator is
     counter-based, so several dice are computed at once in SIMD lanes): the absolute floor.
@@ -1025,24 +1030,35 @@ def rng_floor_kernel(start, stop, seed, dragon_dice, army_dice, sequential):
     if n > 64:
         nch = 64
     rows = np.zeros((nch, 1), np.int64)
+    nn = max(n, 1)
+    bd, fd = dragon_dice // nn, dragon_dice % nn
+    ba, fa = army_dice // nn, army_dice % nn
     for c in prange(nch):
         lo = start + (n * c) // nch
         hi = start + (n * (c + 1)) // nch
         sd = np.zeros(1, np.uint64)
         sa = np.zeros(1, np.uint64)
+        rd = (fd * (lo - start)) % nn  # where this chunk's share of the remainders starts
+        ra = (fa * (lo - start)) % nn
         acc = 0
         for g in range(lo, hi):
             seed_stream(sd, seed, g, P_DRAGON)
             seed_stream(sa, seed, g, P_ARMY)
+            rd += fd
+            xd = 1 if rd >= nn else 0
+            rd -= nn * xd
+            ra += fa
+            xa = 1 if ra >= nn else 0
+            ra -= nn * xa
             if sequential != 0:
-                for _ in range(dragon_dice):
+                for _ in range(bd + xd):
                     acc = acc * 3 + below(sd, 12)
-                for _ in range(army_dice):
+                for _ in range(ba + xa):
                     acc = acc * 3 + below(sa, 6)
             else:
-                for _ in range(dragon_dice):
+                for _ in range(bd + xd):
                     acc += below(sd, 12)
-                for _ in range(army_dice):
+                for _ in range(ba + xa):
                     acc += below(sa, 6)
         rows[c, 0] = acc
     out = np.zeros(1, np.int64)
