@@ -212,6 +212,18 @@ def engage_value(ds, i, j, plan, cc_by_mr, self_dice):
 
 
 @njit(cache=True, inline="always")
+def _pass_block(mv_off, mr, speed, dalt, dlo, dhi):
+    """``(first entry, count)`` of the move-table block a planner samples for altitude change
+    ``dalt`` at ``speed`` (budget ``speed - dalt``); count 0 when ``dalt`` leaves the
+    altitude bounds ``dlo..dhi`` or no move has that budget."""
+    b = speed - dalt
+    if dalt < dlo or dalt > dhi or b < 0 or b >= mv_off.shape[1] - 1:
+        return 0, 0
+    a = mv_off[mr, b]
+    return a, mv_off[mr, b + 1] - a
+
+
+@njit(cache=True, inline="always")
 def _room_ahead(q, r, f, width, depth):
     """Hexes straight ahead that stay on the board (0..4)."""
     dq = (1, 1, 0, -1, -1, 0)[f]
@@ -410,20 +422,17 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
     # the same) and their packed records prefetched: the blocks of all ratings and speeds
     # outgrow the L2 cache, and the first record of a pass is otherwise a miss that stalls
     # the decision. The setup below runs while the lines arrive.
+    # A start of -1 means the pass has nothing to sample and is skipped below.
     start0 = -1
     start1 = -1
     for c_ in range(2):
+        if c_ == 1 and other == 0:
+            continue
         dalt = 0 if c_ == 0 else other
-        if (c_ == 1 and other == 0) or dalt < dlo or dalt > dhi:
-            continue
-        b = speed - dalt
-        if b < 0 or b >= nb:
-            continue
-        a = mv_off[mr, b]
-        c = mv_off[mr, b + 1] - a
+        a, c = _pass_block(mv_off, mr, speed, dalt, dlo, dhi)
         if c == 0:
             continue
-        pos = (below(pst, c) * mv_inv[mr, b]) % c
+        pos = (below(pst, c) * mv_inv[mr, speed - dalt]) % c
         for ahead in range(0, 16 if c_ == 0 else 8, 4):  # the lines of its first samples
             prefetch(pk, a + pos + ahead)
         prefetch(mv_pe, a + pos)
@@ -481,36 +490,27 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
     # a crowd), passes 2.. scan every altitude change in full, so a dragon leaves the board
     # only when no legal move exists at all.
     for c_ in range(2 + dhi - dlo + 1):
-        if c_ < 2:
-            dalt = 0 if c_ == 0 else other
-            if c_ == 1 and other == 0:
-                continue
-            quota = samples if c_ == 0 else (samples + 1) // 2
-        else:
-            if be >= 0:
-                break
-            dalt = dlo + c_ - 2
-            quota = 1 << 30
-        if dalt < dlo or dalt > dhi:
-            continue
-        b = speed - dalt
-        if b < 0 or b >= nb:
-            continue
-        adal = dalt if dalt >= 0 else -dalt
-        alt = alt0 + dalt
-        a = mv_off[mr, b]
-        c = mv_off[mr, b + 1] - a
-        if c == 0:
-            continue
         # visit the entries in a scattered order (a stride coprime to c from a random start)
         # and score the first `samples` that fit (the same checks as move_fits, hoisted).
         # The packed copy stores each block in that order, so the visit reads memory
         # sequentially (see MoveTables).
-        pos = 0
-        if c_ == 0:
-            pos = start0
-        elif c_ == 1:
-            pos = start1
+        if c_ < 2:
+            pos = start0 if c_ == 0 else start1
+            if pos < 0:
+                continue
+            dalt = 0 if c_ == 0 else other
+            quota = samples if c_ == 0 else (samples + 1) // 2
+        else:
+            if be >= 0:
+                break
+            pos = 0
+            dalt = dlo + c_ - 2
+            quota = 1 << 30
+        a, c = _pass_block(mv_off, mr, speed, dalt, dlo, dhi)
+        if c == 0:
+            continue
+        adal = dalt if dalt >= 0 else -dalt
+        alt = alt0 + dalt
         found = 0
         for _ in range(c):
             p = a + pos
