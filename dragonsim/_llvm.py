@@ -1,20 +1,28 @@
-"""LLVM hints for the numba kernels that numba does not expose.
+"""LLVM features for the numba kernels that numba does not expose.
 
-Only :func:`prefetch` for now: it asks the CPU to start loading the cache line that holds an
-array row before the kernel needs it, so an L2/L3 miss overlaps with other work instead of
-stalling the instruction that reads the row. It never changes a result (a prefetch has no
-visible effect), only when memory arrives. With ``NUMBA_DISABLE_JIT=1`` it is a no-op, so
-the kernels still run as plain Python (the benchmark's comparison).
+* :func:`prefetch` asks the CPU to start loading the cache line that holds an array row
+  before the kernel needs it, so an L2/L3 miss overlaps with other work instead of stalling
+  the instruction that reads the row. It never changes a result (a prefetch has no visible
+  effect), only when memory arrives.
+* :func:`stack_empty` gives a small uninitialised array on the calling function's stack. Its
+  use is aliasing, not speed of allocation: LLVM knows a stack slot is distinct from every
+  array argument, so a loop that gathers from argument tables and writes into a stack array
+  can be vectorised, where the same loop writing into an argument array cannot (LLVM cannot
+  prove the gathered addresses miss it, and numba does not mark arguments ``noalias``).
+
+With ``NUMBA_DISABLE_JIT=1`` both fall back to plain Python (a no-op, ``np.empty``), so the
+kernels still run as plain Python (the benchmark's comparison, the equality tests).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["prefetch"]
+__all__ = ["prefetch", "stack_empty"]
 
 
 @intrinsic
@@ -52,8 +60,43 @@ def prefetch(typingctx, arr, row):
     return sig, codegen
 
 
+@intrinsic
+def stack_empty(typingctx, n, dtype):
+    """``np.empty(n, dtype)`` on the stack of the function that calls it: ``n`` a literal int.
+
+    The slot is reserved once in the function's entry block (calling this in a loop reuses
+    it), holds garbage until written, and lives until that function returns: never return
+    the array or keep it past the call. It has no reference count (fine in ``_nrt=False``
+    code, the intended user).
+    """
+    if not isinstance(n, types.IntegerLiteral) or not isinstance(dtype, types.NumberClass):
+        return None
+    count = n.literal_value
+    if count < 1:
+        return None
+    arrty = types.Array(dtype.dtype, 1, "C")
+    sig = arrty(n, dtype)
+
+    def codegen(context, builder, signature, args):
+        llty = context.get_data_type(arrty.dtype)
+        itemsize = context.get_abi_sizeof(llty)
+        ptr = cgutils.alloca_once(builder, llty, size=count)  # in the entry block
+        ary = context.make_array(arrty)(context, builder)
+        intp = types.intp
+        context.populate_array(ary, data=ptr, shape=[context.get_constant(intp, count)],
+                               strides=[context.get_constant(intp, itemsize)],
+                               itemsize=context.get_constant(intp, itemsize), meminfo=None)
+        return ary._getvalue()
+
+    return sig, codegen
+
+
 if config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): an intrinsic cannot run there
 
     def prefetch(arr, row):  # noqa: F811 -- the pure-Python stand-in
         """A hint with no effect in plain Python."""
         return None
+
+    def stack_empty(n, dtype):  # noqa: F811 -- the pure-Python stand-in
+        """A heap array in plain Python."""
+        return np.empty(n, dtype)

@@ -1,4 +1,7 @@
-"""The LLVM hints of :mod:`dragonsim._llvm` compile, emit the instruction, and change nothing."""
+"""The LLVM features of :mod:`dragonsim._llvm`: the prefetch hint compiles, emits the
+instruction and changes nothing; stack arrays hold what is written (whether a loop over
+them vectorises is the CPU's cost model's call, measured by benchmarks/bench_duel.py, not
+asserted here)."""
 
 import json
 import os
@@ -7,9 +10,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from numba import njit
 
-from dragonsim._llvm import prefetch
+from dragonsim._llvm import prefetch, stack_empty
 from dragonsim.lords import engine as E
 from dragonsim.lords.api import prepare
 
@@ -36,6 +40,33 @@ def test_prefetch_emits_the_instruction():
     fn = njit(_sum_with_prefetch.py_func)
     fn(np.zeros(1, np.int64), np.zeros((1, 6, 2), np.int8))
     assert "llvm.prefetch" in fn.inspect_llvm(fn.signatures[0])
+
+
+@njit(cache=True, _nrt=False)
+def _gather_into_stack(table, idx, out):
+    """Twice over: sum of ``table[idx[k]] * 2`` through a stack array, reused each round."""
+    tot = 0.0
+    for _ in range(2):
+        buf = stack_empty(32, np.float64)
+        n = min(idx.shape[0], 32)
+        for k in range(n):
+            buf[k] = table[idx[k]] * 2.0
+        for k in range(n):
+            tot += buf[k]
+    out[0] = tot
+    return n
+
+
+def test_stack_empty_holds_what_is_written():
+    table = np.arange(100, dtype=np.float64) / 7
+    idx = np.array([5, 99, 0, 42, 42, 7], np.int64)
+    out = np.zeros(1)
+    assert _gather_into_stack(table, idx, out) == 6
+    assert out[0] == pytest.approx(2 * sum(2.0 * table[k] for k in idx), rel=1e-15)
+    # more indices than the buffer: the caller's own bound keeps to 32
+    idx = np.arange(40, dtype=np.int64)
+    _gather_into_stack(table, idx, out)
+    assert out[0] == pytest.approx(2 * sum(2.0 * table[k] for k in range(32)), rel=1e-15)
 
 
 def test_kernels_run_as_plain_python(tmp_path):

@@ -230,3 +230,132 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
                                 np.zeros(10 * E.MAXD, np.int64), geo)
         assert e >= 0 and dalt == 1
         assert P.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
+
+
+def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
+    """A planner's score of dragon ``i`` ending at ``(q, r, f, alt)``, computed the slow way:
+    the rulebook's target numbers from :func:`P.target_number` (arc area, range, neck bend,
+    altitude) for both shots, the close-combat odds, the room ahead, hex by hex."""
+    from dragonsim.lords import hexes as hx
+    from dragonsim.lords.tables import S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE, S_MAX_RANGE
+
+    at = ds.copy()
+    at[i, [P.F_Q, P.F_R, P.F_F, P.F_ALT]] = (q, r, f, alt)
+    tnargs = (int(sc[S_BASE_TO_HIT]), tb.arc, tb.range_mod, tb.alt_mod, int(sc[S_MAX_RANGE]))
+    best_off, danger, nr, eng = 0.0, 0.0, None, -1e9
+    for j in range(ds.shape[0]):
+        if j == i or ds[j, P.F_ALIVE] != 1 or ds[j, P.F_TEAM] == ds[i, P.F_TEAM]:
+            continue
+        qj, rj = int(ds[j, P.F_Q]), int(ds[j, P.F_R])
+        d = hx.distance(q, r, qj, rj)
+        nr = d if nr is None else min(nr, d)
+        if ds[j, P.F_ENG] >= 0:
+            continue
+        tn = P.target_number(at, i, j, q, r, f, alt, *tnargs)
+        if tn >= 0:
+            best_off = max(best_off, P._p_hit(plan, tn) * plan[P.PLAN_E_DMG, ds[i, P.F_BREATH]])
+        tn2 = P.target_number(at, j, i, qj, rj, int(ds[j, P.F_F]), int(ds[j, P.F_ALT]),
+                              *tnargs)
+        if tn2 >= 0:
+            w = 1.0 if ds[j, P.F_MOVED] else 0.6
+            danger += w * P._p_hit(plan, tn2) * plan[P.PLAN_E_DMG, ds[j, P.F_BREATH]]
+            area = hx.arc_area(qj, rj, int(ds[j, P.F_F]), q, r, tb.arc[3], tb.arc[4], tb.arc[5])
+            if pid == P.P_SNIPER and area <= 1:
+                danger += 2.0
+        if (ds[j, P.F_MOVED] == 1 and ds[j, P.F_ALT] == alt and alt > 1
+                and hx.adjacent_facing(q, r, f, qj, rj)):
+            eng = max(eng, P.engage_value(at, i, j, plan, tb.cc_by_mr,
+                                          int(sc[S_CC_SELF_DAMAGE_DICE])))
+    if nr is None:
+        return 0.0
+    edge = 0.4 * (4 - P._room_ahead(q, r, f, width, depth))
+    if pid == P.P_BRAWLER:
+        return -1.0 * nr - edge + (100.0 if eng > -1e9 else 0.0)
+    if pid == P.P_SNIPER:
+        s = best_off - 1.5 * danger - edge
+        return s - (3.0 * (3 - nr) if nr < 3 else 0.3 * (nr - 5) if nr > 5 else 0.0)
+    s = best_off - danger - edge - 0.05 * nr
+    return eng if eng > -1e9 and eng > s else s
+
+
+@pytest.mark.parametrize("pol", ["hunter", "brawler", "sniper"])
+def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol):
+    """The planners score end states in vectorised batches (enemy by enemy, with table
+    lookups). With a sample larger than any block they score every legal end state of the
+    two altitude changes they consider, so the move chosen must be one that scores the
+    maximum when every end state is scored the slow way (:func:`_direct_score`: target
+    numbers by the To-Hit rules, p.10, for both shots; the engagement conditions, p.12;
+    the room ahead). Random 2- and 3-dragon positions, some dragons allied, moved or
+    engaged."""
+    from dragonsim.lords import hexes as hx
+    from dragonsim.lords.tables import (
+        S_ALTITUDE_LEVELS,
+        S_BASE_TO_HIT,
+        S_BOARD_DEPTH,
+        S_BOARD_WIDTH,
+        S_CC_SELF_DAMAGE_DICE,
+        S_MAX_RANGE,
+    )
+
+    prep = prepare("Reaper", "Skyblazer", policies=(pol, pol))
+    mv, tb = prep["moves"], prep["tables"]
+    plan = prep["args"][-1]
+    sc = tb.scalars
+    width, depth = int(sc[S_BOARD_WIDTH]), int(sc[S_BOARD_DEPTH])
+    levels = int(sc[S_ALTITUDE_LEVELS])
+    args = (mv.off, mv.h, mv.rq, mv.rr, mv.box, mv.pk, mv.pe, mv.inv, plan,
+            sc[S_BASE_TO_HIT], tb.alt_mod, sc[S_MAX_RANGE], width, depth, levels,
+            tb.cc_by_mr, sc[S_CC_SELF_DAMAGE_DICE], 1 << 20)
+    geo = P.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth)
+    rng = np.random.default_rng(20261130 + len(pol))
+    pid = policy_id(pol)
+    checked = 0
+    while checked < 8:
+        nd = int(rng.integers(2, 4))
+        ds = np.zeros((nd, P.NF), np.int64)
+        ds[:, P.F_ALIVE] = 1
+        ds[:, P.F_ENG] = -1
+        ds[1:, P.F_TEAM] = 1
+        if nd == 3 and rng.random() < 0.5:
+            ds[2, P.F_TEAM] = 0  # an ally of the mover
+        hexes = set()
+        for j in range(nd):
+            while True:  # a free hex, near the others so shots and engagements happen
+                col, row = int(rng.integers(8, 20)), int(rng.integers(6, 16))
+                if (col, row) not in hexes:
+                    hexes.add((col, row))
+                    break
+            q, r = hx.from_offset(col, row)
+            ds[j, [P.F_Q, P.F_R, P.F_F, P.F_ALT]] = (q, r, rng.integers(6), rng.integers(1, 6))
+            ds[j, [P.F_MR, P.F_BREATH, P.F_CLAW, P.F_TOHIT]] = (
+                rng.integers(2, 9), rng.integers(5), rng.integers(5), rng.integers(-1, 3))
+            ds[j, P.F_MOVED] = int(j > 0 and rng.random() < 0.7)
+        if nd == 3 and rng.random() < 0.3:
+            ds[1, P.F_ENG], ds[2, P.F_ENG] = 2, 1
+        speed = int(rng.integers(3, 11))
+        st = np.zeros(1, np.uint64)
+        e, dalt = P.choose_move(pid, ds, 0, speed, *args, st,
+                                np.zeros(10 * E.MAXD, np.int64), geo)
+        # the altitude changes the planner considers: none and one level (a brawler: all
+        # the way) towards the nearest enemy
+        alt0, mr, f0 = int(ds[0, P.F_ALT]), int(ds[0, P.F_MR]), int(ds[0, P.F_F])
+        near = min((hx.distance(ds[0, P.F_Q], ds[0, P.F_R], ds[j, P.F_Q], ds[j, P.F_R]), j)
+                   for j in range(nd) if ds[j, P.F_TEAM] != ds[0, P.F_TEAM])[1]
+        full = int(ds[near, P.F_ALT]) - alt0
+        other = full if pid == P.P_BRAWLER else int(np.sign(full))
+        scores = {}
+        for d in sorted({0, other}):
+            b = speed - d
+            if not (1 - alt0 <= d <= levels - alt0 and 0 <= b < mv.off.shape[1] - 1):
+                continue
+            for k in range(mv.off[mr, b], mv.off[mr, b + 1]):
+                if P.move_fits(ds, 0, k, d, mv.h, mv.rq, mv.rr, mv.box, width, depth, levels):
+                    q = int(ds[0, P.F_Q] + mv.rq[k, f0])
+                    r = int(ds[0, P.F_R] + mv.rr[k, f0])
+                    scores[(k, d)] = _direct_score(pid, ds, 0, q, r, (f0 + int(mv.f[k])) % 6,
+                                                   alt0 + d, tb, sc, plan, width, depth)
+        if not scores:
+            continue  # a corner or a crowd: the full scan is another test's business
+        assert (e, dalt) in scores
+        assert scores[(e, dalt)] == pytest.approx(max(scores.values()), rel=1e-12, abs=1e-12)
+        checked += 1

@@ -1250,20 +1250,22 @@ def _drop_stale_caches() -> None:
     compile in.
 
     numba invalidates a cached function only when *its own* file changes, but the kernel
-    compiles in code from ``policies.py``, ``hexes.py``, ``tables.py`` and ``random.py``; after
-    an edit there (or a ``git pull`` that touches only those) a stale kernel would load. A
-    hash of those files is kept beside the cache and the caches are flushed when it differs.
+    compiles in code from ``policies.py``, ``hexes.py``, ``tables.py``, ``random.py`` and
+    ``_llvm.py``; after an edit there (or a ``git pull`` that touches only those) a stale
+    kernel would load. A hash of those files is kept beside the cache and the caches are
+    flushed when it differs.
     """
     import hashlib
     import os
 
+    from .. import _llvm
     from .. import random as _random
     from . import hexes as _hexes
     from . import policies as _policies
     from . import tables as _tables
 
     mods = (__import__(__name__, fromlist=["_"]), _policies)
-    files = [m.__file__ for m in (*mods, _hexes, _tables, _random)]
+    files = [m.__file__ for m in (*mods, _hexes, _tables, _random, _llvm)]
     try:
         digest = hashlib.sha256(b"".join(open(f, "rb").read() for f in files)).hexdigest()
     except OSError:

@@ -22,7 +22,8 @@ altitude change, and half as many with one level towards the nearest enemy (the 
 the way to its altitude); when none of those fits, it scans every altitude change in full, so
 a dragon flies off the board only when no move stays on it. Scoring one end state is a few
 integer operations and lookups in tables built once per kernel call (:func:`geometry_table`,
-the packed move records of ``MoveTables``).
+the packed move records of ``MoveTables``), done for a batch of end states at once in loops
+LLVM vectorises (stack arrays, :func:`dragonsim._llvm.stack_empty`).
 
 Policies
 --------
@@ -50,9 +51,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._llvm import prefetch
+from .._llvm import prefetch, stack_empty
 from ..random import below
-from .hexes import adjacent_facing, arc_area, distance, facing_toward, may_breathe_angle
+from .hexes import DQ, DR, adjacent_facing, arc_area, distance, facing_toward, may_breathe_angle
 
 __all__ = ["POLICIES", "policy_id", "policy_version"]
 
@@ -101,6 +102,8 @@ PLAN_P_HIT1 = 4  # P(hit) of target number k - 1 at k (k = 0: any number below 0
 N_PLAN_ROWS = 5
 PLAN_WIDTH = 48
 PLAN_CC_ZERO = 24
+#: end states a planner scores per batch (see choose_move)
+PLAN_BATCH = 32
 
 # ---- the policy table ---------------------------------------------------------------------------
 P_RANDOM = 0
@@ -256,6 +259,9 @@ SHOT_BIAS = 1 << 20
 #: packed shot of an offset out of the arc (or range): area bits 3 and a modifier so low that
 #: any target number built on it reads P(hit) = 0
 OUT_SHOT = (SHOT_BIAS // 2) * 4 + 3
+#: per facing f (4 bits each), ``3 dq + dr + 4`` of the hex directly ahead ``(dq, dr)``: an
+#: enemy at distance 1 and offset ``(dq, dr)`` is ahead of facing f when the codes match
+ADJ_CODES = sum((3 * int(DQ[f]) + int(DR[f]) + 4) << (4 * f) for f in range(6))
 
 
 @njit(cache=True)
@@ -455,43 +461,53 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
             scratch[ho + 2 * no] = ds[j, F_Q]
             scratch[ho + 2 * no + 1] = ds[j, F_R]
             no += 1
-    # the enemies, once per decision: the scoring loop below reads scalars from `scratch`
-    # (records of 8 from index 0, so LLVM sees the indices are not negative and drops numba's
-    # wraparound code) and never calls a helper that takes an array (each such call
-    # costs reference-count traffic inside the hottest loop of the engine)
+    # the enemies, once per decision: one record of 8 per enemy in `scratch` (from index 0,
+    # so LLVM sees the indices are not negative and drops numba's wraparound code): q, r,
+    # facing, the target number of my shot at it before the arc, range and altitude
+    # modifiers (less the bias, plus one: PLAN_P_HIT1), altitude, engagement, moved, and
+    # breath step << 8 | index
     rng = max_range
     side = geo[G_SIDE]
-    so = geo[G_SHOT]
+    cen = geo[G_SHOT] + 6 * (rng * side + rng)  # the packed shots of offset (0, 0)
     ro = geo[G_ROOM]
     gw = geo[G_WIDTH]
     ne = 0
     for j in range(ds.shape[0]):
         if _enemy(ds, i, j):
-            # one record of 8 per enemy: q, r; the geometry-table bases of my shot at it
-            # (<< 3) and its shot at me (low 3 bits: its facing); the target number before
-            # the arc, range and altitude modifiers (less the bias, plus one: PLAN_P_HIT1);
-            # altitude; engagement; moved (bit 0) + 2 * the base of its shot; breath step << 8
-            # | index
-            qj = ds[j, F_Q]
-            rj = ds[j, F_R]
             k = 8 * ne
-            scratch[k] = qj
-            scratch[k + 1] = rj
-            scratch[k + 2] = (so + 6 * ((qj + rng) * side + rj + rng)) * 8 + ds[j, F_F]
+            scratch[k] = ds[j, F_Q]
+            scratch[k + 1] = ds[j, F_R]
+            scratch[k + 2] = ds[j, F_F]
             scratch[k + 3] = tb_base + ds[j, F_TOHIT] - SHOT_BIAS + 1
             scratch[k + 4] = ds[j, F_ALT]
             scratch[k + 5] = ds[j, F_ENG]
-            scratch[k + 6] = ds[j, F_MOVED] + 2 * (so + 6 * ((rng - qj) * side + rng - rj))
+            scratch[k + 6] = ds[j, F_MOVED]
             scratch[k + 7] = ds[j, F_BREATH] * 256 + j
             ne += 1
     my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
     my_tn = tb_base + ds[i, F_TOHIT] - SHOT_BIAS + 1
+    sniper = pid == P_SNIPER
+    # End states are scored in batches. A scalar loop collects up to PLAN_BATCH of them that
+    # fit; loops without branches then score the whole batch, one enemy at a time (LLVM
+    # vectorises them, gathering from the geometry and planning tables; the batch lives on
+    # the stack, which is what lets it: see stack_empty); a last scalar loop keeps the first
+    # best in visiting order. The same end states, the same arithmetic and the same choice
+    # as scoring each end state as it is found, at a fraction of the cost per end state.
+    bp = stack_empty(PLAN_BATCH, np.int64)  # packed-record index
+    bq = stack_empty(PLAN_BATCH, np.int64)  # end hex
+    br = stack_empty(PLAN_BATCH, np.int64)
+    bf = stack_empty(PLAN_BATCH, np.int64)  # end facing
+    bnr = stack_empty(PLAN_BATCH, np.int64)  # distance to the nearest enemy
+    boff = stack_empty(PLAN_BATCH, np.float64)  # best expected breath damage dealt
+    bdng = stack_empty(PLAN_BATCH, np.float64)  # expected breath damage received
+    beng = stack_empty(PLAN_BATCH, np.float64)  # best close combat available (-1e9: none)
+    bsc = stack_empty(PLAN_BATCH, np.float64)  # the policy's score
     # Passes 0 and 1 sample those two altitude changes; when nothing in them fits (a corner,
     # a crowd), passes 2.. scan every altitude change in full, so a dragon leaves the board
     # only when no legal move exists at all.
     for c_ in range(2 + dhi - dlo + 1):
         # visit the entries in a scattered order (a stride coprime to c from a random start)
-        # and score the first `samples` that fit (the same checks as move_fits, hoisted).
+        # and score the first `quota` that fit (the same checks as move_fits, hoisted).
         # The packed copy stores each block in that order, so the visit reads memory
         # sequentially (see MoveTables).
         if c_ < 2:
@@ -512,91 +528,129 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
         adal = dalt if dalt >= 0 else -dalt
         alt = alt0 + dalt
         found = 0
-        for _ in range(c):
-            p = a + pos
-            pos += 1
-            if pos == c:
-                pos = 0
-            if pk[p, 8] < adal:
-                continue
-            if (pk[p, 2] < rlo or pk[p, 3] > rhi or pk[p, pc] < clo or pk[p, pc + 1] > chi):
-                continue
-            q = q0 + pk[p, 0]
-            r = r0 + pk[p, 1]
-            occ = False
-            for o in range(no):
-                if scratch[ho + 2 * o] == q and scratch[ho + 2 * o + 1] == r:
-                    occ = True
-            if occ:
-                continue
-            f = pk[p, 10]  # the facing at the end (PK_F_END)
-            # ---- the value of ending here: the best expected breath damage dealt next
-            # phase, less the enemies' expected damage from where they stand, the board edge
-            # ahead, the distance to the nearest enemy and an available close combat. Written
-            # with few branches: shots out of arc read P(hit) = 0 (see OUT_SHOT, PLAN_P_HIT1).
-            best_off = 0.0
-            danger = 0.0
-            nr = 1 << 30
-            eng = -1e9
-            cq = 6 * (q * side + r)
-            for m in range(ne):
-                k = 8 * m
-                dq = scratch[k] - q
-                dr = scratch[k + 1] - r
-                dist = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
-                nr = min(nr, dist)
-                if scratch[k + 5] >= 0:
+        seen = 0
+        while seen < c and found < quota:
+            # ---- collect the next batch of end states that fit
+            lim = min(PLAN_BATCH, quota - found)
+            nc = 0
+            while nc < lim and seen < c:
+                p = a + pos
+                pos += 1
+                if pos == c:
+                    pos = 0
+                seen += 1
+                if pk[p, 8] < adal:
                     continue
-                ada = abs(alt - scratch[k + 4])
-                if 1 <= dist <= rng and dist >= ada:
-                    am = alt_mod[ada]
-                    v_ = geo[(scratch[k + 2] >> 3) - cq + f]
-                    tn = scratch[k + 3] + (v_ >> 2) + am
-                    best_off = max(best_off, plan[PLAN_P_HIT1, min(max(tn, 0), PLAN_WIDTH - 1)]
-                                   * my_dmg)
-                    w_ = geo[(scratch[k + 2] & 7) + cq + (scratch[k + 6] >> 1)]
+                if (pk[p, 2] < rlo or pk[p, 3] > rhi or pk[p, pc] < clo or pk[p, pc + 1] > chi):
+                    continue
+                q = q0 + pk[p, 0]
+                r = r0 + pk[p, 1]
+                occ = False
+                for o in range(no):
+                    if scratch[ho + 2 * o] == q and scratch[ho + 2 * o + 1] == r:
+                        occ = True
+                if occ:
+                    continue
+                bp[nc] = p
+                bq[nc] = q
+                br[nc] = r
+                bf[nc] = pk[p, 10]  # the facing at the end (PK_F_END)
+                nc += 1
+            if nc == 0:
+                break
+            # ---- the value of ending there: the best expected breath damage dealt next
+            # phase, less the enemies' expected damage from where they stand, the board edge
+            # ahead, the distance to the nearest enemy and an available close combat. Shots
+            # out of arc read P(hit) = 0 (OUT_SHOT, PLAN_P_HIT1); out of range (or beyond
+            # the neck bend) the lookups read offset (0, 0) and their values are dropped.
+            for k in range(nc):
+                boff[k] = 0.0
+                bdng[k] = 0.0
+                beng[k] = -1e9
+                bnr[k] = 1 << 30
+            for m in range(ne):
+                e8 = 8 * m
+                qe = scratch[e8]
+                re_ = scratch[e8 + 1]
+                if scratch[e8 + 5] >= 0:  # engaged: neither breathes nor is breathed at
+                    for k in range(nc):
+                        dq = qe - bq[k]
+                        dr = re_ - br[k]
+                        bnr[k] = min(bnr[k], (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
+                    continue
+                fe = scratch[e8 + 2]
+                c3 = scratch[e8 + 3]
+                ealt = scratch[e8 + 4]
+                moved = scratch[e8 + 6]
+                ada = abs(alt - ealt)
+                am = alt_mod[ada] if ada < alt_mod.shape[0] else 0
+                w = 1.0 if moved else 0.6
+                e_dmg = plan[PLAN_E_DMG, scratch[e8 + 7] >> 8]
+                # close combat right after this move: it has moved, same altitude, not Very
+                # Low, and I end facing it from the next hex (checked per end state below)
+                ev = -1e9
+                if moved == 1 and ealt == alt and alt > 1:
+                    ev = engage_value(ds, i, scratch[e8 + 7] & 255, plan, cc_by_mr, self_dice)
+                for k in range(nc):
+                    f = bf[k]
+                    dq = qe - bq[k]
+                    dr = re_ - br[k]
+                    dist = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+                    bnr[k] = min(bnr[k], dist)
+                    inr = 1 <= dist and dist <= rng and dist >= ada
+                    o6 = 6 * (dq * side + dr) if inr else 0
+                    v_ = geo[cen + o6 + f]  # my shot at it
+                    w_ = geo[cen - o6 + fe]  # its shot at me
+                    tn = c3 + (v_ >> 2) + am
+                    off = max(boff[k], plan[PLAN_P_HIT1, min(max(tn, 0), PLAN_WIDTH - 1)]
+                              * my_dmg)
                     tn2 = my_tn + (w_ >> 2) + am
-                    w = 1.0 if scratch[k + 6] & 1 else 0.6
-                    danger += (w * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)]
-                               * plan[PLAN_E_DMG, scratch[k + 7] >> 8])
-                    if pid == P_SNIPER and (w_ & 3) <= 1:
-                        danger += 2.0
-                # close combat available right after this move?
-                if ((scratch[k + 6] & 1) and scratch[k + 4] == alt and alt > 1
-                        and adjacent_facing(q, r, f, scratch[k], scratch[k + 1])):
-                    ev = engage_value(ds, i, scratch[k + 7] & 255, plan, cc_by_mr, self_dice)
-                    if ev > eng:
-                        eng = ev
-            if nr == 1 << 30:
-                sc = 0.0
-            else:
-                room = geo[ro + 6 * (r * gw + q + ((r - (r & 1)) >> 1)) + f]
+                    dng = bdng[k] + (w * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)]
+                                     * e_dmg)
+                    if sniper and (w_ & 3) <= 1:
+                        dng += 2.0
+                    boff[k] = off if inr else boff[k]
+                    bdng[k] = dng if inr else bdng[k]
+                    adj = dist == 1 and ((ADJ_CODES >> (4 * f)) & 15) == 3 * dq + dr + 4
+                    beng[k] = ev if adj and ev > beng[k] else beng[k]
+            for k in range(nc):
+                nr = bnr[k]
+                if nr == 1 << 30:
+                    bsc[k] = 0.0
+                    continue
+                q = bq[k]
+                r = br[k]
+                room = geo[ro + 6 * (r * gw + q + ((r - (r & 1)) >> 1)) + bf[k]]
                 edge = 0.4 * (4 - room)
                 if pid == P_BRAWLER:
                     sc = -1.0 * nr - edge
-                    if eng > -1e9:
+                    if beng[k] > -1e9:
                         sc += 100.0
-                elif pid == P_SNIPER:
-                    sc = best_off - 1.5 * danger - edge
+                elif sniper:
+                    sc = boff[k] - 1.5 * bdng[k] - edge
                     if nr < 3:
                         sc -= 3.0 * (3 - nr)
                     elif nr > 5:
                         sc -= 0.3 * (nr - 5)
                 else:  # hunter
-                    sc = best_off - danger - edge - 0.05 * nr
-                    if eng > -1e9 and eng > sc:
-                        sc = eng
-            if sc > best:
-                best = sc
-                be = mv_pe[p]
+                    sc = boff[k] - bdng[k] - edge - 0.05 * nr
+                    if beng[k] > -1e9 and beng[k] > sc:
+                        sc = beng[k]
+                bsc[k] = sc
+            # ---- the first best in visiting order
+            nb = -1
+            for k in range(nc):
+                if bsc[k] > best:
+                    best = bsc[k]
+                    nb = k
+            if nb >= 0:
+                be = mv_pe[bp[nb]]
                 bd = dalt
                 # the engine applies the chosen entry from the scattered tables next:
                 # start loading its rows now (a hint only)
                 prefetch(mv_rq, be)
                 prefetch(mv_rr, be)
-            found += 1
-            if found >= quota:
-                break
+            found += nc
     return be, bd
 
 
