@@ -254,9 +254,30 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
     moved_d = np.uint64(0)  # how far the games' streams moved, summed (mod 2**64)
     moved_a = np.uint64(0)
     nk0 = _non_kin_left(count0, kin)  # units other than dragonkin at the start
+    # Work a game needs before its first branch is done one game ahead, in straight-line
+    # code: the next game's two stream seeds (s_dn, s_an) and, for a lone dragon, the face
+    # its first die shows (vr, the stream after it s_dr; a tail rolls on in the game). They
+    # then come before, not after, this game's branches: the CPU keeps them when one of
+    # those is mispredicted (how a game ends is, about once a game), and the next game
+    # starts from values already there instead of a chain of three hashes. Draws are not
+    # moved: a stream only counts dice from where the game that uses them starts.
+    s_dn = stream_seed(seed, lo, P_DRAGON)
+    s_an = stream_seed(seed, lo, P_ARMY)
+    s_dr = s_dn
+    vr = 0
+    if multi is None:
+        s_dr, i = below_s(s_dn, _U12)
+        vr = ft[0, i]
     for g in range(lo, hi):
-        s_d = stream_seed(seed, g, P_DRAGON)
-        s_a = stream_seed(seed, g, P_ARMY)
+        s_d = s_dn
+        s_a = s_an
+        s_d1 = s_dr  # the lone dragon's next die: this game's first, then one attack ahead
+        v1 = vr
+        s_dn = stream_seed(seed, g + 1, P_DRAGON)
+        s_an = stream_seed(seed, g + 1, P_ARMY)
+        if multi is None:
+            s_dr, i = below_s(s_dn, _U12)
+            vr = ft[0, i]
         for t in range(nt):
             alive[t] = count0[t]
             dead[t] = dua0[t]
@@ -282,19 +303,23 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         for turn in range(1, turns + 1):
             played = turn
             # --- the dragons roll (each until a non-tail icon); the lone dragon's roll is
-            # the loop body written out once more, to keep it in registers
+            # the loop body written out once more, to keep it in registers, and starts from
+            # its first die, rolled ahead
             dmg = 0
             breaths = 0
             treasures = 0
             f0 = 0
             if multi is None:
                 tails = 0
-                s_d, i = below_s(s_d, _U12)
-                v = ft[0, i]
+                s_d = s_d1
+                v = v1
                 while (v & 7) == D_TAIL:
                     tails += 1
                     s_d, i = below_s(s_d, _U12)
                     v = ft[0, i]
+                if turn < turns:  # the next attack's first die, ahead (used if it comes;
+                    s_d1, i = below_s(s_d, _U12)  # only s_d counts the dice)
+                    v1 = ft[0, i]
                 f0 = v & 7
                 dmg = tails * tail_d + (v >> 3)
                 breaths = 1 if f0 == D_BREATH else 0
