@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import UserError, parse_count
 from ..stats import Rate, mean_interval
 from . import engine as E
-from .policies import POLICIES, plan_table
+from .policies import POLICIES, parse_policy, plan_table, policy_spec, policy_version
 from .tables import S_MR_STEPS_LOST
 
 __all__ = ["duel", "DuelResult", "battle", "BattleResult", "prepare", "resolve_policies",
@@ -28,8 +28,9 @@ __all__ = ["duel", "DuelResult", "battle", "BattleResult", "prepare", "resolve_p
 
 def resolve_policies(policy: str | None = "hunter",
                      policies: str | Sequence[str] | None = None) -> tuple[str, str]:
-    """The two policy names (``policies`` wins over ``policy``); UserError when unknown."""
-    from ..errors import resolve_name
+    """The two bots (``policies`` wins over ``policy``), spelled canonically (``hunter``,
+    ``hunter:32``: see :func:`~dragonsim.lords.policies.parse_policy`); UserError when
+    unknown."""
 
     if policies is not None:
         names = [p.strip() for p in policies.split(",")] if isinstance(policies, str) else list(
@@ -43,7 +44,7 @@ def resolve_policies(policy: str | None = "hunter",
         if policy is None or not str(policy).strip():
             raise UserError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
         names = [policy, policy]
-    return tuple(resolve_name(n, list(POLICIES), "policy") for n in names)  # type: ignore
+    return tuple(policy_spec(n) for n in names)  # type: ignore
 
 
 def _rules(rules: Any):
@@ -70,7 +71,9 @@ def dragon_row(s, team: int, policy: str) -> np.ndarray:
     row[E.D_RIDER] = s.rider_i
     row[E.D_MR] = s.mr_i
     row[E.D_TEAM] = team
-    row[E.D_POLICY] = POLICIES[policy][0]
+    name, breadth = parse_policy(policy)
+    row[E.D_POLICY] = POLICIES[name][0]
+    row[E.D_SAMPLES] = breadth or 0  # 0: the run's plan_samples
     return row
 
 
@@ -336,7 +339,9 @@ def duel(
         The run's seed; game ``i`` plays from its own streams, so results do not depend on
         threads or chunking.
     policy, policies
-        One bot for both dragons, or two (``"hunter,random"`` or a pair).
+        One bot for both dragons, or two (``"hunter,random"`` or a pair). A planner may carry
+        its own breadth, ``"hunter:32,hunter:8"``: end states scored per move, overriding
+        ``plan_samples`` for that dragon (a stronger or weaker player).
     turn_limit
         Turns after which a game is a stalemate (a draw, reported separately).
     records
@@ -420,7 +425,7 @@ def duel(
         b=sb.to_dict() if hasattr(sb, "to_dict") else sb.name,
         rules_hash=prep["rules"].hash,
         rules_overrides=prep["rules"].overrides,
-        policies=[POLICIES[p][1] for p in pols],
+        policies=[policy_version(p) for p in pols],
         seed=int(seed), n=games, requested=n, seconds=out.seconds, threads=out.threads,
         options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples),
                  "init_mod": False, "riders": False, "range_mod": True},
@@ -577,9 +582,9 @@ def battle(
         raise UserError(f"teams must number at least two sides 0, 1, ... without gaps, got "
                         f"{teams}")
     if policies is None:
-        pols = [resolve_name(policy, list(POLICIES), "policy")] * len(dragons)
+        pols = [policy_spec(policy)] * len(dragons)
     else:
-        pols = [resolve_name(p, list(POLICIES), "policy") for p in (
+        pols = [policy_spec(p) for p in (
             policies.split(",") if isinstance(policies, str) else policies)]
         if len(pols) != len(dragons):
             raise UserError(f"policies needs one bot per dragon ({len(dragons)}), got "
@@ -612,7 +617,7 @@ def battle(
     wins = [int(c[E.C_WIN + t]) for t in range(k)]
     mt = mean_interval(float(c[E.C_TURNS]), float(c[E.C_TURNS_SQ]), games)
     man = manifest(command="battle", dragons=[s.name for s in sheets], teams=teams,
-                   policies=[POLICIES[p][1] for p in pols], rules_hash=rs.hash,
+                   policies=[policy_version(p) for p in pols], rules_hash=rs.hash,
                    rules_overrides=rs.overrides, seed=int(seed), n=games, requested=n,
                    seconds=out.seconds, threads=out.threads,
                    scenario=None if scenario is None else scen.tolist(),

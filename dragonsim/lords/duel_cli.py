@@ -10,6 +10,7 @@ from ..cli import add_run_options, count, emit_json, positive_int, seed_int, sho
 from .policies import POLICIES
 
 DEFAULT_TURN_LIMIT = 200  # mirrors engine.DEFAULT_TURN_LIMIT without importing numba for --help
+DEFAULT_PLAN_SAMPLES = 16  # mirrors engine.DEFAULT_PLAN_SAMPLES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,9 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("b", help="second dragon: ready-made name or inline design")
     add_run_options(p, default_n=100_000)
     p.add_argument("--policy", default="hunter",
-                   help=f"bot for both dragons: {', '.join(POLICIES)} (default hunter)")
+                   help=f"bot for both dragons: {', '.join(POLICIES)} (default hunter); a "
+                   f"planner may carry its breadth, e.g. hunter:32 (end states scored per "
+                   f"move; default {DEFAULT_PLAN_SAMPLES}): a stronger player")
     p.add_argument("--policies", metavar="P,Q", default=None,
-                   help="one bot per dragon, e.g. hunter,random (overrides --policy)")
+                   help="one bot per dragon, e.g. hunter,random or hunter:32,hunter:8 "
+                   "(overrides --policy)")
     p.add_argument("--turn-limit", type=positive_int, default=DEFAULT_TURN_LIMIT,
                    help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})")
     p.add_argument("--records", metavar="FILE.parquet", default=None,
@@ -47,9 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="one team number per dragon, e.g. 0,0,1 (default: free-for-all)")
     add_run_options(p, default_n=10_000)
     p.add_argument("--policy", default="hunter",
-                   help=f"bot for every dragon: {', '.join(POLICIES)} (default hunter)")
+                   help=f"bot for every dragon: {', '.join(POLICIES)} (default hunter); a "
+                   "planner may carry its breadth, e.g. hunter:32")
     p.add_argument("--policies", metavar="P,Q,...", default=None,
-                   help="one bot per dragon (overrides --policy)")
+                   help="one bot per dragon, e.g. hunter:32,hunter,random (overrides --policy)")
     p.add_argument("--turn-limit", type=positive_int, default=DEFAULT_TURN_LIMIT,
                    help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})")
     p.set_defaults(func=cmd_battle)

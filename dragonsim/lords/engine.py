@@ -79,6 +79,7 @@ from .policies import (
     F_Q,
     F_R,
     F_RIDER,
+    F_SAMPLES,
     F_SPEED,
     F_STREAK,
     F_TARGET,
@@ -158,7 +159,8 @@ def default_options(*, turn_limit: int = DEFAULT_TURN_LIMIT,
 
 # ---- dragons: one int64 row per dragon for the kernel ------------------------------------------
 D_BODY, D_WINGS, D_BREATH, D_CLAWS, D_RIDER, D_MR, D_TEAM, D_POLICY = range(8)
-N_DCOLS = 8
+D_SAMPLES = 8  # this dragon's planning breadth (``hunter:N``); 0: the run's OPT_PLAN_SAMPLES
+N_DCOLS = 9
 MAXD = 8
 
 # ---- scenario rows (OPT_SETUP = 1) ---------------------------------------------------------------
@@ -943,6 +945,8 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
     samples = opt[OPT_PLAN_SAMPLES]
     init_dragons(ds, dragons, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
                  tb_wing_tohit, tb_body_tohit, scal)
+    for i in range(nd):
+        ds[i, F_SAMPLES] = dragons[i, D_SAMPLES] if dragons[i, D_SAMPLES] > 0 else samples
     setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key)
     if nlog[0] < log.shape[0]:
         for i in range(nd):
@@ -995,7 +999,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             e, dalt = choose_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], mv_off, mv_h, mv_rq,
                                   mv_rr, mv_box, mv_pk, mv_pe, mv_inv, plan, base, tb_alt_mod,
                                   max_range, width, depth, alt_levels, tb_cc_by_mr, self_dice,
-                                  samples, pst, scratch, geo)
+                                  ds[i, F_SAMPLES], pst, scratch, geo)
             if e < 0:
                 # no move stays on the board: the dragon flies off and is out of the game
                 if nlog[0] < log.shape[0]:

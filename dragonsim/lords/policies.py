@@ -91,7 +91,8 @@ F_DEALT = 37  # damage dealt this game
 F_HITS = 38  # breath hits scored this game
 F_TOHIT = 39  # this dragon's size modifier as a target (wings + body rows)
 F_LEFT = 40  # 1 if it left the board
-NF = 41
+F_SAMPLES = 41  # end states its planner scores per move (its strength; see parse_policy)
+NF = 42
 
 # ---- planning table rows (float64 [N_PLAN_ROWS, PLAN_WIDTH]) ----------------------------------
 PLAN_P_HIT = 0  # P(hit) by target number 0..PLAN_WIDTH-1 (exact 2d6 with auto miss/hit)
@@ -120,17 +121,55 @@ POLICIES = {
 }
 
 
-def policy_id(name: str) -> int:
-    """The kernel id of a policy name (case-insensitive); UserError for an unknown name."""
-    from ..errors import resolve_name
+#: the most end states a planner may score per move (``hunter:N``)
+MAX_PLAN_SAMPLES = 1024
 
-    return POLICIES[resolve_name(name, list(POLICIES), "policy")][0]
+
+def parse_policy(spec: str) -> tuple[str, int | None]:
+    """A bot as written by a user: a policy name, optionally with its planning breadth.
+
+    ``"hunter"`` -> ``("hunter", None)`` (the run's ``plan_samples``, default 16);
+    ``"hunter:32"`` -> ``("hunter", 32)``: this dragon's planner scores the first 32 end
+    states that fit at its own altitude (and 16 with an altitude change) per move, a
+    stronger player; ``"hunter:4"`` a weaker one. Only planners (hunter, brawler, sniper)
+    take a breadth. UserError on anything else, naming what is allowed.
+    """
+    from ..errors import UserError, resolve_name
+
+    text = str(spec).strip()
+    name, sep, breadth = text.partition(":")
+    name = resolve_name(name, list(POLICIES), "policy",
+                        hint="a planner may carry its breadth, e.g. hunter:32")
+    if not sep:
+        return name, None
+    if POLICIES[name][0] == P_RANDOM:
+        raise UserError(f"policy {text!r}: random does not plan, so it takes no breadth; "
+                        f"write random, or a planner such as hunter:32")
+    try:
+        n = int(breadth.strip())
+    except ValueError:
+        n = 0
+    if not 1 <= n <= MAX_PLAN_SAMPLES or breadth.strip() != str(n):
+        raise UserError(f"policy {text!r}: the breadth after ':' must be a whole number "
+                        f"1..{MAX_PLAN_SAMPLES} (end states scored per move), e.g. {name}:32")
+    return name, n
+
+
+def policy_spec(spec: str) -> str:
+    """The canonical spelling of a bot (``"Hunter : 32"`` -> ``"hunter:32"``)."""
+    name, n = parse_policy(spec)
+    return name if n is None else f"{name}:{n}"
+
+
+def policy_id(name: str) -> int:
+    """The kernel id of a bot (case-insensitive, breadth ignored); UserError when unknown."""
+    return POLICIES[parse_policy(name)[0]][0]
 
 
 def policy_version(name: str) -> str:
-    from ..errors import resolve_name
-
-    return POLICIES[resolve_name(name, list(POLICIES), "policy")][1]
+    """The versioned bot for manifests: ``hunter-1``, or ``hunter-1:32`` with a breadth."""
+    base, n = parse_policy(name)
+    return POLICIES[base][1] if n is None else f"{POLICIES[base][1]}:{n}"
 
 
 # ---- shared helpers -----------------------------------------------------------------------------

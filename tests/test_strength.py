@@ -1,0 +1,102 @@
+"""Bots at several strengths: a planner's breadth per dragon (``hunter:32``, ``hunter:4``).
+
+The breadth is how many end states a planner scores per move (the first N that fit at its
+own altitude, half as many with an altitude change). It decides matchups, so a study can
+ask whether its answer survives a stronger or weaker player on either side."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from dragonsim.cli import main
+from dragonsim.errors import UserError
+from dragonsim.lords import api
+from dragonsim.lords import engine as E
+from dragonsim.lords.policies import (
+    MAX_PLAN_SAMPLES,
+    P_HUNTER,
+    parse_policy,
+    policy_id,
+    policy_spec,
+    policy_version,
+)
+from dragonsim.stats import wilson
+
+
+def test_policy_spellings():
+    assert parse_policy("hunter") == ("hunter", None)
+    assert parse_policy(" Hunter:32 ") == ("hunter", 32)
+    assert parse_policy("sniper:1") == ("sniper", 1)
+    assert policy_spec("BRAWLER:8") == "brawler:8"
+    assert policy_id("hunter:4") == P_HUNTER
+    assert policy_version("hunter") == "hunter-1"
+    assert policy_version("hunter:32") == "hunter-1:32"
+
+
+@pytest.mark.parametrize("spec, needle", [
+    ("random:4", "random does not plan"),
+    ("hunter:0", f"1..{MAX_PLAN_SAMPLES}"),
+    ("hunter:-3", f"1..{MAX_PLAN_SAMPLES}"),
+    ("hunter:x", f"1..{MAX_PLAN_SAMPLES}"),
+    ("hunter:2.5", f"1..{MAX_PLAN_SAMPLES}"),
+    (f"hunter:{MAX_PLAN_SAMPLES + 1}", f"1..{MAX_PLAN_SAMPLES}"),
+    ("hunter:", f"1..{MAX_PLAN_SAMPLES}"),
+    ("huntr:8", "did you mean 'hunter'"),
+])
+def test_bad_breadth_is_a_user_error(spec, needle):
+    with pytest.raises(UserError, match=needle.replace(".", r"\.")):
+        parse_policy(spec)
+
+
+def test_the_default_breadth_written_out_changes_nothing():
+    """``hunter:16`` is the default hunter: the same games, counter for counter."""
+    a = api.duel("Reaper", "Skyblazer", n=3000, seed=7, progress=False)
+    b = api.duel("Reaper", "Skyblazer", n=3000, seed=7, progress=False,
+                 policies=f"hunter:{E.DEFAULT_PLAN_SAMPLES},hunter")
+    assert np.array_equal(a.counters, b.counters)
+    assert b.policies == (f"hunter:{E.DEFAULT_PLAN_SAMPLES}", "hunter")
+    assert b.manifest["policies"] == [f"hunter-1:{E.DEFAULT_PLAN_SAMPLES}", "hunter-1"]
+
+
+def _decisive_share(res):
+    """Dragon a's share of the games someone won, with its Wilson 95% interval."""
+    return wilson(res.wins_a, res.wins_a + res.wins_b)
+
+
+@pytest.mark.parametrize("pa, pb, a_stronger", [("hunter:32", "hunter:2", True),
+                                                ("hunter:2", "hunter:32", False)])
+def test_the_broader_planner_wins_the_mirror_match(pa, pb, a_stronger):
+    """The same dragon on both sides (the rules give neither an edge): the side whose hunter
+    scores more end states per move wins clearly more of the decided games, whichever side
+    it is on, so each dragon's breadth reaches its own decisions."""
+    res = api.duel("Reaper", "Reaper", n=3000, seed=3, progress=False, policies=f"{pa},{pb}")
+    lo, hi = _decisive_share(res)
+    if a_stronger:
+        assert lo > 0.55
+    else:
+        assert hi < 0.45
+
+
+def test_battle_takes_a_breadth_per_dragon():
+    res = api.battle(["Reaper", "Reaper", "Reaper"], n=1500, seed=2, progress=False,
+                     policies="hunter:32,hunter:2,hunter:2")
+    assert res.policies == ["hunter:32", "hunter:2", "hunter:2"]
+    wins = np.asarray(res.wins)
+    assert wins[0] > wins[1] and wins[0] > wins[2]
+
+
+def test_cli_duel_with_breadths(capsys):
+    rc = main(["duel", "Reaper", "Skyblazer", "-n", "500", "--policies", "hunter:24,hunter:4",
+               "--json", "--no-progress"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0 and d["n"] == 500
+
+
+@pytest.mark.parametrize("pols", ["random:3,hunter", "hunter:0,hunter", "hunter:many,hunter"])
+def test_cli_bad_breadth_one_line_exit_2(capsys, pols):
+    rc = main(["duel", "Reaper", "Skyblazer", "-n", "100", "--policies", pols, "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err
