@@ -296,10 +296,11 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         left = k
         nk = nk0  # units other than dragonkin left (recounted after a breath or promotion)
         recheck = nk0 == 0  # must the next attack count them again?
-        s_d0 = s_d  # dice rolled are counted from how far the streams moved
-        s_a0 = s_a
-        buried = 0
-        by_breath = 0
+        # dice rolled are counted from how far the streams moved; buried health-worth and
+        # breaths that destroyed the army (rare) go to `row` at once: fewer values live
+        # through the game loop, fewer spilled to the stack
+        moved_d -= s_d
+        moved_a -= s_a
         for turn in range(1, turns + 1):
             played = turn
             # --- the dragons roll (each until a non-tail icon); the lone dragon's roll is
@@ -355,7 +356,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                             killed += aux[t, f] & 1
                         alive[t] = c - killed
                         lost += killed * health[t]
-                        buried += killed * health[t]
+                        row[C_BURIED] += killed * health[t]
                 elif colour == BLUE:
                     paralysed = True
                 elif colour == GREEN:
@@ -371,14 +372,14 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         alive[t] -= m
                         rem -= m * h
                         lost += m * h
-                        buried += m * h
+                        row[C_BURIED] += m * h
                     if round_up != 0 and rem > 0:
                         for i in range(nt):
                             t = kill_u[i]
                             if alive[t] > 0:
                                 alive[t] -= 1
                                 lost += health[t]
-                                buried += health[t]
+                                row[C_BURIED] += health[t]
                                 break
                 else:  # gold: targets chosen first, then each rolled individually
                     remaining = opts[O_STONE]
@@ -409,7 +410,7 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 if nk == 0:
                     lost += _remove_kin(alive, kin, health)
                     destroyed = True
-                    by_breath += 1
+                    row[C_DESTROYED_BY_BREATH] += 1
             recheck = False
             # --- the army responds
             nslain = 0
@@ -570,6 +571,13 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     rounds = nslain  # each dragon slain grants its own (simultaneous) promotions
                     if opts[O_PROMO_ONCE] != 0:
                         rounds = 1
+                    if multi is None and unlimited != 0 and treasures == 0:
+                        # a lone dragon slain ends the game: only how many units are
+                        # promoted matters (one round: every unit of a type that can be)
+                        for t in range(nt):
+                            if promo[t] >= 0:
+                                promos += alive[t]
+                        rounds = 0
                     for _s in range(rounds):
                         # promote as many units as possible, simultaneously (a promoted unit
                         # is not promoted again)
@@ -648,10 +656,8 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
             row[C_PROMO] += promos
             row[C_PROMO_SQ] += promos * promos
             row[C_PROMO_ANY] += 1
-        row[C_BURIED] += buried
-        moved_d += s_d - s_d0
-        moved_a += s_a - s_a0
-        row[C_DESTROYED_BY_BREATH] += by_breath
+        moved_d += s_d
+        moved_a += s_a
     row[C_DICE_DRAGON] += np.int64(moved_d * _GAMMA_INV)
     row[C_DICE_ARMY] += np.int64(moved_a * _GAMMA_INV)
     for i in range(hcap):
