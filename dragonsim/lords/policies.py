@@ -578,23 +578,18 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
                 if pos == c:
                     pos = 0
                 seen += 1
-                if pk[p, 8] < adal:
-                    continue
-                if (pk[p, 2] < rlo or pk[p, 3] > rhi or pk[p, pc] < clo or pk[p, pc + 1] > chi):
-                    continue
                 q = q0 + pk[p, 0]
                 r = r0 + pk[p, 1]
-                occ = False
+                ok = ((pk[p, 8] >= adal) & (pk[p, 2] >= rlo) & (pk[p, 3] <= rhi)
+                      & (pk[p, pc] >= clo) & (pk[p, pc + 1] <= chi))
                 for o in range(no):
-                    if scratch[ho + 2 * o] == q and scratch[ho + 2 * o + 1] == r:
-                        occ = True
-                if occ:
-                    continue
+                    ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
+                # written every time, kept (nc advances) only when it fits: no branch
                 bp[nc] = p
                 bq[nc] = q
                 br[nc] = r
                 bf[nc] = pk[p, 10]  # the facing at the end (PK_F_END)
-                nc += 1
+                nc += 1 if ok else 0
             if nc == 0:
                 break
             # ---- the value of ending there: the best expected breath damage dealt next
