@@ -190,6 +190,28 @@ def test_planner_hit_row_shifted_by_one_reads_zero_below_and_flat_above():
     assert set(plan[P.PLAN_P_HIT, 13:]) == {float(Fraction(1, 36))}
 
 
+def _planner(a, b, pol, samples):
+    """The tables and the ``choose_move`` arguments (between the state and the stream) of a
+    planner for dragons ``a`` and ``b``: ``(prep, geo, args)``."""
+    from dragonsim.lords.tables import (
+        S_ALTITUDE_LEVELS,
+        S_BASE_TO_HIT,
+        S_BOARD_DEPTH,
+        S_BOARD_WIDTH,
+        S_CC_SELF_DAMAGE_DICE,
+        S_MAX_RANGE,
+    )
+
+    prep = prepare(a, b, policies=(pol, pol))
+    mv, tb = prep["moves"], prep["tables"]
+    sc = tb.scalars
+    width, depth = int(sc[S_BOARD_WIDTH]), int(sc[S_BOARD_DEPTH])
+    args = (mv.off, mv.h, mv.rq, mv.rr, mv.box, mv.pk, mv.pe, mv.inv, prep["args"][-1],
+            sc[S_BASE_TO_HIT], tb.alt_mod, sc[S_MAX_RANGE], width, depth,
+            sc[S_ALTITUDE_LEVELS], tb.cc_by_mr, sc[S_CC_SELF_DAMAGE_DICE], samples)
+    return prep, P.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth), args
+
+
 @pytest.mark.parametrize("pol", ["hunter", "brawler", "sniper"])
 def test_planner_scans_every_altitude_change_before_flying_off(pol):
     """A dragon leaves the board only when no move stays on it (RULES-GAPS assumed 5; "A
@@ -199,30 +221,17 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
     nothing at its own
     altitude stays on the board, which is all a planner samples then, but a climb does. The
     planner must find the climb."""
-    from dragonsim.lords.tables import (
-        S_ALTITUDE_LEVELS,
-        S_BASE_TO_HIT,
-        S_CC_SELF_DAMAGE_DICE,
-        S_MAX_RANGE,
-    )
-
-    prep = prepare("Tankerous", "Reaper", policies=(pol, pol))
-    mv, tb = prep["moves"], prep["tables"]
-    plan = prep["args"][-1]
-    sc = tb.scalars
+    prep, geo, args = _planner("Tankerous", "Reaper", pol, 16)
+    mv = prep["moves"]
     ds = np.zeros((2, P.NF), np.int64)
     ds[:, P.F_ALIVE] = 1
     ds[1, P.F_TEAM] = 1
     ds[:, P.F_ENG] = -1
     ds[0, [P.F_Q, P.F_R, P.F_F, P.F_ALT, P.F_MR]] = (1, 0, 2, 1, 8)  # column 1, row 0
     ds[1, [P.F_Q, P.F_R, P.F_F, P.F_ALT]] = (10, 12, 3, 1)
-    args = (mv.off, mv.h, mv.rq, mv.rr, mv.box, mv.pk, mv.pe, mv.inv, plan,
-            sc[S_BASE_TO_HIT], tb.alt_mod, sc[S_MAX_RANGE], 33, 24, sc[S_ALTITUDE_LEVELS],
-            tb.cc_by_mr, sc[S_CC_SELF_DAMAGE_DICE], 16)
     fits = [any(P.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
                 for e in range(mv.off[8, 4 - dalt], mv.off[8, 5 - dalt])) for dalt in (0, 1)]
     assert fits == [False, True]
-    geo = P.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], 33, 24)
     st = np.zeros(1, np.uint64)
     for seed in range(5):
         st[0] = seed
@@ -288,25 +297,12 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
     the room ahead). Random 2- and 3-dragon positions, some dragons allied, moved or
     engaged."""
     from dragonsim.lords import hexes as hx
-    from dragonsim.lords.tables import (
-        S_ALTITUDE_LEVELS,
-        S_BASE_TO_HIT,
-        S_BOARD_DEPTH,
-        S_BOARD_WIDTH,
-        S_CC_SELF_DAMAGE_DICE,
-        S_MAX_RANGE,
-    )
 
-    prep = prepare("Reaper", "Skyblazer", policies=(pol, pol))
+    prep, geo, args = _planner("Reaper", "Skyblazer", pol, 1 << 20)
     mv, tb = prep["moves"], prep["tables"]
     plan = prep["args"][-1]
     sc = tb.scalars
-    width, depth = int(sc[S_BOARD_WIDTH]), int(sc[S_BOARD_DEPTH])
-    levels = int(sc[S_ALTITUDE_LEVELS])
-    args = (mv.off, mv.h, mv.rq, mv.rr, mv.box, mv.pk, mv.pe, mv.inv, plan,
-            sc[S_BASE_TO_HIT], tb.alt_mod, sc[S_MAX_RANGE], width, depth, levels,
-            tb.cc_by_mr, sc[S_CC_SELF_DAMAGE_DICE], 1 << 20)
-    geo = P.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth)
+    width, depth, levels = (int(x) for x in args[12:15])
     rng = np.random.default_rng(20261130 + len(pol))
     pid = policy_id(pol)
     checked = 0
