@@ -301,6 +301,8 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
         # through the game loop, fewer spilled to the stack
         moved_d -= s_d
         moved_a -= s_a
+        nslain = 0
+        fl = 0
         for turn in range(1, turns + 1):
             played = turn
             # --- the dragons roll (each until a non-tail icon); the lone dragon's roll is
@@ -617,15 +619,21 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                     if final[j] == D_WING and j != sa1 and j != sa2:
                         present[j] = 0
                         fl += 1
-            slain += nslain
-            flew += fl
-            left -= nslain + fl
-            if nslain > 0 and first_slain == 0:
-                first_slain = turn
-            if destroyed or left == 0:
-                break
+            if multi is None:
+                # the lone dragon gone ends the game: only the last attack can slay or fly,
+                # so its nslain and fl are the game's (no totals live through the loop)
+                if destroyed or nslain + fl > 0:
+                    break
+            else:
+                slain += nslain
+                flew += fl
+                left -= nslain + fl
+                if nslain > 0 and first_slain == 0:
+                    first_slain = turn
+                if destroyed or left == 0:
+                    break
         if multi is None:  # one count per game: see the end
-            ends[((slain * 2 + flew) * 2 + destroyed) * (turns + 1) + played] += 1
+            ends[((nslain * 2 + fl) * 2 + destroyed) * (turns + 1) + played] += 1
         else:
             if first_slain > 0:
                 row[lay_slain + first_slain] += 1
