@@ -100,3 +100,14 @@ def test_cli_bad_breadth_one_line_exit_2(capsys, pols):
     rc = main(["duel", "Reaper", "Skyblazer", "-n", "100", "--policies", pols, "--no-progress"])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_summary_says_when_the_verdict_rests_on_default_strength():
+    """A user reading the table learns that the bots' breadth can move the verdict (README:
+    Reaper-Skyblazer 30% at 16, 47% at 256) and how to check; not when every bot's breadth
+    was chosen."""
+    r = api.duel("Reaper", "Skyblazer", n=200, seed=1, progress=False)
+    assert "try --policy hunter:128" in r.summary()
+    r = api.duel("Reaper", "Skyblazer", n=200, seed=1, progress=False,
+                 policies="hunter:32,random")
+    assert "try --policy" not in r.summary()
