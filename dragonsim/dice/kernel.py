@@ -316,13 +316,22 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                 tails = 0
                 s_d = s_d1
                 v = v1
-                while (v & 7) == D_TAIL:
-                    tails += 1
-                    s_d, i = below_s(s_d, _U12)
-                    v = ft[0, i]
-                if turn < turns:  # the next attack's first die, ahead (used if it comes;
-                    s_d1, i = below_s(s_d, _U12)  # only s_d counts the dice)
-                    v1 = ft[0, i]
+                # the die after it, at once: the next attack's first die, or this roll's
+                # second after a tail (then the next attack's is rolled after the chain).
+                # Only s_d counts dice: one never used is never counted.
+                s_d1, i = below_s(s_d, _U12)
+                v1 = ft[0, i]
+                if (v & 7) == D_TAIL:
+                    s_d = s_d1
+                    v = v1
+                    tails = 1
+                    while (v & 7) == D_TAIL:
+                        tails += 1
+                        s_d, i = below_s(s_d, _U12)
+                        v = ft[0, i]
+                    if turn < turns:
+                        s_d1, i = below_s(s_d, _U12)
+                        v1 = ft[0, i]
                 f0 = v & 7
                 dmg = tails * tail_d + (v >> 3)
                 breaths = 1 if f0 == D_BREATH else 0
