@@ -206,8 +206,8 @@ def _planner(a, b, pol, samples):
     mv, tb = prep["moves"], prep["tables"]
     sc = tb.scalars
     width, depth = int(sc[S_BOARD_WIDTH]), int(sc[S_BOARD_DEPTH])
-    args = (mv.off, mv.h, mv.rq, mv.rr, mv.box, mv.pk, mv.pe, mv.inv, prep["args"][-1],
-            sc[S_BASE_TO_HIT], tb.alt_mod, sc[S_MAX_RANGE], width, depth,
+    args = (mv.off, mv.h, mv.rq, mv.rr, mv.box, mv.pk, mv.pe, mv.inv, mv.tg, mv.tg_off,
+            prep["args"][-1], sc[S_BASE_TO_HIT], tb.alt_mod, sc[S_MAX_RANGE], width, depth,
             sc[S_ALTITUDE_LEVELS], tb.cc_by_mr, sc[S_CC_SELF_DAMAGE_DICE], samples)
     return prep, P.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth), args
 
@@ -302,7 +302,7 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
     mv, tb = prep["moves"], prep["tables"]
     plan = prep["args"][-1]
     sc = tb.scalars
-    width, depth, levels = (int(x) for x in args[12:15])
+    width, depth, levels = (int(x) for x in args[14:17])
     rng = np.random.default_rng(20261130 + len(pol))
     pid = policy_id(pol)
     checked = 0
@@ -355,3 +355,85 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
         assert (e, dalt) in scores
         assert scores[(e, dalt)] == pytest.approx(max(scores.values()), rel=1e-12, abs=1e-12)
         checked += 1
+
+
+def test_target_grid_finds_every_end_state_by_where_it_ends():
+    """``MoveTables.tg``: each block's entries by end offset (dragon facing E) and facing
+    change, every entry exactly once and nothing else."""
+    mv = prepare("Reaper", "Skyblazer")["moves"]
+    for mr in range(mv.off.shape[0]):
+        for b in range(mv.off.shape[1] - 1):
+            a, z = int(mv.off[mr, b]), int(mv.off[mr, b + 1])
+            go = int(mv.tg_off[mr, b])
+            if z <= a:
+                assert go == -1
+                continue
+            side = 2 * b + 1
+            grid = mv.tg[go:go + side * side * 6]
+            assert sorted(grid[grid >= 0].tolist()) == list(range(a, z))
+            for e in range(a, z, 7):
+                k = ((int(mv.dq[e]) + b) * side + int(mv.dr[e]) + b) * 6 + int(mv.f[e])
+                assert grid[k] == e
+
+
+def test_hunter_finds_the_shot_from_behind_its_enemy():
+    """hunter-2 looks up the end states on the three hexes at the nearest enemy's back,
+    facing it or one hexside off (out of its arc, in mine at point-blank range: To-Hit,
+    p.10), at both altitude changes it considers. Scoring only one sampled end state per
+    altitude change, it must still choose a move at least as good, by the direct
+    computation, as every legal one of those."""
+    from dragonsim.lords import hexes as hx
+
+    prep, geo, args = _planner("Reaper", "Skyblazer", "hunter", 1)
+    mv, tb = prep["moves"], prep["tables"]
+    plan = prep["args"][-1]
+    sc = tb.scalars
+    width, depth, levels = (int(x) for x in args[14:17])
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(400):
+        ds = np.zeros((2, P.NF), np.int64)
+        ds[:, P.F_ALIVE] = 1
+        ds[:, P.F_ENG] = -1
+        ds[1, P.F_TEAM] = 1
+        for j in range(2):
+            q, r = hx.from_offset(int(rng.integers(6, 27)), int(rng.integers(6, 18)))
+            ds[j, [P.F_Q, P.F_R, P.F_F, P.F_ALT, P.F_MR, P.F_BREATH, P.F_TOHIT]] = (
+                q, r, rng.integers(6), rng.integers(2, 5), 4, rng.integers(5), 1)
+        ds[1, P.F_MOVED] = 1
+        q0, r0, f0, alt0 = (int(x) for x in ds[0, [P.F_Q, P.F_R, P.F_F, P.F_ALT]])
+        qe, re_, fe = (int(x) for x in ds[1, [P.F_Q, P.F_R, P.F_F]])
+        if (q0, r0) == (qe, re_):
+            continue
+        speed = int(rng.integers(5, 11))
+        full = int(ds[1, P.F_ALT]) - alt0
+        rear = {}
+        for rel in (2, 3, 4):
+            d = (fe + rel) % 6
+            rear[(qe + int(hx.DQ[d]), re_ + int(hx.DR[d]))] = (d + 3) % 6
+        best_rear = None
+        for dalt in sorted({0, int(np.sign(full))}):
+            b = speed - dalt
+            if not (1 - alt0 <= dalt <= levels - alt0 and 0 <= b < mv.off.shape[1] - 1):
+                continue
+            for k in range(mv.off[4, b], mv.off[4, b + 1]):
+                end = (q0 + int(mv.rq[k, f0]), r0 + int(mv.rr[k, f0]))
+                f = (f0 + int(mv.f[k])) % 6
+                if end not in rear or (f - rear[end]) % 6 not in (0, 1, 5):
+                    continue
+                if not P.move_fits(ds, 0, k, dalt, mv.h, mv.rq, mv.rr, mv.box, width, depth,
+                                   levels):
+                    continue
+                s = _direct_score(P.P_HUNTER, ds, 0, *end, f, alt0 + dalt, tb, sc, plan,
+                                  width, depth)
+                best_rear = s if best_rear is None else max(best_rear, s)
+        if best_rear is None:
+            continue
+        e, dalt = P.choose_move(P.P_HUNTER, ds, 0, speed, *args, np.zeros(1, np.uint64),
+                                np.zeros(10 * E.MAXD, np.int64), geo)
+        end = (q0 + int(mv.rq[e, f0]), r0 + int(mv.rr[e, f0]))
+        chosen = _direct_score(P.P_HUNTER, ds, 0, *end, (f0 + int(mv.f[e])) % 6, alt0 + dalt,
+                               tb, sc, plan, width, depth)
+        assert chosen >= best_rear - 1e-12
+        checked += 1
+    assert checked >= 20

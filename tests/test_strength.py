@@ -32,8 +32,8 @@ def test_policy_spellings():
     assert parse_policy("sniper:1") == ("sniper", 1)
     assert policy_spec("BRAWLER:8") == "brawler:8"
     assert policy_id("hunter:4") == P_HUNTER
-    assert policy_version("hunter") == "hunter-1"
-    assert policy_version("hunter:32") == "hunter-1:32"
+    assert policy_version("hunter") == "hunter-2"
+    assert policy_version("hunter:32") == "hunter-2:32"
 
 
 @pytest.mark.parametrize("spec, needle", [
@@ -58,7 +58,7 @@ def test_the_default_breadth_written_out_changes_nothing():
                  policies=f"hunter:{E.DEFAULT_PLAN_SAMPLES},hunter")
     assert np.array_equal(a.counters, b.counters)
     assert b.policies == (f"hunter:{E.DEFAULT_PLAN_SAMPLES}", "hunter")
-    assert b.manifest["policies"] == [f"hunter-1:{E.DEFAULT_PLAN_SAMPLES}", "hunter-1"]
+    assert b.manifest["policies"] == [f"hunter-2:{E.DEFAULT_PLAN_SAMPLES}", "hunter-2"]
 
 
 def _decisive_share(res):
@@ -66,24 +66,26 @@ def _decisive_share(res):
     return wilson(res.wins_a, res.wins_a + res.wins_b)
 
 
-@pytest.mark.parametrize("pa, pb, a_stronger", [("hunter:32", "hunter:2", True),
-                                                ("hunter:2", "hunter:32", False)])
+@pytest.mark.parametrize("pa, pb, a_stronger", [("hunter:128", "hunter:1", True),
+                                                ("hunter:1", "hunter:128", False)])
 def test_the_broader_planner_wins_the_mirror_match(pa, pb, a_stronger):
     """The same dragon on both sides (the rules give neither an edge): the side whose hunter
-    scores more end states per move wins clearly more of the decided games, whichever side
-    it is on, so each dragon's breadth reaches its own decisions."""
-    res = api.duel("Reaper", "Reaper", n=3000, seed=3, progress=False, policies=f"{pa},{pb}")
+    scores more end states per move wins more of the decided games, whichever side it is
+    on, so each dragon's breadth reaches its own decisions. (hunter-2 looks up the end
+    states behind its enemy at any breadth, so the edge is modest: about 54% here.)"""
+    res = api.duel("Reaper", "Reaper", n=8000, seed=3, progress=False, policies=f"{pa},{pb}")
     lo, hi = _decisive_share(res)
     if a_stronger:
-        assert lo > 0.55
+        assert lo > 0.5
     else:
-        assert hi < 0.45
+        assert hi < 0.5
 
 
 def test_battle_takes_a_breadth_per_dragon():
     res = api.battle(["Reaper", "Reaper", "Reaper"], n=1500, seed=2, progress=False,
                      policies="hunter:32,hunter:2,hunter:2")
     assert res.policies == ["hunter:32", "hunter:2", "hunter:2"]
+    assert res.manifest["policies"] == ["hunter-2:32", "hunter-2:2", "hunter-2:2"]
     wins = np.asarray(res.wins)
     assert wins[0] > wins[1] and wins[0] > wins[2]
 

@@ -231,6 +231,12 @@ class MoveTables(NamedTuple):
     sequential walk from position ``(k * inv[mr, b]) % c``. ``pk[F, p, :]`` packs what a
     planner reads for facing ``F`` into 16 bytes (rq, rr, the six box values, h, f, and the
     facing at the end) and ``pe[p]`` is the entry at position ``p``.
+
+    ``tg`` finds an entry by where it ends: block ``(mr, b)`` owns ``tg[tg_off[mr, b]:]``, a
+    grid over the end offsets ``|dq|, |dr| <= b`` of a dragon facing E and the facing change
+    ``f``, entry ``tg[tg_off[mr, b] + ((dq + b) * (2 b + 1) + dr + b) * 6 + f]`` or -1
+    (``tg_off`` -1 for an empty block). The hunter looks up the end states behind its enemy
+    there (:func:`~dragonsim.lords.policies.choose_move`).
     """
 
     off: np.ndarray
@@ -244,6 +250,8 @@ class MoveTables(NamedTuple):
     pk: np.ndarray
     pe: np.ndarray
     inv: np.ndarray
+    tg: np.ndarray
+    tg_off: np.ndarray
 
 
 #: Packed planner record fields (``MoveTables.pk``).
@@ -478,7 +486,35 @@ def move_tables(turn_cost: np.ndarray, max_budget: int = MAX_BUDGET,
     real = [p for p in parts if p is not None]
     cat = [np.concatenate([p[k] for p in real]) for k in range(1, 8)]
     _dq, _dr, f, h, rq, rr, box = cat
-    return MoveTables(off, *cat, *_packed(off, f, h, rq, rr, box))
+    return MoveTables(off, *cat, *_packed(off, f, h, rq, rr, box), *_target_grid(off, _dq, _dr, f))
+
+
+def _target_grid(off: np.ndarray, dq: np.ndarray, dr: np.ndarray,
+                 f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(tg, tg_off)`` of :class:`MoveTables`: each block's entries by end offset and facing
+    change (a move ends at most ``b`` hexes away on a budget of ``b`` points)."""
+    tg_off = np.full((off.shape[0], off.shape[1] - 1), -1, dtype=np.int64)
+    total = 0
+    for m in range(off.shape[0]):
+        for b in range(off.shape[1] - 1):
+            if off[m, b + 1] > off[m, b]:
+                tg_off[m, b] = total
+                total += (2 * b + 1) ** 2 * 6
+    tg = np.full(total, -1, dtype=np.int32)
+    for m in range(off.shape[0]):
+        for b in range(off.shape[1] - 1):
+            a, z = int(off[m, b]), int(off[m, b + 1])
+            if z <= a:
+                continue
+            q = dq[a:z].astype(np.int64)
+            r = dr[a:z].astype(np.int64)
+            if np.abs(q).max() > b or np.abs(r).max() > b:
+                raise ValueError(f"a move of budget {b} ends more than {b} hexes away")
+            idx = tg_off[m, b] + ((q + b) * (2 * b + 1) + r + b) * 6 + f[a:z]
+            if np.unique(idx).shape[0] != z - a:
+                raise ValueError("two entries of a move block end in the same state")
+            tg[idx] = np.arange(a, z, dtype=np.int32)
+    return tg, tg_off
 
 
 def needed_mrs(sheets_mr, mr_steps: int, n_mr: int = 9) -> list[int]:
@@ -933,7 +969,8 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
     seed_stream(gst, seed, game, STREAM_GAME)
     seed_stream(pst, seed, game, STREAM_POLICY)
     seed_stream(sst, seed, game, STREAM_SETUP)
-    mv_off, mv_dq, mv_dr, mv_f, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv_pe, mv_inv = mv
+    (mv_off, mv_dq, mv_dr, mv_f, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv_pe, mv_inv, mv_tg,
+     mv_tg_off) = mv
     width = scal[S_BOARD_WIDTH]
     depth = scal[S_BOARD_DEPTH]
     alt_levels = scal[S_ALTITUDE_LEVELS]
@@ -997,9 +1034,9 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             if ds[i, F_ALIVE] == 0:
                 continue
             e, dalt = choose_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], mv_off, mv_h, mv_rq,
-                                  mv_rr, mv_box, mv_pk, mv_pe, mv_inv, plan, base, tb_alt_mod,
-                                  max_range, width, depth, alt_levels, tb_cc_by_mr, self_dice,
-                                  ds[i, F_SAMPLES], pst, scratch, geo)
+                                  mv_rr, mv_box, mv_pk, mv_pe, mv_inv, mv_tg, mv_tg_off, plan,
+                                  base, tb_alt_mod, max_range, width, depth, alt_levels,
+                                  tb_cc_by_mr, self_dice, ds[i, F_SAMPLES], pst, scratch, geo)
             if e < 0:
                 # no move stays on the board: the dragon flies off and is out of the game
                 if nlog[0] < log.shape[0]:
