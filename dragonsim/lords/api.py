@@ -249,9 +249,10 @@ class DuelResult:
         if verdict:
             lines.append("  " + verdict)
         breadth = self.manifest.get("options", {}).get("plan_samples")
-        if breadth is not None and any(":" not in p and p != "random" for p in self.policies):
-            lines.append(f"  (bots scored {breadth} end states per move; a stronger bot can "
-                         "change this verdict: try --policy hunter:128)")
+        sampled = [p for p in self.policies if p in ("brawler", "sniper")]
+        if breadth is not None and sampled:
+            lines.append(f"  ({sampled[0]} plans from a sample of {breadth} end states per move "
+                         f"and its verdicts move with it: check with --policy {sampled[0]}:128)")
         lines.append(f"  {self.seconds:.2f} s ({self.n / max(self.seconds, 1e-9):,.0f} games/s)"
                      f"; rules {self.manifest.get('rules_hash', '')}")
         if self.records:
