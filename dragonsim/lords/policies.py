@@ -180,7 +180,7 @@ def policy_id(name: str) -> int:
 
 
 def policy_version(name: str) -> str:
-    """The versioned bot for manifests: ``hunter-1``, or ``hunter-1:32`` with a breadth."""
+    """The versioned bot for manifests: ``hunter-2``, or ``hunter-2:32`` with a breadth."""
     base, n = parse_policy(name)
     return POLICIES[base][1] if n is None else f"{POLICIES[base][1]}:{n}"
 
