@@ -802,6 +802,21 @@ V_BOTH_GONE = V_ALL_GONE
 V_BOTH_ANY_SLAIN = V_MULTI_ANY_SLAIN
 
 
+@njit(cache=True, inline="always")
+def _roll_past_tails(s, ft, j):
+    """Dragon ``j``'s die on stream state ``s``, rolled again after every tail ("roll the
+    dragon die again until something other than the tail is rolled"): ``(state, tails,
+    packed face of the last roll)``, ``ft`` as in :func:`_duel_games`."""
+    t = 0
+    s, i = below_s(s, _U12)
+    v = ft[j, i]
+    while v & 1:
+        t += 1
+        s, i = below_s(s, _U12)
+        v = ft[j, i]
+    return s, t, v
+
+
 def dvd_size(nteams: int, turns: int) -> int:
     """Length of :func:`dvd_kernel`'s counter array."""
     return VHEAD + VT * nteams + turns + 1
@@ -839,20 +854,8 @@ def _duel_games(lo, hi, seed, dfaces, side0, side1, dmg_of, tail_d, negate, dhea
         out = 0
         for r in range(1, turns + 1):
             rounds = r
-            t0 = 0
-            s, i = below_s(s, _U12)
-            v0 = ft[0, i]
-            while v0 & 1:
-                t0 += 1
-                s, i = below_s(s, _U12)
-                v0 = ft[0, i]
-            t1 = 0
-            s, i = below_s(s, _U12)
-            v1 = ft[1, i]
-            while v1 & 1:
-                t1 += 1
-                s, i = below_s(s, _U12)
-                v1 = ft[1, i]
+            s, t0, v0 = _roll_past_tails(s, ft, 0)
+            s, t1, v1 = _roll_past_tails(s, ft, 1)
             dice += t0 + t1 + 2
             o0 = t0 * tail_d + (v0 >> 8)  # damage dragon 0 deals (to dragon 1)
             o1 = t1 * tail_d + (v1 >> 8)
