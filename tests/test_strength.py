@@ -113,3 +113,12 @@ def test_summary_says_when_the_verdict_rests_on_a_sampling_bot():
     for pols in ("hunter,hunter", "sniper:32,random"):
         r = api.duel("Reaper", "Skyblazer", n=200, seed=1, progress=False, policies=pols)
         assert "check with --policy" not in r.summary()
+
+
+def test_cli_help_defaults_mirror_the_engine():
+    """The CLI states the default breadth and turn limit without importing the kernels for
+    ``--help``; the copies must not drift from the engine's."""
+    from dragonsim.lords import duel_cli
+
+    assert duel_cli.DEFAULT_PLAN_SAMPLES == E.DEFAULT_PLAN_SAMPLES
+    assert duel_cli.DEFAULT_TURN_LIMIT == E.DEFAULT_TURN_LIMIT
