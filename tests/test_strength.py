@@ -115,10 +115,13 @@ def test_summary_says_when_the_verdict_rests_on_a_sampling_bot():
         assert "check with --policy" not in r.summary()
 
 
-def test_cli_help_defaults_mirror_the_engine():
+def test_cli_help_defaults_are_the_engines():
     """The CLI states the default breadth and turn limit without importing the kernels for
-    ``--help``; the copies must not drift from the engine's."""
-    from dragonsim.lords import duel_cli
+    ``--help``: both read :mod:`dragonsim.defaults`, and a duel run with no flags plays them."""
+    from dragonsim import defaults
+    from dragonsim.cli import build_parser
 
-    assert duel_cli.DEFAULT_PLAN_SAMPLES == E.DEFAULT_PLAN_SAMPLES
-    assert duel_cli.DEFAULT_TURN_LIMIT == E.DEFAULT_TURN_LIMIT
+    args = build_parser().parse_args(["duel", "Reaper", "Skyblazer"])
+    assert args.turn_limit == defaults.TURN_LIMIT == E.DEFAULT_TURN_LIMIT
+    assert E.DEFAULT_PLAN_SAMPLES == defaults.PLAN_SAMPLES
+    assert E.DEFAULT_TURN_LIMIT == defaults.TURN_LIMIT

@@ -46,6 +46,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from .. import defaults
 from ..random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, below, d6, roll, seed_stream
 from .hexes import (
     arc_area,
@@ -137,8 +138,8 @@ OPT_ACCEL_WINGS = 5  # 1: advanced acceleration allowance by wing size (p.16, op
 OPT_SETUP = 6  # 0: rulebook placement along edges; 1: the caller's scenario
 N_OPT = 8
 
-DEFAULT_TURN_LIMIT = 200
-DEFAULT_PLAN_SAMPLES = 16
+DEFAULT_TURN_LIMIT = defaults.TURN_LIMIT
+DEFAULT_PLAN_SAMPLES = defaults.PLAN_SAMPLES
 
 
 def default_options(*, turn_limit: int = DEFAULT_TURN_LIMIT,

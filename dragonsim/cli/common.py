@@ -1,35 +1,19 @@
-"""The command line: parse, validate, call the public API, format. Nothing else lives here.
+"""What every command shares: argument types, the run options, JSON and summary output.
 
-Each game package registers its own commands (``dragonsim/<game>/cli.py`` exposes
-``register(subparsers)``); handlers import the heavy modules only when they run, so ``--help``
-is instant and a command warms only the kernels it uses.
-
-Exit codes: 0 success, 2 bad input (one line on stderr, never a traceback), 130 interrupted
-before anything finished.
+Game command modules import from here; nothing here imports them, so there is no loop.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import math
-import sys
 from typing import Any
 
-from . import __version__
-from .errors import UserError, parse_count
-
-COMMAND_MODULES = (
-    "dragonsim.lords.cli",
-    "dragonsim.lords.duel_cli",
-    "dragonsim.dice.cli",
-    "dragonsim.krynn.cli",
-)
+from ..errors import UserError, parse_count
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line naming the command and ``--help``."""
 
     def error(self, message: str):  # noqa: D401 - argparse API
@@ -102,44 +86,3 @@ def show(args: argparse.Namespace, result: Any) -> None:
         emit_json(result.to_dict())
     else:
         print(result.summary())
-
-
-def _exists(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        return False
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="python -m dragonsim",
-        description="Monte Carlo balance analysis of dragon-combat tabletop games.",
-    )
-    parser.add_argument("--version", action="version", version=f"dragonsim {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
-    for name in COMMAND_MODULES:
-        if not _exists(name):
-            continue  # that game's commands are not built yet
-        importlib.import_module(name).register(sub)
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        return int(args.func(args) or 0)
-    except UserError as e:
-        print(f"{parser.prog} {args.command}: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

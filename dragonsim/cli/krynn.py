@@ -26,7 +26,7 @@ def _int_arg(what: str):
 
 def register(subparsers) -> None:
     """Add the ``krynn`` command and its subcommands."""
-    from ..cli import add_run_options
+    from .common import add_run_options
 
     p = subparsers.add_parser(
         "krynn", help="Warriors of Krynn: battle lines, tile control, conflicts",
@@ -127,7 +127,7 @@ def _battle_options(p) -> None:
 
 
 def _rules(args):
-    from .data import load_rules
+    from ..krynn.data import load_rules
 
     return load_rules(args.rules) if getattr(args, "rules", None) else None
 
@@ -146,14 +146,14 @@ def _battle_kwargs(args) -> dict[str, Any]:
 
 
 def _print(result, args) -> int:
-    from ..cli import show
+    from .common import show
 
     show(args, result)
     return 130 if getattr(result, "interrupted", False) and result.n == 0 else 0
 
 
 def _battle(args) -> int:
-    from .api import battle
+    from ..krynn.api import battle
 
     return _print(battle(**_battle_kwargs(args)), args)
 
@@ -179,8 +179,8 @@ def parse_values(text: str) -> list[int]:
 
 
 def _sweep(args) -> int:
-    from ..cli import show
-    from .api import sweep
+    from ..krynn.api import sweep
+    from .common import show
 
     kw = _battle_kwargs(args)
     res = sweep(args.vary, parse_values(args.values), **kw)
@@ -191,7 +191,7 @@ def _sweep(args) -> int:
 def _battlefield(args) -> int:
     import tomllib
 
-    from .api import Tile, battlefield
+    from ..krynn.api import Tile, battlefield
 
     limit = args.control_limit
     if args.scenario is not None:
@@ -227,7 +227,7 @@ def _battlefield(args) -> int:
 
 
 def _conflict(args) -> int:
-    from .api import conflict
+    from ..krynn.api import conflict
 
     res = conflict(args.difficulty, dice=args.dice, actions=args.actions, cards=args.cards,
                    mastered=args.mastered, n=args.n, seed=args.seed, threads=args.threads,
@@ -236,8 +236,8 @@ def _conflict(args) -> int:
 
 
 def _assumed(args) -> int:
-    from ..cli import emit_json
-    from .data import assumed
+    from ..krynn.data import assumed
+    from .common import emit_json
 
     rows = assumed(_rules(args))
     if args.json:

@@ -6,7 +6,7 @@ import argparse
 import importlib
 from fractions import Fraction
 
-from ..cli import count, emit_json
+from .common import count, emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -87,11 +87,7 @@ def _frac(p: Fraction) -> dict:
 
 def _other_game_assumed(game: str) -> list[dict]:
     """Assumed values of the other games, from their own data modules when present."""
-    from ..cli import _exists
-
     mod = f"dragonsim.{game}.data"
-    if not _exists(mod):
-        return []
     fn = getattr(importlib.import_module(mod), "assumed", None)
     rows = []
     for row in fn() if fn else []:
@@ -133,7 +129,7 @@ def cmd_rules(args) -> int:
 
 
 def cmd_sheet(args) -> int:
-    from .sheets import design, parse_design, sheet
+    from ..lords.sheets import design, parse_design, sheet
 
     rs = _rules(args.rules)
     if args.budget is not None and "=" in args.dragon:
@@ -153,7 +149,7 @@ def cmd_sheet(args) -> int:
 
 
 def cmd_roster(args) -> int:
-    from .sheets import roster
+    from ..lords.sheets import roster
 
     sheets = roster()
     if args.json:
@@ -169,8 +165,8 @@ def cmd_roster(args) -> int:
 
 def cmd_odds_cc(args) -> int:
     from ..errors import UserError
-    from . import odds
-    from .sheets import sheet
+    from ..lords import odds
+    from ..lords.sheets import sheet
 
     tactics = None
     if args.tactics:
@@ -192,8 +188,8 @@ def cmd_odds_cc(args) -> int:
 
 
 def cmd_odds_breath(args) -> int:
-    from . import odds
-    from .sheets import sheet
+    from ..lords import odds
+    from ..lords.sheets import sheet
 
     a, t = sheet(args.attacker), sheet(args.target)
     res = odds.breath(a, t, distance=args.range, area=args.area,
@@ -222,7 +218,7 @@ def cmd_odds_breath(args) -> int:
 
 
 def cmd_odds_location(args) -> int:
-    from . import odds
+    from ..lords import odds
 
     dist = odds.location(args.direction)
     if args.json:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cli import add_run_options, count, emit_json, positive_int, seed_int, show
-from .policies import POLICIES
-
-DEFAULT_TURN_LIMIT = 200  # mirrors engine.DEFAULT_TURN_LIMIT without importing numba for --help
-DEFAULT_PLAN_SAMPLES = 16  # mirrors engine.DEFAULT_PLAN_SAMPLES
+from ..defaults import PLAN_SAMPLES as DEFAULT_PLAN_SAMPLES
+from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
+from ..lords.policies import POLICIES
+from .common import add_run_options, count, emit_json, positive_int, seed_int, show
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -93,7 +92,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
-    from .api import duel
+    from ..lords.api import duel
 
     res = duel(args.a, args.b, n=args.n, seed=args.seed, policy=args.policy,
                policies=args.policies, turn_limit=args.turn_limit, records=args.records,
@@ -107,8 +106,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
 
 def cmd_battle(args: argparse.Namespace) -> int:
     from ..errors import UserError
+    from ..lords.api import battle
     from ..rules.lords import ROSTER, TEAM_PAIRINGS
-    from .api import battle
 
     dragons = args.dragons[0] if len(args.dragons) == 1 else args.dragons
     if isinstance(dragons, str) and (dragons.lower() in {r.lower() for r in ROSTER}

@@ -54,8 +54,8 @@ def _progress(args):
 
 
 def cmd_attack(args) -> int:
-    from ..cli import emit_json
-    from .api import attack
+    from ..dice.api import attack
+    from .common import emit_json
 
     r = attack(args.dragon, args.army, n=args.n, seed=args.seed, turns=_turns(args.turns),
                army_file=args.army_file, threads=args.threads, progress=_progress(args),
@@ -73,8 +73,8 @@ def cmd_attack(args) -> int:
 
 
 def cmd_table(args) -> int:
-    from ..cli import show
-    from .api import dragon_table
+    from ..dice.api import dragon_table
+    from .common import show
 
     r = dragon_table(args.army, dragons=args.dragons, n=args.n, seed=args.seed,
                      turns=_turns(args.turns), army_file=args.army_file, threads=args.threads,
@@ -84,9 +84,9 @@ def cmd_table(args) -> int:
 
 
 def cmd_duel(args) -> int:
-    from ..cli import show
+    from ..dice.api import duel
     from ..errors import UserError
-    from .api import duel
+    from .common import show
 
     teams = [t for t in (args.a, args.b) if t]
     if args.dragons and teams:
@@ -105,9 +105,9 @@ def cmd_duel(args) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from ..cli import show
+    from ..dice.api import sweep
     from ..errors import UserError
-    from .api import sweep
+    from .common import show
 
     try:
         p = float(args.p)
@@ -125,8 +125,8 @@ def cmd_sweep(args) -> int:
 
 
 def cmd_melee(args) -> int:
-    from ..cli import show
-    from .api import melee
+    from ..dice.api import melee
+    from .common import show
 
     r = melee(args.attacker, args.defender, n=args.n, seed=args.seed,
               counter_attack=not args.no_counter, policy=args.policy,
@@ -136,12 +136,12 @@ def cmd_melee(args) -> int:
 
 
 def cmd_exact(args) -> int:
-    from ..cli import emit_json, show
-    from .odds import exact_attack, exact_game
+    from ..dice.odds import exact_attack, exact_game
+    from .common import emit_json, show
 
     turns = _turns(args.turns)
     if turns > 1:
-        from .api import _catalog
+        from ..dice.api import _catalog
 
         g = exact_game(args.dragon, args.army, turns=turns,
                        catalog=_catalog(None, args.army_file), **_common(args))
@@ -171,9 +171,9 @@ def cmd_exact(args) -> int:
 
 
 def cmd_units(args) -> int:
-    from ..cli import emit_json
-    from . import data as D
-    from .api import _catalog, units_frame
+    from ..dice import data as D
+    from ..dice.api import _catalog, units_frame
+    from .common import emit_json
 
     cat = _catalog(None, args.army_file)
     df = units_frame(cat)
@@ -205,8 +205,8 @@ def cmd_units(args) -> int:
 
 
 def cmd_assumed(args) -> int:
-    from ..cli import emit_json
-    from .data import assumed
+    from ..dice.data import assumed
+    from .common import emit_json
 
     rows = assumed()
     if args.json:
@@ -219,7 +219,7 @@ def cmd_assumed(args) -> int:
 
 def register(subparsers) -> None:
     """Add ``dice`` and its subcommands."""
-    from ..cli import add_run_options
+    from .common import add_run_options
 
     p = subparsers.add_parser("dice", help="Dragon Dice: dragon attacks, duels, dragonkin",
                               description="Dragon Dice dragons against armies and dragons.")
