@@ -51,9 +51,22 @@ def main() -> None:
     for label, dragon, army, turns in SCENARIOS:
         dr = cat.dragon(dragon)
         arr = build_army(D.parse_army(army, cat), cat, colour=dr.colour_code)
-        args = (_dragon_faces([dr]), dr.colour_code, arr.fk, arr.fc, arr.health, arr.kin,
-                arr.promo, arr.count0, arr.dua0, arr.kill_order, arr.gold_order,
-                Options().array(), turns, arr.hcap)
+        args = (
+            _dragon_faces([dr]),
+            dr.colour_code,
+            arr.fk,
+            arr.fc,
+            arr.health,
+            arr.kin,
+            arr.promo,
+            arr.count0,
+            arr.dua0,
+            arr.kill_order,
+            arr.gold_order,
+            Options().array(),
+            turns,
+            arr.hcap,
+        )
         c = K.army_kernel(0, 1000, 1, *args)  # compile / load from cache
         c = K.army_kernel(0, n, 1, *args)
         attacks = int(c[K.C_TURNS])
@@ -65,14 +78,22 @@ def main() -> None:
         t_vec = _best(lambda td=td, ta=ta: K.rng_floor_kernel(0, n, 1, td, ta, 0))
         t_seq = _best(lambda td=td, ta=ta: K.rng_floor_kernel(0, n, 1, td, ta, 1))
         print(f"\n{label}")
-        print(f"  attacks/s        {attacks / t_full:14,.0f}   ({attacks / n:.2f} attacks/game,"
-              f" {t_full:.3f} s)")
-        print(f"  dice per attack  {dd * n / attacks:6.2f} dragon d12 + {ad * n / attacks:6.2f}"
-              f" unit d6")
-        print(f"  RNG floor        same streams, the same {dd:.2f} d12 + {ad:.2f} d6 per game: "
-              f"{t_seq:.3f} s one die at a time, {t_vec:.3f} s summed (SIMD)")
-        print(f"  ratio full/floor {t_full / t_seq:6.2f}x (dice one at a time)   "
-              f"{t_full / t_vec:6.2f}x (SIMD sum)")
+        print(
+            f"  attacks/s        {attacks / t_full:14,.0f}   ({attacks / n:.2f} attacks/game,"
+            f" {t_full:.3f} s)"
+        )
+        print(
+            f"  dice per attack  {dd * n / attacks:6.2f} dragon d12 + {ad * n / attacks:6.2f}"
+            f" unit d6"
+        )
+        print(
+            f"  RNG floor        same streams, the same {dd:.2f} d12 + {ad:.2f} d6 per game: "
+            f"{t_seq:.3f} s one die at a time, {t_vec:.3f} s summed (SIMD)"
+        )
+        print(
+            f"  ratio full/floor {t_full / t_seq:6.2f}x (dice one at a time)   "
+            f"{t_full / t_vec:6.2f}x (SIMD sum)"
+        )
     # dragon vs dragon
     faces = _dragon_faces([cat.dragon("red-wyrm"), cat.dragon("blue-drake")])
     import numpy as np

@@ -103,8 +103,10 @@ def main(argv=None) -> int:
     args = prep["args"]
     gps, dt, c = _games_per_second(args, n, allc)
     dice = c[E.C_DICE] / c[E.C_GAMES]
-    print(f"default duel Reaper vs Skyblazer (hunter), {n:,} games on {allc} threads: "
-          f"{dt:.2f} s = {gps:,.0f} games/s  (1e6 games: {1e6 / gps:.1f} s)")
+    print(
+        f"default duel Reaper vs Skyblazer (hunter), {n:,} games on {allc} threads: "
+        f"{dt:.2f} s = {gps:,.0f} games/s  (1e6 games: {1e6 / gps:.1f} s)"
+    )
     print(f"  mean turns {c[E.C_TURNS] / c[E.C_GAMES]:.2f}, dice per game {dice:.1f}")
 
     # random-number floor: same number of dice, same per-game streams
@@ -113,57 +115,82 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     dice_floor(0, n, 1, nd, 0)
     fl = time.perf_counter() - t0
-    print(f"random-number floor ({nd} d6 per game, 3 streams seeded, summed: LLVM vectorises "
-          f"it): {fl:.3f} s -> a game costs {dt / fl:.1f}x its dice")
+    print(
+        f"random-number floor ({nd} d6 per game, 3 streams seeded, summed: LLVM vectorises "
+        f"it): {fl:.3f} s -> a game costs {dt / fl:.1f}x its dice"
+    )
     dice_floor(0, 256, 1, nd, 1)
     t0 = time.perf_counter()
     dice_floor(0, n, 1, nd, 1)
     fs = time.perf_counter() - t0
-    print(f"random-number floor, each die used serially: {fs:.3f} s -> a game costs "
-          f"{dt / fs:.1f}x its dice")
+    print(
+        f"random-number floor, each die used serially: {fs:.3f} s -> a game costs "
+        f"{dt / fs:.1f}x its dice"
+    )
 
     # where the time goes: the same engine with bots that do not plan (random) and with a
     # planner scoring a single end state per altitude change, per turn on one thread
     numba.set_num_threads(1)
     m = max(1000, n // 20)
     per_turn = {}
-    for label, pols, ps in (("hunter (16 + 8 end states scored per move)", ("hunter", "hunter"),
-                             16),
-                            ("hunter scoring 1 + 1 end states", ("hunter", "hunter"), 1),
-                            ("random (no planning)", ("random", "random"), 16)):
+    for label, pols, ps in (
+        ("hunter (16 + 8 end states scored per move)", ("hunter", "hunter"), 16),
+        ("hunter scoring 1 + 1 end states", ("hunter", "hunter"), 1),
+        ("random (no planning)", ("random", "random"), 16),
+    ):
         pa = prepare("Reaper", "Skyblazer", policies=pols, plan_samples=ps)["args"]
         rec = np.zeros((0, E.N_REC), np.int64)
         E.duel_kernel(0, 64, 1, *pa, rec)
         t0 = time.perf_counter()
         cc = E.duel_kernel(0, m, 1, *pa, rec)
         sec = time.perf_counter() - t0
-        per_turn[label] = (sec / cc[E.C_TURNS] * 1e6, cc[E.C_TURNS] / m,
-                           cc[E.C_DICE] / cc[E.C_TURNS])
+        per_turn[label] = (
+            sec / cc[E.C_TURNS] * 1e6,
+            cc[E.C_TURNS] / m,
+            cc[E.C_DICE] / cc[E.C_TURNS],
+        )
     print("per turn on one thread (both dragons):")
     for label, (us, turns, dpt) in per_turn.items():
-        print(f"  {label:<44} {us:6.3f} us/turn  ({turns:6.1f} turns/game, "
-              f"{dpt:4.1f} dice/turn)")
+        print(f"  {label:<44} {us:6.3f} us/turn  ({turns:6.1f} turns/game, {dpt:4.1f} dice/turn)")
     numba.set_num_threads(allc)
 
     # scaling
     g1, d1, _ = _games_per_second(args, max(1, n // 4), 1)
     gN, dN, _ = _games_per_second(args, max(1, n // 4), allc)
-    print(f"scaling: 1 thread {g1:,.0f} games/s, {allc} threads {gN:,.0f} games/s "
-          f"-> {gN / g1:.2f}x")
+    print(
+        f"scaling: 1 thread {g1:,.0f} games/s, {allc} threads {gN:,.0f} games/s -> {gN / g1:.2f}x"
+    )
     numba.set_num_threads(allc)
 
     # plain Python
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", _PLAIN, str(a.python_n)], env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _PLAIN, str(a.python_n)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     pr = json.loads(out.stdout.strip().splitlines()[-1])
     py_gps = pr["games"] / pr["seconds"]
-    print(f"plain Python (NUMBA_DISABLE_JIT=1), {pr['games']} games: {py_gps:,.1f} games/s "
-          f"-> numba is {gps / py_gps:,.0f}x faster ({g1 / py_gps:,.0f}x on one thread)")
+    print(
+        f"plain Python (NUMBA_DISABLE_JIT=1), {pr['games']} games: {py_gps:,.1f} games/s "
+        f"-> numba is {gps / py_gps:,.0f}x faster ({g1 / py_gps:,.0f}x on one thread)"
+    )
 
     if not a.skip_cold:
-        cmd = [sys.executable, "-m", "dragonsim", "duel", "Reaper", "Skyblazer", "-n", "1000",
-               "--json", "--no-progress"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "dragonsim",
+            "duel",
+            "Reaper",
+            "Skyblazer",
+            "-n",
+            "1000",
+            "--json",
+            "--no-progress",
+        ]
         with tempfile.TemporaryDirectory() as tmp:
             env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
             for label in ("cold start (empty cache, compiles)", "warm start (cached)"):

@@ -41,16 +41,23 @@ CASES = {
 #: three tiles of the same armies (each tile as the single-tile case), battles until all are
 #: controlled
 FIELDS = {
-    "3 tiles skirmish 3/2/2-5/3/2": ("foot=3,missile=2,mounted=2", "foot=5,missile=3,mounted=2",
-                                     0.0),
-    "3 tiles all-out 3/2/2-5/3/2": ("foot=3,missile=2,mounted=2", "foot=5,missile=3,mounted=2",
-                                    1.0),
+    "3 tiles skirmish 3/2/2-5/3/2": (
+        "foot=3,missile=2,mounted=2",
+        "foot=5,missile=3,mounted=2",
+        0.0,
+    ),
+    "3 tiles all-out 3/2/2-5/3/2": (
+        "foot=3,missile=2,mounted=2",
+        "foot=5,missile=3,mounted=2",
+        1.0,
+    ),
 }
 
 
 def _field_args(alliance, army, p_all_out, rules, tiles=3):
-    (u, cmd, tab, cards, sizes, dh, dw, sl, sc, opts, fopts) = _args(alliance, army, p_all_out,
-                                                                     rules)
+    (u, cmd, tab, cards, sizes, dh, dw, sl, sc, opts, fopts) = _args(
+        alliance, army, p_all_out, rules
+    )
     u = np.repeat(u, tiles, axis=0)
     cmd = np.repeat(cmd, tiles, axis=0)
     tab = np.repeat(tab, tiles, axis=0)
@@ -98,9 +105,11 @@ def main() -> None:
     rules = default_rules()
     dh, dw = rules.die_arrays()
     print(f"Warriors of Krynn benchmark: {n:,} games per case, {threads} thread(s)")
-    hdr = (f"{'case':<26}{'games/s':>11}{'battles/s':>12}{'dice/game':>10}"
-           f"{'floor/s':>13}{'ratio':>7}{'words/game':>11}{'floor2/s':>12}{'ratio2':>7}"
-           f"{'floor3/s':>12}{'ratio3':>7}")
+    hdr = (
+        f"{'case':<26}{'games/s':>11}{'battles/s':>12}{'dice/game':>10}"
+        f"{'floor/s':>13}{'ratio':>7}{'words/game':>11}{'floor2/s':>12}{'ratio2':>7}"
+        f"{'floor3/s':>12}{'ratio3':>7}"
+    )
     print(hdr)
     for name, (al, ar, p) in CASES.items():
         args = _args(al, ar, p, rules)
@@ -115,21 +124,33 @@ def main() -> None:
         f2 = _floor_seconds(n, int(round(2 * words)), dh, dw)
         # a game's own draws: its dice, 1 card reveal per fight (deck of the same size), and
         # 1 flow draw per battle (the skirmish die; an all-out battle's commander flag)
-        draws = (int(round(c[K.B_CARDS] / n)), int(args[4].max()), int(round(battles / n)),
-                 int(args[7].shape[0]))
+        draws = (
+            int(round(c[K.B_CARDS] / n)),
+            int(args[4].max()),
+            int(round(battles / n)),
+            int(args[7].shape[0]),
+        )
         f3 = _floor_seconds(n, int(round(dice / n)), dh, dw, *draws)
-        print(f"{name:<26}{n / sec:>11,.0f}{battles / sec:>12,.0f}{dice / n:>10.1f}"
-              f"{n / fsec:>13,.0f}{sec / fsec:>7.1f}{words:>11.1f}{n / f2:>12,.0f}"
-              f"{sec / f2:>7.1f}{n / f3:>12,.0f}{sec / f3:>7.1f}")
-    print("ratio  = battle kernel time / floor time for the same battle dice per game"
-          " (issue target <= 3)")
+        print(
+            f"{name:<26}{n / sec:>11,.0f}{battles / sec:>12,.0f}{dice / n:>10.1f}"
+            f"{n / fsec:>13,.0f}{sec / fsec:>7.1f}{words:>11.1f}{n / f2:>12,.0f}"
+            f"{sec / f2:>7.1f}{n / f3:>12,.0f}{sec / f3:>7.1f}"
+        )
+    print(
+        "ratio  = battle kernel time / floor time for the same battle dice per game"
+        " (issue target <= 3)"
+    )
     print("ratio2 = the same against a floor drawing as many random words as a game does")
-    print("ratio3 = the same against a floor making a game's own draws (dice, card reveals,"
-          " flow) and nothing else")
+    print(
+        "ratio3 = the same against a floor making a game's own draws (dice, card reveals,"
+        " flow) and nothing else"
+    )
     # a battlefield: the same battles, several tiles, one active flank a turn
     print()
-    print(f"{'battlefield':<26}{'games/s':>11}{'battles/s':>12}{'dice/game':>10}"
-          f"{'floor/s':>13}{'ratio':>7}")
+    print(
+        f"{'battlefield':<26}{'games/s':>11}{'battles/s':>12}{'dice/game':>10}"
+        f"{'floor/s':>13}{'ratio':>7}"
+    )
     for name, (al, ar, p) in FIELDS.items():
         args = _field_args(al, ar, p, rules)
         K.field_kernel(0, 1000, 1, *args)
@@ -137,8 +158,10 @@ def main() -> None:
         battles = c[K.F_TURNS_SUM]
         dice = c[K.F_DICE]
         fsec = _floor_seconds(n, int(round(dice / n)), dh, dw)
-        print(f"{name:<26}{n / sec:>11,.0f}{battles / sec:>12,.0f}{dice / n:>10.1f}"
-              f"{n / fsec:>13,.0f}{sec / fsec:>7.1f}")
+        print(
+            f"{name:<26}{n / sec:>11,.0f}{battles / sec:>12,.0f}{dice / n:>10.1f}"
+            f"{n / fsec:>13,.0f}{sec / fsec:>7.1f}"
+        )
     print("battles/s of a battlefield should be close to those of single-tile battles")
 
 

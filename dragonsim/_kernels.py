@@ -69,10 +69,14 @@ def guard_caches(module, depends_on: Sequence) -> None:
         digest = hashlib.sha256(b"".join(open(f, "rb").read() for f in files)).hexdigest()
     except OSError:
         return
-    fns = [v for v in vars(module).values()
-           if getattr(v, "_cache", None) is not None and hasattr(v._cache, "flush")
-           and getattr(v, "py_func", None) is not None
-           and v.py_func.__module__ == module.__name__]
+    fns = [
+        v
+        for v in vars(module).values()
+        if getattr(v, "_cache", None) is not None
+        and hasattr(v._cache, "flush")
+        and getattr(v, "py_func", None) is not None
+        and v.py_func.__module__ == module.__name__
+    ]
     if not fns:
         return
     try:

@@ -42,19 +42,31 @@ def prefetch(typingctx, arr, row):
         ary = context.make_array(aryty)(context, builder, args[0])
         idx = context.cast(builder, args[1], signature.args[1], types.intp)
         zero = context.get_constant(types.intp, 0)
-        ptr = cgutils.get_item_pointer2(context, builder, data=ary.data,
-                                        shape=cgutils.unpack_tuple(builder, ary.shape),
-                                        strides=cgutils.unpack_tuple(builder, ary.strides),
-                                        layout=aryty.layout,
-                                        inds=[idx] + [zero] * (aryty.ndim - 1),
-                                        wraparound=False, boundscheck=False)
+        ptr = cgutils.get_item_pointer2(
+            context,
+            builder,
+            data=ary.data,
+            shape=cgutils.unpack_tuple(builder, ary.shape),
+            strides=cgutils.unpack_tuple(builder, ary.strides),
+            layout=aryty.layout,
+            inds=[idx] + [zero] * (aryty.ndim - 1),
+            wraparound=False,
+            boundscheck=False,
+        )
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
         # (address, rw = 0 read, locality = 3 keep in all levels, cache type = 1 data)
-        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
+        builder.call(
+            fn,
+            [
+                builder.bitcast(ptr, i8p),
+                ir.Constant(i32, 0),
+                ir.Constant(i32, 3),
+                ir.Constant(i32, 1),
+            ],
+        )
         return context.get_dummy_value()
 
     return sig, codegen
@@ -83,9 +95,14 @@ def stack_empty(typingctx, n, dtype):
         ptr = cgutils.alloca_once(builder, llty, size=count)  # in the entry block
         ary = context.make_array(arrty)(context, builder)
         intp = types.intp
-        context.populate_array(ary, data=ptr, shape=[context.get_constant(intp, count)],
-                               strides=[context.get_constant(intp, itemsize)],
-                               itemsize=context.get_constant(intp, itemsize), meminfo=None)
+        context.populate_array(
+            ary,
+            data=ptr,
+            shape=[context.get_constant(intp, count)],
+            strides=[context.get_constant(intp, itemsize)],
+            itemsize=context.get_constant(intp, itemsize),
+            meminfo=None,
+        )
         return ary._getvalue()
 
     return sig, codegen

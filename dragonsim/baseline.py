@@ -49,8 +49,10 @@ class Finding:
 
     def line(self) -> str:
         flag = "CHANGED" if self.regression else "ok     "
-        return (f"{flag} {self.matchup:<46} baseline {self.baseline}  now {self.current}  "
-                f"p={self.pvalue:.2g}")
+        return (
+            f"{flag} {self.matchup:<46} baseline {self.baseline}  now {self.current}  "
+            f"p={self.pvalue:.2g}"
+        )
 
 
 def _play(n: int, seed: int, matchups, threads: int | None) -> dict[str, dict[str, int]]:
@@ -58,14 +60,19 @@ def _play(n: int, seed: int, matchups, threads: int | None) -> dict[str, dict[st
 
     out = {}
     for m in matchups:
-        r = duel(m[0], m[1], n=n, seed=seed, policies=(m[2], m[3]), progress=False,
-                 threads=threads)
+        r = duel(m[0], m[1], n=n, seed=seed, policies=(m[2], m[3]), progress=False, threads=threads)
         out[_key(m)] = {"n": r.n, "wins_a": r.wins_a, "wins_b": r.wins_b, "draws": r.draws}
     return out
 
 
-def write(path: str | Path = DEFAULT_FILE, *, n: int = 200_000, seed: int = 20261130,
-          threads: int | None = None, matchups=MATCHUPS) -> dict[str, Any]:
+def write(
+    path: str | Path = DEFAULT_FILE,
+    *,
+    n: int = 200_000,
+    seed: int = 20261130,
+    threads: int | None = None,
+    matchups=MATCHUPS,
+) -> dict[str, Any]:
     """Play the matchups and store the counts with a manifest."""
     from .lords.policies import POLICIES
     from .report import manifest
@@ -74,9 +81,13 @@ def write(path: str | Path = DEFAULT_FILE, *, n: int = 200_000, seed: int = 2026
     t0 = time.perf_counter()
     counts = _play(n, seed, matchups, threads)
     data = {
-        "manifest": manifest(rules_hash=lords_rules().hash, seed=seed, n=n,
-                             policies=_policy_versions(POLICIES),
-                             seconds=round(time.perf_counter() - t0, 1)),
+        "manifest": manifest(
+            rules_hash=lords_rules().hash,
+            seed=seed,
+            n=n,
+            policies=_policy_versions(POLICIES),
+            seconds=round(time.perf_counter() - t0, 1),
+        ),
         "matchups": counts,
     }
     p = Path(path)
@@ -89,37 +100,59 @@ def _policy_versions(policies) -> dict[str, str]:
     return {name: version for name, (_, version) in dict(policies).items()}
 
 
-def compare(baseline: dict[str, dict[str, int]], current: dict[str, dict[str, int]], *,
-            alpha: float = 0.001) -> list[Finding]:
+def compare(
+    baseline: dict[str, dict[str, int]], current: dict[str, dict[str, int]], *, alpha: float = 0.001
+) -> list[Finding]:
     """Holm-corrected two-proportion tests of side A's win rate, matchup by matchup."""
     keys = [k for k in baseline if k in current]
-    pv = [two_proportion_pvalue(baseline[k]["wins_a"], baseline[k]["n"],
-                                current[k]["wins_a"], current[k]["n"]) for k in keys]
+    pv = [
+        two_proportion_pvalue(
+            baseline[k]["wins_a"], baseline[k]["n"], current[k]["wins_a"], current[k]["n"]
+        )
+        for k in keys
+    ]
     rej = holm(pv, alpha)
-    return [Finding(k, Rate.of(baseline[k]["wins_a"], baseline[k]["n"]),
-                    Rate.of(current[k]["wins_a"], current[k]["n"]), p, r)
-            for k, p, r in zip(keys, pv, rej, strict=True)]
+    return [
+        Finding(
+            k,
+            Rate.of(baseline[k]["wins_a"], baseline[k]["n"]),
+            Rate.of(current[k]["wins_a"], current[k]["n"]),
+            p,
+            r,
+        )
+        for k, p, r in zip(keys, pv, rej, strict=True)
+    ]
 
 
-def check(path: str | Path = DEFAULT_FILE, *, n: int = 20_000, seed: int = 7,
-          alpha: float = 0.001, threads: int | None = None,
-          echo: Callable[[str], None] = print) -> bool:
+def check(
+    path: str | Path = DEFAULT_FILE,
+    *,
+    n: int = 20_000,
+    seed: int = 7,
+    alpha: float = 0.001,
+    threads: int | None = None,
+    echo: Callable[[str], None] = print,
+) -> bool:
     """Replay the stored matchups on a fresh seed; True when nothing changed significantly."""
     from .errors import UserError
     from .rules import lords_rules
 
     p = Path(path)
     if not p.exists():
-        raise UserError(f"no baseline at {str(p)!r}; write one with "
-                        "`python -m dragonsim baseline write`")
+        raise UserError(
+            f"no baseline at {str(p)!r}; write one with `python -m dragonsim baseline write`"
+        )
     data = json.loads(p.read_text())
     if seed == data["manifest"]["seed"]:
-        raise UserError("check must use a seed other than the baseline's, so the samples "
-                        "are independent")
+        raise UserError(
+            "check must use a seed other than the baseline's, so the samples are independent"
+        )
     rh = lords_rules().hash
     if data["manifest"]["rules_hash"] != rh:
-        echo(f"rules changed (baseline {data['manifest']['rules_hash']}, now {rh}): "
-             "the baseline describes another game; rewrite it with `baseline write`")
+        echo(
+            f"rules changed (baseline {data['manifest']['rules_hash']}, now {rh}): "
+            "the baseline describes another game; rewrite it with `baseline write`"
+        )
         return False
     wanted = [m for m in MATCHUPS if _key(m) in data["matchups"]]
     current = _play(n, seed, wanted, threads)
@@ -127,6 +160,8 @@ def check(path: str | Path = DEFAULT_FILE, *, n: int = 20_000, seed: int = 7,
     for f in findings:
         echo(f.line())
     bad = [f for f in findings if f.regression]
-    echo(f"{len(findings) - len(bad)} passed, {len(bad)} failed "
-         f"(Holm family-wise alpha {alpha}, {n:,} games per matchup)")
+    echo(
+        f"{len(findings) - len(bad)} passed, {len(bad)} failed "
+        f"(Holm family-wise alpha {alpha}, {n:,} games per matchup)"
+    )
     return not bad

@@ -153,9 +153,7 @@ def roll(state, n):
 def two_d6(state):
     """2d6 from one 64-bit word."""
     x = next_u64(state)
-    return (
-        np.int64(((x >> _S32) * _SIX) >> _S32) + np.int64(((x & _MASK32) * _SIX) >> _S32) + 2
-    )
+    return np.int64(((x >> _S32) * _SIX) >> _S32) + np.int64(((x & _MASK32) * _SIX) >> _S32) + 2
 
 
 @njit(cache=True, inline="always")

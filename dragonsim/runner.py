@@ -149,9 +149,7 @@ def run_blocks(
         bar.close()
     if total is None:
         total = kernel(first, first, seed, *args)  # an all-zero counter of the right shape
-    return RunOutcome(
-        total, done, n, time.perf_counter() - t0, interrupted, "local", nthreads
-    )
+    return RunOutcome(total, done, n, time.perf_counter() - t0, interrupted, "local", nthreads)
 
 
 def _call_kernel(kernel, start, stop, seed, args):
@@ -162,9 +160,7 @@ def _run_dask(kernel, n, seed, args, first, client, nthreads) -> RunOutcome:
     try:
         import dask
     except ImportError:
-        raise UserError(
-            "backend 'dask' needs dask: pip install 'dragonsim[dask]'"
-        ) from None
+        raise UserError("backend 'dask' needs dask: pip install 'dragonsim[dask]'") from None
     t0 = time.perf_counter()
     nblocks = max(1, min(256, n // 65536 + 1))
     edges = np.linspace(0, n, nblocks + 1).astype(np.int64)

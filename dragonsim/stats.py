@@ -159,8 +159,9 @@ def holm(pvalues, alpha: float = 0.05) -> list[bool]:
     return reject
 
 
-def bradley_terry(wins, names=None, *, iters: int = 10_000, tol: float = 1e-12,
-                  confidence: float = 0.95):
+def bradley_terry(
+    wins, names=None, *, iters: int = 10_000, tol: float = 1e-12, confidence: float = 0.95
+):
     """Bradley-Terry strengths from a matrix ``wins[i][j]`` = games i won against j.
 
     Draws, if any, should be split half to each side before calling. Fitted by Hunter's (2004)
@@ -196,8 +197,16 @@ def bradley_terry(wins, names=None, *, iters: int = 10_000, tol: float = 1e-12,
     cov = np.linalg.pinv(info)
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
     z = z_for(confidence)
-    df = pd.DataFrame({"name": names, "rating": beta, "lo": beta - z * se, "hi": beta + z * se,
-                       "wins": total_wins, "games": games.sum(axis=1)})
+    df = pd.DataFrame(
+        {
+            "name": names,
+            "rating": beta,
+            "lo": beta - z * se,
+            "hi": beta + z * se,
+            "wins": total_wins,
+            "games": games.sum(axis=1),
+        }
+    )
     return df.sort_values("rating", ascending=False).reset_index(drop=True)
 
 
@@ -213,8 +222,10 @@ def nontransitive_cycles(wins, names=None, *, alpha: float = 0.05) -> list[tuple
     k = w.shape[0]
     names = list(names) if names is not None else [str(i) for i in range(k)]
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if w[i, j] + w[j, i] > 0]
-    pv = [float(_st.binomtest(int(round(w[i, j])), int(round(w[i, j] + w[j, i])), 0.5).pvalue)
-          for i, j in pairs]
+    pv = [
+        float(_st.binomtest(int(round(w[i, j])), int(round(w[i, j] + w[j, i])), 0.5).pvalue)
+        for i, j in pairs
+    ]
     rej = holm(pv, alpha)
     beats = set()
     for (i, j), r in zip(pairs, rej, strict=True):

@@ -18,12 +18,27 @@ def run(capsys, *argv):
 
 
 def test_sheet_json_has_the_documented_fields(capsys):
-    rc, out, _ = run(capsys, "sheet", "body=Heavy,wings=Large,breath=Ice,claws=Sharp,rider=Archer",
-                     "--json")
+    rc, out, _ = run(
+        capsys, "sheet", "body=Heavy,wings=Large,breath=Ice,claws=Sharp,rider=Archer", "--json"
+    )
     d = json.loads(out)
     assert rc == 0
-    for k in ("name", "body", "wings", "breath", "claws", "rider", "mr", "cc", "min_speed",
-              "max_speed", "breath_damage", "claw_damage", "damage_points", "cost"):
+    for k in (
+        "name",
+        "body",
+        "wings",
+        "breath",
+        "claws",
+        "rider",
+        "mr",
+        "cc",
+        "min_speed",
+        "max_speed",
+        "breath_damage",
+        "claw_damage",
+        "damage_points",
+        "cost",
+    ):
         assert k in d
     assert d["breath_damage"] == "3d6+2" and d["claw_damage"] == "3d6" and d["cost"] == 18
     assert set(d["damage_points"]) == {"head", "body", "tail", "left_wing", "right_wing"}
@@ -57,8 +72,9 @@ def test_odds_close_combat_and_breath_json(capsys):
     rc, out, _ = run(capsys, "odds", "close-combat", "Tankerous", "Zippinchill", "--json")
     d = json.loads(out)
     assert rc == 0 and d["win_a"]["fraction"] == "35/1296"
-    rc, out, _ = run(capsys, "odds", "breath", "Reaper", "Skyblazer", "--range", "5",
-                     "--area", "grey", "--json")
+    rc, out, _ = run(
+        capsys, "odds", "breath", "Reaper", "Skyblazer", "--range", "5", "--area", "grey", "--json"
+    )
     d = json.loads(out)
     assert d["target_number"] == 9 and d["p_hit"]["fraction"] == "5/18"
 
@@ -68,11 +84,20 @@ def test_odds_close_combat_and_breath_json(capsys):
     [
         (["sheet", "Reapr"], "did you mean 'Reaper'"),
         (["sheet", "body=Heavy,wings=Large,breath=Acid,claws=Sharp"], "unknown breath weapon"),
-        (["sheet", "body=Heavy,wings=Large,breath=Ice,claws=Sharp,rider=Archer", "--budget",
-          "12"], "over the budget of 12"),
+        (
+            [
+                "sheet",
+                "body=Heavy,wings=Large,breath=Ice,claws=Sharp,rider=Archer",
+                "--budget",
+                "12",
+            ],
+            "over the budget of 12",
+        ),
         (["odds", "breath", "Reaper", "Skyblazer", "--range", "9"], "allowed 1..6"),
-        (["odds", "breath", "Reaper", "Skyblazer", "--range", "3", "--area", "pink"],
-         "unknown arc area"),
+        (
+            ["odds", "breath", "Reaper", "Skyblazer", "--range", "3", "--area", "pink"],
+            "unknown arc area",
+        ),
         (["odds", "close-combat", "Reaper"], "required"),
         (["rules", "--rules", "/nonexistent.toml"], "not found"),
     ],
@@ -96,8 +121,9 @@ class _nullcontext:
 
 
 def test_python_m_dragonsim_runs_as_a_process():
-    p = subprocess.run([sys.executable, "-m", "dragonsim", "sheet", "Nope"],
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "dragonsim", "sheet", "Nope"], capture_output=True, text=True
+    )
     assert p.returncode == 2 and "Traceback" not in p.stderr and "allowed" in p.stderr
 
 

@@ -17,8 +17,18 @@ def _run(capsys, *argv):
 
 
 def test_attack_json_has_rates_intervals_and_seconds(capsys):
-    rc, out, _ = _run(capsys, "dice", "attack", "--dragon", "red-wyrm", "--army",
-                      "goblin-thug:6,goblin-pelter:4", "-n", "2e4", "--json")
+    rc, out, _ = _run(
+        capsys,
+        "dice",
+        "attack",
+        "--dragon",
+        "red-wyrm",
+        "--army",
+        "goblin-thug:6,goblin-pelter:4",
+        "-n",
+        "2e4",
+        "--json",
+    )
     assert rc == 0
     d = json.loads(out)
     for k in ("n", "p_dragon_slain", "p_army_destroyed", "mean_health_lost", "seconds"):
@@ -33,8 +43,20 @@ def test_attack_json_has_rates_intervals_and_seconds(capsys):
 
 
 def test_attack_text_with_turns_and_ready_made_army(capsys):
-    rc, out, _ = _run(capsys, "dice", "attack", "--dragon", "black-drake", "--army",
-                      "goblin-horde", "-n", "5000", "--turns", "4", "--no-progress")
+    rc, out, _ = _run(
+        capsys,
+        "dice",
+        "attack",
+        "--dragon",
+        "black-drake",
+        "--army",
+        "goblin-horde",
+        "-n",
+        "5000",
+        "--turns",
+        "4",
+        "--no-progress",
+    )
     assert rc == 0 and "survival by attack" in out and "dragon flew away" in out
 
 
@@ -45,21 +67,26 @@ def test_units_lists_shipped_units_and_armies(capsys):
         assert name in out
 
 
-@pytest.mark.parametrize("argv,needle", [
-    (["--dragon", "red-wyrn", "--army", "goblin-thug:3"], "did you mean 'red-wyrm'"),
-    (["--dragon", "red-wyrm", "--army", "goblin-thugg:3"], "did you mean 'goblin-thug'"),
-    (["--dragon", "red-wyrm", "--army", "goblin-thug:x"], "count after ':'"),
-    (["--dragon", "red-wyrm", "--army", "goblin-thug:0"], ">= 1"),
-    (["--dragon", "red-wyrm", "--army", "goblin-thug:-2"], ">= 1"),
-    (["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--turns", "0"], "--turns"),
-    (["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--turns", "x"], "--turns"),
-    (["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--policy", "random"], "policy"),
-    (["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--id-split", "x"], "id_split"),
-    (["--dragon", "red-wyrm,blue-drake", "--army", "goblin-thug:2"], "attack each other"),
-    (["--dragon", "red-wyrm", "--army", "red-dragonkin-common:2"], "solely of dragonkin"),
-    (["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--army-file", "/nope.toml"],
-     "not found"),
-])
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["--dragon", "red-wyrn", "--army", "goblin-thug:3"], "did you mean 'red-wyrm'"),
+        (["--dragon", "red-wyrm", "--army", "goblin-thugg:3"], "did you mean 'goblin-thug'"),
+        (["--dragon", "red-wyrm", "--army", "goblin-thug:x"], "count after ':'"),
+        (["--dragon", "red-wyrm", "--army", "goblin-thug:0"], ">= 1"),
+        (["--dragon", "red-wyrm", "--army", "goblin-thug:-2"], ">= 1"),
+        (["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--turns", "0"], "--turns"),
+        (["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--turns", "x"], "--turns"),
+        (["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--policy", "random"], "policy"),
+        (["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--id-split", "x"], "id_split"),
+        (["--dragon", "red-wyrm,blue-drake", "--army", "goblin-thug:2"], "attack each other"),
+        (["--dragon", "red-wyrm", "--army", "red-dragonkin-common:2"], "solely of dragonkin"),
+        (
+            ["--dragon", "red-wyrm", "--army", "goblin-thug:2", "--army-file", "/nope.toml"],
+            "not found",
+        ),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
     rc, out, err = _run(capsys, "dice", "attack", *argv, "-n", "100")
     assert rc == 2
@@ -73,8 +100,20 @@ def test_bad_count_is_a_usage_error(capsys):
 
 
 def test_duel_command(capsys):
-    rc, out, _ = _run(capsys, "dice", "duel", "--a", "red-wyrm:2", "--b", "blue-drake",
-                      "-n", "5000", "--turns", "5", "--json")
+    rc, out, _ = _run(
+        capsys,
+        "dice",
+        "duel",
+        "--a",
+        "red-wyrm:2",
+        "--b",
+        "blue-drake",
+        "-n",
+        "5000",
+        "--turns",
+        "5",
+        "--json",
+    )
     assert rc == 0
     d = json.loads(out)
     total = d["p_a_wins"] + d["p_b_wins"] + d["p_both_gone"] + d["p_still_fighting"]
@@ -84,11 +123,18 @@ def test_duel_command(capsys):
 
 
 def test_exact_command(capsys):
-    rc, out, _ = _run(capsys, "dice", "exact", "--dragon", "red-wyrm", "--army",
-                      "goblin-thug:2,goblin-pelter:1", "--json")
+    rc, out, _ = _run(
+        capsys,
+        "dice",
+        "exact",
+        "--dragon",
+        "red-wyrm",
+        "--army",
+        "goblin-thug:2,goblin-pelter:1",
+        "--json",
+    )
     assert rc == 0 and json.loads(out)["exact"] is True
-    rc, _, err = _run(capsys, "dice", "exact", "--dragon", "red-wyrm", "--army",
-                      "goblin-thug:40")
+    rc, _, err = _run(capsys, "dice", "exact", "--dragon", "red-wyrm", "--army", "goblin-thug:40")
     assert rc == 2 and "at most" in err
 
 
@@ -97,8 +143,13 @@ def test_assumed_command_lists_every_assumed_value(capsys):
     rows = json.loads(out)
     assert rc == 0 and rows == D.assumed()
     keys = {r["key"] for r in rows}
-    assert {"dice.id_split", "dice.casualty_policy", "dice.promotion_supply",
-            "dice.damage_carries", "dice.dragonkin_faces"} <= keys
+    assert {
+        "dice.id_split",
+        "dice.casualty_policy",
+        "dice.promotion_supply",
+        "dice.damage_carries",
+        "dice.dragonkin_faces",
+    } <= keys
     assert all(r["provenance"] == "assumed" and r["source"] and r["override"] for r in rows)
 
 
@@ -108,8 +159,20 @@ def test_sweep_finds_the_smallest_size(capsys):
     for row in r.rows:
         assert row["copies"] is not None
         assert row["p_slain"] >= 0.5 > row["p_slain_one_less"]
-    rc, out, _ = _run(capsys, "dice", "sweep", "--army", "goblin-thug:1", "--dragons",
-                      "green-wyrm", "-n", "2000", "--p", "0.3", "--json")
+    rc, out, _ = _run(
+        capsys,
+        "dice",
+        "sweep",
+        "--army",
+        "goblin-thug:1",
+        "--dragons",
+        "green-wyrm",
+        "-n",
+        "2000",
+        "--p",
+        "0.3",
+        "--json",
+    )
     assert rc == 0 and json.loads(out)["rows"][0]["dragon"] == "green-wyrm"
     rc, _, err = _run(capsys, "dice", "sweep", "--p", "1.5", "-n", "100")
     assert rc == 2 and "probability" in err
@@ -118,9 +181,14 @@ def test_sweep_finds_the_smallest_size(capsys):
 def test_published_and_printed_data_have_provenance():
     """Dragon dice faces as published; every unit carries provenance and source."""
     wyrm = D.DRAGON_DICE["wyrm"].faces
-    assert (wyrm.count("jaws"), wyrm.count("breath"), wyrm.count("claw"),
-            wyrm.count("treasure"), wyrm.count("tail"), wyrm.count("belly")) == (1, 1, 4, 1,
-                                                                                 3, 2)
+    assert (
+        wyrm.count("jaws"),
+        wyrm.count("breath"),
+        wyrm.count("claw"),
+        wyrm.count("treasure"),
+        wyrm.count("tail"),
+        wyrm.count("belly"),
+    ) == (1, 1, 4, 1, 3, 2)
     drake = D.DRAGON_DICE["drake"].faces
     assert (drake.count("wing"), drake.count("tail")) == (2, 2)
     for u in D.units().values():
@@ -134,7 +202,7 @@ def test_published_and_printed_data_have_provenance():
 
 def test_user_units_dragons_and_armies_from_toml(tmp_path):
     f = tmp_path / "mine.toml"
-    f.write_text('''
+    f.write_text("""
 [units.orc-brute]
 race = "orcs"
 health = 2
@@ -153,7 +221,7 @@ faces = ["claw", "claw", "claw", "claw", "jaws", "breath", "tail", "tail", "tail
 [armies.orc-horde]
 orc-brute = 2
 orc-grunt = 4
-''')
+""")
     cat = D.load_toml(f)
     assert cat.units["orc-grunt"].promotes_to == "orc-brute"
     from dragonsim.dice import attack
@@ -195,12 +263,25 @@ def test_dragonkin_allowance_per_full_3_points():
 def test_toml_options_override_assumed_values(tmp_path, capsys):
     """Assumed values are overridable from a file's [options]; command-line flags win."""
     f = tmp_path / "opts.toml"
-    f.write_text('[units.idol]\nrace = "t"\nhealth = 1\nfaces = ["ID", "ID", "ID", "ID", "ID",'
-                 ' "ID"]\n\n[dragons.clawer]\ncolour = "red"\nfaces = ["claw", "claw", "claw",'
-                 ' "claw", "claw", "claw", "claw", "claw", "claw", "claw", "claw", "claw"]\n\n'
-                 '[options]\nid_split = "save-first"\n')
-    base = ["dice", "attack", "--dragon", "clawer", "--army", "idol:10", "--army-file", str(f),
-            "-n", "500", "--json"]
+    f.write_text(
+        '[units.idol]\nrace = "t"\nhealth = 1\nfaces = ["ID", "ID", "ID", "ID", "ID",'
+        ' "ID"]\n\n[dragons.clawer]\ncolour = "red"\nfaces = ["claw", "claw", "claw",'
+        ' "claw", "claw", "claw", "claw", "claw", "claw", "claw", "claw", "claw"]\n\n'
+        '[options]\nid_split = "save-first"\n'
+    )
+    base = [
+        "dice",
+        "attack",
+        "--dragon",
+        "clawer",
+        "--army",
+        "idol:10",
+        "--army-file",
+        str(f),
+        "-n",
+        "500",
+        "--json",
+    ]
     assert main(base) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["options"]["id_split"] == "save-first" and d["p_dragon_slain"] == 0.0
@@ -208,18 +289,48 @@ def test_toml_options_override_assumed_values(tmp_path, capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["p_dragon_slain"] == 1.0
     f.write_text('[options]\nid_split = "sometimes"\n')
-    assert main(["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:3",
-                 "--army-file", str(f), "-n", "100"]) == 2
+    assert (
+        main(
+            [
+                "dice",
+                "attack",
+                "--dragon",
+                "red-wyrm",
+                "--army",
+                "goblin-thug:3",
+                "--army-file",
+                str(f),
+                "-n",
+                "100",
+            ]
+        )
+        == 2
+    )
     assert "id_split" in capsys.readouterr().err
 
 
 def test_duel_by_colour_command(capsys):
-    rc, out, _ = _run(capsys, "dice", "duel", "--dragons", "red-wyrm,blue-drake,green-wyrm:2",
-                      "-n", "3000", "--turns", "10", "--json")
+    rc, out, _ = _run(
+        capsys,
+        "dice",
+        "duel",
+        "--dragons",
+        "red-wyrm,blue-drake,green-wyrm:2",
+        "-n",
+        "3000",
+        "--turns",
+        "10",
+        "--json",
+    )
     d = json.loads(out)
     assert rc == 0 and d["colours"] == ["red", "blue", "green"]
-    total = d["p_red_wins"] + d["p_blue_wins"] + d["p_green_wins"] + d["p_all_gone"] + \
-        d["p_still_fighting"]
+    total = (
+        d["p_red_wins"]
+        + d["p_blue_wins"]
+        + d["p_green_wins"]
+        + d["p_all_gone"]
+        + d["p_still_fighting"]
+    )
     assert abs(total - 1) < 1e-9
     rc, _, err = _run(capsys, "dice", "duel", "--dragons", "red-wyrm,red-drake", "-n", "9")
     assert rc == 2 and "at least two colours" in err
@@ -237,7 +348,16 @@ def test_dragon_table_every_dragon_same_games(capsys):
     row = df[df["dragon"] == "gold-drake"].iloc[0]
     assert row["p_dragon_slain"] == one.p_dragon_slain.rate
     assert row["mean_health_lost"] == one.health_lost[0]
-    rc, out, _ = _run(capsys, "dice", "table", "--army", "goblin-thug:5", "--dragons",
-                      "red-wyrm,red-drake", "-n", "2000", "--json")
-    assert rc == 0 and [r["dragon"] for r in json.loads(out)["rows"]] == ["red-wyrm",
-                                                                          "red-drake"]
+    rc, out, _ = _run(
+        capsys,
+        "dice",
+        "table",
+        "--army",
+        "goblin-thug:5",
+        "--dragons",
+        "red-wyrm,red-drake",
+        "-n",
+        "2000",
+        "--json",
+    )
+    assert rc == 0 and [r["dragon"] for r in json.loads(out)["rows"]] == ["red-wyrm", "red-drake"]

@@ -22,15 +22,33 @@ armies = st.builds(
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(army=armies, dragon=st.sampled_from(DRAGONS), count=st.integers(1, 3),
-       turns=st.integers(1, 6), id_split=st.sampled_from(D.ID_SPLITS),
-       policy=st.sampled_from(D.POLICIES), supply=st.sampled_from(["unlimited", "dead-area"]),
-       carries=st.booleans(), seed=st.integers(0, 2**31))
-def test_army_counters_are_consistent(army, dragon, count, turns, id_split, policy, supply,
-                                      carries, seed):
+@given(
+    army=armies,
+    dragon=st.sampled_from(DRAGONS),
+    count=st.integers(1, 3),
+    turns=st.integers(1, 6),
+    id_split=st.sampled_from(D.ID_SPLITS),
+    policy=st.sampled_from(D.POLICIES),
+    supply=st.sampled_from(["unlimited", "dead-area"]),
+    carries=st.booleans(),
+    seed=st.integers(0, 2**31),
+)
+def test_army_counters_are_consistent(
+    army, dragon, count, turns, id_split, policy, supply, carries, seed
+):
     n = 400
-    r = attack(f"{dragon}:{count}", army, n=n, seed=seed, turns=turns, id_split=id_split,
-               policy=policy, promotion_supply=supply, damage_carries=carries, progress=False)
+    r = attack(
+        f"{dragon}:{count}",
+        army,
+        n=n,
+        seed=seed,
+        turns=turns,
+        id_split=id_split,
+        policy=policy,
+        promotion_supply=supply,
+        damage_carries=carries,
+        progress=False,
+    )
     c = r.counters
     lay = K.army_layout(r.hcap, turns)
     assert c[K.C_GAMES] == n and r.lost_hist.sum() == n
@@ -48,12 +66,15 @@ def test_army_counters_are_consistent(army, dragon, count, turns, id_split, poli
         assert np.all(np.diff(curve) <= 1e-12) and curve[0] == 1.0
     total_health = sum(D.units()[u].health * k for u, k in army.items())
     if c[K.C_PROMO] == 0:
-        assert r.lost_hist[total_health + 1:].sum() == 0
+        assert r.lost_hist[total_health + 1 :].sum() == 0
 
 
 @settings(max_examples=10, deadline=None)
-@given(dragons=st.lists(st.sampled_from(DRAGONS), min_size=2, max_size=6),
-       turns=st.integers(1, 8), seed=st.integers(0, 2**31))
+@given(
+    dragons=st.lists(st.sampled_from(DRAGONS), min_size=2, max_size=6),
+    turns=st.integers(1, 8),
+    seed=st.integers(0, 2**31),
+)
 def test_dragon_fights_end_and_partition(dragons, turns, seed):
     if len({d.split("-")[0] for d in dragons}) < 2:
         dragons = dragons + ["red-wyrm" if not dragons[0].startswith("red") else "blue-wyrm"]
@@ -62,4 +83,4 @@ def test_dragon_fights_end_and_partition(dragons, turns, seed):
     c = r.counters
     wins = sum(int(c[K.VHEAD + K.VT * i + K.VT_WINS]) for i in range(len(r.teams)))
     assert wins + c[K.V_ALL_GONE] + c[K.V_TIMEOUT] == n
-    assert c[K.VHEAD + K.VT * len(r.teams):].sum() == n
+    assert c[K.VHEAD + K.VT * len(r.teams) :].sum() == n

@@ -22,9 +22,13 @@ def test_tail_chain_exact_by_hand():
     of 12, so P(tail) = 1/4 and the final icon has the other 9 faces."""
     tc = tail_chain(D.DRAGON_DICE["wyrm"].faces)
     assert tc["p_tail"] == Fraction(1, 4)
-    assert tc["final"] == {"belly": Fraction(2, 9), "breath": Fraction(1, 9),
-                           "claw": Fraction(4, 9), "jaws": Fraction(1, 9),
-                           "treasure": Fraction(1, 9)}
+    assert tc["final"] == {
+        "belly": Fraction(2, 9),
+        "breath": Fraction(1, 9),
+        "claw": Fraction(4, 9),
+        "jaws": Fraction(1, 9),
+        "treasure": Fraction(1, 9),
+    }
     tc = tail_chain(D.DRAGON_DICE["drake"].faces)
     assert tc["p_tail"] == Fraction(1, 6)
     assert tc["final"]["wing"] == Fraction(2, 10)
@@ -62,8 +66,7 @@ def test_exact_attack_by_hand():
 def _check(res, ex):
     n = res.n
     assert binomial_consistent(int(res.counters[K.C_ANY_SLAIN]), n, float(ex.p_dragon_slain))
-    assert binomial_consistent(int(res.counters[K.C_DESTROYED]), n,
-                               float(ex.p_army_destroyed))
+    assert binomial_consistent(int(res.counters[K.C_DESTROYED]), n, float(ex.p_army_destroyed))
     assert binomial_consistent(int(res.counters[K.C_PROMO_ANY]), n, float(ex.p_any_promotion))
     h = res.lost_hist
     lost = ex.lost()
@@ -87,18 +90,27 @@ def test_single_attack_matches_exact_every_dragon(dragon):
     _check(attack(dragon, SMALL, n=N, seed=3, progress=False), ex)
 
 
-@pytest.mark.parametrize("dragon,army,kw", [
-    ("red-wyrm", {"coral-elf-fighter": 5, "coral-elf-bowman": 3}, {}),
-    ("green-drake", {"dwarf-footman": 4, "dwarf-marksman": 2}, {"id_split": "save-first"}),
-    ("red-drake", {"lava-elf-bladesman": 3, "lava-elf-duelist": 2}, {"policy": "largest"}),
-    ("gold-wyrm", {"goblin-thug": 3, "blue-dragonkin-common": 2}, {"policy": "kin-first"}),
-    ("black-wyrm", {"goblin-thug": 4, "black-dragonkin-uncommon": 1}, {}),
-    ("blue-wyrm", {"goblin-thug": 3, "red-dragonkin-common": 2}, {}),
-    ("red-wyrm", {"goblin-thug": 4, "goblin-pelter": 2},
-     {"promotion_supply": "dead-area", "dead_area": {"goblin-slingman": 1}}),
-    ("red-drake", {"goblin-slingman": 2, "dwarf-marksman": 2, "goblin-thug": 1},
-     {"partial_damage": "round-up"}),
-])
+@pytest.mark.parametrize(
+    "dragon,army,kw",
+    [
+        ("red-wyrm", {"coral-elf-fighter": 5, "coral-elf-bowman": 3}, {}),
+        ("green-drake", {"dwarf-footman": 4, "dwarf-marksman": 2}, {"id_split": "save-first"}),
+        ("red-drake", {"lava-elf-bladesman": 3, "lava-elf-duelist": 2}, {"policy": "largest"}),
+        ("gold-wyrm", {"goblin-thug": 3, "blue-dragonkin-common": 2}, {"policy": "kin-first"}),
+        ("black-wyrm", {"goblin-thug": 4, "black-dragonkin-uncommon": 1}, {}),
+        ("blue-wyrm", {"goblin-thug": 3, "red-dragonkin-common": 2}, {}),
+        (
+            "red-wyrm",
+            {"goblin-thug": 4, "goblin-pelter": 2},
+            {"promotion_supply": "dead-area", "dead_area": {"goblin-slingman": 1}},
+        ),
+        (
+            "red-drake",
+            {"goblin-slingman": 2, "dwarf-marksman": 2, "goblin-thug": 1},
+            {"partial_damage": "round-up"},
+        ),
+    ],
+)
 def test_single_attack_matches_exact_options(dragon, army, kw):
     """ID split, casualty policies, dragonkin (armor, belly, same colour) and the dead-area
     promotion supply, each against the exact enumeration."""
@@ -106,45 +118,74 @@ def test_single_attack_matches_exact_options(dragon, army, kw):
     _check(attack(dragon, army, n=N, seed=4, progress=False, **kw), ex)
 
 
-@pytest.mark.parametrize("a,b", [("red-wyrm", "blue-drake"), ("gold-drake", "green-wyrm"),
-                                 ("black-wyrm", "blue-drake")])
+@pytest.mark.parametrize(
+    "a,b", [("red-wyrm", "blue-drake"), ("gold-drake", "green-wyrm"), ("black-wyrm", "blue-drake")]
+)
 def test_duel_round_matches_exact(a, b):
     """Dragon vs dragon, one round: 'All dragons are rolled simultaneously and the results
     are applied. Any breaths rolled negate the 5 automatic saves'."""
     ex = exact_duel_round(a, b)
     r = duel(a, b, n=N, seed=6, turns=1, progress=False)
     c = r.counters
-    for key, idx in (("a_slain", K.V_A_ANY_SLAIN), ("b_slain", K.V_B_ANY_SLAIN),
-                     ("both_slain", K.V_BOTH_ANY_SLAIN), ("a_wins", K.V_A_WINS),
-                     ("b_wins", K.V_B_WINS), ("both_gone", K.V_BOTH_GONE),
-                     ("neither_gone", K.V_TIMEOUT)):
+    for key, idx in (
+        ("a_slain", K.V_A_ANY_SLAIN),
+        ("b_slain", K.V_B_ANY_SLAIN),
+        ("both_slain", K.V_BOTH_ANY_SLAIN),
+        ("a_wins", K.V_A_WINS),
+        ("b_wins", K.V_B_WINS),
+        ("both_gone", K.V_BOTH_GONE),
+        ("neither_gone", K.V_TIMEOUT),
+    ):
         assert binomial_consistent(int(c[idx]), N, float(ex[key])), key
 
 
 def test_results_do_not_depend_on_threads_or_blocks():
     """Per-game streams: the same counters for any block size and thread count."""
-    r1 = attack("red-wyrm", "goblin-horde", n=20_000, seed=9, turns=3, progress=False,
-                threads=1)
+    r1 = attack("red-wyrm", "goblin-horde", n=20_000, seed=9, turns=3, progress=False, threads=1)
     r2 = attack("red-wyrm", "goblin-horde", n=20_000, seed=9, turns=3, progress=False)
     assert np.array_equal(r1.counters, r2.counters)
     a = K.army_kernel  # split by hand into two blocks
     cat = D.Catalog()
     arr = build_army(D.parse_army("goblin-horde"), cat, colour=D.RED)
-    args = (_dragon_faces([cat.dragon("red-wyrm")]), D.RED, arr.fk, arr.fc, arr.health,
-            arr.kin, arr.promo, arr.count0, arr.dua0, arr.kill_order, arr.gold_order,
-            Options().array(), 3, arr.hcap)
+    args = (
+        _dragon_faces([cat.dragon("red-wyrm")]),
+        D.RED,
+        arr.fk,
+        arr.fc,
+        arr.health,
+        arr.kin,
+        arr.promo,
+        arr.count0,
+        arr.dua0,
+        arr.kill_order,
+        arr.gold_order,
+        Options().array(),
+        3,
+        arr.hcap,
+    )
     whole = a(0, 20_000, 9, *args)
     parts = a(0, 7_001, 9, *args) + a(7_001, 20_000, 9, *args)
     assert np.array_equal(whole, parts) and np.array_equal(whole, r1.counters)
 
 
-@pytest.mark.parametrize("dragon,army,turns,kw", [
-    ("red-drake", {"goblin-thug": 3, "goblin-pelter": 2}, 3, {}),
-    ("gold-wyrm", {"dwarf-footman": 2, "dwarf-crossbowman": 2, "blue-dragonkin-common": 1}, 3,
-     {"policy": "kin-first"}),
-    ("black-drake", {"goblin-thug": 3, "goblin-slingman": 1}, 3,
-     {"promotion_supply": "dead-area"}),
-])
+@pytest.mark.parametrize(
+    "dragon,army,turns,kw",
+    [
+        ("red-drake", {"goblin-thug": 3, "goblin-pelter": 2}, 3, {}),
+        (
+            "gold-wyrm",
+            {"dwarf-footman": 2, "dwarf-crossbowman": 2, "blue-dragonkin-common": 1},
+            3,
+            {"policy": "kin-first"},
+        ),
+        (
+            "black-drake",
+            {"goblin-thug": 3, "goblin-slingman": 1},
+            3,
+            {"promotion_supply": "dead-area"},
+        ),
+    ],
+)
 def test_multi_turn_survival_matches_exact_markov_chain(dragon, army, turns, kw):
     """'Whenever a single dragon and an army are at the same terrain, a dragon attack occurs':
     turn after turn until the dragon is slain or flies away or the army is gone; per-turn

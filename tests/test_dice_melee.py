@@ -27,19 +27,38 @@ def _cat():
     add("sword", D.make_unit("sword", race="t", health=1, faces=["Melee 1"] * 6))
     add("sword2", D.make_unit("sword2", race="t", health=1, faces=["Melee 2"] * 6))
     for col in D.COLOURS:
-        add(f"{col}-breather", D.make_unit(f"{col}-breather", race="k", health=1,
-                                           faces=["Breath"] * 6, kin_colour=col))
-        add(f"{col}-sometimes", D.make_unit(f"{col}-sometimes", race="k", health=1,
-                                            faces=["Breath"] + ["Maneuver 1"] * 5,
-                                            kin_colour=col))
-    add("kin-sword", D.make_unit("kin-sword", race="k", health=1, faces=["Melee 1"] * 6,
-                                 kin_colour="red"))
-    add("kin-belly", D.make_unit("kin-belly", race="k", health=2, faces=["Belly"] * 6,
-                                 kin_colour="red"))
-    add("kin-1", D.make_unit("kin-1", race="k", health=1, faces=["Maneuver 1"] * 6,
-                             kin_colour="red"))
-    add("kin-armor", D.make_unit("kin-armor", race="k", health=2, faces=["Maneuver 1"] * 6,
-                                 kin_colour="red"))
+        add(
+            f"{col}-breather",
+            D.make_unit(
+                f"{col}-breather", race="k", health=1, faces=["Breath"] * 6, kin_colour=col
+            ),
+        )
+        add(
+            f"{col}-sometimes",
+            D.make_unit(
+                f"{col}-sometimes",
+                race="k",
+                health=1,
+                faces=["Breath"] + ["Maneuver 1"] * 5,
+                kin_colour=col,
+            ),
+        )
+    add(
+        "kin-sword",
+        D.make_unit("kin-sword", race="k", health=1, faces=["Melee 1"] * 6, kin_colour="red"),
+    )
+    add(
+        "kin-belly",
+        D.make_unit("kin-belly", race="k", health=2, faces=["Belly"] * 6, kin_colour="red"),
+    )
+    add(
+        "kin-1",
+        D.make_unit("kin-1", race="k", health=1, faces=["Maneuver 1"] * 6, kin_colour="red"),
+    )
+    add(
+        "kin-armor",
+        D.make_unit("kin-armor", race="k", health=2, faces=["Maneuver 1"] * 6, kin_colour="red"),
+    )
     return c
 
 
@@ -63,10 +82,12 @@ def test_red_kin_breath_one_unit_killed_and_buried():
 def test_black_kin_breath_must_roll_id_to_avoid_death():
     """'Black -- Disease: One nonmonster unit in the target army must roll its ID icon to avoid
     being killed and buried.'"""
-    assert b_lost_always(run({"blank": 1, "black-breather": 1}, {"idol": 3},
-                             counter_attack=False), 0)
-    assert b_lost_always(run({"blank": 1, "black-breather": 1}, {"blank": 3},
-                             counter_attack=False), 1)
+    assert b_lost_always(
+        run({"blank": 1, "black-breather": 1}, {"idol": 3}, counter_attack=False), 0
+    )
+    assert b_lost_always(
+        run({"blank": 1, "black-breather": 1}, {"blank": 3}, counter_attack=False), 1
+    )
     n = 60_000
     r = run({"blank": 1, "black-sometimes": 1}, {"goblin-thug": 3}, n=n, counter_attack=False)
     # breath on 1 face of 6, then the thug dies unless it rolls its 1 ID face of 6
@@ -86,10 +107,12 @@ def test_blue_kin_breath_one_unit_only_saves():
 def test_gold_kin_breath_one_unit_killed_unless_it_saves():
     """'Gold -- Turn to Stone: One unit from the target army is kiled unless it can roll a
     save individually.'"""
-    assert b_lost_always(run({"blank": 1, "gold-breather": 1}, {"blank": 2},
-                             counter_attack=False), 1)
-    assert b_lost_always(run({"blank": 1, "gold-breather": 1}, {"shield": 2},
-                             counter_attack=False), 0)
+    assert b_lost_always(
+        run({"blank": 1, "gold-breather": 1}, {"blank": 2}, counter_attack=False), 1
+    )
+    assert b_lost_always(
+        run({"blank": 1, "gold-breather": 1}, {"shield": 2}, counter_attack=False), 0
+    )
 
 
 def test_green_kin_breath_one_unit_halves_its_rolls():
@@ -103,19 +126,26 @@ def test_green_kin_breath_one_unit_halves_its_rolls():
 
 def test_the_owner_chooses_the_targeted_unit():
     """'The army's owner chooses which die is targeted.' / '... which unit dies.'"""
-    r = run({"blank": 1, "red-breather": 1}, {"blank": 1, "kin-armor": 1}, policy="kin-first",
-            counter_attack=False)
+    r = run(
+        {"blank": 1, "red-breather": 1},
+        {"blank": 1, "kin-armor": 1},
+        policy="kin-first",
+        counter_attack=False,
+    )
     assert b_lost_always(r, 2)  # the kin (2 health) burns; the blank stays
-    r = run({"blank": 1, "red-breather": 1}, {"blank": 2, "kin-armor": 1},
-            policy="cheapest", counter_attack=False)
+    r = run(
+        {"blank": 1, "red-breather": 1},
+        {"blank": 2, "kin-armor": 1},
+        policy="cheapest",
+        counter_attack=False,
+    )
     assert b_lost_always(r, 1)
 
 
 def test_kin_melee_counts_as_melee():
     """'Maneuver and Melee: Same as for normal dice, they count as the appropriate number of
     maneuver or melee results.'"""
-    assert b_lost_always(run({"blank": 1, "kin-sword": 3}, {"blank": 5},
-                             counter_attack=False), 3)
+    assert b_lost_always(run({"blank": 1, "kin-sword": 3}, {"blank": 5}, counter_attack=False), 3)
 
 
 def test_kin_armor_and_belly_in_melee():
@@ -134,8 +164,19 @@ def test_breath_needs_a_melee_attack_from_dragonkin():
 
 
 def test_melee_command_json(capsys):
-    rc = main(["dice", "melee", "--attacker", "goblin-thug:4,red-dragonkin-common:2",
-               "--defender", "dwarf-guard", "-n", "3000", "--json"])
+    rc = main(
+        [
+            "dice",
+            "melee",
+            "--attacker",
+            "goblin-thug:4,red-dragonkin-common:2",
+            "--defender",
+            "dwarf-guard",
+            "-n",
+            "3000",
+            "--json",
+        ]
+    )
     d = json.loads(capsys.readouterr().out)
     assert rc == 0 and d["n"] == 3000 and "ci_defender_destroyed" in d
     assert d["breaths_by_attacker_per_game"] > 0

@@ -28,25 +28,45 @@ def cat():
     add("bow", D.make_unit("bow", race="test", health=1, faces=["Missile 1"] * 6))
     add("shield", D.make_unit("shield", race="test", health=1, faces=["Save 1"] * 6))
     add("idol", D.make_unit("idol", race="test", health=1, faces=["ID"] * 6))
-    add("half", D.make_unit("half", race="test", health=1,
-                            faces=["Save 1"] * 3 + ["Maneuver 1"] * 3))
+    add(
+        "half",
+        D.make_unit("half", race="test", health=1, faces=["Save 1"] * 3 + ["Maneuver 1"] * 3),
+    )
     # a promotion chain a -> b -> c
     add("a", D.make_unit("a", race="chain", health=1, faces=["Melee 1"] * 6, promotes_to="b"))
     add("b", D.make_unit("b", race="chain", health=2, faces=["Melee 1"] * 6, promotes_to="c"))
     add("c", D.make_unit("c", race="chain", health=3, faces=["Melee 1"] * 6))
     for col in ("red", "blue"):
-        add(f"{col}-kin", D.make_unit(f"{col}-kin", race="kin", health=2,
-                                      faces=["Maneuver 1"] * 6, kin_colour=col))
-        add(f"{col}-kin-sword", D.make_unit(f"{col}-kin-sword", race="kin", health=1,
-                                            faces=["Melee 1"] * 6, kin_colour=col))
-        add(f"{col}-kin-bow", D.make_unit(f"{col}-kin-bow", race="kin", health=1,
-                                          faces=["Missile 1"] * 6, kin_colour=col))
-        add(f"{col}-kin-idol", D.make_unit(f"{col}-kin-idol", race="kin", health=1,
-                                           faces=["ID"] * 6, kin_colour=col))
-    add("blue-kin-belly", D.make_unit("blue-kin-belly", race="kin", health=2,
-                                      faces=["Belly"] * 6, kin_colour="blue"))
-    add("red-kin-1", D.make_unit("red-kin-1", race="kin", health=1,
-                                 faces=["Maneuver 1"] * 6, kin_colour="red"))
+        add(
+            f"{col}-kin",
+            D.make_unit(
+                f"{col}-kin", race="kin", health=2, faces=["Maneuver 1"] * 6, kin_colour=col
+            ),
+        )
+        add(
+            f"{col}-kin-sword",
+            D.make_unit(
+                f"{col}-kin-sword", race="kin", health=1, faces=["Melee 1"] * 6, kin_colour=col
+            ),
+        )
+        add(
+            f"{col}-kin-bow",
+            D.make_unit(
+                f"{col}-kin-bow", race="kin", health=1, faces=["Missile 1"] * 6, kin_colour=col
+            ),
+        )
+        add(
+            f"{col}-kin-idol",
+            D.make_unit(f"{col}-kin-idol", race="kin", health=1, faces=["ID"] * 6, kin_colour=col),
+        )
+    add(
+        "blue-kin-belly",
+        D.make_unit("blue-kin-belly", race="kin", health=2, faces=["Belly"] * 6, kin_colour="blue"),
+    )
+    add(
+        "red-kin-1",
+        D.make_unit("red-kin-1", race="kin", health=1, faces=["Maneuver 1"] * 6, kin_colour="red"),
+    )
     return c
 
 
@@ -199,8 +219,9 @@ def test_slaying_promotes_as_many_units_as_possible_simultaneously():
 def test_each_dragon_slain_grants_its_promotions():
     """Two dragons slain by one roll (melee on one, missile on the other): two rounds of
     promotions (assumed dice.promotion_rounds), a -> b -> c."""
-    CAT.units["a-bow"] = D.make_unit("a-bow", race="chain", health=1, faces=["Missile 1"] * 6,
-                                     promotes_to="b")
+    CAT.units["a-bow"] = D.make_unit(
+        "a-bow", race="chain", health=1, faces=["Missile 1"] * 6, promotes_to="b"
+    )
     r = run([dragon(belly=12), dragon(belly=12)], {"a": 5, "a-bow": 5})
     assert int(r.counters[K.C_SLAIN_SUM]) == 2 * r.n
     assert int(r.counters[K.C_PROMO]) == 20 * r.n  # 10 a -> b, then 10 b -> c
@@ -208,8 +229,7 @@ def test_each_dragon_slain_grants_its_promotions():
 
 def test_promotion_rounds_option_once():
     """The assumed promotion_rounds can be overridden: one round per attack."""
-    r = run([dragon(belly=12), dragon(belly=12)], {"a": 5, "a-bow": 5},
-            promotion_rounds="once")
+    r = run([dragon(belly=12), dragon(belly=12)], {"a": 5, "a-bow": 5}, promotion_rounds="once")
     assert int(r.counters[K.C_PROMO]) == 10 * r.n
 
 
@@ -266,8 +286,9 @@ def test_gold_breath_five_units_killed_unless_they_save():
     n = 50_000
     r = run(dragon("gold", breath=12), {"half": 5, "blank": 1}, n=n)
     for k in range(6):  # each of the five saves on its own with probability 1/2
-        assert binomial_consistent(int(r.lost_hist[k]), n, float(Fraction(1, 32) * [
-            1, 5, 10, 10, 5, 1][k]))
+        assert binomial_consistent(
+            int(r.lost_hist[k]), n, float(Fraction(1, 32) * [1, 5, 10, 10, 5, 1][k])
+        )
 
 
 def test_gold_breath_owner_chooses_targets():
@@ -303,8 +324,7 @@ def test_red_breath_owner_chooses_which_units_are_left():
     """'The army's owner chooses which units are left.' cheapest: 1,1,2 die (4 health), a 2
     is left; largest: 2,2,1 (5 health), a 1 is left."""
     assert lost_always(run(dragon("red", breath=12), {"big": 2, "blank": 2}), 4)
-    assert lost_always(run(dragon("red", breath=12), {"big": 2, "blank": 2},
-                           policy="largest"), 5)
+    assert lost_always(run(dragon("red", breath=12), {"big": 2, "blank": 2}, policy="largest"), 5)
 
 
 def test_breath_resolved_before_the_army_responds():
@@ -388,14 +408,15 @@ def _negation_exact(rounds: int, negate: int) -> Fraction:
 def test_breath_negation_lasts_until_end_of_next_turn(negate):
     """'negate the 5 automatic saves until the end of the acting player's next turn': with
     two players that is this round and the next two (option breath_negation_rounds=2)."""
-    red = D.make_dragon("r", colour="red", faces=["breath"] * 4 + ["claw"] * 4 +
-                        ["treasure"] * 4)
+    red = D.make_dragon("r", colour="red", faces=["breath"] * 4 + ["claw"] * 4 + ["treasure"] * 4)
     blue = D.make_dragon("b", colour="blue", faces=["treasure"] * 12)
     n = 60_000
-    r = duel([red], [blue], n=n, turns=4, catalog=CAT, progress=False,
-             breath_negation_rounds=negate)
-    assert binomial_consistent(int(r.counters[K.V_B_ANY_SLAIN]), n,
-                               float(_negation_exact(4, negate)))
+    r = duel(
+        [red], [blue], n=n, turns=4, catalog=CAT, progress=False, breath_negation_rounds=negate
+    )
+    assert binomial_consistent(
+        int(r.counters[K.V_B_ANY_SLAIN]), n, float(_negation_exact(4, negate))
+    )
 
 
 # ---------------------------------------------------------------- dragonkin
@@ -477,8 +498,15 @@ def test_big_army_response_does_not_overflow_the_packed_sum():
     (200 health + saves) is then always slain, and a wrapped sum (4100 - 4096 = 4) never."""
     c = cat()
     c.units["titan"] = D.make_unit("titan", race="big", health=1, faces=["Melee 20"] * 6)
-    r = attack([dragon(claw=12)], {"titan": 205}, n=200, catalog=c, progress=False,
-               dragon_health=100, dragon_saves=100)
+    r = attack(
+        [dragon(claw=12)],
+        {"titan": 205},
+        n=200,
+        catalog=c,
+        progress=False,
+        dragon_health=100,
+        dragon_saves=100,
+    )
     assert always(r, K.C_ANY_SLAIN)
 
 

@@ -39,14 +39,22 @@ def test_same_seed_same_result_for_any_threads_and_chunking():
     import numba
 
     a = duel("Lectronist", "Kelvinight", n=500, seed=11, threads=1, progress=False)
-    b = duel("Lectronist", "Kelvinight", n=500, seed=11, threads=numba.config.NUMBA_NUM_THREADS,
-             progress=False)
+    b = duel(
+        "Lectronist",
+        "Kelvinight",
+        n=500,
+        seed=11,
+        threads=numba.config.NUMBA_NUM_THREADS,
+        progress=False,
+    )
     assert np.array_equal(a.counters, b.counters)
     prep = prepare("Lectronist", "Kelvinight")
     rec = np.zeros((0, E.N_REC), np.int64)
     whole = E.duel_kernel(0, 500, 11, *prep["args"], rec)
-    parts = sum(E.duel_kernel(s, t, 11, *prep["args"], rec)
-                for s, t in ((0, 1), (1, 130), (130, 131), (131, 500)))
+    parts = sum(
+        E.duel_kernel(s, t, 11, *prep["args"], rec)
+        for s, t in ((0, 1), (1, 130), (130, 131), (131, 500))
+    )
     assert np.array_equal(whole, parts)
     assert np.array_equal(whole, a.counters)
     c = duel("Lectronist", "Kelvinight", n=500, seed=12, progress=False)
@@ -89,20 +97,22 @@ def test_turn_limit_is_reported():
 
 
 def test_inline_designs():
-    r = duel("body=Heavy,wings=Large,breath=Ice,claws=Sharp", "Kelvinight", n=50,
-             progress=False)
+    r = duel("body=Heavy,wings=Large,breath=Ice,claws=Sharp", "Kelvinight", n=50, progress=False)
     assert r.n == 50
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(a="Reapr", b="Skyblazer", n=10), "unknown dragon 'Reapr'.*did you mean 'Reaper'"),
-    (dict(a="body=Huge,wings=Large,breath=Ice,claws=Sharp", b="Reaper", n=10), "body"),
-    (dict(a="Reaper", b="Skyblazer", n=0), "n must be at least 1"),
-    (dict(a="Reaper", b="Skyblazer", n="abc"), "n must be a positive whole number"),
-    (dict(a="Reaper", b="Skyblazer", n=10, turn_limit=0), "turn limit"),
-    (dict(a="Reaper", b="Skyblazer", n=10, policy="sniperr"), "unknown policy"),
-    (dict(a="Reaper", b="Skyblazer", n=10, policies="hunter"), "two bots"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(a="Reapr", b="Skyblazer", n=10), "unknown dragon 'Reapr'.*did you mean 'Reaper'"),
+        (dict(a="body=Huge,wings=Large,breath=Ice,claws=Sharp", b="Reaper", n=10), "body"),
+        (dict(a="Reaper", b="Skyblazer", n=0), "n must be at least 1"),
+        (dict(a="Reaper", b="Skyblazer", n="abc"), "n must be a positive whole number"),
+        (dict(a="Reaper", b="Skyblazer", n=10, turn_limit=0), "turn limit"),
+        (dict(a="Reaper", b="Skyblazer", n=10, policy="sniperr"), "unknown policy"),
+        (dict(a="Reaper", b="Skyblazer", n=10, policies="hunter"), "two bots"),
+    ],
+)
 def test_bad_input_is_a_user_error(kwargs, match):
     a, b = kwargs.pop("a"), kwargs.pop("b")
     with pytest.raises(UserError, match=match):
@@ -115,12 +125,27 @@ def test_bad_input_is_a_user_error(kwargs, match):
 
 
 def test_cli_json(capsys):
-    rc = main(["duel", "Reaper", "Skyblazer", "-n", "300", "--seed", "7", "--json",
-               "--no-progress"])
+    rc = main(
+        ["duel", "Reaper", "Skyblazer", "-n", "300", "--seed", "7", "--json", "--no-progress"]
+    )
     assert rc == 0
     d = json.loads(capsys.readouterr().out)
-    for k in ("a", "b", "n", "seed", "wins_a", "wins_b", "draws", "win_rate_a", "win_rate_b",
-              "draw_rate", "ci_a", "ci_b", "mean_turns", "seconds"):
+    for k in (
+        "a",
+        "b",
+        "n",
+        "seed",
+        "wins_a",
+        "wins_b",
+        "draws",
+        "win_rate_a",
+        "win_rate_b",
+        "draw_rate",
+        "ci_a",
+        "ci_b",
+        "mean_turns",
+        "seconds",
+    ):
         assert k in d
     assert d["n"] == 300 and d["seed"] == 7
     assert d["wins_a"] + d["wins_b"] + d["draws"] == 300
@@ -129,24 +154,28 @@ def test_cli_json(capsys):
 
 
 def test_cli_table_and_policies(capsys):
-    rc = main(["duel", "reaper", "SKYBLAZER", "-n", "1e2", "--policies", "hunter,random",
-               "--no-progress"])
+    rc = main(
+        ["duel", "reaper", "SKYBLAZER", "-n", "1e2", "--policies", "hunter,random", "--no-progress"]
+    )
     out = capsys.readouterr().out
     assert rc == 0
     assert "Reaper (hunter) vs Skyblazer (random)" in out and "95% interval" in out
 
 
-@pytest.mark.parametrize("argv", [
-    ["duel", "Reapr", "Skyblazer", "-n", "10"],
-    ["duel", "body=Heavy,wings=Giant,breath=Ice,claws=Sharp", "Reaper", "-n", "10"],
-    ["duel", "Reaper", "Skyblazer", "-n", "0"],
-    ["duel", "Reaper", "Skyblazer", "-n", "-5"],
-    ["duel", "Reaper", "Skyblazer", "-n", "abc"],
-    ["duel", "Reaper", "Skyblazer", "--turn-limit", "0"],
-    ["duel", "Reaper", "Skyblazer", "--policy", "bogus"],
-    ["duel", "Reaper", "Skyblazer", "--policies", "hunter,bogus"],
-    ["duel", "Reaper", "Skyblazer", "-n", "10", "--records", "out.csv"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["duel", "Reapr", "Skyblazer", "-n", "10"],
+        ["duel", "body=Heavy,wings=Giant,breath=Ice,claws=Sharp", "Reaper", "-n", "10"],
+        ["duel", "Reaper", "Skyblazer", "-n", "0"],
+        ["duel", "Reaper", "Skyblazer", "-n", "-5"],
+        ["duel", "Reaper", "Skyblazer", "-n", "abc"],
+        ["duel", "Reaper", "Skyblazer", "--turn-limit", "0"],
+        ["duel", "Reaper", "Skyblazer", "--policy", "bogus"],
+        ["duel", "Reaper", "Skyblazer", "--policies", "hunter,bogus"],
+        ["duel", "Reaper", "Skyblazer", "-n", "10", "--records", "out.csv"],
+    ],
+)
 def test_cli_bad_input_exits_2_with_one_line(argv, capsys):
     try:
         rc = main(argv)
@@ -168,8 +197,7 @@ def test_free_for_all_last_dragon_in_the_air_wins():
     or is a draw, for any number of dragons."""
     from dragonsim.lords.api import battle
 
-    r = battle(["Reaper", "Skyblazer", "Lectronist", "Kelvinight"], n=120, seed=3,
-               progress=False)
+    r = battle(["Reaper", "Skyblazer", "Lectronist", "Kelvinight"], n=120, seed=3, progress=False)
     assert len(r.wins) == 4 and sum(r.wins) + r.draws == 120
     assert all(w > 0 for w in r.wins[1:])
 
@@ -197,16 +225,18 @@ def test_scenario_positions_are_used_and_checked():
     setup = log[log[:, E.L_KIND] == E.K_SETUP]
     for i in range(2):
         b = E.L_SNAP + E.N_SNAP * i
-        assert list(setup[0, b:b + 4]) == list(sc[i][:4])
+        assert list(setup[0, b : b + 4]) == list(sc[i][:4])
         assert setup[i, E.L_A] == 9  # last turn's speed: this turn at most 9 + 3
     first = log[(log[:, E.L_KIND] == E.K_SPEED) & (log[:, E.L_TURN] == 1)]
     assert all(first[:, E.L_A] <= 12)
-    for bad, match in (([(10, 10, 0, 3, 9)], "one row"),
-                       ([(10, 10, 0, 3, 9), (10, 10, 3, 3, 9)], "occupied"),
-                       ([(10, 10, 0, 3, 9), (90, 10, 3, 3, 9)], "off the 33x24 board"),
-                       ([(10, 10, 0, 6, 9), (14, 10, 3, 3, 9)], "altitude"),
-                       ([(10, 10, 7, 3, 9), (14, 10, 3, 3, 9)], "facing"),
-                       ([(10, 10, 0, 3, 99), (14, 10, 3, 3, 9)], "speed")):
+    for bad, match in (
+        ([(10, 10, 0, 3, 9)], "one row"),
+        ([(10, 10, 0, 3, 9), (10, 10, 3, 3, 9)], "occupied"),
+        ([(10, 10, 0, 3, 9), (90, 10, 3, 3, 9)], "off the 33x24 board"),
+        ([(10, 10, 0, 6, 9), (14, 10, 3, 3, 9)], "altitude"),
+        ([(10, 10, 7, 3, 9), (14, 10, 3, 3, 9)], "facing"),
+        ([(10, 10, 0, 3, 99), (14, 10, 3, 3, 9)], "speed"),
+    ):
         with pytest.raises(UserError, match=match):
             duel("Reaper", "Skyblazer", n=10, progress=False, scenario=bad)
 
@@ -219,9 +249,22 @@ def test_ctrl_c_prints_what_finished():
     import time
 
     duel("Reaper", "Skyblazer", n=10, progress=False)  # the kernel is compiled and cached
-    p = subprocess.Popen([sys.executable, "-m", "dragonsim", "duel", "Reaper", "Skyblazer",
-                          "-n", "1e9", "--no-progress"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "dragonsim",
+            "duel",
+            "Reaper",
+            "Skyblazer",
+            "-n",
+            "1e9",
+            "--no-progress",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(8)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
@@ -235,8 +278,7 @@ def test_rule_overrides_reach_the_kernel():
     """Every assumed or printed value is a kernel argument: raising the base to-hit number
     lowers the kernel's breath hit rate, and the manifest records the override and hash."""
     base = duel("Reaper", "Skyblazer", n=400, seed=9, progress=False)
-    hard = duel("Reaper", "Skyblazer", n=400, seed=9, progress=False,
-                rules={"base_to_hit": 10})
+    hard = duel("Reaper", "Skyblazer", n=400, seed=9, progress=False, rules={"base_to_hit": 10})
     assert hard.breath_hit_rate < base.breath_hit_rate - 0.1
     assert hard.manifest["rules_overrides"] == {"lords.base_to_hit": 10}
     assert hard.manifest["rules_hash"] != base.manifest["rules_hash"]
@@ -264,12 +306,17 @@ def test_battle_command_plays_named_pairings_and_team_games(capsys):
     d = _json.loads(capsys.readouterr().out)
     assert d["dragons"] == ["Zippinchill", "Zippinchill", "Reaper"] and d["teams"] == [0, 0, 1]
     assert sum(d["wins"]) + d["draws"] == d["n"] == 300
-    assert cli_main(["battle", "Reaper", "Slash", "Ozonic", "-n", "200", "--json",
-                     "--no-progress"]) == 0
+    assert (
+        cli_main(["battle", "Reaper", "Slash", "Ozonic", "-n", "200", "--json", "--no-progress"])
+        == 0
+    )
     d = _json.loads(capsys.readouterr().out)
     assert d["teams"] == [0, 1, 2] and len(d["wins"]) == 3
-    for argv in (["battle", "Reaper"], ["battle", "Reaper", "Slash", "--teams", "0,x"],
-                 ["battle", "basic-4"]):
+    for argv in (
+        ["battle", "Reaper"],
+        ["battle", "Reaper", "Slash", "--teams", "0,x"],
+        ["battle", "basic-4"],
+    ):
         assert cli_main(argv + ["-n", "10"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err

@@ -89,8 +89,10 @@ def test_move_table_matches_independent_search(mr):
         keys = list(table)
         for k in rng.permutation(len(keys))[:15]:
             dq, dr, f = keys[k]
-            assert ref.find_move((0, 12, 0, 3), (dq, 12 + dr, f, 3), b, cost) is not None, (b,
-                                                                                            keys[k])
+            assert ref.find_move((0, 12, 0, 3), (dq, 12 + dr, f, 3), b, cost) is not None, (
+                b,
+                keys[k],
+            )
         # search -> table: every (hex, facing) within b hexes that the search reaches is listed
         for dq in range(-b, b + 1):
             for dr in range(-b, b + 1):
@@ -106,10 +108,20 @@ def test_move_table_paths_respect_the_board_edge():
     corner facing off the board has every listed on-board move confirmed by the search with
     the board edge enforced."""
     ds = np.zeros((2, P.NF), np.int64)
-    rows = np.stack([dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1,
-                                                                            "hunter")])
-    E.init_dragons(ds, rows, TB.min_speed, TB.max_speed, TB.dp_body, TB.dp_wing, TB.wing_tohit,
-                   TB.body_tohit, TB.scalars)
+    rows = np.stack(
+        [dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1, "hunter")]
+    )
+    E.init_dragons(
+        ds,
+        rows,
+        TB.min_speed,
+        TB.max_speed,
+        TB.dp_body,
+        TB.dp_wing,
+        TB.wing_tohit,
+        TB.body_tohit,
+        TB.scalars,
+    )
     q, r = hx.from_offset(1, 1)
     ds[0, P.F_Q], ds[0, P.F_R], ds[0, P.F_F], ds[0, P.F_ALT] = q, r, hx.NW, 3
     ds[1, P.F_Q], ds[1, P.F_R] = hx.from_offset(20, 20)
@@ -118,8 +130,12 @@ def test_move_table_paths_respect_the_board_edge():
     for e in range(MV.off[mr, 7], MV.off[mr, 8]):
         if P.move_fits(ds, 0, e, 0, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5):
             n_ok += 1
-            end = (q + int(MV.rq[e, hx.NW]), r + int(MV.rr[e, hx.NW]),
-                   (hx.NW + int(MV.f[e])) % 6, 3)
+            end = (
+                q + int(MV.rq[e, hx.NW]),
+                r + int(MV.rr[e, hx.NW]),
+                (hx.NW + int(MV.f[e])) % 6,
+                3,
+            )
             assert ref.find_move((q, r, hx.NW, 3), end, 7, TB.turn_cost[mr]) is not None
     assert n_ok > 0
 
@@ -132,8 +148,17 @@ def test_move_table_paths_respect_the_board_edge():
 def _one(name="Reaper"):
     ds = np.zeros((1, P.NF), np.int64)
     rows = dragon_row(sheet(name), 0, "hunter")[None, :]
-    E.init_dragons(ds, rows, TB.min_speed, TB.max_speed, TB.dp_body, TB.dp_wing, TB.wing_tohit,
-                   TB.body_tohit, TB.scalars)
+    E.init_dragons(
+        ds,
+        rows,
+        TB.min_speed,
+        TB.max_speed,
+        TB.dp_body,
+        TB.dp_wing,
+        TB.wing_tohit,
+        TB.body_tohit,
+        TB.scalars,
+    )
     return ds
 
 
@@ -162,10 +187,20 @@ def test_close_combat_speed_loss_floors_at_minimum_and_drops_altitude():
     speed ... If subtracting 2 ... would cause it to drop below its minimum speed, simply
     record the dragon's minimum speed'."""
     ds = np.zeros((2, P.NF), np.int64)
-    rows = np.stack([dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1,
-                                                                            "hunter")])
-    E.init_dragons(ds, rows, TB.min_speed, TB.max_speed, TB.dp_body, TB.dp_wing, TB.wing_tohit,
-                   TB.body_tohit, TB.scalars)
+    rows = np.stack(
+        [dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1, "hunter")]
+    )
+    E.init_dragons(
+        ds,
+        rows,
+        TB.min_speed,
+        TB.max_speed,
+        TB.dp_body,
+        TB.dp_wing,
+        TB.wing_tohit,
+        TB.body_tohit,
+        TB.scalars,
+    )
     ds[:, P.F_ALT] = 4
     E.record_speed(ds, 0, 6, TB.scalars)  # Reaper min 5
     E.record_speed(ds, 1, 9, TB.scalars)
@@ -206,10 +241,20 @@ def _example_state():
     RULES-GAPS reconstruction (0,0) facing E and (13,0) facing W, shifted 9 columns right and
     onto row 12 so that both started on opposite edges."""
     ds = np.zeros((2, P.NF), np.int64)
-    rows = np.stack([dragon_row(sheet("Lectronist"), 0, "hunter"),
-                     dragon_row(sheet("Kelvinight"), 1, "hunter")])
-    E.init_dragons(ds, rows, TB.min_speed, TB.max_speed, TB.dp_body, TB.dp_wing, TB.wing_tohit,
-                   TB.body_tohit, TB.scalars)
+    rows = np.stack(
+        [dragon_row(sheet("Lectronist"), 0, "hunter"), dragon_row(sheet("Kelvinight"), 1, "hunter")]
+    )
+    E.init_dragons(
+        ds,
+        rows,
+        TB.min_speed,
+        TB.max_speed,
+        TB.dp_body,
+        TB.dp_wing,
+        TB.wing_tohit,
+        TB.body_tohit,
+        TB.scalars,
+    )
     return ds, rows
 
 
@@ -260,16 +305,30 @@ def test_example_of_play_replay():
     assert (ds[L, P.F_Q] - ox, ds[L, P.F_R] - oy, ds[L, P.F_F]) == (9, -4, hx.SE)
     # --- Record breath target / breath combat
     assert hx.distance(ds[L, P.F_Q], ds[L, P.F_R], ds[K, P.F_Q], ds[K, P.F_R]) == 5
-    assert hx.arc_area(ds[K, P.F_Q], ds[K, P.F_R], ds[K, P.F_F], ds[L, P.F_Q], ds[L, P.F_R]) \
-        == hx.GREY
-    assert hx.arc_area(ds[L, P.F_Q], ds[L, P.F_R], ds[L, P.F_F], ds[K, P.F_Q], ds[K, P.F_R]) \
-        == hx.DARK
+    assert (
+        hx.arc_area(ds[K, P.F_Q], ds[K, P.F_R], ds[K, P.F_F], ds[L, P.F_Q], ds[L, P.F_R]) == hx.GREY
+    )
+    assert (
+        hx.arc_area(ds[L, P.F_Q], ds[L, P.F_R], ds[L, P.F_F], ds[K, P.F_Q], ds[K, P.F_R]) == hx.DARK
+    )
     no_range = np.zeros_like(TB.range_mod)
     args = (8, TB.arc, no_range, TB.alt_mod, 6)
 
     def tn(a, t, rm):
-        return P.target_number(ds, a, t, ds[a, P.F_Q], ds[a, P.F_R], ds[a, P.F_F],
-                               ds[a, P.F_ALT], 8, TB.arc, rm, TB.alt_mod, 6)
+        return P.target_number(
+            ds,
+            a,
+            t,
+            ds[a, P.F_Q],
+            ds[a, P.F_R],
+            ds[a, P.F_F],
+            ds[a, P.F_ALT],
+            8,
+            TB.arc,
+            rm,
+            TB.alt_mod,
+            6,
+        )
 
     # 'he needs to roll a (8+1=)9 or higher'; 'Michael just needs to roll an 8 or higher'
     assert tn(K, L, no_range) == 9 and tn(L, K, no_range) == 8
@@ -281,8 +340,9 @@ def test_example_of_play_replay():
     assert E.breath_hit(8, 8, 2, 12)
     assert not E.breath_hit(8, 9, 2, 12)
     # 'attacking Kelvinight through its front right hexside'
-    assert hx.direction_template(ds[L, P.F_Q], ds[L, P.F_R], ds[K, P.F_Q], ds[K, P.F_R],
-                                 ds[K, P.F_F]) == (1, -1)
+    assert hx.direction_template(
+        ds[L, P.F_Q], ds[L, P.F_R], ds[K, P.F_Q], ds[K, P.F_R], ds[K, P.F_F]
+    ) == (1, -1)
     # 'He gets a 5. Kelvinight has been hit in the body.' 'rolls 2d6+2 ... 7 and adds 2 to get 9'
     body0 = int(ds[K, P.F_DP + 1])
     part = E.resolve_breath(ds, L, K, 1, 5, 7, TB.alloc, TB.weapon)
@@ -291,22 +351,45 @@ def test_example_of_play_replay():
     # 'This does not cross the half-way line, so Kelvinight suffers no additional penalties'
     E.refresh(ds, K, TB.scalars)
     assert (ds[K, P.F_BREATH], ds[K, P.F_CLAW], ds[K, P.F_MR], ds[K, P.F_ALIVE]) == (
-        ds[K, P.F_BREATH0], ds[K, P.F_CLAW0], ds[K, P.F_MR0], 1)
+        ds[K, P.F_BREATH0],
+        ds[K, P.F_CLAW0],
+        ds[K, P.F_MR0],
+        1,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # kernel mechanics vs the pure-Python reference, same random numbers
 # ---------------------------------------------------------------------------------------------
 
-names = st.sampled_from(["Reaper", "Skyblazer", "Lectronist", "Kelvinight", "Zippinchill",
-                         "Tankerous", "Ozonic", "Stalwyrm"])
+names = st.sampled_from(
+    [
+        "Reaper",
+        "Skyblazer",
+        "Lectronist",
+        "Kelvinight",
+        "Zippinchill",
+        "Tankerous",
+        "Ozonic",
+        "Stalwyrm",
+    ]
+)
 
 
 def _pair(na, nb, dmg_a, dmg_b):
     ds = np.zeros((2, P.NF), np.int64)
     rows = np.stack([dragon_row(sheet(na), 0, "hunter"), dragon_row(sheet(nb), 1, "hunter")])
-    E.init_dragons(ds, rows, TB.min_speed, TB.max_speed, TB.dp_body, TB.dp_wing, TB.wing_tohit,
-                   TB.body_tohit, TB.scalars)
+    E.init_dragons(
+        ds,
+        rows,
+        TB.min_speed,
+        TB.max_speed,
+        TB.dp_body,
+        TB.dp_wing,
+        TB.wing_tohit,
+        TB.body_tohit,
+        TB.scalars,
+    )
     for i, dm in ((0, dmg_a), (1, dmg_b)):
         for p in range(5):
             ds[i, P.F_DP + p] = max(1, ds[i, P.F_DP + p] - dm[p])
@@ -318,12 +401,16 @@ dmg5 = st.lists(st.integers(0, 45), min_size=5, max_size=5)
 
 
 def _same(ds, i, d):
-    assert [int(x) for x in ds[i, P.F_DP:P.F_DP + 5]] == d["points"]
+    assert [int(x) for x in ds[i, P.F_DP : P.F_DP + 5]] == d["points"]
     assert int(ds[i, P.F_DEALT]) == d["dealt"]
     assert int(ds[i, P.F_ALIVE]) == d["alive"]
     assert int(ds[i, P.F_F]) == d["facing"]
-    assert (int(ds[i, P.F_BREATH]), int(ds[i, P.F_CLAW]), int(ds[i, P.F_MR]),
-            int(ds[i, P.F_MAX])) == (d["breath"], d["claws"], d["mr"], d["max_speed"])
+    assert (
+        int(ds[i, P.F_BREATH]),
+        int(ds[i, P.F_CLAW]),
+        int(ds[i, P.F_MR]),
+        int(ds[i, P.F_MAX]),
+    ) == (d["breath"], d["claws"], d["mr"], d["max_speed"])
 
 
 @settings(max_examples=150, deadline=None)
@@ -343,23 +430,40 @@ def test_breath_step_matches_reference(na, nb, da, db, side, loc, dice):
 
 
 @settings(max_examples=150, deadline=None)
-@given(names, names, dmg5, dmg5, st.integers(2, 12), st.integers(2, 12), st.integers(0, 5),
-       st.integers(2, 12), st.integers(0, 24), st.integers(1, 6), st.integers(0, 5),
-       st.integers(0, 5), st.integers(2, 5), st.integers(5, 15))
-def test_close_combat_matches_reference(na, nb, da, db, ra, rb, col, loc, dice, selfp, fr, wf,
-                                        alt, speed):
+@given(
+    names,
+    names,
+    dmg5,
+    dmg5,
+    st.integers(2, 12),
+    st.integers(2, 12),
+    st.integers(0, 5),
+    st.integers(2, 12),
+    st.integers(0, 24),
+    st.integers(1, 6),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.integers(2, 5),
+    st.integers(5, 15),
+)
+def test_close_combat_matches_reference(
+    na, nb, da, db, ra, rb, col, loc, dice, selfp, fr, wf, alt, speed
+):
     ds = _pair(na, nb, da, db)
     ds[:, P.F_ALT] = alt
     ds[:, P.F_F] = [0, 3]
     for i in range(2):
-        E.record_speed(ds, i, max(int(ds[i, P.F_MIN]), min(speed, int(ds[i, P.F_MAX]))),
-                       TB.scalars)
+        E.record_speed(ds, i, max(int(ds[i, P.F_MIN]), min(speed, int(ds[i, P.F_MAX]))), TB.scalars)
     a, b = ref.dragon_from_row(ds[0]), ref.dragon_from_row(ds[1])
     opt = E.default_options()
     E.cc_begin(ds, 0, 1, TB.scalars)
     ref.close_combat_start(a, b)
     assert (a["alt"], a["last"], b["alt"], b["last"]) == (
-        ds[0, P.F_ALT], ds[0, P.F_LAST], ds[1, P.F_ALT], ds[1, P.F_LAST])
+        ds[0, P.F_ALT],
+        ds[0, P.F_LAST],
+        ds[1, P.F_ALT],
+        ds[1, P.F_LAST],
+    )
     wk = E.cc_winner(ds, 0, 1, ra, rb, TB.cc_by_mr, TB.scalars, opt)
     wr = ref.close_combat_winner(a, b, ra, rb, TB.cc_by_mr)
     assert wk == {"a": 0, "b": 1, None: -1}[wr]
@@ -368,8 +472,9 @@ def test_close_combat_matches_reference(na, nb, da, db, ra, rb, col, loc, dice, 
     w, lo = (a, b) if wr == "a" else (b, a)
     n = int(TB.weapon[w["claws"], 0])
     dice = max(n, min(6 * n, dice))
-    pk = E.resolve_close_combat(ds, wk, 1 - wk, col, loc, dice, selfp, fr, wf, TB.alloc,
-                                TB.weapon, TB.scalars, opt)
+    pk = E.resolve_close_combat(
+        ds, wk, 1 - wk, col, loc, dice, selfp, fr, wf, TB.alloc, TB.weapon, TB.scalars, opt
+    )
     pr = ref.close_combat_rest(w, lo, col, loc, dice, selfp, fr, wf, TB.alloc, TB.weapon)
     assert pk == pr
     _same(ds, 0, a)
@@ -380,9 +485,9 @@ def test_self_damage_never_makes_a_part_serious_when_avoidable():
     """RULES-GAPS assumed 8: the winner's 1d6 'anywhere', spread so that no part becomes
     seriously damaged or destroyed while another choice exists."""
     ds = _one("Reaper")
-    start = ds[0, P.F_DP:P.F_DP + 5].copy()
+    start = ds[0, P.F_DP : P.F_DP + 5].copy()
     E.allocate_self_damage(ds, 0, 6, 0, TB.scalars)
-    assert start.sum() - ds[0, P.F_DP:P.F_DP + 5].sum() == 6
+    assert start.sum() - ds[0, P.F_DP : P.F_DP + 5].sum() == 6
     E.refresh(ds, 0, TB.scalars)
     assert all(2 * ds[0, P.F_DP + p] >= start[p] for p in range(5))
 

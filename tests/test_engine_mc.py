@@ -43,14 +43,18 @@ def test_hit_locations_match_the_damage_allocation_table():
     c = _run("Reaper", "Lectronist", ("random", "random"), 3000, 22)
     checked = 0
     for side in range(6):
-        counts = c[E.C_LOC + 5 * side:E.C_LOC + 5 * side + 5]
+        counts = c[E.C_LOC + 5 * side : E.C_LOC + 5 * side + 5]
         total = int(counts.sum())
         if total < 300:
             continue
         exact = odds.location(DIRECTIONS[side])
         for p, part in enumerate(PARTS):
             assert binomial_consistent(int(counts[p]), total, float(exact[part]), ALPHA), (
-                side, part, counts, total)
+                side,
+                part,
+                counts,
+                total,
+            )
         checked += 1
     assert checked >= 3
 
@@ -75,7 +79,7 @@ def test_close_combat_outcomes_match_exact_odds():
     frequencies per modifier difference match the exact odds (also checked against
     odds.close_combat for the sheets' own modifiers)."""
     c = _run("Zippinchill", "Reaper", ("brawler", "brawler"), 3000, 23)
-    cc = c[E.C_CC:E.C_CC + 3 * 41].reshape(41, 3)
+    cc = c[E.C_CC : E.C_CC + 3 * 41].reshape(41, 3)
     checked = 0
     for di in range(41):
         total = int(cc[di].sum())
@@ -84,7 +88,10 @@ def test_close_combat_outcomes_match_exact_odds():
         exact = _cc_exact(di - 20)
         for k in range(3):
             assert binomial_consistent(int(cc[di, k]), total, float(exact[k]), ALPHA), (
-                di - 20, cc[di], exact)
+                di - 20,
+                cc[di],
+                exact,
+            )
         checked += 1
     assert checked >= 1
     # the healthy sheets' difference (Zippinchill A 9 vs Reaper E 5 = +4) agrees with odds.py

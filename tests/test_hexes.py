@@ -15,8 +15,10 @@ facing = st.integers(0, 5)
 
 def _angle(q, r, f, tq, tr):
     """Float angle (degrees) between facing f and the line to the target, for cross-checks."""
+
     def xy(a, b):
         return math.sqrt(3) * (a + b / 2), 1.5 * b
+
     x0, y0 = xy(q, r)
     x1, y1 = xy(tq, tr)
     fx, fy = xy(int(hx.DQ[f]), int(hx.DR[f]))
@@ -199,8 +201,12 @@ def test_tables_are_int64():
     assert hx.DQ.dtype == np.int64 and hx.DR.dtype == np.int64
 
 
-@given(st.integers(-8, 8), st.integers(-8, 8), st.integers(0, 5),
-       st.sampled_from([0, 30, 60, 90, 120, 150, 180]))
+@given(
+    st.integers(-8, 8),
+    st.integers(-8, 8),
+    st.integers(0, 5),
+    st.sampled_from([0, 30, 60, 90, 120, 150, 180]),
+)
 def test_within_angle_is_exact_for_every_multiple_of_30(vq, vr, f, deg):
     """lords.arc_degrees may be overridden in steps of 30 degrees; the integer test agrees
     with the float angle (boundaries inclusive)."""

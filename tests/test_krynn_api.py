@@ -21,8 +21,17 @@ def test_battle_result_presents_itself():
     assert r.n == 20_000
     assert r.p_alliance_controls.k + r.p_army_controls.k + r.p_undecided.k == r.n
     d = r.to_dict()
-    for key in ("n", "p_alliance_controls", "ci_p_alliance_controls", "p_army_controls",
-                "ci_p_army_controls", "mean_turns", "ci_mean_turns", "seconds", "manifest"):
+    for key in (
+        "n",
+        "p_alliance_controls",
+        "ci_p_alliance_controls",
+        "p_army_controls",
+        "ci_p_army_controls",
+        "mean_turns",
+        "ci_mean_turns",
+        "seconds",
+        "manifest",
+    ):
         assert key in d
     assert "Alliance controls the tile" in r.summary()
     f = r.to_frame()
@@ -45,8 +54,7 @@ def test_result_does_not_depend_on_threads_or_blocks():
     opts[:5] = r.options_array()
     opts[K.O_MAX_TURNS] = 100
     opts[K.O_STRESS_BINS] = 1
-    args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts,
-            np.array([0.0, 0.5]))
+    args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, np.array([0.0, 0.5]))
     whole = K.battle_kernel(0, 5000, 1, *args)
     parts = K.battle_kernel(0, 1234, 1, *args) + K.battle_kernel(1234, 5000, 1, *args)
     assert np.array_equal(whole, parts)
@@ -57,18 +65,29 @@ def test_result_does_not_depend_on_threads_or_blocks():
 
 def test_more_barricades_help_the_alliance():
     """Common random numbers: the same seed for each barricade count."""
-    s = sweep("barricades.foot", [0, 3], alliance="foot=3,missile=2", army="foot=4,missile=2",
-              n=20_000, progress=False)
+    s = sweep(
+        "barricades.foot",
+        [0, 3],
+        alliance="foot=3,missile=2",
+        army="foot=4,missile=2",
+        n=20_000,
+        progress=False,
+    )
     f = s.to_frame()
     assert f["p_alliance_controls"].iloc[1] > f["p_alliance_controls"].iloc[0]
     assert "barricades.foot" in s.summary()
 
 
 def test_heroes_take_stress_and_help():
-    base = battle(alliance="foot=3,missile=2", army="foot=3,missile=3", n=20_000,
-                  progress=False)
-    hero = battle(alliance="foot=3,missile=2", army="foot=3,missile=3", n=20_000,
-                  progress=False, heroes=2, hero_policy="removals")
+    base = battle(alliance="foot=3,missile=2", army="foot=3,missile=3", n=20_000, progress=False)
+    hero = battle(
+        alliance="foot=3,missile=2",
+        army="foot=3,missile=3",
+        n=20_000,
+        progress=False,
+        heroes=2,
+        hero_policy="removals",
+    )
     assert base.mean_stress[0] == 0
     assert hero.mean_stress[0] > 0
     assert hero.stress_histogram().sum() == hero.n
@@ -77,8 +96,11 @@ def test_heroes_take_stress_and_help():
 
 
 def test_battlefield_outcomes_add_up():
-    tiles = [Tile(alliance=ALLIANCE, army=ARMY), Tile(alliance=ALLIANCE, army="foot=2"),
-             Tile(alliance="foot=2", army=ARMY)]
+    tiles = [
+        Tile(alliance=ALLIANCE, army=ARMY),
+        Tile(alliance=ALLIANCE, army="foot=2"),
+        Tile(alliance="foot=2", army=ARMY),
+    ]
     r = battlefield(tiles, control_limit=2, n=5000, progress=False)
     ks = [r.rate(k).k for k in ("win", "hold", "loss", "unfinished")]
     assert sum(ks) == r.n
@@ -89,16 +111,23 @@ def test_battlefield_outcomes_add_up():
 def test_assumed_lists_every_assumed_value():
     rows = assumed()
     keys = {r["key"] for r in rows}
-    assert {"krynn.battle_die", "krynn.skirmish_die", "krynn.decks.army.foot",
-            "krynn.alliance_hits", "krynn.hero_policy"} <= keys
+    assert {
+        "krynn.battle_die",
+        "krynn.skirmish_die",
+        "krynn.decks.army.foot",
+        "krynn.alliance_hits",
+        "krynn.hero_policy",
+    } <= keys
     assert all(r["provenance"] in ("printed", "derived", "assumed") for r in rows)
     assert all(r["where_used"] and r["reason"] for r in rows)
 
 
 def test_rules_file_overrides_assumed_values(tmp_path):
     p = tmp_path / "r.toml"
-    p.write_text('battle_die = { blank = 0, single = 6, double = 0, woe = 0 }\n'
-                 'alliance_hits = "ready-first"\n')
+    p.write_text(
+        "battle_die = { blank = 0, single = 6, double = 0, woe = 0 }\n"
+        'alliance_hits = "ready-first"\n'
+    )
     r = load_rules(p)
     assert r.alliance_hits == "ready-first"
     assert r.overrides["alliance_hits"] == "ready-first"
@@ -123,14 +152,40 @@ def test_parse_lines():
         (["krynn", "battle", "--alliance", "fot=3", "--army", "foot=2"], "unknown line"),
         (["krynn", "battle", "--alliance", "foot=3;missile", "--army", "foot=2"], "LINE=COUNT"),
         (["krynn", "battle", "--alliance", "foot=-2", "--army", "foot=2"], "between 0 and 6"),
-        (["krynn", "battle", "--alliance", "foot=3", "--army", "foot=2", "--battle", "siege"],
-         "unknown battle type"),
-        (["krynn", "battle", "--alliance", "foot=1", "--army", "foot=2",
-          "--barricades", "foot=2"], "barricades"),
+        (
+            ["krynn", "battle", "--alliance", "foot=3", "--army", "foot=2", "--battle", "siege"],
+            "unknown battle type",
+        ),
+        (
+            [
+                "krynn",
+                "battle",
+                "--alliance",
+                "foot=1",
+                "--army",
+                "foot=2",
+                "--barricades",
+                "foot=2",
+            ],
+            "barricades",
+        ),
         (["krynn", "conflict", "--difficulty", "0", "--dice", "3"], "difficulty"),
         (["krynn", "conflict", "--difficulty", "25", "--dice", "3"], "difficulty"),
-        (["krynn", "sweep", "--alliance", "foot=1", "--army", "foot=2", "--vary", "dragons",
-          "--values", "1,2"], "sweep quantity"),
+        (
+            [
+                "krynn",
+                "sweep",
+                "--alliance",
+                "foot=1",
+                "--army",
+                "foot=2",
+                "--vary",
+                "dragons",
+                "--values",
+                "1,2",
+            ],
+            "sweep quantity",
+        ),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(argv, words, capsys):
@@ -141,34 +196,127 @@ def test_cli_bad_input_is_one_line_and_exit_2(argv, words, capsys):
 
 
 def test_cli_battle_json(capsys):
-    assert main(["krynn", "battle", "--alliance", ALLIANCE, "--army", ARMY,
-                 "--barricades", "foot=2", "--tactics", "missile=1", "--battle", "all-out",
-                 "-n", "2000", "--json", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "krynn",
+                "battle",
+                "--alliance",
+                ALLIANCE,
+                "--army",
+                ARMY,
+                "--barricades",
+                "foot=2",
+                "--tactics",
+                "missile=1",
+                "--battle",
+                "all-out",
+                "-n",
+                "2000",
+                "--json",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     d = json.loads(capsys.readouterr().out)
-    for key in ("n", "p_alliance_controls", "p_army_controls", "mean_turns",
-                "ci_p_alliance_controls", "ci_p_army_controls", "ci_mean_turns", "seconds"):
+    for key in (
+        "n",
+        "p_alliance_controls",
+        "p_army_controls",
+        "mean_turns",
+        "ci_p_alliance_controls",
+        "ci_p_army_controls",
+        "ci_mean_turns",
+        "seconds",
+    ):
         assert key in d
     assert d["n"] == 2000 and d["tile"]["alliance_barricades"]["foot"] == 2
 
 
 def test_cli_conflict_prints_exact_beside_simulated(capsys):
-    assert main(["krynn", "conflict", "--difficulty", "3", "--dice", "3", "--mastered",
-                 "-n", "5000", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "krynn",
+                "conflict",
+                "--difficulty",
+                "3",
+                "--dice",
+                "3",
+                "--mastered",
+                "-n",
+                "5000",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "exact" in out and "simulated" in out and "mastered: 2" in out
-    assert main(["krynn", "conflict", "--difficulty", "3", "--cards", "1", "-n", "2000",
-                 "--json", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "krynn",
+                "conflict",
+                "--difficulty",
+                "3",
+                "--cards",
+                "1",
+                "-n",
+                "2000",
+                "--json",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["plan"] and 0 < d["exact_success"] < 1
 
 
 def test_cli_sweep_battlefield_and_assumed(capsys):
-    assert main(["krynn", "sweep", "--alliance", "foot=3", "--army", "foot=4",
-                 "--vary", "tactics.foot", "--values", "0..2", "-n", "2000",
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "krynn",
+                "sweep",
+                "--alliance",
+                "foot=3",
+                "--army",
+                "foot=4",
+                "--vary",
+                "tactics.foot",
+                "--values",
+                "0..2",
+                "-n",
+                "2000",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert "tactics.foot=2" in capsys.readouterr().out
-    assert main(["krynn", "battlefield", "--tiles", "3", "--alliance", ALLIANCE, "--army",
-                 ARMY, "--control-limit", "2", "-n", "1000", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "krynn",
+                "battlefield",
+                "--tiles",
+                "3",
+                "--alliance",
+                ALLIANCE,
+                "--army",
+                ARMY,
+                "--control-limit",
+                "2",
+                "-n",
+                "1000",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert "loss_by_limit" in capsys.readouterr().out
     assert main(["krynn", "assumed"]) == 0
     assert "krynn.battle_die" in capsys.readouterr().out
@@ -176,12 +324,18 @@ def test_cli_sweep_battlefield_and_assumed(capsys):
 
 def test_cli_battlefield_scenario_file(tmp_path, capsys):
     p = tmp_path / "s.toml"
-    p.write_text('control_limit = 2\n'
-                 '[[tile]]\nalliance = "foot=3,missile=2"\narmy = "foot=2"\nflank = 2\n'
-                 '[[tile]]\nalliance = "foot=2"\narmy = "foot=3,mounted=1"\n'
-                 'army_commander = "volley"\n')
-    assert main(["krynn", "battlefield", "--scenario", str(p), "-n", "1000", "--json",
-                 "--no-progress"]) == 0
+    p.write_text(
+        "control_limit = 2\n"
+        '[[tile]]\nalliance = "foot=3,missile=2"\narmy = "foot=2"\nflank = 2\n'
+        '[[tile]]\nalliance = "foot=2"\narmy = "foot=3,mounted=1"\n'
+        'army_commander = "volley"\n'
+    )
+    assert (
+        main(
+            ["krynn", "battlefield", "--scenario", str(p), "-n", "1000", "--json", "--no-progress"]
+        )
+        == 0
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["control_limit"] == 2 and len(d["tiles"]) == 2
     bad = tmp_path / "b.toml"
@@ -200,14 +354,15 @@ def test_battle_plot():
 
 def test_rules_file_replaces_a_unit_deck(tmp_path):
     p = tmp_path / "deck.toml"
-    p.write_text('[[decks.army.foot]]\nname = "Horde"\nkind = "dice"\namount = 4\n'
-                 'target = "any"\neffect = "rally"\neffect_amount = 1\ncopies = 3\n')
+    p.write_text(
+        '[[decks.army.foot]]\nname = "Horde"\nkind = "dice"\namount = 4\n'
+        'target = "any"\neffect = "rally"\neffect_amount = 1\ncopies = 3\n'
+    )
     r = load_rules(p)
     cards, sizes = r.deck_arrays()
     assert sizes[1, 0] == 3 and sizes[0, 0] == 6
     assert list(cards[1, 0, 0]) == [1, 4, 3, 2, 1]
     bad = tmp_path / "bad.toml"
-    bad.write_text('[[decks.army.foot]]\nname = "X"\nkind = "magic"\namount = 1\n'
-                   'target = "foot"\n')
+    bad.write_text('[[decks.army.foot]]\nname = "X"\nkind = "magic"\namount = 1\ntarget = "foot"\n')
     with pytest.raises(UserError, match="kind must be"):
         load_rules(bad)

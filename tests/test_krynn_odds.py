@@ -42,8 +42,12 @@ def brute_pool(n, rules=None):
 def test_battle_die_is_the_assumed_one():
     """RULES-GAPS.md: "Battle die (d6): Blank 2, Single Hit 2, Double Hit 1, Woe 1." """
     d = die_distribution()
-    assert d == {(0, 0): Fraction(2, 6), (1, 0): Fraction(2, 6), (2, 0): Fraction(1, 6),
-                 (0, 1): Fraction(1, 6)}
+    assert d == {
+        (0, 0): Fraction(2, 6),
+        (1, 0): Fraction(2, 6),
+        (2, 0): Fraction(1, 6),
+        (0, 1): Fraction(1, 6),
+    }
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 4])
@@ -58,7 +62,7 @@ def test_overridden_die_changes_the_exact_odds():
 
 
 def test_mastered_ability_reduces_difficulty():
-    """"A conflict's difficulty is reduced by 1 if the specified ability is one of your hero's
+    """ "A conflict's difficulty is reduced by 1 if the specified ability is one of your hero's
     mastered abilities." (the Hill Giant example: 3 becomes 2)"""
     assert effective_difficulty(3, mastered=True) == 2
     assert effective_difficulty(3) == 3
@@ -85,10 +89,11 @@ def test_hill_giant_example_roll_succeeds_and_exceeds():
     assert found
 
 
-@pytest.mark.parametrize("difficulty,dice,mastered", [(1, 1, False), (3, 3, False),
-                                                      (3, 3, True), (4, 6, False)])
+@pytest.mark.parametrize(
+    "difficulty,dice,mastered", [(1, 1, False), (3, 3, False), (3, 3, True), (4, 6, False)]
+)
 def test_conflict_kernel_matches_exact_odds(difficulty, dice, mastered):
-    """"If the hits equal or exceed the difficulty, you succeed." ... "If you roll more hits
+    """ "If the hits equal or exceed the difficulty, you succeed." ... "If you roll more hits
     than the difficulty ... you also draw 1 equipment card." ... "each Woe result causes the
     hero to take 1 stress." Simulated success, exceed and the whole hits distribution agree
     with the exact convolution."""
@@ -107,8 +112,10 @@ def test_conflict_kernel_matches_exact_odds(difficulty, dice, mastered):
 
 def brute_best(d, actions, cards):
     """Best success chance by trying every sequence of attempts (slow, obvious)."""
-    ps = {n: sum((p for (h, _), p in pool_distribution(n).items() if h >= d), Fraction(0))
-          for n in range(1, actions + cards + 1)}
+    ps = {
+        n: sum((p for (h, _), p in pool_distribution(n).items() if h >= d), Fraction(0))
+        for n in range(1, actions + cards + 1)
+    }
 
     def go(a, c):
         best = Fraction(0)
@@ -123,7 +130,7 @@ def brute_best(d, actions, cards):
 
 @pytest.mark.parametrize("d,actions,cards", [(1, 4, 0), (2, 4, 0), (3, 4, 1), (5, 4, 2)])
 def test_best_plan_is_the_exact_optimum(d, actions, cards):
-    """"you may spend 1 or more actions to try again": the plan is optimal over every split."""
+    """ "you may spend 1 or more actions to try again": the plan is optimal over every split."""
     plan = best_conflict_plan(d, actions=actions, cards=cards)
     assert plan.success == brute_best(d, actions, cards)
     # and at least as good as spending everything on one roll
@@ -155,9 +162,10 @@ def test_simulated_plan_matches_its_exact_success():
 
 def _one_card_rules(a_dice, d_dice, **kw):
     r = default_rules()
-    decks = {s: {line: (UnitCard("x", "hits", 0, line),) for line in ("foot", "missile",
-                                                                       "mounted")}
-             for s in ("alliance", "army")}
+    decks = {
+        s: {line: (UnitCard("x", "hits", 0, line),) for line in ("foot", "missile", "mounted")}
+        for s in ("alliance", "army")
+    }
     decks["alliance"]["foot"] = (UnitCard("a", "dice", a_dice, "foot"),)
     decks["army"]["foot"] = (UnitCard("d", "dice", d_dice, "foot"),)
     return r.replace(decks=decks, skirmish_die=["foot"] * 6, **kw)
@@ -169,10 +177,18 @@ def test_one_fight_hit_distribution_matches_exact():
     (hits to the defending line, barricades first; Woe hits to the attacking line)."""
     rules = _one_card_rules(3, 1)
     n = N
-    res = battle(alliance="foot=4,missile=1", army="foot=3,missile=1",
-                 army_barricades="foot=1", max_turns=1, n=n, progress=False, rules=rules)
-    exact = fight_distribution((3, 0, 1, 0), (4, 0, 0, 0), 3, defender_ready_first=True,
-                               attacker_ready_first=False)
+    res = battle(
+        alliance="foot=4,missile=1",
+        army="foot=3,missile=1",
+        army_barricades="foot=1",
+        max_turns=1,
+        n=n,
+        progress=False,
+        rules=rules,
+    )
+    exact = fight_distribution(
+        (3, 0, 1, 0), (4, 0, 0, 0), 3, defender_ready_first=True, attacker_ready_first=False
+    )
     for side, idx in (("army", 0), ("alliance", 1)):
         marg = {}
         for k, p in exact.items():
@@ -199,11 +215,17 @@ def test_tile_control_over_many_turns_matches_exact(kw):
     controls the tile and the mean number of battles match the exact recursion."""
     ex = single_line_battle(**kw)
     rules = _one_card_rules(kw["alliance_dice"], kw["army_dice"])
-    res = battle(alliance={"foot": kw["alliance"]}, army={"foot": kw["army"]},
-                 barricades={"foot": kw.get("alliance_barricades", 0)},
-                 army_barricades={"foot": kw.get("army_barricades", 0)},
-                 tactics={"foot": kw.get("alliance_tactics", 0)},
-                 max_turns=2000, n=N, progress=False, rules=rules)
+    res = battle(
+        alliance={"foot": kw["alliance"]},
+        army={"foot": kw["army"]},
+        barricades={"foot": kw.get("alliance_barricades", 0)},
+        army_barricades={"foot": kw.get("army_barricades", 0)},
+        tactics={"foot": kw.get("alliance_tactics", 0)},
+        max_turns=2000,
+        n=N,
+        progress=False,
+        rules=rules,
+    )
     assert res.p_undecided.k == 0
     assert binomial_consistent(res.p_alliance_controls.k, N, float(ex["alliance"]))
     m, lo, hi = res.mean_turns
@@ -215,22 +237,28 @@ def test_tactic_token_value_is_detected():
     """The exact answer to "is a tactic token worth it?" in the single-line setting: a token
     turns a tied line (Army attacks) into an Alliance attack on the first fight."""
     base = single_line_battle(alliance=3, army=3, alliance_dice=2, army_dice=2)
-    tok = single_line_battle(alliance=3, army=3, alliance_dice=2, army_dice=2,
-                             alliance_tactics=1)
+    tok = single_line_battle(alliance=3, army=3, alliance_dice=2, army_dice=2, alliance_tactics=1)
     assert tok["alliance"] > base["alliance"]
-
 
 
 @pytest.mark.parametrize("policy", ["removals", "all", "last"])
 def test_heroes_absorbing_hits_match_exact(policy):
-    """"Heroes on the active flank may choose to absorb hits instead of units or barricades.
+    """ "Heroes on the active flank may choose to absorb hits instead of units or barricades.
     For each hit they absorb, a hero takes 1 stress." Two heroes (maximum stress 4) by each
     policy: control probability, mean stress and mean battles match the exact recursion."""
     kw = dict(alliance=3, army=4, alliance_dice=2, army_dice=2, heroes=2, hero_policy=policy)
     ex = single_line_battle(**kw)
     rules = _one_card_rules(2, 2)
-    res = battle(alliance="foot=3", army="foot=4", heroes=2, hero_policy=policy,
-                 max_turns=2000, n=N, progress=False, rules=rules)
+    res = battle(
+        alliance="foot=3",
+        army="foot=4",
+        heroes=2,
+        hero_policy=policy,
+        max_turns=2000,
+        n=N,
+        progress=False,
+        rules=rules,
+    )
     assert res.p_undecided.k == 0
     assert binomial_consistent(res.p_alliance_controls.k, N, float(ex["alliance"]))
     for got, want in ((res.mean_stress, ex["stress"]), (res.mean_turns, ex["turns"])):

@@ -24,8 +24,9 @@ def deck_rules(cards=None, **kw):
     """Rules whose every deck is one card (or the given per-(side, line) cards)."""
     r = default_rules()
     one = UnitCard("x", "hits", 0, "foot")
-    decks = {s: {line: (one,) for line in ("foot", "missile", "mounted")}
-             for s in ("alliance", "army")}
+    decks = {
+        s: {line: (one,) for line in ("foot", "missile", "mounted")} for s in ("alliance", "army")
+    }
     for (s, line), c in (cards or {}).items():
         decks[s][line] = c if isinstance(c, tuple) else (c,)
     return r.replace(decks=decks, **kw)
@@ -69,15 +70,47 @@ class Game:
 
     def fight(self, line):
         li = ("foot", "missile", "mounted").index(line)
-        return K.fight(self.u, 0, li, self.cmd, self.order, self.ptr, self.cards, self.sizes,
-                       self.dh, self.dw, self.opts, self.stress, self.g, self.st[0], self.st[1])
+        return K.fight(
+            self.u,
+            0,
+            li,
+            self.cmd,
+            self.order,
+            self.ptr,
+            self.cards,
+            self.sizes,
+            self.dh,
+            self.dw,
+            self.opts,
+            self.stress,
+            self.g,
+            self.st[0],
+            self.st[1],
+        )
 
     def battle(self, sk_line, sk_cmd, p_all_out=0.0, p_cmd=0.0):
         fopts = np.array([p_all_out, p_cmd])
-        return K.battle_step(self.u, 0, self.cmd, self.tab, self.order, self.ptr, self.cards,
-                        self.sizes, self.dh, self.dw, np.array(sk_line, np.int64),
-                        np.array(sk_cmd, np.int64), self.opts, fopts, self.stress, self.g,
-                        self.st[0], self.st[1], self.st[2])
+        return K.battle_step(
+            self.u,
+            0,
+            self.cmd,
+            self.tab,
+            self.order,
+            self.ptr,
+            self.cards,
+            self.sizes,
+            self.dh,
+            self.dw,
+            np.array(sk_line, np.int64),
+            np.array(sk_cmd, np.int64),
+            self.opts,
+            fopts,
+            self.stress,
+            self.g,
+            self.st[0],
+            self.st[1],
+            self.st[2],
+        )
 
     def hit(self, side, line, n):
         s = ("alliance", "army").index(side)
@@ -90,14 +123,14 @@ HIT = UnitCard("hit", "hits", 1, "foot")
 
 # --- 1: Determine Combat Strength -----------------------------------------------------------------
 def test_combat_strength_counts_ready_and_shaken_units():
-    """"add the number of units (ready or shaken) on that line to the number of tactic tokens
+    """ "add the number of units (ready or shaken) on that line to the number of tactic tokens
     on that line ... The line with the greater total is the attacking line." """
     g = Game(alliance="foot=2", army="foot=1,missile=1", alliance_shaken="foot=2")
     assert g.fight("foot") == K.ALLIANCE  # 2 shaken units beat 1 ready unit
 
 
 def test_tactic_tokens_add_to_combat_strength():
-    """"Each tactic token on a battle line increases the combat strength of that line by 1 for
+    """ "Each tactic token on a battle line increases the combat strength of that line by 1 for
     its next fight." """
     g = Game(alliance="foot=2", army="foot=2")
     assert g.fight("foot") == K.ARMY
@@ -106,13 +139,13 @@ def test_tactic_tokens_add_to_combat_strength():
 
 
 def test_equal_strength_goes_to_the_dragon_army():
-    """"If the lines' combat strength is equal, the Dragon Army's line is the attacking line." """
+    """ "If the lines' combat strength is equal, the Dragon Army's line is the attacking line." """
     g = Game(alliance="foot=3", army="foot=2", army_tactics="foot=1")
     assert g.fight("foot") == K.ARMY
 
 
 def test_tactic_tokens_removed_once_strength_is_determined():
-    """"Once the combat strength of a line is determined, remove any tactic tokens on that
+    """ "Once the combat strength of a line is determined, remove any tactic tokens on that
     line." (both lines, the losing one too)"""
     g = Game(alliance="foot=2", army="foot=2", alliance_tactics="foot=2", army_tactics="foot=1")
     g.fight("foot")
@@ -121,16 +154,15 @@ def test_tactic_tokens_removed_once_strength_is_determined():
 
 
 def test_tactic_tokens_on_a_line_whose_units_are_all_removed_are_removed():
-    """"If all the units on a line are removed, any tactic tokens on that line are also
+    """ "If all the units on a line are removed, any tactic tokens on that line are also
     removed." """
-    g = Game(alliance="foot=1", army="foot=1", alliance_shaken="foot=1",
-             alliance_tactics="foot=2")
+    g = Game(alliance="foot=1", army="foot=1", alliance_shaken="foot=1", alliance_tactics="foot=2")
     g.hit("alliance", "foot", 1)
     assert g.line("alliance", "foot") == (0, 0, 0, 0, 0)
 
 
 def test_tactic_tokens_cannot_go_on_an_empty_line():
-    """"Tactic tokens can't be added to a battle line with no units." """
+    """ "Tactic tokens can't be added to a battle line with no units." """
     g = Game(alliance="foot=1", army="foot=1")
     K.add_tactics(g.u, 0, 0, 1, 2)
     assert g.line("alliance", "missile")[K.TAC] == 0
@@ -142,10 +174,14 @@ def test_tactic_tokens_cannot_go_on_an_empty_line():
 
 # --- 2: Reveal a Unit Card ------------------------------------------------------------------------
 def test_card_comes_from_the_attacking_lines_deck():
-    """"Reveal a unit card from the deck matching the attacking line's unit type." The Alliance
+    """ "Reveal a unit card from the deck matching the attacking line's unit type." The Alliance
     Foot deck hits the Dragon Army Missile line, the Army's Foot deck its Mounted line."""
-    r = deck_rules({("alliance", "foot"): UnitCard("a", "hits", 1, "missile"),
-                    ("army", "foot"): UnitCard("b", "hits", 1, "mounted")})
+    r = deck_rules(
+        {
+            ("alliance", "foot"): UnitCard("a", "hits", 1, "missile"),
+            ("army", "foot"): UnitCard("b", "hits", 1, "mounted"),
+        }
+    )
     g = Game(r, alliance="foot=3,mounted=1", army="foot=1,missile=1")
     g.fight("foot")
     assert g.line("army", "missile")[:2] == (0, 1)
@@ -155,7 +191,7 @@ def test_card_comes_from_the_attacking_lines_deck():
 
 
 def test_empty_deck_reshuffles_its_discard_pile():
-    """"If that line's unit deck is empty, shuffle its discard pile to form a new unit deck
+    """ "If that line's unit deck is empty, shuffle its discard pile to form a new unit deck
     first." Every run of 3 reveals from a 3-card deck is a permutation (no card comes back
     before the deck is used up), and each card is equally likely to open a new deck."""
     from dragonsim.stats import binomial_consistent
@@ -176,16 +212,19 @@ def test_empty_deck_reshuffles_its_discard_pile():
 
 
 def test_revealed_card_goes_to_the_discard_pile():
-    """"resolve the unit card and put it in the corresponding discard pile." """
-    g = Game(deck_rules({("alliance", "foot"): (HIT, UnitCard("y", "hits", 0, "foot"))}),
-             alliance="foot=3", army="foot=1,missile=1")
+    """ "resolve the unit card and put it in the corresponding discard pile." """
+    g = Game(
+        deck_rules({("alliance", "foot"): (HIT, UnitCard("y", "hits", 0, "foot"))}),
+        alliance="foot=3",
+        army="foot=1,missile=1",
+    )
     g.fight("foot")
     assert g.ptr[0, 0] == 1 and g.ptr.sum() == 1
 
 
 # --- 3: Roll Battle Dice and Apply Hits -----------------------------------------------------------
 def test_card_applies_fixed_hits_or_rolls_dice():
-    """"A unit card states whether to apply a certain number of hits or to roll battle dice."
+    """ "A unit card states whether to apply a certain number of hits or to roll battle dice."
     With a blank die, a fixed-hits card still hits and a dice card does not."""
     fixed = deck_rules({("alliance", "foot"): UnitCard("f", "hits", 2, "foot")})
     dice = deck_rules({("alliance", "foot"): UnitCard("d", "dice", 2, "foot")})
@@ -201,7 +240,7 @@ def test_card_applies_fixed_hits_or_rolls_dice():
 
 
 def test_woe_hits_the_attacking_line_after_the_defending_line():
-    """"Once hits have been applied to the defending line, any hits from Woe results are
+    """ "Once hits have been applied to the defending line, any hits from Woe results are
     applied to the attacking line." A die of Woe only: the attacker loses, the defender not."""
     r = deck_rules({("alliance", "foot"): UnitCard("d", "dice", 2, "foot")})
     g = Game(r, hits=(0, 1), alliance="foot=3,missile=1", army="foot=2")
@@ -211,11 +250,15 @@ def test_woe_hits_the_attacking_line_after_the_defending_line():
 
 
 def test_any_line_card_goes_where_the_hero_decides():
-    """"If a unit card says hits may be applied to any line, the hero whose turn it is decides
+    """ "If a unit card says hits may be applied to any line, the hero whose turn it is decides
     which defending line to apply them to." Attacking, the hero hits the Army line that is
     easiest to shake; defending, the Alliance line with the most barricades and ready units."""
-    r = deck_rules({("alliance", "foot"): UnitCard("a", "hits", 1, "any"),
-                    ("army", "foot"): UnitCard("b", "hits", 1, "any")})
+    r = deck_rules(
+        {
+            ("alliance", "foot"): UnitCard("a", "hits", 1, "any"),
+            ("army", "foot"): UnitCard("b", "hits", 1, "any"),
+        }
+    )
     g = Game(r, alliance="foot=3", army="foot=2,missile=3,mounted=1")
     g.fight("foot")
     assert g.line("army", "mounted")[:2] == (0, 1)
@@ -229,7 +272,7 @@ def test_any_line_card_goes_where_the_hero_decides():
 
 
 def test_barricades_absorb_hits_first_and_are_removed():
-    """"Hits to a line are applied to its barricades, if any, first. After a barricade has
+    """ "Hits to a line are applied to its barricades, if any, first. After a barricade has
     absorbed a hit, it is removed. Any remaining hits are applied to that line's units." """
     g = Game(alliance="foot=3", army="foot=1", alliance_barricades="foot=2")
     g.hit("alliance", "foot", 3)
@@ -238,7 +281,7 @@ def test_barricades_absorb_hits_first_and_are_removed():
 
 
 def test_ready_unit_hit_is_shaken_and_shaken_unit_hit_is_removed():
-    """"A ready unit that takes 1 hit is shaken. A shaken unit that takes 1 hit is removed." """
+    """ "A ready unit that takes 1 hit is shaken. A shaken unit that takes 1 hit is removed." """
     g = Game(alliance="foot=1", army="foot=1")
     g.hit("alliance", "foot", 1)
     assert g.line("alliance", "foot")[:2] == (0, 1)
@@ -263,13 +306,12 @@ def test_hit_order_policy_matches_the_reference(ready_first, heroes):
                     br = min(b, r)
                     g.u[0, 0, 0] = (r, s, br, b - br, 0)
                     g.hit("alliance", "foot", hits)
-                    want = apply_hits_reference((r, s, br, b - br), hits,
-                                                ready_first=ready_first)
+                    want = apply_hits_reference((r, s, br, b - br), hits, ready_first=ready_first)
                     assert g.line("alliance", "foot")[:4] == want
 
 
 def test_heroes_absorb_hits_as_stress():
-    """"Heroes on the active flank may choose to absorb hits instead of units or barricades.
+    """ "Heroes on the active flank may choose to absorb hits instead of units or barricades.
     For each hit they absorb, a hero takes 1 stress." Policy 'all', 2 heroes at maximum stress
     4: 8 hits are absorbed, the 9th shakes a unit."""
     rules = deck_rules(hero_policy="all")
@@ -301,7 +343,7 @@ def test_hero_policy_last_saves_the_last_ready_unit():
 
 
 def test_hits_stop_when_no_units_remain():
-    """"Apply hits to a line until the hits have all been applied or no units remain on that
+    """ "Apply hits to a line until the hits have all been applied or no units remain on that
     line." Extra hits are lost, not moved to another line."""
     g = Game(alliance="foot=2,missile=2", army="foot=1")
     g.hit("alliance", "foot", 10)
@@ -310,7 +352,7 @@ def test_hits_stop_when_no_units_remain():
 
 
 def test_card_at_an_empty_line_still_has_its_other_effects():
-    """"If a unit card is targeting a line with no units, it doesn't apply hits to that line,
+    """ "If a unit card is targeting a line with no units, it doesn't apply hits to that line,
     but any other effects still happen." """
     r = deck_rules({("alliance", "foot"): UnitCard("t", "hits", 3, "mounted", "tactic", 2)})
     g = Game(r, alliance="foot=3", army="foot=1,missile=1")
@@ -320,7 +362,7 @@ def test_card_at_an_empty_line_still_has_its_other_effects():
 
 
 def test_shake_effect_cannot_shake_units_on_barricades():
-    """"Any card or power that would directly Shake a unit on a barricade has no effect on the
+    """ "Any card or power that would directly Shake a unit on a barricade has no effect on the
     barricade or the unit." """
     g = Game(alliance="foot=3", army="foot=1", alliance_barricades="foot=2")
     K.shake_units(g.u, 0, 0, 0, 3)
@@ -328,7 +370,7 @@ def test_shake_effect_cannot_shake_units_on_barricades():
 
 
 def test_one_barricade_per_unit():
-    """"Each unit can have only 1 barricade, and barricades can't be placed on spaces without
+    """ "Each unit can have only 1 barricade, and barricades can't be placed on spaces without
     units." """
     g = Game(alliance="foot=2", army="foot=1")
     K.add_barricades(g.u, 0, 0, 0, 5)
@@ -339,9 +381,14 @@ def test_one_barricade_per_unit():
 
 # --- battle types and commanders ------------------------------------------------------------------
 def test_skirmish_only_the_rolled_line_fights():
-    """"If you roll the Foot, Missile, or Mounted symbol, only that line fights." """
-    r = deck_rules({(s, line): UnitCard("h", "hits", 1, line) for s in ("alliance", "army")
-                    for line in ("foot", "missile", "mounted")})
+    """ "If you roll the Foot, Missile, or Mounted symbol, only that line fights." """
+    r = deck_rules(
+        {
+            (s, line): UnitCard("h", "hits", 1, line)
+            for s in ("alliance", "army")
+            for line in ("foot", "missile", "mounted")
+        }
+    )
     g = Game(r, alliance="foot=2,missile=2,mounted=2", army="foot=1,missile=1,mounted=1")
     g.battle([1], [0])
     assert g.line("army", "missile")[:2] == (0, 1)
@@ -349,14 +396,18 @@ def test_skirmish_only_the_rolled_line_fights():
 
 
 def test_all_out_battle_fights_foot_then_missile_then_mounted():
-    """"all 3 lines fight in the following order: Foot, Missile, then Mounted". The Alliance
+    """ "all 3 lines fight in the following order: Foot, Missile, then Mounted". The Alliance
     Foot card removes a Dragon Army Missile unit first, so the Alliance Missile line then
     attacks (2 > 1) and hits the Army's Mounted line; fought the other way round, the Army
     Missile line would attack (2 = 2)."""
-    r = deck_rules({("alliance", "foot"): UnitCard("f", "hits", 2, "missile"),
-                    ("alliance", "missile"): UnitCard("m", "hits", 1, "mounted"),
-                    ("army", "missile"): UnitCard("am", "hits", 1, "mounted")},
-                   army_hits="shaken-first")
+    r = deck_rules(
+        {
+            ("alliance", "foot"): UnitCard("f", "hits", 2, "missile"),
+            ("alliance", "missile"): UnitCard("m", "hits", 1, "mounted"),
+            ("army", "missile"): UnitCard("am", "hits", 1, "mounted"),
+        },
+        army_hits="shaken-first",
+    )
     g = Game(r, alliance="foot=3,missile=2,mounted=2", army="foot=1,missile=2,mounted=3")
     g.battle([0], [0], p_all_out=1.0)
     assert g.line("army", "missile")[:2] == (1, 0)
@@ -365,21 +416,23 @@ def test_all_out_battle_fights_foot_then_missile_then_mounted():
 
 
 def test_commander_symbol_activates_ready_commanders():
-    """"If you roll the Foot, Missile, or Mounted symbol plus the commander symbol on the same
+    """ "If you roll the Foot, Missile, or Mounted symbol plus the commander symbol on the same
     face, commander powers may also come into play" (and not without it)."""
     strike = Commander("s", "hits", 1, "mounted")
     for flag, want in ((0, (1, 0)), (1, (0, 1))):
-        g = Game(alliance="foot=1,mounted=1", army="foot=1,missile=1",
-                 army_commander=strike)
+        g = Game(alliance="foot=1,mounted=1", army="foot=1,missile=1", army_commander=strike)
         g.battle([1], [flag])
         assert g.line("alliance", "mounted")[:2] == want
 
 
 def test_shaken_commander_does_not_activate():
-    """"Ready commanders have powers that activate before some battles." """
-    g = Game(alliance="foot=1,mounted=1", army="foot=1,missile=1",
-             alliance_commander=Commander("s", "hits", 1, "foot"),
-             alliance_commander_shaken=True)
+    """ "Ready commanders have powers that activate before some battles." """
+    g = Game(
+        alliance="foot=1,mounted=1",
+        army="foot=1,missile=1",
+        alliance_commander=Commander("s", "hits", 1, "foot"),
+        alliance_commander_shaken=True,
+    )
     g.battle([1], [1])
     assert g.line("army", "foot")[:2] == (1, 0)
     g.cmd[0, 0] = 1  # the same commander, ready, does shake it
@@ -388,22 +441,28 @@ def test_shaken_commander_does_not_activate():
 
 
 def test_dragon_army_commander_activates_first():
-    """"If commanders on both sides are ready, activate the Dragon Army commander's powers
+    """ "If commanders on both sides are ready, activate the Dragon Army commander's powers
     first." The Army shakes an Alliance Foot unit, then the Alliance rally refreshes it; the
     other order would leave it shaken."""
-    g = Game(alliance="foot=2", army="foot=1,missile=1",
-             army_commander=Commander("s", "hits", 1, "foot"),
-             alliance_commander=Commander("r", "rally", 1, "foot"))
+    g = Game(
+        alliance="foot=2",
+        army="foot=1,missile=1",
+        army_commander=Commander("s", "hits", 1, "foot"),
+        alliance_commander=Commander("r", "rally", 1, "foot"),
+    )
     g.battle([1], [1])
     assert g.line("alliance", "foot")[:2] == (2, 0)
 
 
 @pytest.mark.parametrize("p_cmd, want", [(0.0, (1, 0)), (1.0, (0, 1))])
 def test_all_out_commanders_follow_the_event_card(p_cmd, want):
-    """"All-Out Battle—activate if instructed to by the last event card's "Battle Phase"
+    """ "All-Out Battle—activate if instructed to by the last event card's "Battle Phase"
     text." (the event card is the probability ``p_all_out_commanders``)"""
-    g = Game(alliance="foot=1,mounted=1", army="missile=1",
-             army_commander=Commander("s", "hits", 1, "mounted"))
+    g = Game(
+        alliance="foot=1,mounted=1",
+        army="missile=1",
+        army_commander=Commander("s", "hits", 1, "mounted"),
+    )
     g.battle([0], [0], p_all_out=1.0, p_cmd=p_cmd)
     assert g.line("alliance", "mounted")[:2] == want
 
@@ -417,7 +476,7 @@ def test_card_effect_shakes_the_defending_commander():
 
 # --- Update Controlled Battle Tiles ---------------------------------------------------------------
 def test_control_when_all_opposing_units_removed_or_shaken():
-    """"A tile becomes controlled by one side either when all the opposing side's units are
+    """ "A tile becomes controlled by one side either when all the opposing side's units are
     removed from that tile or when all the opposing side's units on that tile are shaken." """
     g = Game(alliance="foot=1", army="foot=1,missile=1", army_shaken="foot=1,missile=1")
     assert K.control(g.u, 0, g.opts) == K.ALLIANCE
@@ -431,10 +490,16 @@ def test_control_when_all_opposing_units_removed_or_shaken():
 
 
 def test_on_control_commanders_and_defeated_shaken_units_removed():
-    """"When a tile becomes controlled, remove all commanders from that tile. Then remove all
+    """ "When a tile becomes controlled, remove all commanders from that tile. Then remove all
     shaken units from the defeated side." The victor keeps its shaken units."""
-    g = Game(alliance="foot=2,missile=1", army="foot=3", alliance_shaken="foot=1",
-             army_shaken="foot=3", alliance_commander="rally", army_commander="strike")
+    g = Game(
+        alliance="foot=2,missile=1",
+        army="foot=3",
+        alliance_shaken="foot=1",
+        army_shaken="foot=3",
+        alliance_commander="rally",
+        army_commander="strike",
+    )
     K.take_control(g.u, 0, K.ALLIANCE, g.cmd)
     assert list(g.cmd[0]) == [0, 0]
     assert g.line("army", "foot")[:2] == (0, 0)
@@ -442,7 +507,7 @@ def test_on_control_commanders_and_defeated_shaken_units_removed():
 
 
 def test_flank_token_and_one_unit_of_each_type_move_to_a_neighbour():
-    """"move that tile's flank token and 1 unit of each type from the victorious side to a
+    """ "move that tile's flank token and 1 unit of each type from the victorious side to a
     neighboring battle tile" (nearest uncontrolled tile; ready units first)."""
     t0 = Tile(alliance="foot=2,missile=1", army="foot=1").arrays()
     t1 = Tile(alliance="foot=1", army="foot=1").arrays()
@@ -458,13 +523,16 @@ def test_flank_token_and_one_unit_of_each_type_move_to_a_neighbour():
 
 def _decisive_rules():
     """Every card: 6 fixed hits at the facing line; skirmish die always Foot."""
-    cards = {(s, line): UnitCard("x", "hits", 6, line) for s in ("alliance", "army")
-             for line in ("foot", "missile", "mounted")}
+    cards = {
+        (s, line): UnitCard("x", "hits", 6, line)
+        for s in ("alliance", "army")
+        for line in ("foot", "missile", "mounted")
+    }
     return deck_rules(cards, skirmish_die=["foot"] * 6)
 
 
 def test_all_tiles_controlled_outcome_by_who_controls_more():
-    """"If all the battle tiles become controlled and the scenario hasn't ended in a loss, the
+    """ "If all the battle tiles become controlled and the scenario hasn't ended in a loss, the
     scenario immediately ends. The outcome depends on which side controls more tiles." """
     strong, weak = "foot=6", "foot=1"
     a_tile = Tile(alliance=strong, army=weak)
@@ -479,8 +547,14 @@ def test_dragon_army_control_limit_ends_in_a_loss():
     """Scenario ends when "The Dragon Army takes control of too many battle tiles"."""
     a_tile = Tile(alliance="foot=6", army="foot=1")
     d_tile = Tile(alliance="foot=1", army="foot=6")
-    res = battlefield([a_tile, a_tile, d_tile], control_limit=1, n=300, progress=False,
-                      rules=_decisive_rules(), battle_type="skirmish")
+    res = battlefield(
+        [a_tile, a_tile, d_tile],
+        control_limit=1,
+        n=300,
+        progress=False,
+        rules=_decisive_rules(),
+        battle_type="skirmish",
+    )
     assert res.rate("loss_by_limit").k == 300
 
 
@@ -489,15 +563,18 @@ def test_repeated_battles_until_the_tile_is_controlled():
     both Army units is controlled on turn 2 exactly."""
     from dragonsim.krynn.api import battle
 
-    r = deck_rules({("alliance", "foot"): UnitCard("h", "hits", 1, "foot")},
-                   skirmish_die=["foot"] * 6, army_hits="ready-first")
+    r = deck_rules(
+        {("alliance", "foot"): UnitCard("h", "hits", 1, "foot")},
+        skirmish_die=["foot"] * 6,
+        army_hits="ready-first",
+    )
     res = battle(alliance="foot=3", army="foot=2", n=200, progress=False, rules=r)
     assert res.p_alliance_controls.k == 200
     assert res.mean_turns[0] == 2.0
 
 
 def test_active_flank_is_chosen_in_proportion_to_flank_tokens():
-    """"uncontrolled battle tiles may gain multiple flank tokens, so they're more likely to be
+    """ "uncontrolled battle tiles may gain multiple flank tokens, so they're more likely to be
     the active flank" (assumed: in proportion). Tile 0 (3 tokens) falls to the Alliance in one
     battle, tile 1 (1 token) to the Army, and a control limit of 1 ends the scenario when the
     Army takes tile 1: on turn 1 if it fought first (chance 1/4), else on turn 2."""
@@ -506,8 +583,14 @@ def test_active_flank_is_chosen_in_proportion_to_flank_tokens():
     a_tile = Tile(alliance="foot=6", army="foot=1", flank=3)
     d_tile = Tile(alliance="foot=1", army="foot=6", flank=1)
     n = 20_000
-    res = battlefield([a_tile, d_tile], control_limit=1, n=n, progress=False,
-                      rules=_decisive_rules(), battle_type="skirmish")
+    res = battlefield(
+        [a_tile, d_tile],
+        control_limit=1,
+        n=n,
+        progress=False,
+        rules=_decisive_rules(),
+        battle_type="skirmish",
+    )
     assert res.rate("loss_by_limit").k == n
     second = int(res.counters[K.F_TURNS_SUM]) - n
     assert binomial_consistent(second, n, 0.75)
@@ -517,8 +600,12 @@ def test_control_is_updated_after_all_fights_of_the_battle():
     """Battle phase order: "Resolve fights between lines." then "Update controlled battle
     tiles." In an all-out battle the Missile line still fights after the Foot fight has left
     the Dragon Army without units; control is then given to the Alliance."""
-    r = deck_rules({("alliance", "foot"): UnitCard("f", "hits", 2, "foot"),
-                    ("alliance", "missile"): UnitCard("m", "hits", 0, "foot", "tactic", 1)})
+    r = deck_rules(
+        {
+            ("alliance", "foot"): UnitCard("f", "hits", 2, "foot"),
+            ("alliance", "missile"): UnitCard("m", "hits", 0, "foot", "tactic", 1),
+        }
+    )
     g = Game(r, alliance="foot=2,missile=1", army="foot=1")
     assert g.battle([0], [0], p_all_out=1.0) == K.ALLIANCE
     assert g.line("army", "foot")[:2] == (0, 0)

@@ -85,8 +85,13 @@ def test_kernels_run_as_plain_python(tmp_path):
         "print(E.duel_kernel(0, 2, 5, *args, rec).tolist())\n"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, str(args)], env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code, str(args)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     plain = json.loads(out.stdout.strip().splitlines()[-1])
     compiled = E.duel_kernel(0, 2, 5, *prep["args"], np.zeros((0, E.N_REC), np.int64))
     assert plain == compiled.tolist()

@@ -25,7 +25,7 @@ def test_weapon_damage_matches_enumeration(n, plus):
 
 
 def test_to_hit_with_automatic_miss_and_hit():
-    """"Roll 2d6. If the result is equal to or higher than your final modified target number,
+    """ "Roll 2d6. If the result is equal to or higher than your final modified target number,
     you hit ... A roll of 2 always misses, and a roll of 12 always hits, even if the target
     number is 13 or more." (p.10)"""
     assert odds.p_to_hit(8) == F(15, 36)
@@ -79,7 +79,7 @@ def _brute_cc(ma, mb):
 
 
 def test_close_combat_equal_modifiers_draw_is_sum_of_squares():
-    """"If the numbers are tied, the combat is a draw ... Do not reroll." (p.13)"""
+    """ "If the numbers are tied, the combat is a draw ... Do not reroll." (p.13)"""
     w, d, l = odds.close_combat("Reaper", "Lectronist")
     assert d == F(146, 1296) and w == l == (1 - d) / 2
 
@@ -88,8 +88,9 @@ def test_close_combat_lancer_and_tactics_against_brute_force():
     """Tankerous (cc 1) has a Lancer: "+2 to the dragon's close combat roll" (p.18);
     Zippinchill cc 9. Tactics: Lunge vs Defend is -4 to the attacker (p.22)."""
     assert odds.close_combat("Tankerous", "Zippinchill") == _brute_cc(3, 9)
-    assert odds.close_combat("Zippinchill", "Tankerous", tactics=("Lunge", "Defend")) \
-        == _brute_cc(9 - 4, 3)
+    assert odds.close_combat("Zippinchill", "Tankerous", tactics=("Lunge", "Defend")) == _brute_cc(
+        9 - 4, 3
+    )
     with pytest.raises(UserError, match="unknown tactic"):
         odds.close_combat("Reaper", "Reaper", tactics=("Punch", "Lunge"))
 
@@ -123,24 +124,23 @@ def test_breath_at_example_of_play_positions():
 
 
 def test_breath_at_refuses_what_the_rules_forbid():
-    """"If the horizontal distance to the target is less than the vertical distance, the
+    """ "If the horizontal distance to the target is less than the vertical distance, the
     dragon may not breathe on it"; only within 6 hexes and in the 180 deg arc."""
     from dragonsim.lords.hexes import E, W
 
-    neck = odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, E, 5),
-                          target_at=(2, 0, W, 1))
+    neck = odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, E, 5), target_at=(2, 0, W, 1))
     assert not neck["allowed"] and "neck" in neck["why"]
-    assert odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, E, 3),
-                          target_at=(4, 0, W, 1))["allowed"]
-    behind = odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, W, 3),
-                            target_at=(3, 0, W, 3))
+    assert odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, E, 3), target_at=(4, 0, W, 1))[
+        "allowed"
+    ]
+    behind = odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, W, 3), target_at=(3, 0, W, 3))
     assert not behind["allowed"] and "arc" in behind["why"]
     far = odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, E, 3), target_at=(7, 0, W, 3))
     assert not far["allowed"] and "range" in far["why"]
 
 
 def test_spell_odds():
-    """"To cast a spell, the Wizard must roll to hit just like the other riders"; Fireball's
+    """ "To cast a spell, the Wizard must roll to hit just like the other riders"; Fireball's
     medium range is 2, long 4 (Spellbook, p.25)."""
     near = odds.spell("Slash", "Lectronist", "fireball", distance=2)
     far = odds.spell("Slash", "Lectronist", "Fireball", distance=3)

@@ -13,8 +13,16 @@ from dragonsim.lords import reference as ref
 from dragonsim.lords.api import prepare
 from dragonsim.lords.policies import POLICIES, policy_id
 
-DRAGONS = ["Reaper", "Skyblazer", "Lectronist", "Kelvinight", "Zippinchill", "Tankerous",
-           "Ozonic", "Slash"]
+DRAGONS = [
+    "Reaper",
+    "Skyblazer",
+    "Lectronist",
+    "Kelvinight",
+    "Zippinchill",
+    "Tankerous",
+    "Ozonic",
+    "Slash",
+]
 
 
 def _play_logged(a, b, pols, seed, game, turn_limit=60):
@@ -25,9 +33,14 @@ def _play_logged(a, b, pols, seed, game, turn_limit=60):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(DRAGONS), st.sampled_from(DRAGONS),
-       st.sampled_from(list(POLICIES)), st.sampled_from(list(POLICIES)),
-       st.integers(0, 2**31), st.integers(0, 10**6))
+@given(
+    st.sampled_from(DRAGONS),
+    st.sampled_from(DRAGONS),
+    st.sampled_from(list(POLICIES)),
+    st.sampled_from(list(POLICIES)),
+    st.integers(0, 2**31),
+    st.integers(0, 10**6),
+)
 def test_every_bot_decision_is_legal(a, b, pa, pb, seed, game):
     """'Every move a bot makes must be legal': speeds (min/max, +3, the speed-10 streak and
     cool-down), moves (exact points, turning costs, no two turns in a row, no more than 180
@@ -52,27 +65,25 @@ def test_checker_catches_an_illegal_move():
     k = moves[0]
     bad[k, E.L_A + 2] += 20  # end 20 hexes further east: beyond any speed
     assert ref.check_log(log, 2, prep["args"][0], prep["tables"]) == []
-    assert any(v.kind == "move" for v in ref.check_log(bad, 2, prep["args"][0],
-                                                       prep["tables"]))
+    assert any(v.kind == "move" for v in ref.check_log(bad, 2, prep["args"][0], prep["tables"]))
     bad = log.copy()
     bad[k, E.L_KIND] = E.K_LEAVE  # fly off the board from where a move stays on it
-    assert any(v.kind == "leave" for v in ref.check_log(bad, 2, prep["args"][0],
-                                                        prep["tables"]))
+    assert any(v.kind == "leave" for v in ref.check_log(bad, 2, prep["args"][0], prep["tables"]))
     bad = log.copy()
     s = np.flatnonzero(log[:, E.L_KIND] == E.K_SPEED)[-1]
     bad[s, E.L_A] = 99
-    assert any(v.kind == "speed" for v in ref.check_log(bad, 2, prep["args"][0],
-                                                        prep["tables"]))
+    assert any(v.kind == "speed" for v in ref.check_log(bad, 2, prep["args"][0], prep["tables"]))
 
 
 def test_games_end_and_dice_are_rolled():
     """Conformance: games end (a winner, a draw, or the turn limit) and counters add up."""
-    prep = prepare("Reaper", "Skyblazer", policies=("random", "random"), turn_limit=300,
-                   plan_samples=8)
+    prep = prepare(
+        "Reaper", "Skyblazer", policies=("random", "random"), turn_limit=300, plan_samples=8
+    )
     c = E.duel_kernel(0, 300, 5, *prep["args"], np.zeros((0, E.N_REC), np.int64))
     assert c[E.C_GAMES] == 300
     assert c[E.C_WIN] + c[E.C_WIN + 1] + c[E.C_DRAWS] == 300
-    assert c[E.C_TURN_HIST:E.C_TURN_HIST + E.HIST_MAX + 1].sum() == 300
+    assert c[E.C_TURN_HIST : E.C_TURN_HIST + E.HIST_MAX + 1].sum() == 300
     assert c[E.C_DICE] > 0
 
 
@@ -91,8 +102,9 @@ def test_multi_dragon_games_are_legal(seed, pol):
 
     names = ["Reaper", "Skyblazer", "Zippinchill", "Lectronist"]
     prep = prepare("Reaper", "Skyblazer", policies=(pol, pol), turn_limit=40, plan_samples=8)
-    rows = np.stack([dragon_row(sheet(nm), t, pol) for nm, t in
-                     zip(names, [0, 1, 0, 1], strict=True)])
+    rows = np.stack(
+        [dragon_row(sheet(nm), t, pol) for nm, t in zip(names, [0, 1, 0, 1], strict=True)]
+    )
     args = list((rows, np.zeros((4, 5), np.int64), *prep["args"][2:]))
     # move tables for every maneuverability rating (those of the four sheets, not two)
     mi = next(k for k, a in enumerate(args) if isinstance(a, E.MoveTables))
@@ -111,8 +123,13 @@ def test_planner_geometry_table_is_exactly_the_direct_computation(arc_override):
     from dragonsim.lords.tables import S_MAX_RANGE, kernel_tables
     from dragonsim.rules import lords_rules
 
-    rules = lords_rules() if arc_override is None else lords_rules(
-        {"lords.arc_degrees": dict(zip(("dark", "grey", "light"), arc_override, strict=True))})
+    rules = (
+        lords_rules()
+        if arc_override is None
+        else lords_rules(
+            {"lords.arc_degrees": dict(zip(("dark", "grey", "light"), arc_override, strict=True))}
+        )
+    )
     tb = kernel_tables(rules)
     rng = int(tb.scalars[S_MAX_RANGE])
     g = P.geometry_table(tb.arc, tb.range_mod, rng, 33, 24)
@@ -137,8 +154,9 @@ def test_planner_geometry_table_is_exactly_the_direct_computation(arc_override):
             for f in range(6):
                 room = g[g[P.G_ROOM] + 6 * (r * 33 + col) + f]
                 ahead = 0
-                while ahead < 4 and hx.on_board(q + (ahead + 1) * int(hx.DQ[f]),
-                                                r + (ahead + 1) * int(hx.DR[f]), 33, 24):
+                while ahead < 4 and hx.on_board(
+                    q + (ahead + 1) * int(hx.DQ[f]), r + (ahead + 1) * int(hx.DR[f]), 33, 24
+                ):
                     ahead += 1
                 assert room == ahead
 
@@ -166,7 +184,7 @@ def test_packed_move_copy_visits_the_scattered_order():
                 for f in range(6):
                     rec = mv.pk[f, p]
                     assert (rec[E.PK_RQ], rec[E.PK_RR]) == (mv.rq[e, f], mv.rr[e, f])
-                    assert list(rec[E.PK_BOX:E.PK_BOX + 6]) == list(mv.box[e, f])
+                    assert list(rec[E.PK_BOX : E.PK_BOX + 6]) == list(mv.box[e, f])
                     assert (rec[E.PK_H], rec[E.PK_F]) == (mv.h[e], mv.f[e])
                     assert rec[E.PK_F_END] == (f + mv.f[e]) % 6
             checked += 1
@@ -206,9 +224,28 @@ def _planner(a, b, pol, samples):
     mv, tb = prep["moves"], prep["tables"]
     sc = tb.scalars
     width, depth = int(sc[S_BOARD_WIDTH]), int(sc[S_BOARD_DEPTH])
-    args = (mv.off, mv.h, mv.rq, mv.rr, mv.box, mv.pk, mv.pe, mv.inv, mv.tg, mv.tg_off,
-            prep["args"][-1], sc[S_BASE_TO_HIT], tb.alt_mod, sc[S_MAX_RANGE], width, depth,
-            sc[S_ALTITUDE_LEVELS], tb.cc_by_mr, sc[S_CC_SELF_DAMAGE_DICE], samples)
+    args = (
+        mv.off,
+        mv.h,
+        mv.rq,
+        mv.rr,
+        mv.box,
+        mv.pk,
+        mv.pe,
+        mv.inv,
+        mv.tg,
+        mv.tg_off,
+        prep["args"][-1],
+        sc[S_BASE_TO_HIT],
+        tb.alt_mod,
+        sc[S_MAX_RANGE],
+        width,
+        depth,
+        sc[S_ALTITUDE_LEVELS],
+        tb.cc_by_mr,
+        sc[S_CC_SELF_DAMAGE_DICE],
+        samples,
+    )
     return prep, P.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth), args
 
 
@@ -229,14 +266,20 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
     ds[:, P.F_ENG] = -1
     ds[0, [P.F_Q, P.F_R, P.F_F, P.F_ALT, P.F_MR]] = (1, 0, 2, 1, 8)  # column 1, row 0
     ds[1, [P.F_Q, P.F_R, P.F_F, P.F_ALT]] = (10, 12, 3, 1)
-    fits = [any(P.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
-                for e in range(mv.off[8, 4 - dalt], mv.off[8, 5 - dalt])) for dalt in (0, 1)]
+    fits = [
+        any(
+            P.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
+            for e in range(mv.off[8, 4 - dalt], mv.off[8, 5 - dalt])
+        )
+        for dalt in (0, 1)
+    ]
     assert fits == [False, True]
     st = np.zeros(1, np.uint64)
     for seed in range(5):
         st[0] = seed
-        e, dalt = P.choose_move(policy_id(pol), ds, 0, 4, *args, st,
-                                np.zeros(10 * E.MAXD, np.int64), geo)
+        e, dalt = P.choose_move(
+            policy_id(pol), ds, 0, 4, *args, st, np.zeros(10 * E.MAXD, np.int64), geo
+        )
         assert e >= 0 and dalt == 1
         assert P.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
 
@@ -263,18 +306,22 @@ def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
         tn = P.target_number(at, i, j, q, r, f, alt, *tnargs)
         if tn >= 0:
             best_off = max(best_off, P._p_hit(plan, tn) * plan[P.PLAN_E_DMG, ds[i, P.F_BREATH]])
-        tn2 = P.target_number(at, j, i, qj, rj, int(ds[j, P.F_F]), int(ds[j, P.F_ALT]),
-                              *tnargs)
+        tn2 = P.target_number(at, j, i, qj, rj, int(ds[j, P.F_F]), int(ds[j, P.F_ALT]), *tnargs)
         if tn2 >= 0:
             w = 1.0 if ds[j, P.F_MOVED] else 0.6
             danger += w * P._p_hit(plan, tn2) * plan[P.PLAN_E_DMG, ds[j, P.F_BREATH]]
             area = hx.arc_area(qj, rj, int(ds[j, P.F_F]), q, r, tb.arc[3], tb.arc[4], tb.arc[5])
             if pid == P.P_SNIPER and area <= 1:
                 danger += 2.0
-        if (ds[j, P.F_MOVED] == 1 and ds[j, P.F_ALT] == alt and alt > 1
-                and hx.adjacent_facing(q, r, f, qj, rj)):
-            eng = max(eng, P.engage_value(at, i, j, plan, tb.cc_by_mr,
-                                          int(sc[S_CC_SELF_DAMAGE_DICE])))
+        if (
+            ds[j, P.F_MOVED] == 1
+            and ds[j, P.F_ALT] == alt
+            and alt > 1
+            and hx.adjacent_facing(q, r, f, qj, rj)
+        ):
+            eng = max(
+                eng, P.engage_value(at, i, j, plan, tb.cc_by_mr, int(sc[S_CC_SELF_DAMAGE_DICE]))
+            )
     if nr is None:
         return 0.0
     edge = 0.4 * (4 - P._room_ahead(q, r, f, width, depth))
@@ -324,19 +371,25 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
             q, r = hx.from_offset(col, row)
             ds[j, [P.F_Q, P.F_R, P.F_F, P.F_ALT]] = (q, r, rng.integers(6), rng.integers(1, 6))
             ds[j, [P.F_MR, P.F_BREATH, P.F_CLAW, P.F_TOHIT]] = (
-                rng.integers(2, 9), rng.integers(5), rng.integers(5), rng.integers(-1, 3))
+                rng.integers(2, 9),
+                rng.integers(5),
+                rng.integers(5),
+                rng.integers(-1, 3),
+            )
             ds[j, P.F_MOVED] = int(j > 0 and rng.random() < 0.7)
         if nd == 3 and rng.random() < 0.3:
             ds[1, P.F_ENG], ds[2, P.F_ENG] = 2, 1
         speed = int(rng.integers(3, 11))
         st = np.zeros(1, np.uint64)
-        e, dalt = P.choose_move(pid, ds, 0, speed, *args, st,
-                                np.zeros(10 * E.MAXD, np.int64), geo)
+        e, dalt = P.choose_move(pid, ds, 0, speed, *args, st, np.zeros(10 * E.MAXD, np.int64), geo)
         # the altitude changes the planner considers: none and one level (a brawler: all
         # the way) towards the nearest enemy
         alt0, mr, f0 = int(ds[0, P.F_ALT]), int(ds[0, P.F_MR]), int(ds[0, P.F_F])
-        near = min((hx.distance(ds[0, P.F_Q], ds[0, P.F_R], ds[j, P.F_Q], ds[j, P.F_R]), j)
-                   for j in range(nd) if ds[j, P.F_TEAM] != ds[0, P.F_TEAM])[1]
+        near = min(
+            (hx.distance(ds[0, P.F_Q], ds[0, P.F_R], ds[j, P.F_Q], ds[j, P.F_R]), j)
+            for j in range(nd)
+            if ds[j, P.F_TEAM] != ds[0, P.F_TEAM]
+        )[1]
         full = int(ds[near, P.F_ALT]) - alt0
         other = full if pid == P.P_BRAWLER else int(np.sign(full))
         scores = {}
@@ -348,8 +401,20 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
                 if P.move_fits(ds, 0, k, d, mv.h, mv.rq, mv.rr, mv.box, width, depth, levels):
                     q = int(ds[0, P.F_Q] + mv.rq[k, f0])
                     r = int(ds[0, P.F_R] + mv.rr[k, f0])
-                    scores[(k, d)] = _direct_score(pid, ds, 0, q, r, (f0 + int(mv.f[k])) % 6,
-                                                   alt0 + d, tb, sc, plan, width, depth)
+                    scores[(k, d)] = _direct_score(
+                        pid,
+                        ds,
+                        0,
+                        q,
+                        r,
+                        (f0 + int(mv.f[k])) % 6,
+                        alt0 + d,
+                        tb,
+                        sc,
+                        plan,
+                        width,
+                        depth,
+                    )
         if not scores:
             continue  # a corner or a crowd: the full scan is another test's business
         assert (e, dalt) in scores
@@ -369,7 +434,7 @@ def test_target_grid_finds_every_end_state_by_where_it_ends():
                 assert go == -1
                 continue
             side = 2 * b + 1
-            grid = mv.tg[go:go + side * side * 6]
+            grid = mv.tg[go : go + side * side * 6]
             assert sorted(grid[grid >= 0].tolist()) == list(range(a, z))
             for e in range(a, z, 7):
                 k = ((int(mv.dq[e]) + b) * side + int(mv.dr[e]) + b) * 6 + int(mv.f[e])
@@ -399,7 +464,14 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
         for j in range(2):
             q, r = hx.from_offset(int(rng.integers(6, 27)), int(rng.integers(6, 18)))
             ds[j, [P.F_Q, P.F_R, P.F_F, P.F_ALT, P.F_MR, P.F_BREATH, P.F_TOHIT]] = (
-                q, r, rng.integers(6), rng.integers(2, 5), 4, rng.integers(5), 1)
+                q,
+                r,
+                rng.integers(6),
+                rng.integers(2, 5),
+                4,
+                rng.integers(5),
+                1,
+            )
         ds[1, P.F_MOVED] = 1
         q0, r0, f0, alt0 = (int(x) for x in ds[0, [P.F_Q, P.F_R, P.F_F, P.F_ALT]])
         qe, re_, fe = (int(x) for x in ds[1, [P.F_Q, P.F_R, P.F_F]])
@@ -421,19 +493,40 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
                 f = (f0 + int(mv.f[k])) % 6
                 if end not in rear or (f - rear[end]) % 6 not in (0, 1, 5):
                     continue
-                if not P.move_fits(ds, 0, k, dalt, mv.h, mv.rq, mv.rr, mv.box, width, depth,
-                                   levels):
+                if not P.move_fits(
+                    ds, 0, k, dalt, mv.h, mv.rq, mv.rr, mv.box, width, depth, levels
+                ):
                     continue
-                s = _direct_score(P.P_HUNTER, ds, 0, *end, f, alt0 + dalt, tb, sc, plan,
-                                  width, depth)
+                s = _direct_score(
+                    P.P_HUNTER, ds, 0, *end, f, alt0 + dalt, tb, sc, plan, width, depth
+                )
                 best_rear = s if best_rear is None else max(best_rear, s)
         if best_rear is None:
             continue
-        e, dalt = P.choose_move(P.P_HUNTER, ds, 0, speed, *args, np.zeros(1, np.uint64),
-                                np.zeros(10 * E.MAXD, np.int64), geo)
+        e, dalt = P.choose_move(
+            P.P_HUNTER,
+            ds,
+            0,
+            speed,
+            *args,
+            np.zeros(1, np.uint64),
+            np.zeros(10 * E.MAXD, np.int64),
+            geo,
+        )
         end = (q0 + int(mv.rq[e, f0]), r0 + int(mv.rr[e, f0]))
-        chosen = _direct_score(P.P_HUNTER, ds, 0, *end, (f0 + int(mv.f[e])) % 6, alt0 + dalt,
-                               tb, sc, plan, width, depth)
+        chosen = _direct_score(
+            P.P_HUNTER,
+            ds,
+            0,
+            *end,
+            (f0 + int(mv.f[e])) % 6,
+            alt0 + dalt,
+            tb,
+            sc,
+            plan,
+            width,
+            depth,
+        )
         assert chosen >= best_rear - 1e-12
         checked += 1
     assert checked >= 20

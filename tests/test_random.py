@@ -94,7 +94,8 @@ def test_scalar_state_draw_and_split_seeding_match_the_array_forms():
     for seed, game, purpose in ((1, 0, 0), (7, 123456, 11), (2**40, 3, 2)):
         s = np.uint64(stream_seed(seed, game, purpose))  # Python ints past 2**63 need this
         assert s == njit(lambda a, b, c: purpose_seed(game_key(run_key(a), b), c))(
-            seed, game, purpose)
+            seed, game, purpose
+        )
         st[0] = s
         for k in (6, 12, 1000):
             s, v = below_s(np.uint64(s), k)

@@ -17,13 +17,26 @@ from dragonsim.rules.lords import BODIES, BREATHS, CLAWS, MRS, RIDERS, ROSTER, T
 R = lords_rules()
 
 # Printed values, copied from the rulebook text for the derivations below
-PRINTED_TURN_COST = {"A": (0, 1, 3), "B": (0, 2, 4), "C": (0, 3, 5), "D": (1, 2, 4),
-                     "E": (1, 3, 5), "F": (1, 4, 6)}
+PRINTED_TURN_COST = {
+    "A": (0, 1, 3),
+    "B": (0, 2, 4),
+    "C": (0, 3, 5),
+    "D": (1, 2, 4),
+    "E": (1, 3, 5),
+    "F": (1, 4, 6),
+}
 PRINTED_G_PARTIAL = (2, 3)
 PRINTED_MR_ROWS = {  # Maneuverability and Speed Table, columns Huge..Tiny as printed
-    "Very Light": "ABCDE", "Light": "BCDEF", "Average": "CDEFG", "Heavy": "DEFGH"}
+    "Very Light": "ABCDE",
+    "Light": "BCDEF",
+    "Average": "CDEFG",
+    "Heavy": "DEFGH",
+}
 PRINTED_TACTIC_ROWS = {  # Close Combat Tactics Result Table, rows printed in full
-    "Lunge": (0, 1, -1, 2, -2, -4), "Slash": (-1, 0, -2, 1, 2, -4), "Bite": (1, 2, 0, -2, -1, -4)}
+    "Lunge": (0, 1, -1, 2, -2, -4),
+    "Slash": (-1, 0, -2, 1, 2, -4),
+    "Bite": (1, 2, 0, -2, -1, -4),
+}
 PRINTED_TAIL_SWING = (-2, -1)
 
 
@@ -55,8 +68,9 @@ def test_turn_costs_G_to_I_rederived_from_printed_groups():
 def test_very_heavy_maneuverability_rederived_from_ready_made_sheets():
     """Derived 1: Reaper (VH/Huge) E, Ozonic (VH/Medium) G, Blowderby (VH/Small) H,
     Tankerous (VH/Tiny) I, and the one-step diagonal of the printed rows gives Large F."""
-    from_sheets = {ROSTER[n]["wings"]: ROSTER[n]["mr"]
-                   for n in ("Reaper", "Ozonic", "Blowderby", "Tankerous")}
+    from_sheets = {
+        ROSTER[n]["wings"]: ROSTER[n]["mr"] for n in ("Reaper", "Ozonic", "Blowderby", "Tankerous")
+    }
     # each printed row is the previous row shifted one step
     rows = [PRINTED_MR_ROWS[b] for b in BODIES[:4]]
     for upper, lower in itertools.pairwise(rows):
@@ -79,8 +93,11 @@ def test_design_costs_solved_from_the_twelve_ready_made_totals():
     rows, rhs = [], []
     for spec in ROSTER.values():
         bi, wi = BODIES.index(spec["body"]), WINGS.index(spec["wings"])
-        xi, ci, ri = BREATHS.index(spec["breath"]), CLAWS.index(spec["claws"]), \
-            RIDERS.index(spec["rider"])
+        xi, ci, ri = (
+            BREATHS.index(spec["breath"]),
+            CLAWS.index(spec["claws"]),
+            RIDERS.index(spec["rider"]),
+        )
         rows.append([1, xi, ci, ri])
         rhs.append(spec["cost"] - (bi + 1) - (wi + 1))  # body and wings printed
     a = np.array(rows, float)
@@ -173,9 +190,16 @@ def test_damage_allocation_keeps_printed_rows_and_example_of_play():
 
 def test_assumed_values_all_listed():
     keys = {r["key"] for r in rows_of(R) if r["provenance"] == "assumed"}
-    expected = {"lords.altitude_mod", "lords.self_damage_policy", "lords.board.depth",
-                "lords.arc_degrees.dark", "lords.rider_to_hit.long", "lords.spells.Vigor",
-                "lords.damage_allocation.6", "lords.damage_allocation.12"}
+    expected = {
+        "lords.altitude_mod",
+        "lords.self_damage_policy",
+        "lords.board.depth",
+        "lords.arc_degrees.dark",
+        "lords.rider_to_hit.long",
+        "lords.spells.Vigor",
+        "lords.damage_allocation.6",
+        "lords.damage_allocation.12",
+    }
     assert expected <= keys
     assert "lords.damage_allocation.2" not in keys
     assert "lords.board.width" not in keys  # derived

@@ -31,8 +31,15 @@ def test_ready_made_sheet_matches_every_printed_value(name):
     close-combat 9, which contradicts MR I -> 1 on the Close Combat Ability Table (p.13)."""
     dp, mr, cc, lo, hi, br, tc, rider = PRINTED[name]
     s = sheet(name)
-    assert (s.cost, s.mr, s.min_speed, s.max_speed, s.breath_damage, s.claw_damage, s.rider) \
-        == (dp, mr, lo, hi, br, tc, rider)
+    assert (s.cost, s.mr, s.min_speed, s.max_speed, s.breath_damage, s.claw_damage, s.rider) == (
+        dp,
+        mr,
+        lo,
+        hi,
+        br,
+        tc,
+        rider,
+    )
     assert s.cc == (1 if name == "Tankerous" else cc)
 
 
@@ -46,22 +53,31 @@ def test_stalwyrm_very_large_wings_read_as_huge():
     force Huge."""
     s = sheet("Stalwyrm")
     assert s.wings == "Huge" and s.mr == "E" and s.max_speed == 15
-    assert design(body="Very Heavy", wings="Very Large", breath="Ice", claws="Razor Sharp",
-                  rider="Wizard").cost == 24
+    assert (
+        design(
+            body="Very Heavy", wings="Very Large", breath="Ice", claws="Razor Sharp", rider="Wizard"
+        ).cost
+        == 24
+    )
 
 
 def test_damage_points_and_halving():
     """Damage Points table (p.27) and "split them evenly across the lines. Leave odd points
     above the line"."""
     s = sheet("Blowderby")  # Very Heavy body 60, Small wings 25 each
-    assert s.damage_points == {"head": 30, "body": 60, "tail": 30, "left_wing": 25,
-                               "right_wing": 25}
+    assert s.damage_points == {
+        "head": 30,
+        "body": 60,
+        "tail": 30,
+        "left_wing": 25,
+        "right_wing": 25,
+    }
     assert s.damage_halves["left_wing"] == (13, 12)
     assert s.damage_halves["body"] == (30, 30)
 
 
 def test_maneuver_diagram_from_turning_costs():
-    """"a dragon with maneuver diagram E spends 1 point to turn 60 deg, 3 points to turn 120 deg
+    """ "a dragon with maneuver diagram E spends 1 point to turn 60 deg, 3 points to turn 120 deg
     and 5 points to turn 180 deg" (p.8)."""
     assert sheet("Reaper").maneuver_diagram == {"60": 1, "120": 3, "180": 5}
 
@@ -82,16 +98,19 @@ def test_design_errors_name_the_option_and_allowed_values():
     with pytest.raises(UserError, match="missing claws"):
         parse_design("body=Heavy,wings=Large,breath=Ice")
     with pytest.raises(UserError, match="over the budget of 15"):
-        design(body="Heavy", wings="Large", breath="Ice", claws="Sharp", rider="Archer",
-               budget=15)
+        design(body="Heavy", wings="Large", breath="Ice", claws="Sharp", rider="Archer", budget=15)
 
 
 def test_cost_bounds_4_to_25_are_enforced():
-    """"no dragon may cost less than 4 points or more than 25 points" (p.26): the bounds are
+    """ "no dragon may cost less than 4 points or more than 25 points" (p.26): the bounds are
     reachable, and a study that cheapens a component can push a design below them."""
     assert design(body="Very Light", wings="Tiny", breath="Cold", claws="Blunt").cost == 4
-    assert design(body="Very Heavy", wings="Huge", breath="Magma", claws="Razor Sharp",
-                  rider="Wizard").cost == 25
+    assert (
+        design(
+            body="Very Heavy", wings="Huge", breath="Magma", claws="Razor Sharp", rider="Wizard"
+        ).cost
+        == 25
+    )
     cheap = lords_rules({"design_cost.body": [0, 2, 3, 4, 5]})
     with pytest.raises(UserError, match=r"costs 3 design points; a dragon must cost 4\.\.25"):
         design(body="Very Light", wings="Tiny", breath="Cold", claws="Blunt", rules=cheap)

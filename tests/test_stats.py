@@ -16,7 +16,7 @@ def test_wilson_known_values():
 def test_clopper_pearson_known_values():
     # 0/10 exact upper bound is 1 - 0.025**(1/10)
     lo, hi = clopper_pearson(0, 10)
-    assert lo == 0.0 and hi == pytest.approx(1 - 0.025 ** 0.1, rel=1e-9)
+    assert lo == 0.0 and hi == pytest.approx(1 - 0.025**0.1, rel=1e-9)
 
 
 def test_rate_and_unknown_method():
@@ -65,4 +65,5 @@ def test_bradley_terry_recovers_known_strengths_and_finds_cycles():
     assert nontransitive_cycles(wins, ["a", "b", "c"]) == []
     rps = np.array([[0, 700, 300], [300, 0, 700], [700, 300, 0]])
     assert nontransitive_cycles(rps, ["rock", "paper", "scissors"]) == [
-        ("rock", "paper", "scissors")]
+        ("rock", "paper", "scissors")
+    ]

@@ -36,16 +36,19 @@ def test_policy_spellings():
     assert policy_version("hunter:32") == "hunter-2:32"
 
 
-@pytest.mark.parametrize("spec, needle", [
-    ("random:4", "random does not plan"),
-    ("hunter:0", f"1..{MAX_PLAN_SAMPLES}"),
-    ("hunter:-3", f"1..{MAX_PLAN_SAMPLES}"),
-    ("hunter:x", f"1..{MAX_PLAN_SAMPLES}"),
-    ("hunter:2.5", f"1..{MAX_PLAN_SAMPLES}"),
-    (f"hunter:{MAX_PLAN_SAMPLES + 1}", f"1..{MAX_PLAN_SAMPLES}"),
-    ("hunter:", f"1..{MAX_PLAN_SAMPLES}"),
-    ("huntr:8", "did you mean 'hunter'"),
-])
+@pytest.mark.parametrize(
+    "spec, needle",
+    [
+        ("random:4", "random does not plan"),
+        ("hunter:0", f"1..{MAX_PLAN_SAMPLES}"),
+        ("hunter:-3", f"1..{MAX_PLAN_SAMPLES}"),
+        ("hunter:x", f"1..{MAX_PLAN_SAMPLES}"),
+        ("hunter:2.5", f"1..{MAX_PLAN_SAMPLES}"),
+        (f"hunter:{MAX_PLAN_SAMPLES + 1}", f"1..{MAX_PLAN_SAMPLES}"),
+        ("hunter:", f"1..{MAX_PLAN_SAMPLES}"),
+        ("huntr:8", "did you mean 'hunter'"),
+    ],
+)
 def test_bad_breadth_is_a_user_error(spec, needle):
     with pytest.raises(UserError, match=needle.replace(".", r"\.")):
         parse_policy(spec)
@@ -54,8 +57,14 @@ def test_bad_breadth_is_a_user_error(spec, needle):
 def test_the_default_breadth_written_out_changes_nothing():
     """``hunter:16`` is the default hunter: the same games, counter for counter."""
     a = api.duel("Reaper", "Skyblazer", n=3000, seed=7, progress=False)
-    b = api.duel("Reaper", "Skyblazer", n=3000, seed=7, progress=False,
-                 policies=f"hunter:{E.DEFAULT_PLAN_SAMPLES},hunter")
+    b = api.duel(
+        "Reaper",
+        "Skyblazer",
+        n=3000,
+        seed=7,
+        progress=False,
+        policies=f"hunter:{E.DEFAULT_PLAN_SAMPLES},hunter",
+    )
     assert np.array_equal(a.counters, b.counters)
     assert b.policies == (f"hunter:{E.DEFAULT_PLAN_SAMPLES}", "hunter")
     assert b.manifest["policies"] == [f"hunter-2:{E.DEFAULT_PLAN_SAMPLES}", "hunter-2"]
@@ -66,8 +75,9 @@ def _decisive_share(res):
     return wilson(res.wins_a, res.wins_a + res.wins_b)
 
 
-@pytest.mark.parametrize("pa, pb, a_stronger", [("hunter:128", "hunter:1", True),
-                                                ("hunter:1", "hunter:128", False)])
+@pytest.mark.parametrize(
+    "pa, pb, a_stronger", [("hunter:128", "hunter:1", True), ("hunter:1", "hunter:128", False)]
+)
 def test_the_broader_planner_wins_the_mirror_match(pa, pb, a_stronger):
     """The same dragon on both sides (the rules give neither an edge): the side whose hunter
     scores more end states per move wins more of the decided games, whichever side it is
@@ -82,8 +92,13 @@ def test_the_broader_planner_wins_the_mirror_match(pa, pb, a_stronger):
 
 
 def test_battle_takes_a_breadth_per_dragon():
-    res = api.battle(["Reaper", "Reaper", "Reaper"], n=1500, seed=2, progress=False,
-                     policies="hunter:32,hunter:2,hunter:2")
+    res = api.battle(
+        ["Reaper", "Reaper", "Reaper"],
+        n=1500,
+        seed=2,
+        progress=False,
+        policies="hunter:32,hunter:2,hunter:2",
+    )
     assert res.policies == ["hunter:32", "hunter:2", "hunter:2"]
     assert res.manifest["policies"] == ["hunter-2:32", "hunter-2:2", "hunter-2:2"]
     wins = np.asarray(res.wins)
@@ -91,8 +106,19 @@ def test_battle_takes_a_breadth_per_dragon():
 
 
 def test_cli_duel_with_breadths(capsys):
-    rc = main(["duel", "Reaper", "Skyblazer", "-n", "500", "--policies", "hunter:24,hunter:4",
-               "--json", "--no-progress"])
+    rc = main(
+        [
+            "duel",
+            "Reaper",
+            "Skyblazer",
+            "-n",
+            "500",
+            "--policies",
+            "hunter:24,hunter:4",
+            "--json",
+            "--no-progress",
+        ]
+    )
     d = json.loads(capsys.readouterr().out)
     assert rc == 0 and d["n"] == 500
 

@@ -46,8 +46,13 @@ def test_compare_detects_a_real_change_and_reports_the_pairing_gain():
 
 
 def test_sensitivity_default_row_is_exactly_zero_and_bad_values_refused():
-    df = study.sensitivity("Lectronist", "Kelvinight", rule="altitude_mod",
-                           values=[[0, 0, 1, 1, 2], [0, 2, 3, 3, 4]], n=2000)
+    df = study.sensitivity(
+        "Lectronist",
+        "Kelvinight",
+        rule="altitude_mod",
+        values=[[0, 0, 1, 1, 2], [0, 2, 3, 3, 4]],
+        n=2000,
+    )
     base = df[df["is_default"]].iloc[0]
     assert base["difference"] == 0 and base["diff_low"] == 0
     assert len(df) == 2
@@ -70,8 +75,18 @@ def test_tournament_ratings_follow_the_win_matrix(capsys):
 
 
 def test_sensitivity_command(capsys):
-    argv = ["sensitivity", "Reaper", "Skyblazer", "--rule", "altitude_mod", "--values",
-            "[0,0,1,1,2];[0,1,1,2,2]", "-n", "500", "--json"]
+    argv = [
+        "sensitivity",
+        "Reaper",
+        "Skyblazer",
+        "--rule",
+        "altitude_mod",
+        "--values",
+        "[0,0,1,1,2];[0,1,1,2,2]",
+        "-n",
+        "500",
+        "--json",
+    ]
     assert main(argv) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["value"] for r in rows] == ["[0, 0, 1, 1, 2]", "[0, 1, 1, 2, 2]"]

@@ -49,11 +49,19 @@ def seed_int(text: str) -> int:
 
 def add_run_options(p: argparse.ArgumentParser, default_n: int = 100_000) -> None:
     """Options every Monte Carlo command shares."""
-    p.add_argument("-n", type=count, default=default_n,
-                   help=f"number of games/trials, e.g. 1e6 (default {default_n:,})")
+    p.add_argument(
+        "-n",
+        type=count,
+        default=default_n,
+        help=f"number of games/trials, e.g. 1e6 (default {default_n:,})",
+    )
     p.add_argument("--seed", type=seed_int, default=1, help="random seed (default 1)")
-    p.add_argument("--threads", type=positive_int, default=None,
-                   help="numba threads (default: all cores); results do not depend on it")
+    p.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        help="numba threads (default: all cores); results do not depend on it",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
 

@@ -9,23 +9,45 @@ import argparse
 
 
 def _opt_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--army-file", default=None,
-                   help="TOML file with extra [units.*], [dragons.*], [armies.*]")
-    p.add_argument("--turns", default="1",
-                   help="most attacks (army mode) or rounds (duel) per game (default 1)")
-    p.add_argument("--id-split", default=None,
-                   help="how ID results are split: slay-first (default: ID to the attack only "
-                        "when it completes a slaying, rest to saves) or save-first")
-    p.add_argument("--policy", default=None,
-                   help="casualty choice: cheapest (default), largest, army-order, kin-first")
-    p.add_argument("--promotion-supply", default=None,
-                   help="unlimited (default) or dead-area (only units killed in the game)")
-    p.add_argument("--damage-carries", action="store_true",
-                   help="damage to a dragon carries over between attacks (default: it does not)")
-    p.add_argument("--partial-damage", default=None,
-                   help="lost (default: damage covering no whole unit kills nothing) or round-up")
-    p.add_argument("--promotion-rounds", default=None,
-                   help="per-dragon (default: each dragon slain grants promotions) or once")
+    p.add_argument(
+        "--army-file", default=None, help="TOML file with extra [units.*], [dragons.*], [armies.*]"
+    )
+    p.add_argument(
+        "--turns",
+        default="1",
+        help="most attacks (army mode) or rounds (duel) per game (default 1)",
+    )
+    p.add_argument(
+        "--id-split",
+        default=None,
+        help="how ID results are split: slay-first (default: ID to the attack only "
+        "when it completes a slaying, rest to saves) or save-first",
+    )
+    p.add_argument(
+        "--policy",
+        default=None,
+        help="casualty choice: cheapest (default), largest, army-order, kin-first",
+    )
+    p.add_argument(
+        "--promotion-supply",
+        default=None,
+        help="unlimited (default) or dead-area (only units killed in the game)",
+    )
+    p.add_argument(
+        "--damage-carries",
+        action="store_true",
+        help="damage to a dragon carries over between attacks (default: it does not)",
+    )
+    p.add_argument(
+        "--partial-damage",
+        default=None,
+        help="lost (default: damage covering no whole unit kills nothing) or round-up",
+    )
+    p.add_argument(
+        "--promotion-rounds",
+        default=None,
+        help="per-dragon (default: each dragon slain grants promotions) or once",
+    )
 
 
 def _turns(text: str) -> int:
@@ -42,10 +64,14 @@ def _turns(text: str) -> int:
 
 def _common(args) -> dict:
     """The options given on the command line (the rest: an army file's [options], defaults)."""
-    out = {"id_split": args.id_split, "policy": args.policy,
-           "promotion_supply": args.promotion_supply,
-           "damage_carries": True if args.damage_carries else None,
-           "partial_damage": args.partial_damage, "promotion_rounds": args.promotion_rounds}
+    out = {
+        "id_split": args.id_split,
+        "policy": args.policy,
+        "promotion_supply": args.promotion_supply,
+        "damage_carries": True if args.damage_carries else None,
+        "partial_damage": args.partial_damage,
+        "promotion_rounds": args.promotion_rounds,
+    }
     return {k: v for k, v in out.items() if v is not None}
 
 
@@ -57,9 +83,17 @@ def cmd_attack(args) -> int:
     from ..dice.api import attack
     from .common import emit_json
 
-    r = attack(args.dragon, args.army, n=args.n, seed=args.seed, turns=_turns(args.turns),
-               army_file=args.army_file, threads=args.threads, progress=_progress(args),
-               **_common(args))
+    r = attack(
+        args.dragon,
+        args.army,
+        n=args.n,
+        seed=args.seed,
+        turns=_turns(args.turns),
+        army_file=args.army_file,
+        threads=args.threads,
+        progress=_progress(args),
+        **_common(args),
+    )
     if args.json:
         emit_json(r.to_dict())
     else:
@@ -76,9 +110,16 @@ def cmd_table(args) -> int:
     from ..dice.api import dragon_table
     from .common import show
 
-    r = dragon_table(args.army, dragons=args.dragons, n=args.n, seed=args.seed,
-                     turns=_turns(args.turns), army_file=args.army_file, threads=args.threads,
-                     **_common(args))
+    r = dragon_table(
+        args.army,
+        dragons=args.dragons,
+        n=args.n,
+        seed=args.seed,
+        turns=_turns(args.turns),
+        army_file=args.army_file,
+        threads=args.threads,
+        **_common(args),
+    )
     show(args, r)
     return 0
 
@@ -94,12 +135,21 @@ def cmd_duel(args) -> int:
     if args.dragons:
         teams = [args.dragons]
     elif len(teams) != 2:
-        raise UserError("give --a and --b (one colour each), or --dragons with two or more "
-                        "colours, e.g. --dragons red-wyrm,blue-drake,green-wyrm")
-    r = duel(*teams, n=args.n, seed=args.seed, turns=_turns(args.turns),
-             army_file=args.army_file, threads=args.threads, progress=_progress(args),
-             breath_negation_rounds=args.negation_rounds,
-             damage_carries=args.damage_carries)
+        raise UserError(
+            "give --a and --b (one colour each), or --dragons with two or more "
+            "colours, e.g. --dragons red-wyrm,blue-drake,green-wyrm"
+        )
+    r = duel(
+        *teams,
+        n=args.n,
+        seed=args.seed,
+        turns=_turns(args.turns),
+        army_file=args.army_file,
+        threads=args.threads,
+        progress=_progress(args),
+        breath_negation_rounds=args.negation_rounds,
+        damage_carries=args.damage_carries,
+    )
     show(args, r)
     return 0
 
@@ -117,9 +167,19 @@ def cmd_sweep(args) -> int:
         mc = int(args.max_copies)
     except ValueError:
         raise UserError(f"--max-copies must be a whole number, got {args.max_copies!r}") from None
-    r = sweep(args.army, dragons=args.dragons, p=p, n=args.n, seed=args.seed,
-              turns=_turns(args.turns), max_copies=mc, army_file=args.army_file,
-              threads=args.threads, progress=False, **_common(args))
+    r = sweep(
+        args.army,
+        dragons=args.dragons,
+        p=p,
+        n=args.n,
+        seed=args.seed,
+        turns=_turns(args.turns),
+        max_copies=mc,
+        army_file=args.army_file,
+        threads=args.threads,
+        progress=False,
+        **_common(args),
+    )
     show(args, r)
     return 0
 
@@ -128,9 +188,17 @@ def cmd_melee(args) -> int:
     from ..dice.api import melee
     from .common import show
 
-    r = melee(args.attacker, args.defender, n=args.n, seed=args.seed,
-              counter_attack=not args.no_counter, policy=args.policy,
-              army_file=args.army_file, threads=args.threads, progress=_progress(args))
+    r = melee(
+        args.attacker,
+        args.defender,
+        n=args.n,
+        seed=args.seed,
+        counter_attack=not args.no_counter,
+        policy=args.policy,
+        army_file=args.army_file,
+        threads=args.threads,
+        progress=_progress(args),
+    )
     show(args, r)
     return 0
 
@@ -143,27 +211,49 @@ def cmd_exact(args) -> int:
     if turns > 1:
         from ..dice.api import _catalog
 
-        g = exact_game(args.dragon, args.army, turns=turns,
-                       catalog=_catalog(None, args.army_file), **_common(args))
-        rows = [{"turn": t, "p_slain_at": float(g.slain_at[t]),
-                 "p_destroyed_at": float(g.destroyed_at[t]), "p_flew_at": float(g.flew_at[t])}
-                for t in range(1, turns + 1)]
-        d = {"dragon": g.dragon, "army": g.army, "turns": turns, "exact": True,
-             "p_dragon_slain": float(g.p_dragon_slain),
-             "p_army_destroyed": float(g.p_army_destroyed), "p_flew": float(g.p_flew),
-             "p_still_fighting": float(g.still_fighting), "by_turn": rows,
-             "health_lost_distribution": {str(k): float(v) for k, v in g.lost.items()}}
+        g = exact_game(
+            args.dragon,
+            args.army,
+            turns=turns,
+            catalog=_catalog(None, args.army_file),
+            **_common(args),
+        )
+        rows = [
+            {
+                "turn": t,
+                "p_slain_at": float(g.slain_at[t]),
+                "p_destroyed_at": float(g.destroyed_at[t]),
+                "p_flew_at": float(g.flew_at[t]),
+            }
+            for t in range(1, turns + 1)
+        ]
+        d = {
+            "dragon": g.dragon,
+            "army": g.army,
+            "turns": turns,
+            "exact": True,
+            "p_dragon_slain": float(g.p_dragon_slain),
+            "p_army_destroyed": float(g.p_army_destroyed),
+            "p_flew": float(g.p_flew),
+            "p_still_fighting": float(g.still_fighting),
+            "by_turn": rows,
+            "health_lost_distribution": {str(k): float(v) for k, v in g.lost.items()},
+        }
         if args.json:
             emit_json(d)
         else:
-            print(f"exact: up to {turns} attacks of {g.dragon} on "
-                  + ", ".join(f"{u} x{c}" for u, c in g.army.items()))
+            print(
+                f"exact: up to {turns} attacks of {g.dragon} on "
+                + ", ".join(f"{u} x{c}" for u, c in g.army.items())
+            )
             for k in ("p_dragon_slain", "p_army_destroyed", "p_flew", "p_still_fighting"):
                 print(f"  {k:<18} {d[k]:.6f}")
             print("  turn  slain     destroyed  flew away")
             for r in rows:
-                print(f"  {r['turn']:>4}  {r['p_slain_at']:.6f}  {r['p_destroyed_at']:.6f}"
-                      f"   {r['p_flew_at']:.6f}")
+                print(
+                    f"  {r['turn']:>4}  {r['p_slain_at']:.6f}  {r['p_destroyed_at']:.6f}"
+                    f"   {r['p_flew_at']:.6f}"
+                )
         return 0
     r = exact_attack(args.dragon, args.army, army_file=args.army_file, **_common(args))
     show(args, r)
@@ -178,11 +268,21 @@ def cmd_units(args) -> int:
     cat = _catalog(None, args.army_file)
     df = units_frame(cat)
     if args.json:
-        emit_json({"units": df.to_dict(orient="records"),
-                   "dragons": {k: {"colour": d.colour, "faces": list(d.die.faces),
-                                   "provenance": d.die.provenance, "source": d.die.source}
-                               for k, d in cat.dragons.items()},
-                   "armies": cat.armies})
+        emit_json(
+            {
+                "units": df.to_dict(orient="records"),
+                "dragons": {
+                    k: {
+                        "colour": d.colour,
+                        "faces": list(d.die.faces),
+                        "provenance": d.die.provenance,
+                        "source": d.die.source,
+                    }
+                    for k, d in cat.dragons.items()
+                },
+                "armies": cat.armies,
+            }
+        )
         return 0
     print("units (faces in printed order; ID = health-many results of any kind):")
     for _, r in df.iterrows():
@@ -192,8 +292,11 @@ def cmd_units(args) -> int:
     print("dragons (12 faces):")
     for v, die in D.DRAGON_DICE.items():
         counts = {i: die.faces.count(i) for i in D.DRAGON_ICONS if die.faces.count(i)}
-        print(f"  <colour>-{v:<8} " + ", ".join(f"{k} {c}" for k, c in counts.items())
-              + f"  ({die.provenance})")
+        print(
+            f"  <colour>-{v:<8} "
+            + ", ".join(f"{k} {c}" for k, c in counts.items())
+            + f"  ({die.provenance})"
+        )
     print("  colours: " + ", ".join(D.COLOURS))
     extra = [k for k in cat.dragons if k not in D.dragons()]
     if extra:
@@ -221,54 +324,84 @@ def register(subparsers) -> None:
     """Add ``dice`` and its subcommands."""
     from .common import add_run_options
 
-    p = subparsers.add_parser("dice", help="Dragon Dice: dragon attacks, duels, dragonkin",
-                              description="Dragon Dice dragons against armies and dragons.")
+    p = subparsers.add_parser(
+        "dice",
+        help="Dragon Dice: dragon attacks, duels, dragonkin",
+        description="Dragon Dice dragons against armies and dragons.",
+    )
     sub = p.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")
     sub.required = True
 
-    a = sub.add_parser("attack", help="dragons of one colour attack an army",
-                       description="Dragons of one colour attacking an army, up to --turns "
-                                   "attacks (one per turn of the army's owner).")
-    a.add_argument("--dragon", required=True,
-                   help="e.g. red-wyrm, or several of one colour: red-wyrm,red-drake or "
-                        "red-wyrm:2")
-    a.add_argument("--army", required=True,
-                   help="UNIT:COUNT[,UNIT:COUNT...] or a ready-made army (see 'dice units')")
+    a = sub.add_parser(
+        "attack",
+        help="dragons of one colour attack an army",
+        description="Dragons of one colour attacking an army, up to --turns "
+        "attacks (one per turn of the army's owner).",
+    )
+    a.add_argument(
+        "--dragon",
+        required=True,
+        help="e.g. red-wyrm, or several of one colour: red-wyrm,red-drake or red-wyrm:2",
+    )
+    a.add_argument(
+        "--army",
+        required=True,
+        help="UNIT:COUNT[,UNIT:COUNT...] or a ready-made army (see 'dice units')",
+    )
     _opt_args(a)
     add_run_options(a)
     a.set_defaults(func=cmd_attack)
 
-    t = sub.add_parser("table", help="every dragon against one army (wyrm or drake?)",
-                       description="Each dragon (colour and variant) attacking the same army, "
-                                   "on the same games.")
+    t = sub.add_parser(
+        "table",
+        help="every dragon against one army (wyrm or drake?)",
+        description="Each dragon (colour and variant) attacking the same army, on the same games.",
+    )
     t.add_argument("--army", required=True, help="UNIT:COUNT,... or a ready-made army")
     t.add_argument("--dragons", default="all", help="dragon names, comma-separated, or all")
     _opt_args(t)
     add_run_options(t)
     t.set_defaults(func=cmd_table)
 
-    d = sub.add_parser("duel", help="dragons of different colours fight each other",
-                       description="Team A (one colour) against team B (another colour), or "
-                                   "any dragons grouped by colour (--dragons).")
+    d = sub.add_parser(
+        "duel",
+        help="dragons of different colours fight each other",
+        description="Team A (one colour) against team B (another colour), or "
+        "any dragons grouped by colour (--dragons).",
+    )
     d.add_argument("--a", default=None, help="team A, e.g. red-wyrm or red-wyrm:2")
     d.add_argument("--b", default=None, help="team B, e.g. blue-drake")
-    d.add_argument("--dragons", default=None,
-                   help="dragons of two or more colours, e.g. red-wyrm,blue-drake:2,green-wyrm"
-                        " (same colours team up)")
+    d.add_argument(
+        "--dragons",
+        default=None,
+        help="dragons of two or more colours, e.g. red-wyrm,blue-drake:2,green-wyrm"
+        " (same colours team up)",
+    )
     d.add_argument("--army-file", default=None, help="TOML file with extra [dragons.*]")
     d.add_argument("--turns", default="1", help="most rounds (default 1)")
-    d.add_argument("--negation-rounds", type=int, default=2,
-                   help="rounds after the current one that breath negates saves (default 2)")
-    d.add_argument("--damage-carries", action="store_true",
-                   help="damage to a dragon carries over between rounds")
+    d.add_argument(
+        "--negation-rounds",
+        type=int,
+        default=2,
+        help="rounds after the current one that breath negates saves (default 2)",
+    )
+    d.add_argument(
+        "--damage-carries",
+        action="store_true",
+        help="damage to a dragon carries over between rounds",
+    )
     add_run_options(d)
     d.set_defaults(func=cmd_duel)
 
-    s = sub.add_parser("sweep", help="army size needed to slay each dragon with probability p",
-                       description="Smallest number of copies of --army that slays each "
-                                   "dragon with probability >= --p.")
-    s.add_argument("--army", default="goblin-thug:1", help="the army to copy (default "
-                                                           "goblin-thug:1)")
+    s = sub.add_parser(
+        "sweep",
+        help="army size needed to slay each dragon with probability p",
+        description="Smallest number of copies of --army that slays each "
+        "dragon with probability >= --p.",
+    )
+    s.add_argument(
+        "--army", default="goblin-thug:1", help="the army to copy (default goblin-thug:1)"
+    )
     s.add_argument("--dragons", default="all", help="dragon names, comma-separated, or all")
     s.add_argument("--p", default="0.5", help="target slaying probability (default 0.5)")
     s.add_argument("--max-copies", default="60", help="largest size tried (default 60)")
@@ -276,15 +409,20 @@ def register(subparsers) -> None:
     add_run_options(s, default_n=20_000)
     s.set_defaults(func=cmd_sweep)
 
-    m = sub.add_parser("melee", help="one army's melee attack on another, with dragonkin breath",
-                       description="Army A attacks army B in melee; dragonkin breathe their "
-                                   "weaker breath; B's survivors counter-attack.")
+    m = sub.add_parser(
+        "melee",
+        help="one army's melee attack on another, with dragonkin breath",
+        description="Army A attacks army B in melee; dragonkin breathe their "
+        "weaker breath; B's survivors counter-attack.",
+    )
     m.add_argument("--attacker", required=True, help="UNIT:COUNT,... or a ready-made army")
     m.add_argument("--defender", required=True, help="UNIT:COUNT,... or a ready-made army")
     m.add_argument("--army-file", default=None)
-    m.add_argument("--policy", default="cheapest",
-                   help="who is targeted/killed: cheapest (default), largest, army-order, "
-                        "kin-first")
+    m.add_argument(
+        "--policy",
+        default="cheapest",
+        help="who is targeted/killed: cheapest (default), largest, army-order, kin-first",
+    )
     m.add_argument("--no-counter", action="store_true", help="no counter-attack")
     add_run_options(m)
     m.set_defaults(func=cmd_melee)

@@ -24,17 +24,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("a", help="first dragon: ready-made name or inline design")
     p.add_argument("b", help="second dragon: ready-made name or inline design")
     add_run_options(p, default_n=100_000)
-    p.add_argument("--policy", default="hunter",
-                   help=f"bot for both dragons: {', '.join(POLICIES)} (default hunter); a "
-                   f"planner may carry its breadth, e.g. hunter:32 (end states scored per "
-                   f"move; default {DEFAULT_PLAN_SAMPLES}): a stronger player")
-    p.add_argument("--policies", metavar="P,Q", default=None,
-                   help="one bot per dragon, e.g. hunter,random or hunter:32,hunter:8 "
-                   "(overrides --policy)")
-    p.add_argument("--turn-limit", type=positive_int, default=DEFAULT_TURN_LIMIT,
-                   help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})")
-    p.add_argument("--records", metavar="FILE.parquet", default=None,
-                   help="write one row per game (winner, turns, damage dealt, ...) to parquet")
+    p.add_argument(
+        "--policy",
+        default="hunter",
+        help=f"bot for both dragons: {', '.join(POLICIES)} (default hunter); a "
+        f"planner may carry its breadth, e.g. hunter:32 (end states scored per "
+        f"move; default {DEFAULT_PLAN_SAMPLES}): a stronger player",
+    )
+    p.add_argument(
+        "--policies",
+        metavar="P,Q",
+        default=None,
+        help="one bot per dragon, e.g. hunter,random or hunter:32,hunter:8 (overrides --policy)",
+    )
+    p.add_argument(
+        "--turn-limit",
+        type=positive_int,
+        default=DEFAULT_TURN_LIMIT,
+        help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})",
+    )
+    p.add_argument(
+        "--records",
+        metavar="FILE.parquet",
+        default=None,
+        help="write one row per game (winner, turns, damage dealt, ...) to parquet",
+    )
     p.set_defaults(func=cmd_duel)
 
     p = sub.add_parser(
@@ -44,18 +58,36 @@ def register(sub: argparse._SubParsersAction) -> None:
         "dragons, or a named odd-player pairing from the rulebook: basic-3, basic-5, basic-7, "
         "advanced-3, advanced-5, advanced-5b, advanced-7.",
     )
-    p.add_argument("dragons", nargs="+",
-                   help="dragons (ready-made names or inline designs), or one pairing name")
-    p.add_argument("--teams", metavar="T,T,...", default=None,
-                   help="one team number per dragon, e.g. 0,0,1 (default: free-for-all)")
+    p.add_argument(
+        "dragons",
+        nargs="+",
+        help="dragons (ready-made names or inline designs), or one pairing name",
+    )
+    p.add_argument(
+        "--teams",
+        metavar="T,T,...",
+        default=None,
+        help="one team number per dragon, e.g. 0,0,1 (default: free-for-all)",
+    )
     add_run_options(p, default_n=10_000)
-    p.add_argument("--policy", default="hunter",
-                   help=f"bot for every dragon: {', '.join(POLICIES)} (default hunter); a "
-                   "planner may carry its breadth, e.g. hunter:32")
-    p.add_argument("--policies", metavar="P,Q,...", default=None,
-                   help="one bot per dragon, e.g. hunter:32,hunter,random (overrides --policy)")
-    p.add_argument("--turn-limit", type=positive_int, default=DEFAULT_TURN_LIMIT,
-                   help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})")
+    p.add_argument(
+        "--policy",
+        default="hunter",
+        help=f"bot for every dragon: {', '.join(POLICIES)} (default hunter); a "
+        "planner may carry its breadth, e.g. hunter:32",
+    )
+    p.add_argument(
+        "--policies",
+        metavar="P,Q,...",
+        default=None,
+        help="one bot per dragon, e.g. hunter:32,hunter,random (overrides --policy)",
+    )
+    p.add_argument(
+        "--turn-limit",
+        type=positive_int,
+        default=DEFAULT_TURN_LIMIT,
+        help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})",
+    )
     p.set_defaults(func=cmd_battle)
 
     p = sub.add_parser(
@@ -81,8 +113,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("a")
     p.add_argument("b")
-    p.add_argument("--rule", required=True,
-                   help="rule key, e.g. altitude_mod or damage_allocation.7 (see `rules`)")
+    p.add_argument(
+        "--rule",
+        required=True,
+        help="rule key, e.g. altitude_mod or damage_allocation.7 (see `rules`)",
+    )
     p.add_argument("--values", required=True, help="JSON values separated by ';'")
     p.add_argument("-n", type=count, default=20_000, help="games per value (default 20,000)")
     p.add_argument("--seed", type=seed_int, default=1)
@@ -94,9 +129,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_duel(args: argparse.Namespace) -> int:
     from ..lords.api import duel
 
-    res = duel(args.a, args.b, n=args.n, seed=args.seed, policy=args.policy,
-               policies=args.policies, turn_limit=args.turn_limit, records=args.records,
-               threads=args.threads, progress=False if args.no_progress else None)
+    res = duel(
+        args.a,
+        args.b,
+        n=args.n,
+        seed=args.seed,
+        policy=args.policy,
+        policies=args.policies,
+        turn_limit=args.turn_limit,
+        records=args.records,
+        threads=args.threads,
+        progress=False if args.no_progress else None,
+    )
     show(args, res)
     if res.interrupted:
         print(f"interrupted: {res.n:,} of {res.requested:,} games finished", file=sys.stderr)
@@ -110,27 +154,51 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from ..rules.lords import ROSTER, TEAM_PAIRINGS
 
     dragons = args.dragons[0] if len(args.dragons) == 1 else args.dragons
-    if isinstance(dragons, str) and (dragons.lower() in {r.lower() for r in ROSTER}
-                                     or "=" in dragons):
-        raise UserError(f"a battle needs 2..8 dragons, or one pairing name "
-                        f"({', '.join(TEAM_PAIRINGS)}); got only {dragons!r}")
+    if isinstance(dragons, str) and (
+        dragons.lower() in {r.lower() for r in ROSTER} or "=" in dragons
+    ):
+        raise UserError(
+            f"a battle needs 2..8 dragons, or one pairing name "
+            f"({', '.join(TEAM_PAIRINGS)}); got only {dragons!r}"
+        )
     teams = None
     if args.teams is not None:
         try:
             teams = [int(t) for t in args.teams.split(",")]
         except ValueError:
-            raise UserError(f"--teams takes whole numbers such as 0,0,1, got {args.teams!r}"
-                            ) from None
-    res = battle(dragons, n=args.n, teams=teams, seed=args.seed, policy=args.policy,
-                 policies=args.policies, turn_limit=args.turn_limit, threads=args.threads,
-                 progress=False if args.no_progress else None)
+            raise UserError(
+                f"--teams takes whole numbers such as 0,0,1, got {args.teams!r}"
+            ) from None
+    res = battle(
+        dragons,
+        n=args.n,
+        teams=teams,
+        seed=args.seed,
+        policy=args.policy,
+        policies=args.policies,
+        turn_limit=args.turn_limit,
+        threads=args.threads,
+        progress=False if args.no_progress else None,
+    )
     if args.json:
-        emit_json({"dragons": res.dragons, "teams": res.teams, "policies": res.policies,
-                   "n": res.n, "seed": res.seed, "wins": res.wins, "draws": res.draws,
-                   "win_rates": [r.rate for r in res.rates],
-                   "ci": [[r.lo, r.hi] for r in res.rates], "draw_rate": res.rate_draw.rate,
-                   "mean_turns": res.mean_turns, "turn_limit_hits": res.turn_limit_hits,
-                   "seconds": res.seconds, "manifest": res.manifest})
+        emit_json(
+            {
+                "dragons": res.dragons,
+                "teams": res.teams,
+                "policies": res.policies,
+                "n": res.n,
+                "seed": res.seed,
+                "wins": res.wins,
+                "draws": res.draws,
+                "win_rates": [r.rate for r in res.rates],
+                "ci": [[r.lo, r.hi] for r in res.rates],
+                "draw_rate": res.rate_draw.rate,
+                "mean_turns": res.mean_turns,
+                "turn_limit_hits": res.turn_limit_hits,
+                "seconds": res.seconds,
+                "manifest": res.manifest,
+            }
+        )
     else:
         print(res.summary())
     if res.interrupted:
@@ -158,16 +226,27 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     from .study import _parse_value, sensitivity
 
     values = [_parse_value(v.strip()) for v in args.values.split(";") if v.strip()]
-    df = sensitivity(args.a, args.b, rule=args.rule, values=values, n=args.n, seed=args.seed,
-                     policies=[p.strip() for p in args.policies.split(",")])
+    df = sensitivity(
+        args.a,
+        args.b,
+        rule=args.rule,
+        values=values,
+        n=args.n,
+        seed=args.seed,
+        policies=[p.strip() for p in args.policies.split(",")],
+    )
     if args.json:
         emit_json(df.to_dict(orient="records"))
         return 0
-    print(f"{args.a} vs {args.b}: A's win rate by {df['rule'].iloc[0]}, {args.n:,} common "
-          f"games each (seed {args.seed})")
+    print(
+        f"{args.a} vs {args.b}: A's win rate by {df['rule'].iloc[0]}, {args.n:,} common "
+        f"games each (seed {args.seed})"
+    )
     for _, r in df.iterrows():
         mark = " (default)" if r["is_default"] else ""
-        print(f"  {r['value']:<28} {100 * r['win_rate_a']:6.2f}% [{100 * r['ci_low']:.2f}, "
-              f"{100 * r['ci_high']:.2f}]  vs default {100 * r['difference']:+.2f} pp "
-              f"[{100 * r['diff_low']:+.2f}, {100 * r['diff_high']:+.2f}]{mark}")
+        print(
+            f"  {r['value']:<28} {100 * r['win_rate_a']:6.2f}% [{100 * r['ci_low']:.2f}, "
+            f"{100 * r['ci_high']:.2f}]  vs default {100 * r['difference']:+.2f} pp "
+            f"[{100 * r['diff_low']:+.2f}, {100 * r['diff_high']:+.2f}]{mark}"
+        )
     return 0

@@ -10,19 +10,28 @@ from .common import count, emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("rules", help="print the rules tables with their provenance",
-                       description="Print every rules value with its provenance (printed, "
-                       "derived, published, assumed) and where it is used.")
-    p.add_argument("--assumed", action="store_true",
-                   help="list only the assumed values (and where each is used)")
+    p = sub.add_parser(
+        "rules",
+        help="print the rules tables with their provenance",
+        description="Print every rules value with its provenance (printed, "
+        "derived, published, assumed) and where it is used.",
+    )
+    p.add_argument(
+        "--assumed",
+        action="store_true",
+        help="list only the assumed values (and where each is used)",
+    )
     p.add_argument("--game", choices=("all", "lords", "dice", "krynn"), default="all")
     p.add_argument("--rules", metavar="FILE", help="a TOML file of overrides to apply first")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("sheet", help="print a computed Dragon Lords play sheet",
-                       description="A ready-made dragon by name, or a design written inline: "
-                       "body=Heavy,wings=Large,breath=Ice,claws=Sharp[,rider=Archer]")
+    p = sub.add_parser(
+        "sheet",
+        help="print a computed Dragon Lords play sheet",
+        description="A ready-made dragon by name, or a design written inline: "
+        "body=Heavy,wings=Large,breath=Ice,claws=Sharp[,rider=Archer]",
+    )
     p.add_argument("dragon", help="ready-made name or inline design")
     p.add_argument("--budget", type=int, default=None, help="refuse a design over this cost")
     p.add_argument("--rules", metavar="FILE", help="a TOML file of rule overrides")
@@ -33,8 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_roster)
 
-    p = sub.add_parser("odds", help="exact probabilities of Dragon Lords events",
-                       description="Exact odds (fractions and decimals), no sampling.")
+    p = sub.add_parser(
+        "odds",
+        help="exact probabilities of Dragon Lords events",
+        description="Exact odds (fractions and decimals), no sampling.",
+    )
     osub = p.add_subparsers(dest="event", metavar="EVENT")
     osub.required = True
     q = osub.add_parser("close-combat", help="win / draw / loss of one close combat")
@@ -49,13 +61,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--range", type=int, required=True, help="hexes to the target, 1..6")
     q.add_argument("--area", default="dark", help="arc area: dark, grey or light")
     q.add_argument("--altitude-steps", type=int, default=0, help="altitude steps apart")
-    q.add_argument("--no-range-modifier", action="store_true",
-                   help="drop the range modifier (as the Example of Play does)")
+    q.add_argument(
+        "--no-range-modifier",
+        action="store_true",
+        help="drop the range modifier (as the Example of Play does)",
+    )
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_odds_breath)
-    p = sub.add_parser("baseline", help="write or check the stored baseline win rates",
-                       description="Baseline win rates in results/baseline.json and a gate "
-                       "that flags real changes (Holm-corrected), not noise.")
+    p = sub.add_parser(
+        "baseline",
+        help="write or check the stored baseline win rates",
+        description="Baseline win rates in results/baseline.json and a gate "
+        "that flags real changes (Holm-corrected), not noise.",
+    )
     bsub = p.add_subparsers(dest="action", metavar="ACTION")
     bsub.required = True
     q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
@@ -116,8 +134,9 @@ def cmd_rules(args) -> int:
         return 0
     width = max((len(r["key"]) for r in rows), default=10)
     if args.game in ("all", "lords"):
-        print(f"lords rules hash {rs.hash}"
-              + (f"  overrides: {rs.overrides}" if rs.overrides else ""))
+        print(
+            f"lords rules hash {rs.hash}" + (f"  overrides: {rs.overrides}" if rs.overrides else "")
+        )
     last_source = None
     for r in rows:
         print(f"{r['key']:<{width}}  {r['provenance']:<9}  {r['value']}")
@@ -139,8 +158,9 @@ def cmd_sheet(args) -> int:
         if args.budget is not None and s.cost > args.budget:
             from ..errors import UserError
 
-            raise UserError(f"{s.name} costs {s.cost} design points, over the budget of "
-                            f"{args.budget}")
+            raise UserError(
+                f"{s.name} costs {s.cost} design points, over the budget of {args.budget}"
+            )
     if args.json:
         emit_json(s.to_dict())
     else:
@@ -155,11 +175,15 @@ def cmd_roster(args) -> int:
     if args.json:
         emit_json([s.to_dict() for s in sheets])
         return 0
-    print(f"{'name':<12} {'DP':>3} {'body':<11} {'wings':<7} {'breath':<10} {'claws':<12} "
-          f"{'rider':<17} MR CC speed")
+    print(
+        f"{'name':<12} {'DP':>3} {'body':<11} {'wings':<7} {'breath':<10} {'claws':<12} "
+        f"{'rider':<17} MR CC speed"
+    )
     for s in sheets:
-        print(f"{s.name:<12} {s.cost:>3} {s.body:<11} {s.wings:<7} {s.breath:<10} "
-              f"{s.claws:<12} {s.rider:<17} {s.mr:<2} {s.cc:>2} {s.min_speed}-{s.max_speed}")
+        print(
+            f"{s.name:<12} {s.cost:>3} {s.body:<11} {s.wings:<7} {s.breath:<10} "
+            f"{s.claws:<12} {s.rider:<17} {s.mr:<2} {s.cc:>2} {s.min_speed}-{s.max_speed}"
+        )
     return 0
 
 
@@ -177,11 +201,21 @@ def cmd_odds_cc(args) -> int:
     a, b = sheet(args.a), sheet(args.b)
     w, d, l = odds.close_combat(a, b, tactics=tactics)
     if args.json:
-        emit_json({"a": a.name, "b": b.name, "tactics": tactics, "win_a": _frac(w),
-                   "draw": _frac(d), "win_b": _frac(l)})
+        emit_json(
+            {
+                "a": a.name,
+                "b": b.name,
+                "tactics": tactics,
+                "win_a": _frac(w),
+                "draw": _frac(d),
+                "win_b": _frac(l),
+            }
+        )
         return 0
-    print(f"close combat {a.name} (cc {a.cc}) vs {b.name} (cc {b.cc})"
-          + (f", tactics {tactics[0]} vs {tactics[1]}" if tactics else ""))
+    print(
+        f"close combat {a.name} (cc {a.cc}) vs {b.name} (cc {b.cc})"
+        + (f", tactics {tactics[0]} vs {tactics[1]}" if tactics else "")
+    )
     for label, p in ((f"{a.name} wins", w), ("draw", d), (f"{b.name} wins", l)):
         print(f"  {label:<20} {str(p):>9}  = {float(p):.6f}")
     return 0
@@ -192,28 +226,43 @@ def cmd_odds_breath(args) -> int:
     from ..lords.sheets import sheet
 
     a, t = sheet(args.attacker), sheet(args.target)
-    res = odds.breath(a, t, distance=args.range, area=args.area,
-                      altitude_steps=args.altitude_steps,
-                      range_modifier=not args.no_range_modifier)
+    res = odds.breath(
+        a,
+        t,
+        distance=args.range,
+        area=args.area,
+        altitude_steps=args.altitude_steps,
+        range_modifier=not args.no_range_modifier,
+    )
     if args.json:
-        emit_json({
-            "attacker": a.name, "target": t.name, "range": args.range,
-            "range_name": odds.range_name(args.range), "area": args.area.lower(),
-            "altitude_steps": args.altitude_steps, "target_number": res["target_number"],
-            "p_hit": _frac(res["p_hit"]),
-            "expected_damage_if_hit": _frac(res["expected_damage_if_hit"]),
-            "expected_damage": _frac(res["expected_damage"]),
-            "damage": {str(k): _frac(v) for k, v in res["damage"].items()},
-        })
+        emit_json(
+            {
+                "attacker": a.name,
+                "target": t.name,
+                "range": args.range,
+                "range_name": odds.range_name(args.range),
+                "area": args.area.lower(),
+                "altitude_steps": args.altitude_steps,
+                "target_number": res["target_number"],
+                "p_hit": _frac(res["p_hit"]),
+                "expected_damage_if_hit": _frac(res["expected_damage_if_hit"]),
+                "expected_damage": _frac(res["expected_damage"]),
+                "damage": {str(k): _frac(v) for k, v in res["damage"].items()},
+            }
+        )
         return 0
     p = res["p_hit"]
-    print(f"{a.name} breathes ({a.breath}, {a.breath_damage}) at {t.name}: range {args.range} "
-          f"({odds.range_name(args.range)}), {args.area.lower()} area, "
-          f"{args.altitude_steps} altitude steps apart")
+    print(
+        f"{a.name} breathes ({a.breath}, {a.breath_damage}) at {t.name}: range {args.range} "
+        f"({odds.range_name(args.range)}), {args.area.lower()} area, "
+        f"{args.altitude_steps} altitude steps apart"
+    )
     print(f"  target number {res['target_number']}   P(hit) = {p} = {float(p):.6f}")
     e = res["expected_damage"]
-    print(f"  damage if hit {a.breath_damage} (mean {float(res['expected_damage_if_hit']):.2f});"
-          f" expected damage {e} = {float(e):.4f}")
+    print(
+        f"  damage if hit {a.breath_damage} (mean {float(res['expected_damage_if_hit']):.2f});"
+        f" expected damage {e} = {float(e):.4f}"
+    )
     return 0
 
 
@@ -245,6 +294,7 @@ def cmd_baseline_check(args) -> int:
 
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha must be between 0 and 1, got {args.alpha}")
-    ok = baseline.check(args.file or baseline.DEFAULT_FILE, n=args.n, seed=args.seed,
-                        alpha=args.alpha)
+    ok = baseline.check(
+        args.file or baseline.DEFAULT_FILE, n=args.n, seed=args.seed, alpha=args.alpha
+    )
     return 0 if ok else 1

@@ -14,9 +14,23 @@ import importlib
 
 # imported on first use, so `python -m dragonsim --help` does not load numba and scipy
 _LAZY = {
-    **{name: "dragonsim.dice.api" for name in (
-        "AttackResult", "DragonTable", "DuelResult", "MeleeResult", "Options", "SweepResult",
-        "attack", "dragon_table", "duel", "melee", "sweep", "units_frame")},
+    **{
+        name: "dragonsim.dice.api"
+        for name in (
+            "AttackResult",
+            "DragonTable",
+            "DuelResult",
+            "MeleeResult",
+            "Options",
+            "SweepResult",
+            "attack",
+            "dragon_table",
+            "duel",
+            "melee",
+            "sweep",
+            "units_frame",
+        )
+    },
     **{name: "dragonsim.dice.data" for name in ("assumed", "make_dragon", "make_unit")},
 }
 

@@ -111,8 +111,15 @@ class Options:
         resolve_name(o.promotion_supply, ("unlimited", "dead-area"), "promotion_supply")
         resolve_name(o.partial_damage, ("lost", "round-up"), "partial_damage")
         resolve_name(o.promotion_rounds, ("per-dragon", "once"), "promotion_rounds")
-        for f in ("claw_damage", "jaws_damage", "tail_damage", "flame_health", "stone_units",
-                  "dragon_saves", "breath_negation_rounds"):
+        for f in (
+            "claw_damage",
+            "jaws_damage",
+            "tail_damage",
+            "flame_health",
+            "stone_units",
+            "dragon_saves",
+            "breath_negation_rounds",
+        ):
             v = getattr(o, f)
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or not 0 <= v <= 100:
                 raise UserError(f"{f} must be a whole number 0..100, got {v!r}")
@@ -121,18 +128,32 @@ class Options:
             raise UserError(f"dragon_health must be a whole number 1..100, got {v!r}")
         return cls(
             id_split=resolve_name(o.id_split, D.ID_SPLITS, "id_split"),
-            policy=(resolve_name(o.policy, D.POLICIES, "casualty policy")
-                    if isinstance(o.policy, str) else tuple(o.policy)),
-            promotion_supply=resolve_name(o.promotion_supply, ("unlimited", "dead-area"),
-                                          "promotion_supply"),
+            policy=(
+                resolve_name(o.policy, D.POLICIES, "casualty policy")
+                if isinstance(o.policy, str)
+                else tuple(o.policy)
+            ),
+            promotion_supply=resolve_name(
+                o.promotion_supply, ("unlimited", "dead-area"), "promotion_supply"
+            ),
             damage_carries=bool(o.damage_carries),
-            partial_damage=resolve_name(o.partial_damage, ("lost", "round-up"),
-                                        "partial_damage"),
-            promotion_rounds=resolve_name(o.promotion_rounds, ("per-dragon", "once"),
-                                          "promotion_rounds"),
-            **{f: int(getattr(o, f)) for f in (
-                "claw_damage", "jaws_damage", "tail_damage", "dragon_health", "dragon_saves",
-                "flame_health", "stone_units", "breath_negation_rounds")},
+            partial_damage=resolve_name(o.partial_damage, ("lost", "round-up"), "partial_damage"),
+            promotion_rounds=resolve_name(
+                o.promotion_rounds, ("per-dragon", "once"), "promotion_rounds"
+            ),
+            **{
+                f: int(getattr(o, f))
+                for f in (
+                    "claw_damage",
+                    "jaws_damage",
+                    "tail_damage",
+                    "dragon_health",
+                    "dragon_saves",
+                    "flame_health",
+                    "stone_units",
+                    "breath_negation_rounds",
+                )
+            },
         )
 
     def array(self) -> np.ndarray:
@@ -154,8 +175,11 @@ class Options:
         return a
 
     def to_dict(self) -> dict[str, Any]:
-        return {f: (list(v) if isinstance(v, tuple) else v)
-                for f in self.__dataclass_fields__ for v in [getattr(self, f)]}
+        return {
+            f: (list(v) if isinstance(v, tuple) else v)
+            for f in self.__dataclass_fields__
+            for v in [getattr(self, f)]
+        }
 
 
 def _options(options: Options | None, cat: D.Catalog, kw: Mapping[str, Any]) -> Options:
@@ -178,8 +202,9 @@ def _catalog(catalog: D.Catalog | None, army_file: str | Path | None) -> D.Catal
     return cat
 
 
-def resolve_dragons(spec: str | D.Dragon | Sequence[str | D.Dragon],
-                    catalog: D.Catalog) -> list[D.Dragon]:
+def resolve_dragons(
+    spec: str | D.Dragon | Sequence[str | D.Dragon], catalog: D.Catalog
+) -> list[D.Dragon]:
     """Dragons from a name, ``'red-wyrm,red-drake'``, a list of names, or Dragon objects."""
     if isinstance(spec, D.Dragon):
         return [spec]
@@ -225,9 +250,14 @@ class ArmyArrays:
     hcap: int
 
 
-def build_army(army: Mapping[str, int], catalog: D.Catalog, *, colour: int,
-               policy: str | Sequence[str] = "cheapest",
-               dead_area: Mapping[str, int] | None = None) -> ArmyArrays:
+def build_army(
+    army: Mapping[str, int],
+    catalog: D.Catalog,
+    *,
+    colour: int,
+    policy: str | Sequence[str] = "cheapest",
+    dead_area: Mapping[str, int] | None = None,
+) -> ArmyArrays:
     """Unit types of ``army`` plus their promotion targets (count 0) as plain arrays."""
     names: list[str] = []
 
@@ -252,13 +282,16 @@ def build_army(army: Mapping[str, int], catalog: D.Catalog, *, colour: int,
     fc = np.array([[c for _, c in u.faces] for u in us], np.int64)
     health = np.array([u.health for u in us], np.int64)
     for u in us:  # the kernel packs a die's results in K.RB-bit fields
-        if not all(0 <= c <= K.MAX_FACE_VALUE for _, c in u.faces) or \
-                not 0 <= u.health <= K.MAX_FACE_VALUE:
-            raise UserError(f"unit {u.name!r}: face counts and health must be 0.."
-                            f"{K.MAX_FACE_VALUE} for the simulator")
+        if (
+            not all(0 <= c <= K.MAX_FACE_VALUE for _, c in u.faces)
+            or not 0 <= u.health <= K.MAX_FACE_VALUE
+        ):
+            raise UserError(
+                f"unit {u.name!r}: face counts and health must be 0.."
+                f"{K.MAX_FACE_VALUE} for the simulator"
+            )
     kin = np.array([D.COLOURS.index(u.kin_colour) if u.is_kin else -1 for u in us], np.int64)
-    promo = np.array([names.index(u.promotes_to) if u.promotes_to else -1 for u in us],
-                     np.int64)
+    promo = np.array([names.index(u.promotes_to) if u.promotes_to else -1 for u in us], np.int64)
     count0 = np.zeros(T, np.int64)
     for name, c in army.items():
         count0[names.index(catalog.unit(name).name)] += int(c)
@@ -277,13 +310,12 @@ def build_army(army: Mapping[str, int], catalog: D.Catalog, *, colour: int,
         elif pol == "army-order":
             order = idx
         else:  # kin-first
-            order = sorted(idx, key=lambda t: (not us[t].is_kin, us[t].health,
-                                               us[t].results(), t))
+            order = sorted(idx, key=lambda t: (not us[t].is_kin, us[t].health, us[t].results(), t))
     else:
-        first = [names.index(catalog.unit(p).name) for p in policy if
-                 catalog.unit(p).name in names]
+        first = [names.index(catalog.unit(p).name) for p in policy if catalog.unit(p).name in names]
         order = first + [t for t in idx if t not in first]
     gold = [t for t in order if kin[t] != colour] + [t for t in order if kin[t] == colour]
+
     # most health a game can lose: every unit promoted as far as its chain goes
     def top(t: int) -> int:
         seen = 0
@@ -291,9 +323,21 @@ def build_army(army: Mapping[str, int], catalog: D.Catalog, *, colour: int,
             t = int(promo[t])
             seen += 1
         return int(health[t])
+
     hcap = int(sum((count0[t] + dua0[t]) * top(t) for t in idx)) + 1
-    return ArmyArrays(names, fk, fc, health, kin, promo, count0, dua0,
-                      np.array(order, np.int64), np.array(gold, np.int64), hcap)
+    return ArmyArrays(
+        names,
+        fk,
+        fc,
+        health,
+        kin,
+        promo,
+        count0,
+        dua0,
+        np.array(order, np.int64),
+        np.array(gold, np.int64),
+        hcap,
+    )
 
 
 def _dragon_faces(ds: Sequence[D.Dragon]) -> np.ndarray:
@@ -399,8 +443,11 @@ class AttackResult:
         there, and with no dragon slain yet."""
         n = max(1, self.n)
         out = {}
-        for key, lay in (("army", "army_gone_at"), ("dragon", "dragons_gone_at"),
-                         ("unslain", "first_slain_at")):
+        for key, lay in (
+            ("army", "army_gone_at"),
+            ("dragon", "dragons_gone_at"),
+            ("unslain", "first_slain_at"),
+        ):
             gone = np.cumsum(self._lay(lay))
             out[key] = 1.0 - gone / n
         return out
@@ -410,17 +457,21 @@ class AttackResult:
         import pandas as pd
 
         rows = []
-        for name, r in (("p_dragon_slain", self.p_dragon_slain),
-                        ("p_all_dragons_slain", self.p_all_slain),
-                        ("p_army_destroyed", self.p_army_destroyed),
-                        ("p_army_destroyed_by_breath", self.p_destroyed_by_breath),
-                        ("p_dragon_flew_away", self.p_flew),
-                        ("p_still_fighting", self.p_timeout),
-                        ("p_any_promotion", self.p_promotion)):
+        for name, r in (
+            ("p_dragon_slain", self.p_dragon_slain),
+            ("p_all_dragons_slain", self.p_all_slain),
+            ("p_army_destroyed", self.p_army_destroyed),
+            ("p_army_destroyed_by_breath", self.p_destroyed_by_breath),
+            ("p_dragon_flew_away", self.p_flew),
+            ("p_still_fighting", self.p_timeout),
+            ("p_any_promotion", self.p_promotion),
+        ):
             rows.append((name, r.rate, r.lo, r.hi))
-        for name, m in (("mean_health_lost", self.health_lost),
-                        ("mean_promotions", self.promotions),
-                        ("mean_turns", self.turns_played)):
+        for name, m in (
+            ("mean_health_lost", self.health_lost),
+            ("mean_promotions", self.promotions),
+            ("mean_turns", self.turns_played),
+        ):
             rows.append((name, *m))
         return pd.DataFrame(rows, columns=["metric", "value", "lo", "hi"])
 
@@ -429,8 +480,9 @@ class AttackResult:
         import pandas as pd
 
         h = self.lost_hist
-        return pd.DataFrame({"health_lost": np.arange(h.size), "games": h,
-                             "probability": h / max(1, self.n)})
+        return pd.DataFrame(
+            {"health_lost": np.arange(h.size), "games": h, "probability": h / max(1, self.n)}
+        )
 
     def survival_frame(self):
         import pandas as pd
@@ -447,8 +499,12 @@ class AttackResult:
         tp = self.turns_played
         h = self.lost_hist
         last = int(np.max(np.nonzero(h)[0])) if h.any() else 0
-        out: dict[str, Any] = {"n": self.n, "dragons": self.dragons, "army": self.army,
-                               "turns": self.turns}
+        out: dict[str, Any] = {
+            "n": self.n,
+            "dragons": self.dragons,
+            "army": self.army,
+            "turns": self.turns,
+        }
         out.update(rate("dragon_slain", self.p_dragon_slain))
         out.update(rate("all_dragons_slain", self.p_all_slain))
         out.update(rate("army_destroyed", self.p_army_destroyed))
@@ -456,26 +512,40 @@ class AttackResult:
         out.update(rate("dragon_flew_away", self.p_flew))
         out.update(rate("still_fighting", self.p_timeout))
         out.update(rate("any_promotion", self.p_promotion))
-        out.update({
-            "mean_health_lost": hl[0], "ci_health_lost": [hl[1], hl[2]],
-            "mean_promotions": pm[0], "ci_promotions": [pm[1], pm[2]],
-            "mean_turns": tp[0], "ci_turns": [tp[1], tp[2]],
-            "health_lost_distribution": (h[: last + 1] / max(1, self.n)).tolist(),
-            "survival": {k: v.tolist() for k, v in self.survival().items()},
-            "dice_per_attack": list(self.dice_per_attack),
-            "seconds": self.seconds,
-            "interrupted": self.interrupted,
-            "options": self.options.to_dict(),
-            "manifest": self.manifest(),
-        })
+        out.update(
+            {
+                "mean_health_lost": hl[0],
+                "ci_health_lost": [hl[1], hl[2]],
+                "mean_promotions": pm[0],
+                "ci_promotions": [pm[1], pm[2]],
+                "mean_turns": tp[0],
+                "ci_turns": [tp[1], tp[2]],
+                "health_lost_distribution": (h[: last + 1] / max(1, self.n)).tolist(),
+                "survival": {k: v.tolist() for k, v in self.survival().items()},
+                "dice_per_attack": list(self.dice_per_attack),
+                "seconds": self.seconds,
+                "interrupted": self.interrupted,
+                "options": self.options.to_dict(),
+                "manifest": self.manifest(),
+            }
+        )
         return out
 
     def manifest(self) -> dict[str, Any]:
-        return manifest(game="dragon-dice", mode="army", seed=self.seed, n=self.n,
-                        turns=self.turns, dragons=self.dragons, army=self.army,
-                        options=self.options.to_dict(), policy=self.options.policy,
-                        rules_hash=rules_hash({"rules": D.rule_values(), **self.meta}),
-                        seconds=self.seconds, **self.meta)
+        return manifest(
+            game="dragon-dice",
+            mode="army",
+            seed=self.seed,
+            n=self.n,
+            turns=self.turns,
+            dragons=self.dragons,
+            army=self.army,
+            options=self.options.to_dict(),
+            policy=self.options.policy,
+            rules_hash=rules_hash({"rules": D.rule_values(), **self.meta}),
+            seconds=self.seconds,
+            **self.meta,
+        )
 
     def summary(self) -> str:
         hl = self.health_lost
@@ -569,20 +639,49 @@ def attack(
     if len(cols) > 1:
         raise UserError(
             f"dragons of different colours ({', '.join(sorted(cols))}) attack each other, not "
-            "the army (seed: 'Dragon vs. Dragon'); use the duel command / dice.duel()")
+            "the army (seed: 'Dragon vs. Dragon'); use the duel command / dice.duel()"
+        )
     armyd = D.parse_army(army, cat)
     nn = _n(n)
     T = _turns(turns)
     colour = ds[0].colour_code
     arr = build_army(armyd, cat, colour=colour, policy=opts.policy, dead_area=dead_area)
-    args = (_dragon_faces(ds), colour, arr.fk, arr.fc, arr.health, arr.kin, arr.promo,
-            arr.count0, arr.dua0, arr.kill_order, arr.gold_order, opts.array(), T, arr.hcap)
-    out = run_blocks(K.army_kernel, nn, int(seed), args, progress=progress,
-                     threads=threads, label="games")
-    meta = {"unit_faces": {nm: list(cat.units[nm].faces) for nm in arr.names},
-            "dragon_faces": {d.name: list(d.die.faces) for d in ds}}
-    return AttackResult(out.counters, out.n, T, arr.hcap, [d.name for d in ds], armyd, opts,
-                        out.seconds, int(seed), out.interrupted, meta)
+    args = (
+        _dragon_faces(ds),
+        colour,
+        arr.fk,
+        arr.fc,
+        arr.health,
+        arr.kin,
+        arr.promo,
+        arr.count0,
+        arr.dua0,
+        arr.kill_order,
+        arr.gold_order,
+        opts.array(),
+        T,
+        arr.hcap,
+    )
+    out = run_blocks(
+        K.army_kernel, nn, int(seed), args, progress=progress, threads=threads, label="games"
+    )
+    meta = {
+        "unit_faces": {nm: list(cat.units[nm].faces) for nm in arr.names},
+        "dragon_faces": {d.name: list(d.die.faces) for d in ds},
+    }
+    return AttackResult(
+        out.counters,
+        out.n,
+        T,
+        arr.hcap,
+        [d.name for d in ds],
+        armyd,
+        opts,
+        out.seconds,
+        int(seed),
+        out.interrupted,
+        meta,
+    )
 
 
 # ---------------------------------------------------------------- dragon vs dragon
@@ -650,8 +749,9 @@ class DuelResult:
 
     @property
     def rounds(self) -> tuple[float, float, float]:
-        return mean_interval(float(self.counters[K.V_ROUNDS]),
-                             float(self.counters[K.V_ROUNDS_SQ]), self.n)
+        return mean_interval(
+            float(self.counters[K.V_ROUNDS]), float(self.counters[K.V_ROUNDS_SQ]), self.n
+        )
 
     def _labels(self) -> list[str]:
         return ["a", "b"] if len(self.teams) == 2 else list(self.colours)
@@ -661,8 +761,7 @@ class DuelResult:
 
         rows = []
         for i, lab in enumerate(self._labels()):
-            for what, r in (("wins", self.p_team_wins(i)),
-                            ("dragon_slain", self.p_team_slain(i))):
+            for what, r in (("wins", self.p_team_wins(i)), ("dragon_slain", self.p_team_slain(i))):
                 rows.append((f"p_{lab}_{what}", r.rate, r.lo, r.hi))
         for nm, r in (("p_all_gone", self.p_all_gone), ("p_still_fighting", self.p_timeout)):
             rows.append((nm, r.rate, r.lo, r.hi))
@@ -670,8 +769,12 @@ class DuelResult:
         return pd.DataFrame(rows, columns=["metric", "value", "lo", "hi"])
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"n": self.n, "teams": self.teams, "colours": self.colours,
-                               "turns": self.turns}
+        out: dict[str, Any] = {
+            "n": self.n,
+            "teams": self.teams,
+            "colours": self.colours,
+            "turns": self.turns,
+        }
         if len(self.teams) == 2:
             out["team_a"], out["team_b"] = self.teams
         for _, row in self.to_frame().iterrows():
@@ -684,29 +787,40 @@ class DuelResult:
             out["ci_both_gone"] = out["ci_all_gone"]
         out["seconds"] = self.seconds
         out["options"] = self.options.to_dict()
-        out["manifest"] = manifest(game="dragon-dice", mode="dragon-vs-dragon", seed=self.seed,
-                                   n=self.n, turns=self.turns, teams=self.teams,
-                                   options=self.options.to_dict(),
-                                   rules_hash=rules_hash(D.rule_values()),
-                                   seconds=self.seconds)
+        out["manifest"] = manifest(
+            game="dragon-dice",
+            mode="dragon-vs-dragon",
+            seed=self.seed,
+            n=self.n,
+            turns=self.turns,
+            teams=self.teams,
+            options=self.options.to_dict(),
+            rules_hash=rules_hash(D.rule_values()),
+            seconds=self.seconds,
+        )
         return out
 
     def summary(self) -> str:
         r = self.rounds
-        lines = ["  vs  ".join(" + ".join(t) for t in self.teams),
-                 f"  {self.n:,} games, up to {self.turns} round(s), {self.seconds:.2f} s"]
+        lines = [
+            "  vs  ".join(" + ".join(t) for t in self.teams),
+            f"  {self.n:,} games, up to {self.turns} round(s), {self.seconds:.2f} s",
+        ]
         for i, col in enumerate(self.colours):
             lines.append(f"  {col + ' wins':<24}{self.p_team_wins(i)}")
-        lines += [f"  {'all gone':<24}{self.p_all_gone}",
-                  f"  {'still fighting':<24}{self.p_timeout}"]
+        lines += [
+            f"  {'all gone':<24}{self.p_all_gone}",
+            f"  {'still fighting':<24}{self.p_timeout}",
+        ]
         for i, col in enumerate(self.colours):
             lines.append(f"  {'a ' + col + ' dragon slain':<24}{self.p_team_slain(i)}")
         lines.append(f"  {'rounds':<24}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]")
         return "\n".join(lines)
 
 
-def teams_by_colour(spec: str | Sequence[str | D.Dragon],
-                    catalog: D.Catalog | None = None) -> list[list[D.Dragon]]:
+def teams_by_colour(
+    spec: str | Sequence[str | D.Dragon], catalog: D.Catalog | None = None
+) -> list[list[D.Dragon]]:
     """Group dragons into teams by colour ('dragons of the same color team up').
 
     >>> [[d.name for d in t] for t in teams_by_colour("red-wyrm,blue-drake,red-drake")]
@@ -752,30 +866,51 @@ def duel(
     else:
         groups = [resolve_dragons(t, cat) for t in teams]
     if len(groups) < 2:
-        raise UserError("a dragon fight needs dragons of at least two colours; dragons of the "
-                        "same colour do not fight each other (they attack the army together; "
-                        "use attack)")
+        raise UserError(
+            "a dragon fight needs dragons of at least two colours; dragons of the "
+            "same colour do not fight each other (they attack the army together; "
+            "use attack)"
+        )
     cols = []
     for i, team in enumerate(groups):
         c = {d.colour for d in team}
         if len(c) > 1:
-            raise UserError(f"team {i + 1} mixes colours {sorted(c)}; dragons of one colour "
-                            "team up, so give each team one colour")
+            raise UserError(
+                f"team {i + 1} mixes colours {sorted(c)}; dragons of one colour "
+                "team up, so give each team one colour"
+            )
         cols.append(c.pop())
     if len(set(cols)) < len(cols):
-        raise UserError(f"two teams share a colour ({', '.join(cols)}): dragons of the same "
-                        "colour do not fight each other (they team up)")
+        raise UserError(
+            f"two teams share a colour ({', '.join(cols)}): dragons of the same "
+            "colour do not fight each other (they team up)"
+        )
     dragons_all = [d for t in groups for d in t]
     if len(dragons_all) > 16:
         raise UserError("at most 16 dragons in a fight")
     T = _turns(turns)
     faces = _dragon_faces(dragons_all)
     side = np.array([i for i, t in enumerate(groups) for _ in t], np.int64)
-    out = run_blocks(K.dvd_kernel, _n(n), int(seed),
-                     (faces, side, len(groups), opts.array(), T),
-                     progress=progress, threads=threads, label="games")
-    return DuelResult(out.counters, out.n, T, [[d.name for d in t] for t in groups], cols,
-                      opts, out.seconds, int(seed), out.interrupted)
+    out = run_blocks(
+        K.dvd_kernel,
+        _n(n),
+        int(seed),
+        (faces, side, len(groups), opts.array(), T),
+        progress=progress,
+        threads=threads,
+        label="games",
+    )
+    return DuelResult(
+        out.counters,
+        out.n,
+        T,
+        [[d.name for d in t] for t in groups],
+        cols,
+        opts,
+        out.seconds,
+        int(seed),
+        out.interrupted,
+    )
 
 
 # ---------------------------------------------------------------- sweep
@@ -798,28 +933,47 @@ class SweepResult:
         return pd.DataFrame(self.rows)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"p": self.p, "base_army": self.base, "turns": self.turns, "n": self.n,
-                "rows": self.rows, "seconds": self.seconds,
-                "manifest": manifest(game="dragon-dice", mode="sweep", seed=self.seed,
-                                     n=self.n, p=self.p, base_army=self.base,
-                                     turns=self.turns, options=self.options.to_dict(),
-                                     rules_hash=rules_hash(D.rule_values()),
-                                     seconds=self.seconds)}
+        return {
+            "p": self.p,
+            "base_army": self.base,
+            "turns": self.turns,
+            "n": self.n,
+            "rows": self.rows,
+            "seconds": self.seconds,
+            "manifest": manifest(
+                game="dragon-dice",
+                mode="sweep",
+                seed=self.seed,
+                n=self.n,
+                p=self.p,
+                base_army=self.base,
+                turns=self.turns,
+                options=self.options.to_dict(),
+                rules_hash=rules_hash(D.rule_values()),
+                seconds=self.seconds,
+            ),
+        }
 
     def summary(self) -> str:
         base = ", ".join(f"{u}:{c}" for u, c in self.base.items())
-        lines = [f"army size (copies of {base}) to slay the dragon with probability >= "
-                 f"{self.p:g} within {self.turns} attack(s); {self.n:,} games per size, "
-                 f"{self.seconds:.1f} s",
-                 f"  {'dragon':<14}{'copies':>7}{'units':>7}{'health':>8}   p at that size"]
+        lines = [
+            f"army size (copies of {base}) to slay the dragon with probability >= "
+            f"{self.p:g} within {self.turns} attack(s); {self.n:,} games per size, "
+            f"{self.seconds:.1f} s",
+            f"  {'dragon':<14}{'copies':>7}{'units':>7}{'health':>8}   p at that size",
+        ]
         for r in self.rows:
             if r["copies"] is None:
-                lines.append(f"  {r['dragon']:<14}{'>' + str(r['max_copies']):>7}"
-                             f"{'':>7}{'':>8}   best {r['p_slain']:.3f} (not reached)")
+                lines.append(
+                    f"  {r['dragon']:<14}{'>' + str(r['max_copies']):>7}"
+                    f"{'':>7}{'':>8}   best {r['p_slain']:.3f} (not reached)"
+                )
             else:
-                lines.append(f"  {r['dragon']:<14}{r['copies']:>7}{r['units']:>7}"
-                             f"{r['health']:>8}   {r['p_slain']:.3f} "
-                             f"[{r['ci_slain'][0]:.3f}, {r['ci_slain'][1]:.3f}]")
+                lines.append(
+                    f"  {r['dragon']:<14}{r['copies']:>7}{r['units']:>7}"
+                    f"{r['health']:>8}   {r['p_slain']:.3f} "
+                    f"[{r['ci_slain'][0]:.3f}, {r['ci_slain'][1]:.3f}]"
+                )
         return "\n".join(lines)
 
 
@@ -851,8 +1005,11 @@ def sweep(
     opts = _options(options, cat, option_kw)
     if not isinstance(p, int | float) or not 0.0 < float(p) < 1.0:
         raise UserError(f"p must be a probability strictly between 0 and 1, got {p!r}")
-    if isinstance(max_copies, bool) or not isinstance(max_copies, int) or not \
-            1 <= max_copies <= 500:
+    if (
+        isinstance(max_copies, bool)
+        or not isinstance(max_copies, int)
+        or not 1 <= max_copies <= 500
+    ):
         raise UserError(f"max_copies must be 1..500, got {max_copies!r}")
     base = D.parse_army(army, cat)
     if isinstance(dragons, str) and dragons.strip().lower() == "all":
@@ -872,16 +1029,32 @@ def sweep(
 
         def run(m: int, name=name, memo=memo) -> AttackResult:
             if m not in memo:
-                memo[m] = attack(name, {u: c * m for u, c in base.items()}, n=nn, seed=seed,
-                                 turns=T, options=opts, catalog=cat, threads=threads,
-                                 progress=progress)
+                memo[m] = attack(
+                    name,
+                    {u: c * m for u, c in base.items()},
+                    n=nn,
+                    seed=seed,
+                    turns=T,
+                    options=opts,
+                    catalog=cat,
+                    threads=threads,
+                    progress=progress,
+                )
             return memo[m]
 
         if run(max_copies).p_dragon_slain.rate < p:
             r = run(max_copies).p_dragon_slain
-            rows.append({"dragon": name, "copies": None, "max_copies": max_copies,
-                         "units": None, "health": None, "p_slain": r.rate,
-                         "ci_slain": [r.lo, r.hi]})
+            rows.append(
+                {
+                    "dragon": name,
+                    "copies": None,
+                    "max_copies": max_copies,
+                    "units": None,
+                    "health": None,
+                    "p_slain": r.rate,
+                    "ci_slain": [r.lo, r.hi],
+                }
+            )
             continue
         lo, hi = 0, max_copies  # p(lo) < p <= p(hi); p(0) = 0
         while hi - lo > 1:
@@ -894,9 +1067,18 @@ def sweep(
         units_n = sum(c * hi for c in base.values())
         health = sum(c * hi * cat.units[u].health for u, c in base.items())
         prev = run(hi - 1).p_dragon_slain.rate if hi > 1 else 0.0
-        rows.append({"dragon": name, "copies": hi, "max_copies": max_copies, "units": units_n,
-                     "health": health, "p_slain": r.rate, "ci_slain": [r.lo, r.hi],
-                     "p_slain_one_less": prev})
+        rows.append(
+            {
+                "dragon": name,
+                "copies": hi,
+                "max_copies": max_copies,
+                "units": units_n,
+                "health": health,
+                "p_slain": r.rate,
+                "ci_slain": [r.lo, r.hi],
+                "p_slain_one_less": prev,
+            }
+        )
     return SweepResult(float(p), base, T, nn, rows, time.perf_counter() - t0, int(seed), opts)
 
 
@@ -907,11 +1089,22 @@ def units_frame(catalog: D.Catalog | None = None):
     cat = catalog or D.Catalog()
     rows = []
     for u in cat.units.values():
-        faces = ", ".join("ID" if k == "id" else (k.title() if k in ("belly", "breath")
-                                                   else f"{k.title()} {c}") for k, c in u.faces)
-        rows.append({"name": u.name, "race": u.race, "health": u.health, "faces": faces,
-                     "dragonkin": u.kin_colour or "", "promotes_to": u.promotes_to or "",
-                     "provenance": u.provenance, "source": u.source})
+        faces = ", ".join(
+            "ID" if k == "id" else (k.title() if k in ("belly", "breath") else f"{k.title()} {c}")
+            for k, c in u.faces
+        )
+        rows.append(
+            {
+                "name": u.name,
+                "race": u.race,
+                "health": u.health,
+                "faces": faces,
+                "dragonkin": u.kin_colour or "",
+                "promotes_to": u.promotes_to or "",
+                "provenance": u.provenance,
+                "source": u.source,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -955,15 +1148,17 @@ class MeleeResult:
 
     @property
     def defender_lost_hist(self) -> np.ndarray:
-        return self.counters[K.MHEAD:K.MHEAD + self.hcap + 1].copy()
+        return self.counters[K.MHEAD : K.MHEAD + self.hcap + 1].copy()
 
     def to_frame(self):
         import pandas as pd
 
-        rows = [("p_defender_destroyed", *self._rr(self.p_defender_destroyed)),
-                ("p_attacker_destroyed", *self._rr(self.p_attacker_destroyed)),
-                ("mean_defender_health_lost", *self.defender_lost),
-                ("mean_attacker_health_lost", *self.attacker_lost)]
+        rows = [
+            ("p_defender_destroyed", *self._rr(self.p_defender_destroyed)),
+            ("p_attacker_destroyed", *self._rr(self.p_attacker_destroyed)),
+            ("mean_defender_health_lost", *self.defender_lost),
+            ("mean_attacker_health_lost", *self.attacker_lost),
+        ]
         return pd.DataFrame(rows, columns=["metric", "value", "lo", "hi"])
 
     @staticmethod
@@ -975,34 +1170,51 @@ class MeleeResult:
         a = self.p_attacker_destroyed
         bl = self.defender_lost
         al = self.attacker_lost
-        return {"n": self.n, "attacker": self.attacker, "defender": self.defender,
-                "counter_attack": self.counter,
-                "p_defender_destroyed": d.rate, "ci_defender_destroyed": [d.lo, d.hi],
-                "p_attacker_destroyed": a.rate, "ci_attacker_destroyed": [a.lo, a.hi],
-                "mean_defender_health_lost": bl[0], "ci_defender_health_lost": [bl[1], bl[2]],
-                "mean_attacker_health_lost": al[0], "ci_attacker_health_lost": [al[1], al[2]],
-                "breaths_by_attacker_per_game": int(self.counters[K.M_BREATHS_A]) / self.n,
-                "seconds": self.seconds,
-                "manifest": manifest(game="dragon-dice", mode="melee", seed=self.seed,
-                                     n=self.n, attacker=self.attacker, defender=self.defender,
-                                     counter_attack=self.counter, policy=str(self.policy),
-                                     rules_hash=rules_hash(D.rule_values()),
-                                     seconds=self.seconds)}
+        return {
+            "n": self.n,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "counter_attack": self.counter,
+            "p_defender_destroyed": d.rate,
+            "ci_defender_destroyed": [d.lo, d.hi],
+            "p_attacker_destroyed": a.rate,
+            "ci_attacker_destroyed": [a.lo, a.hi],
+            "mean_defender_health_lost": bl[0],
+            "ci_defender_health_lost": [bl[1], bl[2]],
+            "mean_attacker_health_lost": al[0],
+            "ci_attacker_health_lost": [al[1], al[2]],
+            "breaths_by_attacker_per_game": int(self.counters[K.M_BREATHS_A]) / self.n,
+            "seconds": self.seconds,
+            "manifest": manifest(
+                game="dragon-dice",
+                mode="melee",
+                seed=self.seed,
+                n=self.n,
+                attacker=self.attacker,
+                defender=self.defender,
+                counter_attack=self.counter,
+                policy=str(self.policy),
+                rules_hash=rules_hash(D.rule_values()),
+                seconds=self.seconds,
+            ),
+        }
 
     def summary(self) -> str:
         bl = self.defender_lost
         al = self.attacker_lost
         fmt = ", ".join
-        return "\n".join([
-            f"melee: {fmt(f'{u} x{c}' for u, c in self.attacker.items())}  attacks  "
-            f"{fmt(f'{u} x{c}' for u, c in self.defender.items())}",
-            f"  {self.n:,} games, {'with' if self.counter else 'without'} counter-attack, "
-            f"{self.seconds:.2f} s",
-            f"  defender destroyed   {self.p_defender_destroyed}",
-            f"  attacker destroyed   {self.p_attacker_destroyed}",
-            f"  defender health lost {bl[0]:.3f} [{bl[1]:.3f}, {bl[2]:.3f}]",
-            f"  attacker health lost {al[0]:.3f} [{al[1]:.3f}, {al[2]:.3f}]",
-        ])
+        return "\n".join(
+            [
+                f"melee: {fmt(f'{u} x{c}' for u, c in self.attacker.items())}  attacks  "
+                f"{fmt(f'{u} x{c}' for u, c in self.defender.items())}",
+                f"  {self.n:,} games, {'with' if self.counter else 'without'} counter-attack, "
+                f"{self.seconds:.2f} s",
+                f"  defender destroyed   {self.p_defender_destroyed}",
+                f"  attacker destroyed   {self.p_attacker_destroyed}",
+                f"  defender health lost {bl[0]:.3f} [{bl[1]:.3f}, {bl[2]:.3f}]",
+                f"  attacker health lost {al[0]:.3f} [{al[1]:.3f}, {al[2]:.3f}]",
+            ]
+        )
 
 
 def melee(
@@ -1040,12 +1252,37 @@ def melee(
     mopts = np.zeros(K.NMOPT, np.int64)
     mopts[K.MO_COUNTER] = int(bool(counter_attack))
     mopts[K.MO_BLACK_NEEDS_ID] = int(bool(black_needs_id))
-    args = (aa.fk, aa.fc, aa.health, aa.kin, aa.count0, aa.kill_order,
-            bb.fk, bb.fc, bb.health, bb.kin, bb.count0, bb.kill_order, mopts, hcap)
-    out = run_blocks(K.melee_kernel, _n(n), int(seed), args, progress=progress,
-                     threads=threads, label="games")
-    return MeleeResult(out.counters, out.n, hcap, a, b, bool(counter_attack), policy,
-                       out.seconds, int(seed), out.interrupted)
+    args = (
+        aa.fk,
+        aa.fc,
+        aa.health,
+        aa.kin,
+        aa.count0,
+        aa.kill_order,
+        bb.fk,
+        bb.fc,
+        bb.health,
+        bb.kin,
+        bb.count0,
+        bb.kill_order,
+        mopts,
+        hcap,
+    )
+    out = run_blocks(
+        K.melee_kernel, _n(n), int(seed), args, progress=progress, threads=threads, label="games"
+    )
+    return MeleeResult(
+        out.counters,
+        out.n,
+        hcap,
+        a,
+        b,
+        bool(counter_attack),
+        policy,
+        out.seconds,
+        int(seed),
+        out.interrupted,
+    )
 
 
 # ---------------------------------------------------------------- every dragon against one army
@@ -1067,32 +1304,52 @@ class DragonTable:
         rows = []
         for r in self.results:
             hl = r.health_lost
-            rows.append({"dragon": r.dragons[0], "p_dragon_slain": r.p_dragon_slain.rate,
-                         "ci_dragon_slain": r.p_dragon_slain.ci,
-                         "p_army_destroyed": r.p_army_destroyed.rate,
-                         "ci_army_destroyed": r.p_army_destroyed.ci,
-                         "p_dragon_flew_away": r.p_flew.rate,
-                         "mean_health_lost": hl[0], "ci_health_lost": (hl[1], hl[2]),
-                         "mean_promotions": r.promotions[0]})
+            rows.append(
+                {
+                    "dragon": r.dragons[0],
+                    "p_dragon_slain": r.p_dragon_slain.rate,
+                    "ci_dragon_slain": r.p_dragon_slain.ci,
+                    "p_army_destroyed": r.p_army_destroyed.rate,
+                    "ci_army_destroyed": r.p_army_destroyed.ci,
+                    "p_dragon_flew_away": r.p_flew.rate,
+                    "mean_health_lost": hl[0],
+                    "ci_health_lost": (hl[1], hl[2]),
+                    "mean_promotions": r.promotions[0],
+                }
+            )
         return pd.DataFrame(rows)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"army": self.army, "turns": self.turns, "n": self.n,
-                "rows": self.to_frame().to_dict(orient="records"), "seconds": self.seconds,
-                "manifest": manifest(game="dragon-dice", mode="dragon-table", n=self.n,
-                                     army=self.army, turns=self.turns,
-                                     seed=self.results[0].seed if self.results else None,
-                                     rules_hash=rules_hash(D.rule_values()),
-                                     seconds=self.seconds)}
+        return {
+            "army": self.army,
+            "turns": self.turns,
+            "n": self.n,
+            "rows": self.to_frame().to_dict(orient="records"),
+            "seconds": self.seconds,
+            "manifest": manifest(
+                game="dragon-dice",
+                mode="dragon-table",
+                n=self.n,
+                army=self.army,
+                turns=self.turns,
+                seed=self.results[0].seed if self.results else None,
+                rules_hash=rules_hash(D.rule_values()),
+                seconds=self.seconds,
+            ),
+        }
 
     def summary(self) -> str:
-        lines = [f"every dragon against {', '.join(f'{u} x{c}' for u, c in self.army.items())}"
-                 f", up to {self.turns} attack(s), {self.n:,} games each, {self.seconds:.1f} s",
-                 f"  {'dragon':<13}{'slain':>8}{'destroyed':>11}{'flew':>8}{'health lost':>13}"]
+        lines = [
+            f"every dragon against {', '.join(f'{u} x{c}' for u, c in self.army.items())}"
+            f", up to {self.turns} attack(s), {self.n:,} games each, {self.seconds:.1f} s",
+            f"  {'dragon':<13}{'slain':>8}{'destroyed':>11}{'flew':>8}{'health lost':>13}",
+        ]
         for r in self.results:
-            lines.append(f"  {r.dragons[0]:<13}{r.p_dragon_slain.rate:>8.4f}"
-                         f"{r.p_army_destroyed.rate:>11.4f}{r.p_flew.rate:>8.4f}"
-                         f"{r.health_lost[0]:>13.3f}")
+            lines.append(
+                f"  {r.dragons[0]:<13}{r.p_dragon_slain.rate:>8.4f}"
+                f"{r.p_army_destroyed.rate:>11.4f}{r.p_flew.rate:>8.4f}"
+                f"{r.health_lost[0]:>13.3f}"
+            )
         return "\n".join(lines)
 
 
@@ -1127,6 +1384,18 @@ def dragon_table(
     if not names:
         raise UserError("no dragons given; give names or 'all'")
     t0 = time.perf_counter()
-    res = [attack(nm, army, n=n, seed=seed, turns=turns, options=opts, catalog=cat,
-                  threads=threads, progress=False) for nm in names]
+    res = [
+        attack(
+            nm,
+            army,
+            n=n,
+            seed=seed,
+            turns=turns,
+            options=opts,
+            catalog=cat,
+            threads=threads,
+            progress=False,
+        )
+        for nm in names
+    ]
     return DragonTable(res[0].army, res[0].turns, res[0].n, res, time.perf_counter() - t0)

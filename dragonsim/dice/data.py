@@ -112,9 +112,7 @@ class Dragon:
 
 def dragons() -> dict[str, Dragon]:
     """Every ready-made dragon, ``'<colour>-<variant>'`` (e.g. ``'red-wyrm'``)."""
-    return {
-        f"{c}-{v}": Dragon(f"{c}-{v}", c, d) for c in COLOURS for v, d in DRAGON_DICE.items()
-    }
+    return {f"{c}-{v}": Dragon(f"{c}-{v}", c, d) for c in COLOURS for v, d in DRAGON_DICE.items()}
 
 
 @dataclass(frozen=True)
@@ -184,12 +182,21 @@ _PUBLISHED_UNITS = [
     _u("goblin-thug", "goblins", 1, "ID, Save 1, Melee 1, Maneuver 1, Melee 1, Melee 2"),
     _u("goblin-pelter", "goblins", 1, "ID, Save 1, Missile 1, Save 1, Missile 2, Maneuver 1"),
     _u("goblin-slingman", "goblins", 2, "ID, Melee 2, Missile 3, Maneuver 2, Missile 3, Save 2"),
-    _u("coral-elf-fighter", "coral elves", 1,
-       "ID, Melee 1, Missile 1, Melee 1, Maneuver 1, Melee 2"),
-    _u("coral-elf-bowman", "coral elves", 1,
-       "ID, Missile 1, Melee 1, Missile 1, Maneuver 1, Missile 2"),
-    _u("coral-elf-trooper", "coral elves", 2,
-       "ID, Save 2, Melee 3, Maneuver 2, Melee 3, Missile 2"),
+    _u(
+        "coral-elf-fighter",
+        "coral elves",
+        1,
+        "ID, Melee 1, Missile 1, Melee 1, Maneuver 1, Melee 2",
+    ),
+    _u(
+        "coral-elf-bowman",
+        "coral elves",
+        1,
+        "ID, Missile 1, Melee 1, Missile 1, Maneuver 1, Missile 2",
+    ),
+    _u(
+        "coral-elf-trooper", "coral elves", 2, "ID, Save 2, Melee 3, Maneuver 2, Melee 3, Missile 2"
+    ),
     _u("dwarf-footman", "dwarves", 1, "ID, Save 1, Melee 1, Save 1, Melee 1, Melee 2"),
     _u("dwarf-crossbowman", "dwarves", 1, "ID, Melee 1, Missile 1, Save 1, Missile 1, Missile 2"),
     _u("dwarf-marksman", "dwarves", 2, "ID, Melee 3, Missile 2, Save 2, Missile 2, Missile 3"),
@@ -207,10 +214,17 @@ _KIN_SIZES = {"common": 1, "uncommon": 2, "rare": 3}
 
 def _kin(colour: str, size: str) -> UnitDie:
     h = _KIN_SIZES[size]
-    faces = (("maneuver", h), ("melee", h), ("melee", h), ("belly", 1), ("breath", 1),
-             ("melee", 2 * h))
-    return UnitDie(f"{colour}-dragonkin-{size}", f"{colour} dragonkin", h, faces, "assumed",
-                   _KIN_SRC, colour)
+    faces = (
+        ("maneuver", h),
+        ("melee", h),
+        ("melee", h),
+        ("belly", 1),
+        ("breath", 1),
+        ("melee", 2 * h),
+    )
+    return UnitDie(
+        f"{colour}-dragonkin-{size}", f"{colour} dragonkin", h, faces, "assumed", _KIN_SRC, colour
+    )
 
 
 def _with_promotions(table: dict[str, UnitDie]) -> dict[str, UnitDie]:
@@ -218,10 +232,15 @@ def _with_promotions(table: dict[str, UnitDie]) -> dict[str, UnitDie]:
     out = {}
     for name, u in table.items():
         if u.promotes_to is None and not u.is_kin:
-            up = next((v.name for v in table.values()
-                       if v.race == u.race and v.health == u.health + 1 and not v.is_kin), None)
-            u = UnitDie(u.name, u.race, u.health, u.faces, u.provenance, u.source,
-                        u.kin_colour, up)
+            up = next(
+                (
+                    v.name
+                    for v in table.values()
+                    if v.race == u.race and v.health == u.health + 1 and not v.is_kin
+                ),
+                None,
+            )
+            u = UnitDie(u.name, u.race, u.health, u.faces, u.provenance, u.source, u.kin_colour, up)
         out[name] = u
     return out
 
@@ -259,123 +278,248 @@ class RuleValue:
 
 
 #: Numbers the kernels take as arguments (a study may vary any of them).
-RULE_VALUES: dict[str, RuleValue] = {r.key: r for r in [
-    RuleValue("dice.claw_damage", 5, "printed",
-              "Claws: A dragon's claws inflict 5 points of damage on an army.", "kernel",
-              override='claw_damage (keyword, TOML [options])'),
-    RuleValue("dice.jaws_damage", 10, "printed",
-              "Jaws: A dragon's jaws inflict 10 points of damage on an army.", "kernel",
-              override='jaws_damage (keyword, TOML [options])'),
-    RuleValue("dice.tail_damage", 3, "printed",
-              "Tail: The dragon's tail inflicts 3 points of damage on an army. Furthermore, the"
-              " dragon immediately rolls again", "kernel",
-              override='tail_damage (keyword, TOML [options])'),
-    RuleValue("dice.dragon_health", 5, "printed",
-              "Each dragon has 5 health and 5 automatic saves", "kernel",
-              override='dragon_health (keyword, TOML [options])'),
-    RuleValue("dice.dragon_saves", 5, "printed",
-              "Each dragon has 5 health and 5 automatic saves (except when its belly icon comes"
-              " up)", "kernel",
-              override='dragon_saves (keyword, TOML [options])'),
-    RuleValue("dice.flame_health", 5, "printed",
-              "Red -- Flame: Five health-worth of units from the target army are killed and"
-              " buried.", "kernel (red breath)",
-              override='flame_health (keyword, TOML [options])'),
-    RuleValue("dice.stone_units", 5, "printed",
-              "Gold -- Turn to Stone: Five units from the target army are killed unless they can"
-              " generate save results.", "kernel (gold breath)",
-              override='stone_units (keyword, TOML [options])'),
-    RuleValue("dice.id_split", "slay-first", "assumed",
-              "The seed: 'ID icons can be used as melee, missile, or save results as the army's"
-              " owner desires' without saying how one roll is split. slay-first: ID goes to the"
-              " attack only when it completes a slaying (as many dragons as possible, fewest ID),"
-              " the rest to saves; save-first: ID first covers the dragon's damage.",
-              "kernel option id_split",
-              override='id_split (keyword, TOML [options], --id-split)'),
-    RuleValue("dice.casualty_policy", "cheapest", "assumed",
-              "RULES-GAPS.md: casualties are chosen by the army's owner; the default kills the"
-              " cheapest units first (least health, then fewest results). Also used for which"
-              " units gold breath targets and which units red flame takes.",
-              "casualty order",
-              override="policy (keyword, TOML [options], --policy); a list of unit names"
-                       " also works"),
-    RuleValue("dice.partial_damage", "lost", "assumed",
-              "Damage smaller than the health of every remaining unit kills nothing (a unit"
-              " dies only when the damage left covers its whole health).", "kernel",
-              override="partial_damage = 'lost' | 'round-up' (keyword, TOML [options],"
-                       " --partial-damage)"),
-    RuleValue("dice.damage_carries", 0, "assumed",
-              "Damage to a dragon does not carry over to the next attack: the seed counts it per"
-              " attack ('it takes a total of 10 damage to slay a dragon (or only 5 when it rolls"
-              " a belly icon)'), and belly is per roll. 1 = damage accumulates.",
-              "kernel option damage_carries",
-              override='damage_carries (keyword, TOML [options], --damage-carries)'),
-    RuleValue("dice.promotion_supply", "unlimited", "assumed",
-              "Promotion trades a unit for a dead unit of the same race worth 1 health more; the"
-              " dead unit area is outside the simulation, so by default it always holds one."
-              " 'dead-area': only units killed (not buried) in the simulation plus a given"
-              " starting dead area.", "kernel option promotion_supply",
-              override="promotion_supply = 'unlimited' | 'dead-area' (keyword, TOML"
-                       " [options], --promotion-supply); dead_area= gives the starting"
-                       " dead area"),
-    RuleValue("dice.promotion_rounds", "one-per-dragon-slain", "assumed",
-              "'If an army slays a dragon, it may promote as many units as possible': when one"
-              " roll slays several dragons, each slaying grants its own round of simultaneous"
-              " promotions.", "army kernel",
-              override="promotion_rounds = 'per-dragon' | 'once' (keyword, TOML [options],"
-                       " --promotion-rounds)"),
-    RuleValue("dice.promotion_order", "slaying-then-treasure", "assumed",
-              "When a dragon is slain on a treasure roll, the slaying promotions (all at once)"
-              " come first, then the treasure promotion; treasure promotes the first promotable"
-              " unit in army order.", "kernel"),
-    RuleValue("dice.frost_halving", "per-result-type", "assumed",
-              "Green frost halves each result type of the roll (melee, missile, save, ID)"
-              " rounded down before ID is allocated; dragonkin armor (automatic, not rolled) is"
-              " not halved.", "kernel"),
-    RuleValue("dice.breath_duration", "current-attack", "assumed",
-              "Blue and green effects last 'until the beginning of the owning player's next"
-              " turn', which is before the army's next dragon attack in a two-player game, so"
-              " they affect only the current attack.", "kernel"),
-    RuleValue("dice.kin_in_dragon_attack", "melee-and-saves", "assumed",
-              "Dragonkin of another colour are rolled in the army's response: their melee counts"
-              " when the army uses melee (never missile: 'not included in any rolls for"
-              " missile'), their saves and armor always; their breath icons have no effect on a"
-              " dragon (breath acts on a target army).", "kernel"),
-    RuleValue("dice.kin_removed_counts_as_lost", 1, "assumed",
-              "Dragonkin removed because no other units remain count in the health lost.",
-              "health-lost counter"),
-    RuleValue("dice.stone_same_colour_kin", "targeted-last", "assumed",
-              "Same-colour dragonkin are not rolled during a dragon attack, so gold breath"
-              " targets them last; a targeted one is killed.", "gold targeting order"),
-    RuleValue("dice.dvd_targeting", "focus", "assumed",
-              "Dragons of one colour team up on one enemy: the first present enemy whose saves"
-              " are negated, else the first present enemy.", "dragon-vs-dragon kernel"),
-    RuleValue("dice.breath_negation_rounds", 2, "assumed",
-              "Breath negates the target's saves 'until the end of the acting player's next"
-              " turn': the round it is rolled and, in a two-player game, the next 2 rounds.",
-              "dragon-vs-dragon kernel",
-              override='breath_negation_rounds (keyword, TOML [options], duel --negation-rounds)'),
-    RuleValue("dice.dragonkin_faces", "see units()", "assumed", _KIN_SRC, "unit table",
-              override='[units.*] with kin_colour in an army file, or make_unit(kin_colour=...)'),
-    RuleValue("dice.attack_timing", "one-per-army-turn", "assumed",
-              "'Combat with a dragon happens at the start of each player's turn' and 'the"
-              " acting player rolls his army': a multi-turn game is one attack per turn of the"
-              " army's owner (the dragon attacks the acting player's army).", "army kernel"),
-    RuleValue("dice.melee_sequence", "attack-save-counter", "assumed",
-              "Melee (for dragonkin breath) follows the usual sequence, which the seed does not"
-              " print: the attacker rolls melee (ID as melee), breaths act at once, the defender"
-              " rolls saves (ID as saves, armor), damage kills whole units, then the"
-              " defender's survivors counter-attack the same way. Breath targets are chosen by"
-              " the casualty policy; a unit under several effects takes them on the same die.",
-              "melee kernel",
-              override='counter_attack (melee keyword, --no-counter); black_needs_id'),
-    RuleValue("dice.dragons_per_health", 25, "printed",
-              "You must bring 1 dragon to any battle, plus one additional dragon for each 25"
-              " health in your armies.", "dragons_required()"),
-    RuleValue("dice.dragonkin_per_points", 3, "printed",
-              "For every full 3 points of other units a player brings to a game, he is allowed"
-              " (but not required) to bring one point of dragonkin.", "dragonkin_allowance()"),
-]}
+RULE_VALUES: dict[str, RuleValue] = {
+    r.key: r
+    for r in [
+        RuleValue(
+            "dice.claw_damage",
+            5,
+            "printed",
+            "Claws: A dragon's claws inflict 5 points of damage on an army.",
+            "kernel",
+            override="claw_damage (keyword, TOML [options])",
+        ),
+        RuleValue(
+            "dice.jaws_damage",
+            10,
+            "printed",
+            "Jaws: A dragon's jaws inflict 10 points of damage on an army.",
+            "kernel",
+            override="jaws_damage (keyword, TOML [options])",
+        ),
+        RuleValue(
+            "dice.tail_damage",
+            3,
+            "printed",
+            "Tail: The dragon's tail inflicts 3 points of damage on an army. Furthermore, the"
+            " dragon immediately rolls again",
+            "kernel",
+            override="tail_damage (keyword, TOML [options])",
+        ),
+        RuleValue(
+            "dice.dragon_health",
+            5,
+            "printed",
+            "Each dragon has 5 health and 5 automatic saves",
+            "kernel",
+            override="dragon_health (keyword, TOML [options])",
+        ),
+        RuleValue(
+            "dice.dragon_saves",
+            5,
+            "printed",
+            "Each dragon has 5 health and 5 automatic saves (except when its belly icon comes up)",
+            "kernel",
+            override="dragon_saves (keyword, TOML [options])",
+        ),
+        RuleValue(
+            "dice.flame_health",
+            5,
+            "printed",
+            "Red -- Flame: Five health-worth of units from the target army are killed and buried.",
+            "kernel (red breath)",
+            override="flame_health (keyword, TOML [options])",
+        ),
+        RuleValue(
+            "dice.stone_units",
+            5,
+            "printed",
+            "Gold -- Turn to Stone: Five units from the target army are killed unless they can"
+            " generate save results.",
+            "kernel (gold breath)",
+            override="stone_units (keyword, TOML [options])",
+        ),
+        RuleValue(
+            "dice.id_split",
+            "slay-first",
+            "assumed",
+            "The seed: 'ID icons can be used as melee, missile, or save results as the army's"
+            " owner desires' without saying how one roll is split. slay-first: ID goes to the"
+            " attack only when it completes a slaying (as many dragons as possible, fewest ID),"
+            " the rest to saves; save-first: ID first covers the dragon's damage.",
+            "kernel option id_split",
+            override="id_split (keyword, TOML [options], --id-split)",
+        ),
+        RuleValue(
+            "dice.casualty_policy",
+            "cheapest",
+            "assumed",
+            "RULES-GAPS.md: casualties are chosen by the army's owner; the default kills the"
+            " cheapest units first (least health, then fewest results). Also used for which"
+            " units gold breath targets and which units red flame takes.",
+            "casualty order",
+            override="policy (keyword, TOML [options], --policy); a list of unit names also works",
+        ),
+        RuleValue(
+            "dice.partial_damage",
+            "lost",
+            "assumed",
+            "Damage smaller than the health of every remaining unit kills nothing (a unit"
+            " dies only when the damage left covers its whole health).",
+            "kernel",
+            override="partial_damage = 'lost' | 'round-up' (keyword, TOML [options],"
+            " --partial-damage)",
+        ),
+        RuleValue(
+            "dice.damage_carries",
+            0,
+            "assumed",
+            "Damage to a dragon does not carry over to the next attack: the seed counts it per"
+            " attack ('it takes a total of 10 damage to slay a dragon (or only 5 when it rolls"
+            " a belly icon)'), and belly is per roll. 1 = damage accumulates.",
+            "kernel option damage_carries",
+            override="damage_carries (keyword, TOML [options], --damage-carries)",
+        ),
+        RuleValue(
+            "dice.promotion_supply",
+            "unlimited",
+            "assumed",
+            "Promotion trades a unit for a dead unit of the same race worth 1 health more; the"
+            " dead unit area is outside the simulation, so by default it always holds one."
+            " 'dead-area': only units killed (not buried) in the simulation plus a given"
+            " starting dead area.",
+            "kernel option promotion_supply",
+            override="promotion_supply = 'unlimited' | 'dead-area' (keyword, TOML"
+            " [options], --promotion-supply); dead_area= gives the starting"
+            " dead area",
+        ),
+        RuleValue(
+            "dice.promotion_rounds",
+            "one-per-dragon-slain",
+            "assumed",
+            "'If an army slays a dragon, it may promote as many units as possible': when one"
+            " roll slays several dragons, each slaying grants its own round of simultaneous"
+            " promotions.",
+            "army kernel",
+            override="promotion_rounds = 'per-dragon' | 'once' (keyword, TOML [options],"
+            " --promotion-rounds)",
+        ),
+        RuleValue(
+            "dice.promotion_order",
+            "slaying-then-treasure",
+            "assumed",
+            "When a dragon is slain on a treasure roll, the slaying promotions (all at once)"
+            " come first, then the treasure promotion; treasure promotes the first promotable"
+            " unit in army order.",
+            "kernel",
+        ),
+        RuleValue(
+            "dice.frost_halving",
+            "per-result-type",
+            "assumed",
+            "Green frost halves each result type of the roll (melee, missile, save, ID)"
+            " rounded down before ID is allocated; dragonkin armor (automatic, not rolled) is"
+            " not halved.",
+            "kernel",
+        ),
+        RuleValue(
+            "dice.breath_duration",
+            "current-attack",
+            "assumed",
+            "Blue and green effects last 'until the beginning of the owning player's next"
+            " turn', which is before the army's next dragon attack in a two-player game, so"
+            " they affect only the current attack.",
+            "kernel",
+        ),
+        RuleValue(
+            "dice.kin_in_dragon_attack",
+            "melee-and-saves",
+            "assumed",
+            "Dragonkin of another colour are rolled in the army's response: their melee counts"
+            " when the army uses melee (never missile: 'not included in any rolls for"
+            " missile'), their saves and armor always; their breath icons have no effect on a"
+            " dragon (breath acts on a target army).",
+            "kernel",
+        ),
+        RuleValue(
+            "dice.kin_removed_counts_as_lost",
+            1,
+            "assumed",
+            "Dragonkin removed because no other units remain count in the health lost.",
+            "health-lost counter",
+        ),
+        RuleValue(
+            "dice.stone_same_colour_kin",
+            "targeted-last",
+            "assumed",
+            "Same-colour dragonkin are not rolled during a dragon attack, so gold breath"
+            " targets them last; a targeted one is killed.",
+            "gold targeting order",
+        ),
+        RuleValue(
+            "dice.dvd_targeting",
+            "focus",
+            "assumed",
+            "Dragons of one colour team up on one enemy: the first present enemy whose saves"
+            " are negated, else the first present enemy.",
+            "dragon-vs-dragon kernel",
+        ),
+        RuleValue(
+            "dice.breath_negation_rounds",
+            2,
+            "assumed",
+            "Breath negates the target's saves 'until the end of the acting player's next"
+            " turn': the round it is rolled and, in a two-player game, the next 2 rounds.",
+            "dragon-vs-dragon kernel",
+            override="breath_negation_rounds (keyword, TOML [options], duel --negation-rounds)",
+        ),
+        RuleValue(
+            "dice.dragonkin_faces",
+            "see units()",
+            "assumed",
+            _KIN_SRC,
+            "unit table",
+            override="[units.*] with kin_colour in an army file, or make_unit(kin_colour=...)",
+        ),
+        RuleValue(
+            "dice.attack_timing",
+            "one-per-army-turn",
+            "assumed",
+            "'Combat with a dragon happens at the start of each player's turn' and 'the"
+            " acting player rolls his army': a multi-turn game is one attack per turn of the"
+            " army's owner (the dragon attacks the acting player's army).",
+            "army kernel",
+        ),
+        RuleValue(
+            "dice.melee_sequence",
+            "attack-save-counter",
+            "assumed",
+            "Melee (for dragonkin breath) follows the usual sequence, which the seed does not"
+            " print: the attacker rolls melee (ID as melee), breaths act at once, the defender"
+            " rolls saves (ID as saves, armor), damage kills whole units, then the"
+            " defender's survivors counter-attack the same way. Breath targets are chosen by"
+            " the casualty policy; a unit under several effects takes them on the same die.",
+            "melee kernel",
+            override="counter_attack (melee keyword, --no-counter); black_needs_id",
+        ),
+        RuleValue(
+            "dice.dragons_per_health",
+            25,
+            "printed",
+            "You must bring 1 dragon to any battle, plus one additional dragon for each 25"
+            " health in your armies.",
+            "dragons_required()",
+        ),
+        RuleValue(
+            "dice.dragonkin_per_points",
+            3,
+            "printed",
+            "For every full 3 points of other units a player brings to a game, he is allowed"
+            " (but not required) to bring one point of dragonkin.",
+            "dragonkin_allowance()",
+        ),
+    ]
+}
 
 
 def dragons_required(total_health: int) -> int:
@@ -410,17 +554,30 @@ def assumed() -> list[dict[str, Any]]:
     {'assumed'}
     """
     return [
-        {"key": r.key, "value": r.value, "provenance": r.provenance, "source": r.source,
-         "used_in": r.used_in, "override": r.override or "fixed (an interpretation, see source)"}
-        for r in RULE_VALUES.values() if r.provenance == "assumed"
+        {
+            "key": r.key,
+            "value": r.value,
+            "provenance": r.provenance,
+            "source": r.source,
+            "used_in": r.used_in,
+            "override": r.override or "fixed (an interpretation, see source)",
+        }
+        for r in RULE_VALUES.values()
+        if r.provenance == "assumed"
     ]
 
 
 def rule_values() -> list[dict[str, Any]]:
     """Every Dragon Dice rule value (printed, published and assumed) as rows."""
     return [
-        {"key": r.key, "value": r.value, "provenance": r.provenance, "source": r.source,
-         "used_in": r.used_in, "override": r.override}
+        {
+            "key": r.key,
+            "value": r.value,
+            "provenance": r.provenance,
+            "source": r.source,
+            "used_in": r.used_in,
+            "override": r.override,
+        }
         for r in RULE_VALUES.values()
     ]
 
@@ -443,9 +600,16 @@ class Catalog:
         return self.dragons[resolve_name(name, self.dragons, "dragon")]
 
 
-def make_unit(name: str, *, race: str, health: int, faces: Sequence[str],
-              kin_colour: str | None = None, promotes_to: str | None = None,
-              source: str = "user") -> UnitDie:
+def make_unit(
+    name: str,
+    *,
+    race: str,
+    health: int,
+    faces: Sequence[str],
+    kin_colour: str | None = None,
+    promotes_to: str | None = None,
+    source: str = "user",
+) -> UnitDie:
     """A user's unit die from face strings such as ``'Melee 2'`` and ``'ID'``.
 
     >>> make_unit("orc", race="orcs", health=1, faces=["ID"] * 6).faces[0]
@@ -464,8 +628,9 @@ def make_unit(name: str, *, race: str, health: int, faces: Sequence[str],
     return UnitDie(name, race, health, fs, "user", source, kin_colour, promotes_to)
 
 
-def make_dragon(name: str, *, colour: str, faces: Sequence[str], variant: str = "custom",
-                source: str = "user") -> Dragon:
+def make_dragon(
+    name: str, *, colour: str, faces: Sequence[str], variant: str = "custom", source: str = "user"
+) -> Dragon:
     """A user's dragon from 12 icon names.
 
     >>> make_dragon("claws", colour="red", faces=["claw"] * 12).die.faces[0]
@@ -476,8 +641,10 @@ def make_dragon(name: str, *, colour: str, faces: Sequence[str], variant: str = 
         raise UserError(f"dragon {name!r}: a dragon die has 12 faces, got {len(faces)}")
     fs = tuple(resolve_name(f, DRAGON_ICONS, f"icon of dragon {name!r}") for f in faces)
     if all(f == "tail" for f in fs):
-        raise UserError(f"dragon {name!r}: at least one face must not be a tail "
-                        "(a tail rolls again until something else comes up)")
+        raise UserError(
+            f"dragon {name!r}: at least one face must not be a tail "
+            "(a tail rolls again until something else comes up)"
+        )
     return Dragon(name, colour, DragonDie(variant, fs, "user", source))
 
 
@@ -511,8 +678,10 @@ def load_toml(path: str | Path, catalog: Catalog | None = None) -> Catalog:
     data = read_toml(p, "army file")
     unknown = set(data) - {"units", "dragons", "armies", "options"}
     if unknown:
-        raise UserError(f"army file {str(p)!r}: unknown table(s) {sorted(unknown)}; "
-                        "allowed: units, dragons, armies, options")
+        raise UserError(
+            f"army file {str(p)!r}: unknown table(s) {sorted(unknown)}; "
+            "allowed: units, dragons, armies, options"
+        )
     if not isinstance(data.get("options", {}), Mapping):
         raise UserError(f"army file {str(p)!r}: [options] must be a table")
     cat.options.update(data.get("options", {}))
@@ -520,18 +689,26 @@ def load_toml(path: str | Path, catalog: Catalog | None = None) -> Catalog:
     for name, spec in data.get("units", {}).items():
         _need(spec, ("race", "health", "faces"), f"unit {name!r}")
         cat.units[name] = make_unit(
-            name, race=spec["race"], health=spec["health"], faces=spec["faces"],
-            kin_colour=spec.get("kin_colour"), promotes_to=spec.get("promotes_to"), source=src)
+            name,
+            race=spec["race"],
+            health=spec["health"],
+            faces=spec["faces"],
+            kin_colour=spec.get("kin_colour"),
+            promotes_to=spec.get("promotes_to"),
+            source=src,
+        )
     cat.units = _with_promotions(cat.units)
     for name, spec in data.get("dragons", {}).items():
         _need(spec, ("colour", "faces"), f"dragon {name!r}")
-        cat.dragons[name] = make_dragon(name, colour=spec["colour"], faces=spec["faces"],
-                                        source=src)
+        cat.dragons[name] = make_dragon(
+            name, colour=spec["colour"], faces=spec["faces"], source=src
+        )
     for name, spec in data.get("armies", {}).items():
         if not isinstance(spec, Mapping) or not spec:
             raise UserError(f"army {name!r}: give unit = count pairs")
-        cat.armies[name] = {cat.unit(u).name: _count(c, f"army {name!r}, unit {u!r}")
-                            for u, c in spec.items()}
+        cat.armies[name] = {
+            cat.unit(u).name: _count(c, f"army {name!r}, unit {u!r}") for u, c in spec.items()
+        }
     return cat
 
 
@@ -565,8 +742,10 @@ def parse_army(spec: str | Mapping[str, int], catalog: Catalog | None = None) ->
     else:
         text = str(spec).strip()
         if not text:
-            raise UserError("empty army; write UNIT:COUNT[,UNIT:COUNT...] or an army name "
-                            f"({', '.join(cat.armies)})")
+            raise UserError(
+                "empty army; write UNIT:COUNT[,UNIT:COUNT...] or an army name "
+                f"({', '.join(cat.armies)})"
+            )
         if ":" not in text and "," not in text:
             name = resolve_name(text, list(cat.armies) + list(cat.units), "army or unit")
             if name in cat.armies:
@@ -583,14 +762,18 @@ def parse_army(spec: str | Mapping[str, int], catalog: Catalog | None = None) ->
             try:
                 c = int(cnt.strip())
             except ValueError:
-                raise UserError(f"bad army entry {part!r}: the count after ':' must be a whole "
-                                "number, e.g. goblin-thug:6") from None
+                raise UserError(
+                    f"bad army entry {part!r}: the count after ':' must be a whole "
+                    "number, e.g. goblin-thug:6"
+                ) from None
             items.append((name.strip(), c))
     out: dict[str, int] = {}
     for name, c in items:
         u = cat.unit(name).name
         out[u] = out.get(u, 0) + _count(c, f"army entry {name!r}")
     if out and all(cat.units[u].is_kin for u in out):
-        raise UserError("an army cannot consist solely of dragonkin (seed: 'Any army cannot "
-                        "consist solely of dragonkin'); add other units")
+        raise UserError(
+            "an army cannot consist solely of dragonkin (seed: 'Any army cannot "
+            "consist solely of dragonkin'); add other units"
+        )
     return out

@@ -88,8 +88,12 @@ def army_layout(hcap: int, turns: int) -> dict[str, slice]:
     c = b + turns + 1
     d = c + turns + 1
     e = d + turns + 1
-    return {"lost_hist": slice(a, b), "army_gone_at": slice(b, c),
-            "dragons_gone_at": slice(c, d), "first_slain_at": slice(d, e)}
+    return {
+        "lost_hist": slice(a, b),
+        "army_gone_at": slice(b, c),
+        "dragons_gone_at": slice(c, d),
+        "first_slain_at": slice(d, e),
+    }
 
 
 @njit(cache=True)
@@ -186,8 +190,27 @@ def _covered(c, h, rem):
 
 
 @njit(cache=True)
-def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
-                kill_order, gold_order, opts, turns, hcap, row, multi):
+def _army_games(
+    lo,
+    hi,
+    seed,
+    dfaces,
+    colour,
+    fk,
+    fc,
+    health,
+    kin,
+    promo,
+    count0,
+    dua0,
+    kill_order,
+    gold_order,
+    opts,
+    turns,
+    hcap,
+    row,
+    multi,
+):
     """Games ``lo..hi-1`` of :func:`army_kernel` (one chunk, one thread), counted into ``row``.
 
     Game ``g`` draws dragon dice from the stream ``(seed, g, P_DRAGON)`` and unit dice from
@@ -707,8 +730,25 @@ def _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0
                         row[lay_drag + pl] += (sl | fw) * m
 
 
-def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
-                kill_order, gold_order, opts, turns, hcap):
+def army_kernel(
+    start,
+    stop,
+    seed,
+    dfaces,
+    colour,
+    fk,
+    fc,
+    health,
+    kin,
+    promo,
+    count0,
+    dua0,
+    kill_order,
+    gold_order,
+    opts,
+    turns,
+    hcap,
+):
     """Play games ``start..stop-1`` of dragons (one colour) attacking an army.
 
     Parameters
@@ -742,16 +782,53 @@ def army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, c
     run compiles only the build it needs.
     """
     nt = health.shape[0]
-    blk = _response_words(fk, fc, health, kin, np.zeros((nt, 6), np.int64),
-                          np.zeros((nt, 6), np.int64))
+    blk = _response_words(
+        fk, fc, health, kin, np.zeros((nt, 6), np.int64), np.zeros((nt, 6), np.int64)
+    )
     multi = None if dfaces.shape[0] == 1 and int(np.sum(count0)) <= blk else 1
-    return _army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, count0,
-                        dua0, kill_order, gold_order, opts, turns, hcap, multi)
+    return _army_kernel(
+        start,
+        stop,
+        seed,
+        dfaces,
+        colour,
+        fk,
+        fc,
+        health,
+        kin,
+        promo,
+        count0,
+        dua0,
+        kill_order,
+        gold_order,
+        opts,
+        turns,
+        hcap,
+        multi,
+    )
 
 
 @njit(cache=True, parallel=True)
-def _army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
-                 kill_order, gold_order, opts, turns, hcap, multi):
+def _army_kernel(
+    start,
+    stop,
+    seed,
+    dfaces,
+    colour,
+    fk,
+    fc,
+    health,
+    kin,
+    promo,
+    count0,
+    dua0,
+    kill_order,
+    gold_order,
+    opts,
+    turns,
+    hcap,
+    multi,
+):
     """:func:`army_kernel` for one dragon (``multi is None``) or several (an int)."""
     n = stop - start
     size = NHEAD + hcap + 1 + 3 * (turns + 1)
@@ -763,8 +840,27 @@ def _army_kernel(start, stop, seed, dfaces, colour, fk, fc, health, kin, promo, 
         lo = start + (n * c) // nch
         hi = start + (n * (c + 1)) // nch
         row = np.zeros(size, np.int64)
-        _army_games(lo, hi, seed, dfaces, colour, fk, fc, health, kin, promo, count0, dua0,
-                    kill_order, gold_order, opts, turns, hcap, row, multi)
+        _army_games(
+            lo,
+            hi,
+            seed,
+            dfaces,
+            colour,
+            fk,
+            fc,
+            health,
+            kin,
+            promo,
+            count0,
+            dua0,
+            kill_order,
+            gold_order,
+            opts,
+            turns,
+            hcap,
+            row,
+            multi,
+        )
         for i in range(size):
             rows[c, i] = row[i]
     out = np.zeros(size, np.int64)
@@ -823,8 +919,24 @@ def dvd_size(nteams: int, turns: int) -> int:
 
 
 @njit(cache=True)
-def _duel_games(lo, hi, seed, dfaces, side0, side1, dmg_of, tail_d, negate, dhealth, dsaves,
-                carry, never, turns, lay_rounds, row):
+def _duel_games(
+    lo,
+    hi,
+    seed,
+    dfaces,
+    side0,
+    side1,
+    dmg_of,
+    tail_d,
+    negate,
+    dhealth,
+    dsaves,
+    carry,
+    never,
+    turns,
+    lay_rounds,
+    row,
+):
     """:func:`_dvd_games` for one dragon against one (the usual case), in straight lines.
 
     Both dragons are in the fight at the start of every round (the game ends in the round
@@ -838,8 +950,13 @@ def _duel_games(lo, hi, seed, dfaces, side0, side1, dmg_of, tail_d, negate, dhea
     for j in range(2):
         for i in range(12):
             f = dfaces[j, i]
-            ft[j, i] = ((dmg_of[f] << 8) | (1 if f == D_TAIL else 0) | (2 if f == D_BREATH else 0)
-                        | (4 if f == D_BELLY else 0) | (8 if f == D_WING else 0))
+            ft[j, i] = (
+                (dmg_of[f] << 8)
+                | (1 if f == D_TAIL else 0)
+                | (2 if f == D_BREATH else 0)
+                | (4 if f == D_BELLY else 0)
+                | (8 if f == D_WING else 0)
+            )
     oc = np.zeros(9, np.int64)  # games by outcome (dragon 0's + 3 * dragon 1's)
     rh = np.zeros(turns + 1, np.int64)  # games by rounds
     cm = -1 if carry else 0  # damage carries over: carried += taken & cm
@@ -930,8 +1047,24 @@ def _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row):
     never = 1 - turns  # a neg_until that no round (1..turns) reaches (runtime value: no memset)
     lay_rounds = VHEAD + VT * nteams
     if k == 2 and nteams == 2 and side[0] != side[1]:
-        _duel_games(lo, hi, seed, dfaces, side[0], side[1], dmg_of, tail_d, negate, dhealth,
-                    dsaves, carry, never, turns, lay_rounds, row)
+        _duel_games(
+            lo,
+            hi,
+            seed,
+            dfaces,
+            side[0],
+            side[1],
+            dmg_of,
+            tail_d,
+            negate,
+            dhealth,
+            dsaves,
+            carry,
+            never,
+            turns,
+            lay_rounds,
+            row,
+        )
         return
     for g in range(lo, hi):
         s_d = stream_seed(seed, g, P_DRAGON)
@@ -953,8 +1086,11 @@ def _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row):
             for i in range(nteams):
                 tg = -1
                 for j in range(k):
-                    if present[j] != 0 and side[j] != i and (
-                            tg < 0 or (neg_until[j] >= r and neg_until[tg] < r)):
+                    if (
+                        present[j] != 0
+                        and side[j] != i
+                        and (tg < 0 or (neg_until[j] >= r and neg_until[tg] < r))
+                    ):
                         tg = j
                 tgt[i] = tg
             for j in range(k):
@@ -1306,9 +1442,33 @@ def _take_damage(alive, par, fr, health, kin, order, amount):
 
 
 @njit(cache=True)
-def _play_melee(sa, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb, ordb, mopts,
-                alive_a, par_a, fr_a, alive_b, par_b, fr_b, zero_a, zero_b, breaths, row,
-                hcap):
+def _play_melee(
+    sa,
+    fka,
+    fca,
+    ha,
+    kina,
+    cnta,
+    orda,
+    fkb,
+    fcb,
+    hb,
+    kinb,
+    cntb,
+    ordb,
+    mopts,
+    alive_a,
+    par_a,
+    fr_a,
+    alive_b,
+    par_b,
+    fr_b,
+    zero_a,
+    zero_b,
+    breaths,
+    row,
+    hcap,
+):
     for t in range(alive_a.shape[0]):
         alive_a[t] = cnta[t]
         par_a[t] = 0
@@ -1327,8 +1487,9 @@ def _play_melee(sa, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb, or
     for c in range(5):
         if breaths[c] > 0:
             row[M_BREATHS_A] += breaths[c]
-            lo, bu = _kin_breath(sa, c, breaths[c], fkb, fcb, hb, kinb, ordb, alive_b, par_b,
-                                 fr_b, zero_b, mopts)
+            lo, bu = _kin_breath(
+                sa, c, breaths[c], fkb, fcb, hb, kinb, ordb, alive_b, par_b, fr_b, zero_b, mopts
+            )
             lost_b += lo
             row[M_B_BURIED] += bu
     lo, des_b = _take_damage(alive_b, par_b, fr_b, hb, kinb, ordb, 0)
@@ -1343,8 +1504,9 @@ def _play_melee(sa, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb, or
         for c in range(5):
             if breaths[c] > 0:
                 row[M_BREATHS_B] += breaths[c]
-                lo, bu = _kin_breath(sa, c, breaths[c], fka, fca, ha, kina, orda, alive_a,
-                                     par_a, fr_a, zero_a, mopts)
+                lo, bu = _kin_breath(
+                    sa, c, breaths[c], fka, fca, ha, kina, orda, alive_a, par_a, fr_a, zero_a, mopts
+                )
                 lost_a += lo
         lo, des_a = _take_damage(alive_a, par_a, fr_a, ha, kina, orda, 0)
         lost_a += lo
@@ -1365,8 +1527,9 @@ def _play_melee(sa, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb, or
 
 
 @njit(cache=True, parallel=True)
-def melee_kernel(start, stop, seed, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb,
-                 ordb, mopts, hcap):
+def melee_kernel(
+    start, stop, seed, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb, ordb, mopts, hcap
+):
     """Games ``start..stop-1`` of army A making one melee attack on army B (B's survivors
     counter-attack when ``mopts[MO_COUNTER]``), with dragonkin breath in melee.
 
@@ -1398,9 +1561,33 @@ def melee_kernel(start, stop, seed, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb
         row = rows[c]
         for g in range(lo, hi):
             seed_stream(sa, seed, g, P_ARMY)
-            _play_melee(sa, fka, fca, ha, kina, cnta, orda, fkb, fcb, hb, kinb, cntb, ordb,
-                        mopts, alive_a, par_a, fr_a, alive_b, par_b, fr_b, zero_a, zero_b,
-                        breaths, row, hcap)
+            _play_melee(
+                sa,
+                fka,
+                fca,
+                ha,
+                kina,
+                cnta,
+                orda,
+                fkb,
+                fcb,
+                hb,
+                kinb,
+                cntb,
+                ordb,
+                mopts,
+                alive_a,
+                par_a,
+                fr_a,
+                alive_b,
+                par_b,
+                fr_b,
+                zero_a,
+                zero_b,
+                breaths,
+                row,
+                hcap,
+            )
     out = np.zeros(size, np.int64)
     for c in range(nch):
         for i in range(size):

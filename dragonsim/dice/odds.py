@@ -28,8 +28,15 @@ from ..errors import UserError
 from . import data as D
 from .api import Options, _catalog, _options, build_army, resolve_dragons
 
-__all__ = ["tail_chain", "exact_attack", "ExactAttack", "exact_game", "ExactGame",
-           "exact_duel_round", "roll_outcomes"]
+__all__ = [
+    "tail_chain",
+    "exact_attack",
+    "ExactAttack",
+    "exact_game",
+    "ExactGame",
+    "exact_duel_round",
+    "roll_outcomes",
+]
 
 
 def tail_chain(faces: Sequence[str]) -> dict[str, Any]:
@@ -45,8 +52,11 @@ def tail_chain(faces: Sequence[str]) -> dict[str, Any]:
     rest = 12 - t
     if rest == 0:
         raise UserError("a dragon die needs a face that is not a tail")
-    final = {i: Fraction(sum(1 for f in faces if f == i), rest)
-             for i in D.DRAGON_ICONS if i != "tail" and i in faces}
+    final = {
+        i: Fraction(sum(1 for f in faces if f == i), rest)
+        for i in D.DRAGON_ICONS
+        if i != "tail" and i in faces
+    }
     return {"p_tail": Fraction(t, 12), "final": final}
 
 
@@ -108,22 +118,28 @@ class ExactAttack:
         return sum((h * p for h, p in self.lost().items()), Fraction(0))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"dragon": self.dragon, "army": self.army, "exact": True,
-                "p_dragon_slain": float(self.p_dragon_slain),
-                "p_army_destroyed": float(self.p_army_destroyed),
-                "p_any_promotion": float(self.p_any_promotion),
-                "mean_health_lost": float(self.mean_health_lost),
-                "health_lost_distribution": {str(h): float(p) for h, p in self.lost().items()},
-                "p_dragon_slain_fraction": str(self.p_dragon_slain),
-                "options": self.options.to_dict()}
+        return {
+            "dragon": self.dragon,
+            "army": self.army,
+            "exact": True,
+            "p_dragon_slain": float(self.p_dragon_slain),
+            "p_army_destroyed": float(self.p_army_destroyed),
+            "p_any_promotion": float(self.p_any_promotion),
+            "mean_health_lost": float(self.mean_health_lost),
+            "health_lost_distribution": {str(h): float(p) for h, p in self.lost().items()},
+            "p_dragon_slain_fraction": str(self.p_dragon_slain),
+            "options": self.options.to_dict(),
+        }
 
     def summary(self) -> str:
-        lines = [f"exact: one attack of {self.dragon} on "
-                 + ", ".join(f"{u} x{c}" for u, c in self.army.items()),
-                 f"  dragon slain    {float(self.p_dragon_slain):.6f}",
-                 f"  army destroyed  {float(self.p_army_destroyed):.6f}",
-                 f"  any promotion   {float(self.p_any_promotion):.6f}",
-                 f"  health lost     mean {float(self.mean_health_lost):.6f}"]
+        lines = [
+            f"exact: one attack of {self.dragon} on "
+            + ", ".join(f"{u} x{c}" for u, c in self.army.items()),
+            f"  dragon slain    {float(self.p_dragon_slain):.6f}",
+            f"  army destroyed  {float(self.p_army_destroyed):.6f}",
+            f"  any promotion   {float(self.p_any_promotion):.6f}",
+            f"  health lost     mean {float(self.mean_health_lost):.6f}",
+        ]
         for h, p in self.lost().items():
             lines.append(f"    {h:>3}  {float(p):.6f}")
         return "\n".join(lines)
@@ -143,11 +159,18 @@ def _plain(arr) -> dict[str, Any]:
             t = promo[t]
         return health[t]
 
-    return {"fk": [[D.FACE_KINDS[k] for k in row] for row in arr.fk.tolist()],
-            "fc": arr.fc.tolist(), "health": health, "kin": [int(x) for x in arr.kin],
-            "promo": promo, "count0": [int(x) for x in arr.count0],
-            "dua0": [int(x) for x in arr.dua0], "kill_order": [int(x) for x in arr.kill_order],
-            "gold_order": [int(x) for x in arr.gold_order], "top": [top(t) for t in range(T)]}
+    return {
+        "fk": [[D.FACE_KINDS[k] for k in row] for row in arr.fk.tolist()],
+        "fc": arr.fc.tolist(),
+        "health": health,
+        "kin": [int(x) for x in arr.kin],
+        "promo": promo,
+        "count0": [int(x) for x in arr.count0],
+        "dua0": [int(x) for x in arr.dua0],
+        "kill_order": [int(x) for x in arr.kill_order],
+        "gold_order": [int(x) for x in arr.gold_order],
+        "top": [top(t) for t in range(T)],
+    }
 
 
 def _binom(n: int, q: Fraction):
@@ -155,8 +178,9 @@ def _binom(n: int, q: Fraction):
         yield k, math.comb(n, k) * q**k * (1 - q) ** (n - k)
 
 
-def _kill(alive: list[int], dead: list[int], a, amount: int, bury: bool,
-          round_up: bool = False) -> int:
+def _kill(
+    alive: list[int], dead: list[int], a, amount: int, bury: bool, round_up: bool = False
+) -> int:
     """Kill whole units, in the casualty order, while the amount left covers one; with
     ``round_up`` a remainder kills one more unit."""
     rem = amount
@@ -228,8 +252,11 @@ def _breath(colour: int, alive, dead, a, opts: Options):
         else:
             saved = 0
             for kind, cnt in zip(fk[t], a["fc"][t], strict=True):
-                if kind == "id" or (kind == "save" and cnt > 0) or (
-                        a["kin"][t] >= 0 and kind != "belly"):
+                if (
+                    kind == "id"
+                    or (kind == "save" and cnt > 0)
+                    or (a["kin"][t] >= 0 and kind != "belly")
+                ):
                     saved += 1
             q = Fraction(6 - saved, 6)
         new = []
@@ -340,11 +367,12 @@ def exact_attack(
     dr = ds[0]
     armyd = D.parse_army(army, cat)
     if sum(armyd.values()) > max_units:
-        raise UserError(f"exact enumeration is for armies of at most {max_units} units, got "
-                        f"{sum(armyd.values())}; use 'dice attack' (Monte Carlo) instead")
+        raise UserError(
+            f"exact enumeration is for armies of at most {max_units} units, got "
+            f"{sum(armyd.values())}; use 'dice attack' (Monte Carlo) instead"
+        )
     colour = dr.colour_code
-    a = _plain(build_army(armyd, cat, colour=colour, policy=opts.policy,
-                          dead_area=dead_area))
+    a = _plain(build_army(armyd, cat, colour=colour, policy=opts.policy, dead_area=dead_area))
     kcap = _kcap(a, opts)
     dist: dict[tuple[int, int, int, int], Fraction] = defaultdict(Fraction)
     start = (tuple(a["count0"]), tuple(a["dua0"]))
@@ -358,8 +386,9 @@ def _kcap(a, opts: Options) -> int:
     """Tail chains this long or longer kill the whole army whatever it rolls."""
     T = len(a["health"])
     total_h = sum((a["count0"][t] + a["dua0"][t]) * a["top"][t] for t in range(T))
-    max_saves = sum((a["count0"][t] + a["dua0"][t]) * (max(a["fc"][t]) + a["top"][t])
-                    for t in range(T))
+    max_saves = sum(
+        (a["count0"][t] + a["dua0"][t]) * (max(a["fc"][t]) + a["top"][t]) for t in range(T)
+    )
     return 0 if opts.tail_damage == 0 else -(-(total_h + max_saves + 1) // opts.tail_damage)
 
 
@@ -403,8 +432,9 @@ def _attack_from(a, dr: D.Dragon, opts: Options, state, kcap: int, cache: dict):
                 al2, de2 = list(al), list(de)
                 lost = lost0
                 if dmg - saves > 0:
-                    lost += _kill(al2, de2, a, dmg - saves, False,
-                                  opts.partial_damage == "round-up")
+                    lost += _kill(
+                        al2, de2, a, dmg - saves, False, opts.partial_damage == "round-up"
+                    )
                 destroyed = _no_regular_units(al2, a)
                 if destroyed:
                     lost += _drop_kin(al2, a)
@@ -416,8 +446,9 @@ def _attack_from(a, dr: D.Dragon, opts: Options, state, kcap: int, cache: dict):
                 flew = int(f == "wing" and not slain)
                 if unlimited:
                     de2 = [0] * len(de2)  # the dead area does not matter then
-                out[(int(slain), int(destroyed), flew, lost, promos, tuple(al2), tuple(de2))] \
-                    += pr * ps * Fraction(w, tot)
+                out[(int(slain), int(destroyed), flew, lost, promos, tuple(al2), tuple(de2))] += (
+                    pr * ps * Fraction(w, tot)
+                )
     return out
 
 
@@ -483,8 +514,10 @@ def exact_game(
     dr = dr[0]
     armyd = D.parse_army(army, cat)
     if sum(armyd.values()) > max_units:
-        raise UserError(f"exact games are for armies of at most {max_units} units, got "
-                        f"{sum(armyd.values())}; use 'dice attack --turns' (Monte Carlo) instead")
+        raise UserError(
+            f"exact games are for armies of at most {max_units} units, got "
+            f"{sum(armyd.values())}; use 'dice attack --turns' (Monte Carlo) instead"
+        )
     a = _plain(build_army(armyd, cat, colour=dr.colour_code, policy=opts.policy))
     kcap = _kcap(a, opts)
     z = [Fraction(0)] * (turns + 1)
@@ -524,13 +557,29 @@ def exact_game(
         promos[pm] += p
         tdist[turns] += p
         still += p
-    return ExactGame(dr.name, armyd, turns, slain_at, destroyed_at, flew_at, gone_at, still,
-                     dict(sorted(lost.items())), dict(sorted(promos.items())), dict(tdist))
+    return ExactGame(
+        dr.name,
+        armyd,
+        turns,
+        slain_at,
+        destroyed_at,
+        flew_at,
+        gone_at,
+        still,
+        dict(sorted(lost.items())),
+        dict(sorted(promos.items())),
+        dict(tdist),
+    )
 
 
 # ---------------------------------------------------------------- dragon against dragon
-def exact_duel_round(a: str | D.Dragon, b: str | D.Dragon, *, options: Options | None = None,
-                     catalog: D.Catalog | None = None) -> dict[str, Fraction]:
+def exact_duel_round(
+    a: str | D.Dragon,
+    b: str | D.Dragon,
+    *,
+    options: Options | None = None,
+    catalog: D.Catalog | None = None,
+) -> dict[str, Fraction]:
     """One round of one dragon against one dragon of another colour, exactly.
 
     Returns probabilities of ``a_slain``, ``b_slain``, ``both_slain``, ``a_wins`` (B slain or

@@ -137,8 +137,9 @@ class Tile:
             units = parse_lines(getattr(self, side), f"--{side}")
             shaken = parse_lines(getattr(self, f"{side}_shaken"), f"{side} shaken")
             bars = parse_lines(getattr(self, f"{side}_barricades"), f"{side} barricades")
-            tacs = parse_lines(getattr(self, f"{side}_tactics"), f"{side} tactics",
-                               upper=MAX_TACTICS)
+            tacs = parse_lines(
+                getattr(self, f"{side}_tactics"), f"{side} tactics", upper=MAX_TACTICS
+            )
             if sum(units.values()) == 0:
                 raise UserError(f"the {side} needs at least one unit on the tile")
             for li, line in enumerate(LINES):
@@ -255,14 +256,16 @@ class BattleResult:
     def mean_turns(self) -> tuple[float, float, float]:
         """Mean battles until the tile is controlled (controlled games), with a 95% interval."""
         k = int(self.counters[K.B_ALLIANCE] + self.counters[K.B_ARMY])
-        return mean_interval(float(self.counters[K.B_TURNS_SUM]),
-                             float(self.counters[K.B_TURNS_SQ]), k)
+        return mean_interval(
+            float(self.counters[K.B_TURNS_SUM]), float(self.counters[K.B_TURNS_SQ]), k
+        )
 
     @property
     def mean_stress(self) -> tuple[float, float, float]:
         """Mean stress the heroes took absorbing hits, per game."""
-        return mean_interval(float(self.counters[K.B_STRESS_SUM]),
-                             float(self.counters[K.B_STRESS_SQ]), self.n)
+        return mean_interval(
+            float(self.counters[K.B_STRESS_SUM]), float(self.counters[K.B_STRESS_SQ]), self.n
+        )
 
     @property
     def p_hero_at_max_stress(self) -> Rate:
@@ -287,8 +290,9 @@ class BattleResult:
 
     def mean_units_left(self, side: str) -> tuple[float, float, float]:
         s = SIDES.index(resolve_name(side, SIDES, "side"))
-        return mean_interval(float(self.counters[K.B_TOTAL + s]),
-                             float(self.counters[K.B_TOTAL + 2 + s]), self.n)
+        return mean_interval(
+            float(self.counters[K.B_TOTAL + s]), float(self.counters[K.B_TOTAL + 2 + s]), self.n
+        )
 
     def turns_histogram(self) -> np.ndarray:
         """``int64[2, max_turns + 1]``: games controlled by (Alliance, Army) at each turn."""
@@ -321,8 +325,12 @@ class BattleResult:
             if ax is None:
                 _, ax = plt.subplots()
             for s, side in enumerate(SIDES):
-                ax.step(turns, h[s, 1 : last + 1] / max(1, self.n), where="mid",
-                        label=f"{side} controls")
+                ax.step(
+                    turns,
+                    h[s, 1 : last + 1] / max(1, self.n),
+                    where="mid",
+                    label=f"{side} controls",
+                )
             ax.set_xlabel("battle (turn) when the tile is controlled")
             ax.set_ylabel("fraction of games")
             ax.legend()
@@ -359,8 +367,11 @@ class BattleResult:
         import pandas as pd
 
         rows = []
-        for name, r in (("alliance", self.p_alliance_controls), ("army", self.p_army_controls),
-                        ("undecided", self.p_undecided)):
+        for name, r in (
+            ("alliance", self.p_alliance_controls),
+            ("army", self.p_army_controls),
+            ("undecided", self.p_undecided),
+        ):
             rows.append({"controls": name, "games": r.k, "p": r.rate, "lo": r.lo, "hi": r.hi})
         return pd.DataFrame(rows)
 
@@ -382,9 +393,11 @@ class BattleResult:
             lines.append(f"  {side} units left: {m:.2f} [{lo:.2f}, {hi:.2f}]")
         if self.heroes:
             ms, slo, shi = self.mean_stress
-            lines.append(f"  hero stress taken: {ms:.2f} [{slo:.2f}, {shi:.2f}]"
-                         f" ({self.heroes} hero(es)); a hero at maximum stress:"
-                         f" {self.p_hero_at_max_stress}")
+            lines.append(
+                f"  hero stress taken: {ms:.2f} [{slo:.2f}, {shi:.2f}]"
+                f" ({self.heroes} hero(es)); a hero at maximum stress:"
+                f" {self.p_hero_at_max_stress}"
+            )
         lines.append(f"  {self.n / max(self.seconds, 1e-9):,.0f} games/s, {self.seconds:.2f} s")
         return "\n".join(lines)
 
@@ -441,25 +454,59 @@ def battle(
     """
     n = parse_count(n)
     r = _rules(rules, overrides)
-    tile = Tile(alliance=alliance, army=army, alliance_barricades=barricades,
-                alliance_tactics=tactics, army_barricades=army_barricades,
-                army_tactics=army_tactics, alliance_shaken=alliance_shaken,
-                army_shaken=army_shaken, alliance_commander=alliance_commander,
-                army_commander=army_commander)
+    tile = Tile(
+        alliance=alliance,
+        army=army,
+        alliance_barricades=barricades,
+        alliance_tactics=tactics,
+        army_barricades=army_barricades,
+        army_tactics=army_tactics,
+        alliance_shaken=alliance_shaken,
+        army_shaken=army_shaken,
+        alliance_commander=alliance_commander,
+        army_commander=army_commander,
+    )
     u, cmd, tab = tile.arrays()
     r, p, (cards, sizes, dh, dw, sl, sc, opts, fopts) = _common(
-        r, heroes=heroes, hero_policy=hero_policy, tier=tier, max_turns=max_turns,
-        battle_type=battle_type)
+        r,
+        heroes=heroes,
+        hero_policy=hero_policy,
+        tier=tier,
+        max_turns=max_turns,
+        battle_type=battle_type,
+    )
     args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
-    out = run_blocks(K.battle_kernel, n, seed, args, progress=progress, threads=threads,
-                     label="battles")
-    kind = (resolve_name(battle_type, BATTLE_TYPES, "battle type")
-            if isinstance(battle_type, str) else f"p_all_out={p}")
-    man = manifest(command="krynn battle", seed=seed, n=out.n, threads=out.threads,
-                   rules_hash=rules_hash(r.to_dict()), overrides=r.overrides,
-                   hero_policy=r.hero_policy, max_stress=r.max_stress, seconds=out.seconds)
-    return BattleResult(out.n, out.counters, tile.describe(), kind, p, int(heroes),
-                        int(max_turns), out.seconds, out.interrupted, man)
+    out = run_blocks(
+        K.battle_kernel, n, seed, args, progress=progress, threads=threads, label="battles"
+    )
+    kind = (
+        resolve_name(battle_type, BATTLE_TYPES, "battle type")
+        if isinstance(battle_type, str)
+        else f"p_all_out={p}"
+    )
+    man = manifest(
+        command="krynn battle",
+        seed=seed,
+        n=out.n,
+        threads=out.threads,
+        rules_hash=rules_hash(r.to_dict()),
+        overrides=r.overrides,
+        hero_policy=r.hero_policy,
+        max_stress=r.max_stress,
+        seconds=out.seconds,
+    )
+    return BattleResult(
+        out.n,
+        out.counters,
+        tile.describe(),
+        kind,
+        p,
+        int(heroes),
+        int(max_turns),
+        out.seconds,
+        out.interrupted,
+        man,
+    )
 
 
 # --- battlefield ------------------------------------------------------------------------------
@@ -476,19 +523,27 @@ class BattlefieldResult:
     manifest: dict[str, Any] = field(repr=False)
 
     def rate(self, what: str) -> Rate:
-        idx = {"win": K.F_WIN, "hold": K.F_HOLD, "loss": K.F_LOSS,
-               "loss_by_limit": K.F_LOSS_LIMIT, "unfinished": K.F_UNFINISHED}
+        idx = {
+            "win": K.F_WIN,
+            "hold": K.F_HOLD,
+            "loss": K.F_LOSS,
+            "loss_by_limit": K.F_LOSS_LIMIT,
+            "unfinished": K.F_UNFINISHED,
+        }
         return Rate.of(self.counters[idx[resolve_name(what, idx, "outcome")]], self.n)
 
     @property
     def mean_turns(self) -> tuple[float, float, float]:
-        return mean_interval(float(self.counters[K.F_TURNS_SUM]),
-                             float(self.counters[K.F_TURNS_SQ]), self.n)
+        return mean_interval(
+            float(self.counters[K.F_TURNS_SUM]), float(self.counters[K.F_TURNS_SQ]), self.n
+        )
 
     def tile_control(self) -> list[dict[str, Rate]]:
         return [
-            {side: Rate.of(self.counters[K.F_TILES + 2 * i + s], self.n)
-             for s, side in enumerate(SIDES)}
+            {
+                side: Rate.of(self.counters[K.F_TILES + 2 * i + s], self.n)
+                for s, side in enumerate(SIDES)
+            }
             for i in range(len(self.tiles))
         ]
 
@@ -557,8 +612,9 @@ def battlefield(
         raise UserError(f"a battlefield needs 1 to 9 battle tiles, got {len(tiles)}")
     ts = [t if isinstance(t, Tile) else Tile(**t) for t in tiles]
     if isinstance(control_limit, bool) or not 0 <= int(control_limit) <= len(ts):
-        raise UserError(f"control_limit must be between 0 (none) and {len(ts)}, got "
-                        f"{control_limit}")
+        raise UserError(
+            f"control_limit must be between 0 (none) and {len(ts)}, got {control_limit}"
+        )
     arrs = [t.arrays() for t in ts]
     u = np.stack([a[0] for a in arrs])
     cmd = np.stack([a[1] for a in arrs])
@@ -566,17 +622,31 @@ def battlefield(
     flank = np.array([t.flank for t in ts], np.int64)
     r = _rules(rules, overrides)
     r, p, (cards, sizes, dh, dw, sl, sc, opts, fopts) = _common(
-        r, heroes=heroes, hero_policy=hero_policy, tier=tier, max_turns=max_turns,
-        battle_type=battle_type)
+        r,
+        heroes=heroes,
+        hero_policy=hero_policy,
+        tier=tier,
+        max_turns=max_turns,
+        battle_type=battle_type,
+    )
     opts[K.O_CONTROL_LIMIT] = int(control_limit)
     args = (u, cmd, tab, flank, cards, sizes, dh, dw, sl, sc, opts, fopts)
-    out = run_blocks(K.field_kernel, n, seed, args, progress=progress, threads=threads,
-                     label="scenarios")
-    man = manifest(command="krynn battlefield", seed=seed, n=out.n, threads=out.threads,
-                   rules_hash=rules_hash(r.to_dict()), overrides=r.overrides,
-                   p_all_out=p, seconds=out.seconds)
-    return BattlefieldResult(out.n, out.counters, [t.describe() for t in ts],
-                             int(control_limit), out.seconds, man)
+    out = run_blocks(
+        K.field_kernel, n, seed, args, progress=progress, threads=threads, label="scenarios"
+    )
+    man = manifest(
+        command="krynn battlefield",
+        seed=seed,
+        n=out.n,
+        threads=out.threads,
+        rules_hash=rules_hash(r.to_dict()),
+        overrides=r.overrides,
+        p_all_out=p,
+        seconds=out.seconds,
+    )
+    return BattlefieldResult(
+        out.n, out.counters, [t.describe() for t in ts], int(control_limit), out.seconds, man
+    )
 
 
 # --- conflicts --------------------------------------------------------------------------------
@@ -609,8 +679,9 @@ class ConflictResult:
 
     @property
     def mean_stress(self) -> tuple[float, float, float]:
-        return mean_interval(float(self.counters[K.K_STRESS_SUM]),
-                             float(self.counters[K.K_STRESS_SQ]), self.n)
+        return mean_interval(
+            float(self.counters[K.K_STRESS_SUM]), float(self.counters[K.K_STRESS_SQ]), self.n
+        )
 
     def to_dict(self) -> dict[str, Any]:
         s, e = self.success, self.exceed
@@ -643,15 +714,35 @@ class ConflictResult:
     def to_frame(self):
         import pandas as pd
 
-        rows = [{"quantity": "success", "exact": float(self.exact_success),
-                 "simulated": self.success.rate, "lo": self.success.lo, "hi": self.success.hi}]
+        rows = [
+            {
+                "quantity": "success",
+                "exact": float(self.exact_success),
+                "simulated": self.success.rate,
+                "lo": self.success.lo,
+                "hi": self.success.hi,
+            }
+        ]
         if self.exact_exceed is not None:
-            rows.append({"quantity": "exceed", "exact": float(self.exact_exceed),
-                         "simulated": self.exceed.rate, "lo": self.exceed.lo,
-                         "hi": self.exceed.hi})
+            rows.append(
+                {
+                    "quantity": "exceed",
+                    "exact": float(self.exact_exceed),
+                    "simulated": self.exceed.rate,
+                    "lo": self.exceed.lo,
+                    "hi": self.exceed.hi,
+                }
+            )
         m, lo, hi = self.mean_stress
-        rows.append({"quantity": "stress", "exact": float(self.exact_stress), "simulated": m,
-                     "lo": lo, "hi": hi})
+        rows.append(
+            {
+                "quantity": "stress",
+                "exact": float(self.exact_stress),
+                "simulated": m,
+                "lo": lo,
+                "hi": hi,
+            }
+        )
         return pd.DataFrame(rows)
 
     def summary(self) -> str:
@@ -664,14 +755,20 @@ class ConflictResult:
         else:
             lines.append(f"  best use of {self.actions} actions and {self.cards} ability cards:")
             lines += [f"    {i + 1}. {s}" for i, s in enumerate(self.plan)]
-        lines.append(f"  success: exact {float(self.exact_success):.4%} ({self.exact_success})"
-                     f"   simulated {self.success} ({self.n:,} trials)")
+        lines.append(
+            f"  success: exact {float(self.exact_success):.4%} ({self.exact_success})"
+            f"   simulated {self.success} ({self.n:,} trials)"
+        )
         if self.exact_exceed is not None:
-            lines.append(f"  exceed (equipment): exact {float(self.exact_exceed):.4%}"
-                         f"   simulated {self.exceed}")
+            lines.append(
+                f"  exceed (equipment): exact {float(self.exact_exceed):.4%}"
+                f"   simulated {self.exceed}"
+            )
         m, lo, hi = self.mean_stress
-        lines.append(f"  stress from Woe: exact {float(self.exact_stress):.4f}"
-                     f"   simulated {m:.4f} [{lo:.4f}, {hi:.4f}]")
+        lines.append(
+            f"  stress from Woe: exact {float(self.exact_stress):.4f}"
+            f"   simulated {m:.4f} [{lo:.4f}, {hi:.4f}]"
+        )
         return "\n".join(lines)
 
 
@@ -710,28 +807,55 @@ def conflict(
         exact_s, exact_e, exact_w = odds["success"], odds["exceed"], odds["stress"]
         steps = [f"roll {dice} dice once"]
     else:
-        bp = best_conflict_plan(difficulty, actions=actions, cards=cards, mastered=mastered,
-                                rules=r)
+        bp = best_conflict_plan(
+            difficulty, actions=actions, cards=cards, mastered=mastered, rules=r
+        )
         acts, crd = int(actions), int(cards)
         plan = np.zeros((acts + 1, crd + 1, 2), np.int64)
         for (a, c), (sa, sc) in bp.table.items():
             plan[a, c] = (sa, sc)
         exact_s, exact_e, exact_w = bp.success, bp.exceed, bp.expected_stress
         steps = bp.steps()
-    out = run_blocks(K.conflict_kernel, n, seed, (d, plan, acts, crd, dh, dw),
-                     progress=progress, threads=threads, label="conflicts")
-    man = manifest(command="krynn conflict", seed=seed, n=out.n, threads=out.threads,
-                   rules_hash=rules_hash(r.to_dict()), overrides=r.overrides,
-                   seconds=out.seconds)
-    return ConflictResult(int(difficulty), d, bool(mastered), dice, acts, crd, exact_s, exact_e,
-                          exact_w, steps, out.n, out.counters, out.seconds, man)
+    out = run_blocks(
+        K.conflict_kernel,
+        n,
+        seed,
+        (d, plan, acts, crd, dh, dw),
+        progress=progress,
+        threads=threads,
+        label="conflicts",
+    )
+    man = manifest(
+        command="krynn conflict",
+        seed=seed,
+        n=out.n,
+        threads=out.threads,
+        rules_hash=rules_hash(r.to_dict()),
+        overrides=r.overrides,
+        seconds=out.seconds,
+    )
+    return ConflictResult(
+        int(difficulty),
+        d,
+        bool(mastered),
+        dice,
+        acts,
+        crd,
+        exact_s,
+        exact_e,
+        exact_w,
+        steps,
+        out.n,
+        out.counters,
+        out.seconds,
+        man,
+    )
 
 
 # --- sweeps -----------------------------------------------------------------------------------
 SWEEPABLE = tuple(
     f"{prefix}.{line}"
-    for prefix in ("alliance", "army", "barricades", "tactics", "army_barricades",
-                   "army_tactics")
+    for prefix in ("alliance", "army", "barricades", "tactics", "army_barricades", "army_tactics")
     for line in LINES
 ) + ("heroes",)
 
@@ -751,11 +875,20 @@ class SweepResult:
         for v, r in zip(self.values, self.results, strict=True):
             pa, pd_ = r.p_alliance_controls, r.p_army_controls
             mt, _, _ = r.mean_turns
-            rows.append({self.vary: v, "p_alliance_controls": pa.rate, "lo": pa.lo, "hi": pa.hi,
-                         "p_army_controls": pd_.rate, "mean_turns": mt,
-                         "alliance_units_left": r.mean_units_left("alliance")[0],
-                         "army_units_left": r.mean_units_left("army")[0],
-                         "mean_stress": r.mean_stress[0], "n": r.n})
+            rows.append(
+                {
+                    self.vary: v,
+                    "p_alliance_controls": pa.rate,
+                    "lo": pa.lo,
+                    "hi": pa.hi,
+                    "p_army_controls": pd_.rate,
+                    "mean_turns": mt,
+                    "alliance_units_left": r.mean_units_left("alliance")[0],
+                    "army_units_left": r.mean_units_left("army")[0],
+                    "mean_stress": r.mean_stress[0],
+                    "n": r.n,
+                }
+            )
         return pd.DataFrame(rows)
 
     def to_dict(self) -> dict[str, Any]:
@@ -763,12 +896,16 @@ class SweepResult:
 
     def summary(self) -> str:
         f = self.to_frame()
-        lines = [f"sweep over {self.vary} ({self.results[0].battle_type}, "
-                 f"{self.results[0].n:,} games each)"]
+        lines = [
+            f"sweep over {self.vary} ({self.results[0].battle_type}, "
+            f"{self.results[0].n:,} games each)"
+        ]
         for _, row in f.iterrows():
-            lines.append(f"  {self.vary}={int(row[self.vary]):<3} Alliance controls "
-                         f"{100 * row['p_alliance_controls']:6.2f}% [{100 * row['lo']:.2f}, "
-                         f"{100 * row['hi']:.2f}]  turns {row['mean_turns']:.2f}")
+            lines.append(
+                f"  {self.vary}={int(row[self.vary]):<3} Alliance controls "
+                f"{100 * row['p_alliance_controls']:6.2f}% [{100 * row['lo']:.2f}, "
+                f"{100 * row['hi']:.2f}]  turns {row['mean_turns']:.2f}"
+            )
         return "\n".join(lines)
 
     def plot(self, ax=None):
@@ -781,9 +918,12 @@ class SweepResult:
         with plot_style():
             if ax is None:
                 _, ax = plt.subplots()
-            ax.errorbar(f[self.vary], f["p_alliance_controls"],
-                        yerr=[f["p_alliance_controls"] - f["lo"],
-                              f["hi"] - f["p_alliance_controls"]], marker="o")
+            ax.errorbar(
+                f[self.vary],
+                f["p_alliance_controls"],
+                yerr=[f["p_alliance_controls"] - f["lo"], f["hi"] - f["p_alliance_controls"]],
+                marker="o",
+            )
             ax.set_xlabel(self.vary)
             ax.set_ylabel("P(Alliance controls the tile)")
         return ax
@@ -807,4 +947,3 @@ def sweep(vary: str, values: Sequence[int], **battle_kwargs: Any) -> SweepResult
             kw[prefix] = spec
         results.append(battle(**kw))
     return SweepResult(key, [int(v) for v in values], results)
-

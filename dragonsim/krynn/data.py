@@ -429,69 +429,157 @@ def assumed(rules: KrynnRules | None = None) -> list[dict[str, Any]]:
             {"key": key, "value": value, "provenance": prov, "where_used": where, "reason": reason}
         )
 
-    add("krynn.battle_die", {f.name: f.count for f in r.battle_die}, "assumed",
+    add(
+        "krynn.battle_die",
+        {f.name: f.count for f in r.battle_die},
+        "assumed",
         "every battle and conflict roll",
         "rulebook: 'Each battle die has one or more of each of these faces' (counts not printed);"
-        " RULES-GAPS.md: Blank 2, Single Hit 2, Double Hit 1, Woe 1")
-    add("krynn.skirmish_die", [f.line + ("+commander" if f.commander else "")
-                               for f in r.skirmish_die], "assumed",
+        " RULES-GAPS.md: Blank 2, Single Hit 2, Double Hit 1, Woe 1",
+    )
+    add(
+        "krynn.skirmish_die",
+        [f.line + ("+commander" if f.commander else "") for f in r.skirmish_die],
+        "assumed",
         "skirmish line and commander activation",
         "rulebook names the symbols only; RULES-GAPS.md: each line once plain, once with the"
-        " commander symbol")
+        " commander symbol",
+    )
     for side in SIDES:
         for line in LINES:
-            add(f"krynn.decks.{side}.{line}",
-                [f"{c.copies}x {c.name}: {c.amount} {c.kind} -> {c.target}"
-                 + (f", {c.effect} {c.effect_amount}" if c.effect != "none" else "")
-                 for c in r.decks[side][line]],
-                "assumed", "unit card reveal in every fight",
-                "no unit card texts are printed; same default deck for both sides")
-    add("krynn.commanders", {k: f"{c.hook} {c.amount} -> {c.target}"
-                             for k, c in COMMANDERS.items()},
-        "assumed", "commander powers before battles", "no commander card texts are printed")
-    add("krynn.alliance_hits", r.alliance_hits, "assumed", "which Alliance unit a hit takes",
-        "rulebook silent on which unit of a line takes a hit; the players keep units ready")
-    add("krynn.army_hits", r.army_hits, "assumed", "which Dragon Army unit a hit takes",
-        "rulebook silent; the players (who run the battle) shake Dragon Army units first")
-    add("krynn.hero_policy", r.hero_policy, "assumed", "heroes absorbing hits as stress",
+            add(
+                f"krynn.decks.{side}.{line}",
+                [
+                    f"{c.copies}x {c.name}: {c.amount} {c.kind} -> {c.target}"
+                    + (f", {c.effect} {c.effect_amount}" if c.effect != "none" else "")
+                    for c in r.decks[side][line]
+                ],
+                "assumed",
+                "unit card reveal in every fight",
+                "no unit card texts are printed; same default deck for both sides",
+            )
+    add(
+        "krynn.commanders",
+        {k: f"{c.hook} {c.amount} -> {c.target}" for k, c in COMMANDERS.items()},
+        "assumed",
+        "commander powers before battles",
+        "no commander card texts are printed",
+    )
+    add(
+        "krynn.alliance_hits",
+        r.alliance_hits,
+        "assumed",
+        "which Alliance unit a hit takes",
+        "rulebook silent on which unit of a line takes a hit; the players keep units ready",
+    )
+    add(
+        "krynn.army_hits",
+        r.army_hits,
+        "assumed",
+        "which Dragon Army unit a hit takes",
+        "rulebook silent; the players (who run the battle) shake Dragon Army units first",
+    )
+    add(
+        "krynn.hero_policy",
+        r.hero_policy,
+        "assumed",
+        "heroes absorbing hits as stress",
         "'Heroes on the active flank may choose to absorb hits'; default: only a hit that would"
-        " leave the Alliance no ready unit on the tile")
-    add("krynn.max_stress", r.max_stress, "printed", "hero absorption limit",
-        "'For Recruit-tier scenarios, your maximum stress is 4'")
-    add("krynn.mutual_control", r.mutual_control, "assumed",
+        " leave the Alliance no ready unit on the tile",
+    )
+    add(
+        "krynn.max_stress",
+        r.max_stress,
+        "printed",
+        "hero absorption limit",
+        "'For Recruit-tier scenarios, your maximum stress is 4'",
+    )
+    add(
+        "krynn.mutual_control",
+        r.mutual_control,
+        "assumed",
         "both sides left without ready units in one battle",
-        "rulebook silent; ties go to the Dragon Army as in combat strength")
-    add("krynn.p_all_out_commanders", r.p_all_out_commanders, "assumed",
+        "rulebook silent; ties go to the Dragon Army as in combat strength",
+    )
+    add(
+        "krynn.p_all_out_commanders",
+        r.p_all_out_commanders,
+        "assumed",
         "commander powers in all-out battles",
-        "'activate if instructed to by the last event card' (event deck not modelled)")
-    add("krynn.any_line", "Alliance attacking: the Army line with ready units needing fewest"
+        "'activate if instructed to by the last event card' (event deck not modelled)",
+    )
+    add(
+        "krynn.any_line",
+        "Alliance attacking: the Army line with ready units needing fewest"
         " hits to shake them all; Army attacking: the Alliance line with most barricades+ready"
-        " units", "assumed",
+        " units",
+        "assumed",
         "unit cards whose hits may go to any line",
-        "'the hero whose turn it is decides which defending line'")
-    add("krynn.barricade_order", "barricades under shaken units are spent first", "assumed",
-        "barricade removal and immunity to Shake", "which barricade absorbs a hit is not printed")
-    add("krynn.battle_mix", "battle='mixed': all-out with probability 0.5 each turn"
-        " (battlefield default)", "assumed", "battle type when not given",
-        "'The kind of battle is set by the last event card revealed' (event deck not modelled)")
-    add("krynn.commander_fighting_line", "fighting line = Foot in an all-out battle", "assumed",
-        "commander hooks aimed at 'the fighting line'", "no commander texts printed")
-    add("krynn.flank_move", "nearest uncontrolled battle tile, left/right at random", "assumed",
+        "'the hero whose turn it is decides which defending line'",
+    )
+    add(
+        "krynn.barricade_order",
+        "barricades under shaken units are spent first",
+        "assumed",
+        "barricade removal and immunity to Shake",
+        "which barricade absorbs a hit is not printed",
+    )
+    add(
+        "krynn.battle_mix",
+        "battle='mixed': all-out with probability 0.5 each turn (battlefield default)",
+        "assumed",
+        "battle type when not given",
+        "'The kind of battle is set by the last event card revealed' (event deck not modelled)",
+    )
+    add(
+        "krynn.commander_fighting_line",
+        "fighting line = Foot in an all-out battle",
+        "assumed",
+        "commander hooks aimed at 'the fighting line'",
+        "no commander texts printed",
+    )
+    add(
+        "krynn.flank_move",
+        "nearest uncontrolled battle tile, left/right at random",
+        "assumed",
         "battlefield: flank token and units moving on control",
-        "'move that tile's flank token ... to a neighboring battle tile'")
-    add("krynn.active_flank", "uncontrolled tile chosen with probability proportional to its"
-        " flank tokens", "assumed", "battlefield: which tile battles each turn",
-        "event cards choose it; 'more likely to be the active flank' with more flank tokens")
-    add("krynn.commander_dice_woe", "Woe results of a commander's 'dice' power are ignored",
-        "assumed", "commander powers that roll battle dice",
-        "Woe in battle hits 'the attacking line'; a commander power has none")
-    add("krynn.hero_choice", "the least-stressed hero below maximum absorbs; never beyond the"
-        " maximum (no ability cards removed)", "assumed", "heroes absorbing hits",
+        "'move that tile's flank token ... to a neighboring battle tile'",
+    )
+    add(
+        "krynn.active_flank",
+        "uncontrolled tile chosen with probability proportional to its flank tokens",
+        "assumed",
+        "battlefield: which tile battles each turn",
+        "event cards choose it; 'more likely to be the active flank' with more flank tokens",
+    )
+    add(
+        "krynn.commander_dice_woe",
+        "Woe results of a commander's 'dice' power are ignored",
+        "assumed",
+        "commander powers that roll battle dice",
+        "Woe in battle hits 'the attacking line'; a commander power has none",
+    )
+    add(
+        "krynn.hero_choice",
+        "the least-stressed hero below maximum absorbs; never beyond the"
+        " maximum (no ability cards removed)",
+        "assumed",
+        "heroes absorbing hits",
         "'Once a hero has reached their maximum stress, they must remove 1 card' (cards not"
-        " modelled)")
-    add("krynn.empty_lines", "when both fighting lines are empty nothing is revealed", "assumed",
-        "fights", "an attacking line needs units; the rulebook does not say")
-    add("krynn.conflict_retry", "a retry is a new attempt: >= 1 action, 1 die per action and"
-        " per discarded card", "derived", "conflicts",
-        "'You start with 1 battle die' ... 'you may spend 1 or more actions to try again'")
+        " modelled)",
+    )
+    add(
+        "krynn.empty_lines",
+        "when both fighting lines are empty nothing is revealed",
+        "assumed",
+        "fights",
+        "an attacking line needs units; the rulebook does not say",
+    )
+    add(
+        "krynn.conflict_retry",
+        "a retry is a new attempt: >= 1 action, 1 die per action and per discarded card",
+        "derived",
+        "conflicts",
+        "'You start with 1 battle die' ... 'you may spend 1 or more actions to try again'",
+    )
     return rows

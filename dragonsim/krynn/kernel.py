@@ -272,8 +272,9 @@ def apply_hits(u, t, s, l, hits, opts, stress, g):
     if opts[O_HEROES] > 0 and opts[O_HERO_POLICY] != HP_NEVER and s == ALLIANCE:
         apply_hits_heroes(u, t, s, l, hits, opts, stress, g)
         return
-    r, sh, br, bs, tac = hit_line(u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS],
-                                  u[t, s, l, TAC], hits, opts[s])
+    r, sh, br, bs, tac = hit_line(
+        u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS], u[t, s, l, TAC], hits, opts[s]
+    )
     u[t, s, l, R] = r
     u[t, s, l, S] = sh
     u[t, s, l, BR] = br
@@ -333,7 +334,7 @@ def choose_any(u, t, atk_side):
         if atk_side == ALLIANCE:
             key = (v << 2) if r > 0 else ((((1 << 20) - n) << 2) if n > 0 else (1 << 30))
         else:
-            key = ((((1 << 20) - v) << 2) if n > 0 else (1 << 30))
+            key = (((1 << 20) - v) << 2) if n > 0 else (1 << 30)
         best = min(best, key + l)
     return best & 3
 
@@ -348,8 +349,9 @@ def fight_hits_heroes(u, t, dfd, target, hits, atk, line, woe, opts, stress, g):
 
 # --- one fight, one battle ----------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g,
-          st_d, st_c):
+def fight(
+    u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g, st_d, st_c
+):
     """Resolve the fight between the two ``line`` lines of tile ``t`` (battle phase steps 1-3).
 
     Returns the attacking side, or -1 when neither line has units. The fight changes only
@@ -383,17 +385,37 @@ def fight(u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, st
     # applied to the attacking line."
     if opts[O_HEROES] > 0 and opts[O_HERO_POLICY] != HP_NEVER:
         fight_hits_heroes(u, t, dfd, target, hits, atk, line, woe, opts, stress, g)
-        dr, ds, dbr, dbs, dt = (u[t, dfd, target, R], u[t, dfd, target, S],
-                                u[t, dfd, target, BR], u[t, dfd, target, BS],
-                                u[t, dfd, target, TAC])
-        ar, as_, abr, abs_, at = (u[t, atk, line, R], u[t, atk, line, S], u[t, atk, line, BR],
-                                  u[t, atk, line, BS], u[t, atk, line, TAC])
+        dr, ds, dbr, dbs, dt = (
+            u[t, dfd, target, R],
+            u[t, dfd, target, S],
+            u[t, dfd, target, BR],
+            u[t, dfd, target, BS],
+            u[t, dfd, target, TAC],
+        )
+        ar, as_, abr, abs_, at = (
+            u[t, atk, line, R],
+            u[t, atk, line, S],
+            u[t, atk, line, BR],
+            u[t, atk, line, BS],
+            u[t, atk, line, TAC],
+        )
     else:
-        dr, ds, dbr, dbs, dt = hit_line(u[t, dfd, target, R], u[t, dfd, target, S],
-                                        u[t, dfd, target, BR], u[t, dfd, target, BS],
-                                        u[t, dfd, target, TAC], hits, opts[dfd])
-        ar, as_, abr, abs_, at = (u[t, atk, line, R], u[t, atk, line, S], u[t, atk, line, BR],
-                                  u[t, atk, line, BS], u[t, atk, line, TAC])
+        dr, ds, dbr, dbs, dt = hit_line(
+            u[t, dfd, target, R],
+            u[t, dfd, target, S],
+            u[t, dfd, target, BR],
+            u[t, dfd, target, BS],
+            u[t, dfd, target, TAC],
+            hits,
+            opts[dfd],
+        )
+        ar, as_, abr, abs_, at = (
+            u[t, atk, line, R],
+            u[t, atk, line, S],
+            u[t, atk, line, BR],
+            u[t, atk, line, BS],
+            u[t, atk, line, TAC],
+        )
         if woe > 0:  # (most rolls have no Woe: cheaper to skip than to apply 0 hits)
             ar, as_, abr, abs_, at = hit_line(ar, as_, abr, abs_, at, woe, opts[atk])
     # the card's effect, by masked amounts (an effect with amount 0 changes nothing); most
@@ -478,8 +500,27 @@ def take_control(u, t, w, cmd):
 
 
 @njit(cache=True, inline="always")
-def battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line, sk_cmd,
-           opts, fopts, stress, g, st_d, st_c, st_f):
+def battle(
+    u,
+    t,
+    cmd,
+    cmd_tab,
+    order,
+    ptr,
+    cards,
+    sizes,
+    die_hits,
+    die_woe,
+    sk_line,
+    sk_cmd,
+    opts,
+    fopts,
+    stress,
+    g,
+    st_d,
+    st_c,
+    st_f,
+):
     """One battle phase on tile ``t``; returns the side now controlling it (or -1).
 
     Skirmish ("1 battle line from each side fights", line and commander symbol from the
@@ -512,18 +553,57 @@ def battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_l
     lo = 0 if allout else fl
     hi = 3 if allout else fl + 1
     for l in range(lo, hi):  # one call site keeps the inlined code small
-        fight(u, t, l, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g,
-              st_d, st_c)
+        fight(
+            u, t, l, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g, st_d, st_c
+        )
     return control(u, t, opts)
 
 
 @njit(cache=True)
-def battle_step(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
-                sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f):
+def battle_step(
+    u,
+    t,
+    cmd,
+    cmd_tab,
+    order,
+    ptr,
+    cards,
+    sizes,
+    die_hits,
+    die_woe,
+    sk_line,
+    sk_cmd,
+    opts,
+    fopts,
+    stress,
+    g,
+    st_d,
+    st_c,
+    st_f,
+):
     """:func:`battle` as an ordinary (not inlined) call, for the battlefield kernel and tests:
     one compiled copy of the battle phase shared by its callers."""
-    return battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
-                  sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
+    return battle(
+        u,
+        t,
+        cmd,
+        cmd_tab,
+        order,
+        ptr,
+        cards,
+        sizes,
+        die_hits,
+        die_woe,
+        sk_line,
+        sk_cmd,
+        opts,
+        fopts,
+        stress,
+        g,
+        st_d,
+        st_c,
+        st_f,
+    )
 
 
 @njit(cache=True, inline="always")
@@ -574,8 +654,16 @@ def chunk_scratch(u0, cmd0, cmd_tab, cards, sizes):
             for i in range(m):
                 for f in range(5):
                     cl[s, l, i, f] = cards[s, l, i, f]
-    return (u, np.empty((nt, 2), np.int64), tab, cl, sz, np.zeros((2, 3, m), np.int64),
-            np.zeros((2, 3), np.int64), u0c)
+    return (
+        u,
+        np.empty((nt, 2), np.int64),
+        tab,
+        cl,
+        sz,
+        np.zeros((2, 3, m), np.int64),
+        np.zeros((2, 3), np.int64),
+        u0c,
+    )
 
 
 # --- single tile ----------------------------------------------------------------------------
@@ -597,15 +685,54 @@ def battle_offsets(max_turns, stress_bins):
 
 
 @njit(cache=True, inline="always")
-def play_tile(u, u0, cmd, cmd0, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
-              sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f):
+def play_tile(
+    u,
+    u0,
+    cmd,
+    cmd0,
+    cmd_tab,
+    order,
+    ptr,
+    cards,
+    sizes,
+    die_hits,
+    die_woe,
+    sk_line,
+    sk_cmd,
+    opts,
+    fopts,
+    stress,
+    g,
+    st_d,
+    st_c,
+    st_f,
+):
     """One game on one battle tile: battles turn after turn until it is controlled.
 
     Returns ``(winner, turns)``; winner -1 when ``opts[O_MAX_TURNS]`` battles did not decide."""
     reset_game(u, u0, cmd, cmd0, order, ptr, stress, g)
     for turn in range(1, opts[O_MAX_TURNS] + 1):
-        w = battle(u, 0, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
-                   sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
+        w = battle(
+            u,
+            0,
+            cmd,
+            cmd_tab,
+            order,
+            ptr,
+            cards,
+            sizes,
+            die_hits,
+            die_woe,
+            sk_line,
+            sk_cmd,
+            opts,
+            fopts,
+            stress,
+            g,
+            st_d,
+            st_c,
+            st_f,
+        )
         if w >= 0:
             take_control(u, 0, w, cmd)
             return w, turn
@@ -613,8 +740,22 @@ def play_tile(u, u0, cmd, cmd0, cmd_tab, order, ptr, cards, sizes, die_hits, die
 
 
 @njit(cache=True, parallel=True)
-def battle_kernel(start, stop, seed, u0, cmd0, cmd_tab, cards, sizes, die_hits, die_woe,
-                  sk_line, sk_cmd, opts, fopts):
+def battle_kernel(
+    start,
+    stop,
+    seed,
+    u0,
+    cmd0,
+    cmd_tab,
+    cards,
+    sizes,
+    die_hits,
+    die_woe,
+    sk_line,
+    sk_cmd,
+    opts,
+    fopts,
+):
     """Play games ``start..stop-1`` on one battle tile; returns int64 counters (they add).
 
     Parameters
@@ -648,8 +789,28 @@ def battle_kernel(start, stop, seed, u0, cmd0, cmd_tab, cards, sizes, die_hits, 
         b = min(stop, a + CHUNK)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
-            w, turns = play_tile(u, u0c, cmd, cmd0, tab, order, ptr, cl, sz, die_hits, die_woe,
-                                 sk_line, sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
+            w, turns = play_tile(
+                u,
+                u0c,
+                cmd,
+                cmd0,
+                tab,
+                order,
+                ptr,
+                cl,
+                sz,
+                die_hits,
+                die_woe,
+                sk_line,
+                sk_cmd,
+                opts,
+                fopts,
+                stress,
+                g,
+                st_d,
+                st_c,
+                st_f,
+            )
             row[B_N] += 1
             row[B_PLAYED] += turns
             if w < 0:
@@ -728,8 +889,31 @@ def move_flank(u, t, w, ctl, flank, st_f):
 
 
 @njit(cache=True, inline="always")
-def play_field(u, u0, cmd, cmd0, cmd_tab, flank0, flank, ctl, order, ptr, cards, sizes,
-               die_hits, die_woe, sk_line, sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f):
+def play_field(
+    u,
+    u0,
+    cmd,
+    cmd0,
+    cmd_tab,
+    flank0,
+    flank,
+    ctl,
+    order,
+    ptr,
+    cards,
+    sizes,
+    die_hits,
+    die_woe,
+    sk_line,
+    sk_cmd,
+    opts,
+    fopts,
+    stress,
+    g,
+    st_d,
+    st_c,
+    st_f,
+):
     """One scenario on a row of battle tiles. Returns ``(outcome, turns)`` with outcome 0 win,
     1 hold, 2 loss (all tiles controlled), 3 loss (Dragon Army control limit), -1 unfinished.
 
@@ -770,8 +954,27 @@ def play_field(u, u0, cmd, cmd0, cmd_tab, flank0, flank, ctl, order, ptr, cards,
                     x -= 1
         # inlined (not battle_step): a call passing some twenty arrays costs more than the
         # battle itself
-        w = battle(u, t, cmd, cmd_tab, order, ptr, cards, sizes, die_hits, die_woe, sk_line,
-                   sk_cmd, opts, fopts, stress, g, st_d, st_c, st_f)
+        w = battle(
+            u,
+            t,
+            cmd,
+            cmd_tab,
+            order,
+            ptr,
+            cards,
+            sizes,
+            die_hits,
+            die_woe,
+            sk_line,
+            sk_cmd,
+            opts,
+            fopts,
+            stress,
+            g,
+            st_d,
+            st_c,
+            st_f,
+        )
         if w < 0:
             continue
         take_control(u, t, w, cmd)
@@ -796,8 +999,23 @@ def play_field(u, u0, cmd, cmd0, cmd_tab, flank0, flank, ctl, order, ptr, cards,
 
 
 @njit(cache=True, parallel=True)
-def field_kernel(start, stop, seed, u0, cmd0, cmd_tab, flank0, cards, sizes, die_hits, die_woe,
-                 sk_line, sk_cmd, opts, fopts):
+def field_kernel(
+    start,
+    stop,
+    seed,
+    u0,
+    cmd0,
+    cmd_tab,
+    flank0,
+    cards,
+    sizes,
+    die_hits,
+    die_woe,
+    sk_line,
+    sk_cmd,
+    opts,
+    fopts,
+):
     """Play scenarios ``start..stop-1`` on ``T`` tiles (``u0`` int64[T, 2, 3, 5], ``flank0``
     int64[T] flank tokens); returns int64 counters: outcomes, turns, dice, stress, and per
     tile who controls it at the end."""
@@ -821,9 +1039,31 @@ def field_kernel(start, stop, seed, u0, cmd0, cmd_tab, flank0, cards, sizes, die
         b = min(stop, a + CHUNK)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
-            res, turns = play_field(u, u0c, cmd, cmd0, tab, flank0, flank, ctl, order, ptr, cl,
-                                    sz, die_hits, die_woe, sk_line, sk_cmd, opts, fopts, stress,
-                                    g, st_d, st_c, st_f)
+            res, turns = play_field(
+                u,
+                u0c,
+                cmd,
+                cmd0,
+                tab,
+                flank0,
+                flank,
+                ctl,
+                order,
+                ptr,
+                cl,
+                sz,
+                die_hits,
+                die_woe,
+                sk_line,
+                sk_cmd,
+                opts,
+                fopts,
+                stress,
+                g,
+                st_d,
+                st_c,
+                st_f,
+            )
             row[F_N] += 1
             if res == 0:
                 row[F_WIN] += 1
@@ -891,8 +1131,7 @@ def play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, s
 
 
 @njit(cache=True, parallel=True)
-def conflict_kernel(start, stop, seed, difficulty, plan, actions, cards_in_hand, die_hits,
-                    die_woe):
+def conflict_kernel(start, stop, seed, difficulty, plan, actions, cards_in_hand, die_hits, die_woe):
     """Play conflicts ``start..stop-1``; returns int64 counters (see ``K_*``)."""
     n = stop - start
     nchunks = (n + CHUNK - 1) // CHUNK
@@ -922,8 +1161,18 @@ def conflict_kernel(start, stop, seed, difficulty, plan, actions, cards_in_hand,
 
 # --- RNG floor (benchmark) ------------------------------------------------------------------
 @njit(cache=True, parallel=True)
-def dice_floor_kernel(start, stop, seed, dice_per_game, die_hits, die_woe, cards_per_game=0,
-                      deck=1, flow_per_game=0, flow_faces=1):
+def dice_floor_kernel(
+    start,
+    stop,
+    seed,
+    dice_per_game,
+    die_hits,
+    die_woe,
+    cards_per_game=0,
+    deck=1,
+    flow_per_game=0,
+    flow_faces=1,
+):
     """Roll ``dice_per_game`` battle dice per game from the same per-game streams (3 seeded
     streams, as the battle kernel seeds) and count hits: the random-number floor.
 
@@ -953,6 +1202,7 @@ def dice_floor_kernel(start, stop, seed, dice_per_game, die_hits, die_woe, cards
             for _ in range(flow_per_game):
                 hits += below(st_f, flow_faces)
             row[0] += 1
-            row[1] += hits + woe + np.int64(st_c[0] & np.uint64(1)) + np.int64(
-                st_f[0] & np.uint64(1))
+            row[1] += (
+                hits + woe + np.int64(st_c[0] & np.uint64(1)) + np.int64(st_f[0] & np.uint64(1))
+            )
     return out.sum(axis=0)

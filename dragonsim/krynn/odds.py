@@ -201,8 +201,19 @@ def best_conflict_plan(
             value[a, c] = best
             table[a, c] = choice
     p, ec, ea, es, px = value[actions, cards]
-    return ConflictPlan(int(difficulty), int(actions), int(cards), bool(mastered), p, px, ec, ea,
-                        es, table[actions, cards], table)
+    return ConflictPlan(
+        int(difficulty),
+        int(actions),
+        int(cards),
+        bool(mastered),
+        p,
+        px,
+        ec,
+        ea,
+        es,
+        table[actions, cards],
+        table,
+    )
 
 
 # --- one fight: a slow, obvious reference ----------------------------------------------------
@@ -302,8 +313,11 @@ def single_line_battle(
                 b -= 1
                 continue
             removal = rr == 0 or (not a_rf and s > 0)
-            want = policy == "all" or (policy == "removals" and removal) or (
-                policy == "last" and not removal and rr == 1)
+            want = (
+                policy == "all"
+                or (policy == "removals" and removal)
+                or (policy == "last" and not removal and rr == 1)
+            )
             if heroes and policy != "never" and want and tau < cap:
                 tau += 1
                 continue
@@ -362,7 +376,11 @@ def single_line_battle(
         memo[key] = res
         return res
 
-    pa, pd, turns, stress = value((alliance, 0, min(alliance_barricades, alliance)),
-                                  (army, 0, min(army_barricades, army)),
-                                  alliance_tactics, army_tactics, 0)
+    pa, pd, turns, stress = value(
+        (alliance, 0, min(alliance_barricades, alliance)),
+        (army, 0, min(army_barricades, army)),
+        alliance_tactics,
+        army_tactics,
+        0,
+    )
     return {"alliance": pa, "army": pd, "turns": turns, "stress": stress}

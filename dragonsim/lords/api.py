@@ -22,19 +22,31 @@ from . import engine as E
 from .policies import POLICIES, parse_policy, plan_table, policy_spec, policy_version
 from .tables import S_MR_STEPS_LOST
 
-__all__ = ["duel", "DuelResult", "battle", "BattleResult", "prepare", "resolve_policies",
-           "dragon_row", "check_scenario"]
+__all__ = [
+    "duel",
+    "DuelResult",
+    "battle",
+    "BattleResult",
+    "prepare",
+    "resolve_policies",
+    "dragon_row",
+    "check_scenario",
+]
 
 
-def resolve_policies(policy: str | None = "hunter",
-                     policies: str | Sequence[str] | None = None) -> tuple[str, str]:
+def resolve_policies(
+    policy: str | None = "hunter", policies: str | Sequence[str] | None = None
+) -> tuple[str, str]:
     """The two bots (``policies`` wins over ``policy``), spelled canonically (``hunter``,
     ``hunter:32``: see :func:`~dragonsim.lords.policies.parse_policy`); UserError when
     unknown."""
 
     if policies is not None:
-        names = [p.strip() for p in policies.split(",")] if isinstance(policies, str) else list(
-            policies)
+        names = (
+            [p.strip() for p in policies.split(",")]
+            if isinstance(policies, str)
+            else list(policies)
+        )
         if len(names) != 2 or not all(names):
             raise UserError(
                 f"policies must name two bots, one per dragon (e.g. hunter,random), got "
@@ -77,10 +89,17 @@ def dragon_row(s, team: int, policy: str) -> np.ndarray:
     return row
 
 
-def prepare(a, b, *, policies: tuple[str, str] = ("hunter", "hunter"), rules=None,
-            turn_limit: int = E.DEFAULT_TURN_LIMIT,
-            plan_samples: int = E.DEFAULT_PLAN_SAMPLES, range_mod: bool = True,
-            scenario: np.ndarray | None = None) -> dict[str, Any]:
+def prepare(
+    a,
+    b,
+    *,
+    policies: tuple[str, str] = ("hunter", "hunter"),
+    rules=None,
+    turn_limit: int = E.DEFAULT_TURN_LIMIT,
+    plan_samples: int = E.DEFAULT_PLAN_SAMPLES,
+    range_mod: bool = True,
+    scenario: np.ndarray | None = None,
+) -> dict[str, Any]:
     """Sheets, rules and every kernel argument for a duel (also used by tests/benchmarks)."""
     from .sheets import sheet
     from .tables import kernel_tables
@@ -89,16 +108,24 @@ def prepare(a, b, *, policies: tuple[str, str] = ("hunter", "hunter"), rules=Non
     sa = sheet(a, rules=rs)
     sb = sheet(b, rules=rs)
     tb = kernel_tables(rs)
-    mv = E.move_tables(tb.turn_cost, mrs=E.needed_mrs(
-        (sa.mr_i, sb.mr_i), tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]))
+    mv = E.move_tables(
+        tb.turn_cost,
+        mrs=E.needed_mrs((sa.mr_i, sb.mr_i), tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]),
+    )
     dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
-    scen = np.zeros((2, 5), dtype=np.int64) if scenario is None else np.asarray(
-        scenario, dtype=np.int64)
-    opt = E.default_options(turn_limit=turn_limit, plan_samples=plan_samples,
-                            range_mod=range_mod, scenario=scenario is not None)
+    scen = (
+        np.zeros((2, 5), dtype=np.int64)
+        if scenario is None
+        else np.asarray(scenario, dtype=np.int64)
+    )
+    opt = E.default_options(
+        turn_limit=turn_limit,
+        plan_samples=plan_samples,
+        range_mod=range_mod,
+        scenario=scenario is not None,
+    )
     args = (dragons, scen, opt, *E.kernel_args(tb), mv, plan_table(tb))
-    return {"a": sa, "b": sb, "rules": rs, "tables": tb, "moves": mv, "args": args,
-            "options": opt}
+    return {"a": sa, "b": sb, "rules": rs, "tables": tb, "moves": mv, "args": args, "options": opt}
 
 
 @dataclass
@@ -150,25 +177,38 @@ class DuelResult:
 
     def turn_histogram(self) -> np.ndarray:
         """Games by number of turns (last bin: HIST_MAX turns or more)."""
-        return self.counters[E.C_TURN_HIST:E.C_TURN_HIST + E.HIST_MAX + 1].copy()
+        return self.counters[E.C_TURN_HIST : E.C_TURN_HIST + E.HIST_MAX + 1].copy()
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "a": self.a, "b": self.b, "n": self.n, "requested": self.requested,
-            "seed": self.seed, "policies": list(self.policies),
-            "wins_a": self.wins_a, "wins_b": self.wins_b, "draws": self.draws,
-            "win_rate_a": self.rate_a.rate, "win_rate_b": self.rate_b.rate,
+            "a": self.a,
+            "b": self.b,
+            "n": self.n,
+            "requested": self.requested,
+            "seed": self.seed,
+            "policies": list(self.policies),
+            "wins_a": self.wins_a,
+            "wins_b": self.wins_b,
+            "draws": self.draws,
+            "win_rate_a": self.rate_a.rate,
+            "win_rate_b": self.rate_b.rate,
             "draw_rate": self.rate_draw.rate,
-            "ci_a": list(self.rate_a.ci), "ci_b": list(self.rate_b.ci),
+            "ci_a": list(self.rate_a.ci),
+            "ci_b": list(self.rate_b.ci),
             "ci_draw": list(self.rate_draw.ci),
-            "mean_turns": self.mean_turns, "turns_ci": list(self.turns_ci),
-            "turn_limit": self.turn_limit, "turn_limit_hits": self.turn_limit_hits,
-            "mean_damage_a": self.damage_a[0], "mean_damage_b": self.damage_b[0],
-            "damage_ci_a": list(self.damage_a[1:]), "damage_ci_b": list(self.damage_b[1:]),
+            "mean_turns": self.mean_turns,
+            "turns_ci": list(self.turns_ci),
+            "turn_limit": self.turn_limit,
+            "turn_limit_hits": self.turn_limit_hits,
+            "mean_damage_a": self.damage_a[0],
+            "mean_damage_b": self.damage_b[0],
+            "damage_ci_a": list(self.damage_a[1:]),
+            "damage_ci_b": list(self.damage_b[1:]),
             "breath_hit_rate": self.breath_hit_rate,
             "engagements_per_game": self.engagements_per_game,
             "dice_per_game": self.dice_per_game,
-            "seconds": self.seconds, "interrupted": self.interrupted,
+            "seconds": self.seconds,
+            "interrupted": self.interrupted,
             "records": self.records,
             "manifest": self.manifest,
         }
@@ -178,14 +218,34 @@ class DuelResult:
         import pandas as pd
 
         rows = []
-        for name, pol, r, dmg in ((self.a, self.policies[0], self.rate_a, self.damage_a),
-                                  (self.b, self.policies[1], self.rate_b, self.damage_b)):
-            rows.append({"dragon": name, "policy": pol, "wins": r.k, "games": self.n,
-                         "win_rate": r.rate, "ci_low": r.lo, "ci_high": r.hi,
-                         "mean_damage_dealt": dmg[0]})
-        rows.append({"dragon": "(draw)", "policy": "", "wins": self.draws, "games": self.n,
-                     "win_rate": self.rate_draw.rate, "ci_low": self.rate_draw.lo,
-                     "ci_high": self.rate_draw.hi, "mean_damage_dealt": math.nan})
+        for name, pol, r, dmg in (
+            (self.a, self.policies[0], self.rate_a, self.damage_a),
+            (self.b, self.policies[1], self.rate_b, self.damage_b),
+        ):
+            rows.append(
+                {
+                    "dragon": name,
+                    "policy": pol,
+                    "wins": r.k,
+                    "games": self.n,
+                    "win_rate": r.rate,
+                    "ci_low": r.lo,
+                    "ci_high": r.hi,
+                    "mean_damage_dealt": dmg[0],
+                }
+            )
+        rows.append(
+            {
+                "dragon": "(draw)",
+                "policy": "",
+                "wins": self.draws,
+                "games": self.n,
+                "win_rate": self.rate_draw.rate,
+                "ci_low": self.rate_draw.lo,
+                "ci_high": self.rate_draw.hi,
+                "mean_damage_dealt": math.nan,
+            }
+        )
         return pd.DataFrame(rows)
 
     def plot(self, ax=None):
@@ -201,8 +261,7 @@ class DuelResult:
             else:
                 a1, a2 = ax
                 fig = a1.figure
-            labels = [f"{self.a}\n({self.policies[0]})", f"{self.b}\n({self.policies[1]})",
-                      "draw"]
+            labels = [f"{self.a}\n({self.policies[0]})", f"{self.b}\n({self.policies[1]})", "draw"]
             rates = [self.rate_a, self.rate_b, self.rate_draw]
             y = [r.rate for r in rates]
             err = [[r.rate - r.lo for r in rates], [r.hi - r.rate for r in rates]]
@@ -230,31 +289,42 @@ class DuelResult:
             "",
             f"  {'':<{w}}  {'wins':>10}  {'rate':>8}  {'95% interval':>18}  {'dmg dealt':>9}",
         ]
-        for name, r, dmg in ((na, self.rate_a, self.damage_a),
-                             (nb, self.rate_b, self.damage_b)):
-            lines.append(f"  {name:<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
-                         f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%  {dmg[0]:9.1f}")
+        for name, r, dmg in ((na, self.rate_a, self.damage_a), (nb, self.rate_b, self.damage_b)):
+            lines.append(
+                f"  {name:<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
+                f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%  {dmg[0]:9.1f}"
+            )
         r = self.rate_draw
-        lines.append(f"  {'draw':<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
-                     f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%")
+        lines.append(
+            f"  {'draw':<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
+            f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
+        )
         lines.append("")
-        lines.append(f"  turns per game {self.mean_turns:.2f} "
-                     f"[{self.turns_ci[0]:.2f}, {self.turns_ci[1]:.2f}]; "
-                     f"breath hit rate {100 * self.breath_hit_rate:.1f}%; "
-                     f"engagements/game {self.engagements_per_game:.2f}")
+        lines.append(
+            f"  turns per game {self.mean_turns:.2f} "
+            f"[{self.turns_ci[0]:.2f}, {self.turns_ci[1]:.2f}]; "
+            f"breath hit rate {100 * self.breath_hit_rate:.1f}%; "
+            f"engagements/game {self.engagements_per_game:.2f}"
+        )
         if self.turn_limit_hits:
-            lines.append(f"  turn limit {self.turn_limit} reached in {self.turn_limit_hits:,} "
-                         "games (counted as draws)")
+            lines.append(
+                f"  turn limit {self.turn_limit} reached in {self.turn_limit_hits:,} "
+                "games (counted as draws)"
+            )
         verdict = _verdict(self)
         if verdict:
             lines.append("  " + verdict)
         breadth = self.manifest.get("options", {}).get("plan_samples")
         sampled = [p for p in self.policies if p in ("brawler", "sniper")]
         if breadth is not None and sampled:
-            lines.append(f"  ({sampled[0]} plans from a sample of {breadth} end states per move "
-                         f"and its verdicts move with it: check with --policy {sampled[0]}:128)")
-        lines.append(f"  {self.seconds:.2f} s ({self.n / max(self.seconds, 1e-9):,.0f} games/s)"
-                     f"; rules {self.manifest.get('rules_hash', '')}")
+            lines.append(
+                f"  ({sampled[0]} plans from a sample of {breadth} end states per move "
+                f"and its verdicts move with it: check with --policy {sampled[0]}:128)"
+            )
+        lines.append(
+            f"  {self.seconds:.2f} s ({self.n / max(self.seconds, 1e-9):,.0f} games/s)"
+            f"; rules {self.manifest.get('rules_hash', '')}"
+        )
         if self.records:
             lines.append(f"  per-game records: {self.records}")
         return "\n".join(lines)
@@ -272,8 +342,18 @@ def _verdict(r: DuelResult) -> str:
 class _RecordWriter:
     """Per-game rows to a parquet file, one row group per finished block."""
 
-    COLUMNS = ("winner", "turns", "turn_limit", "dealt_a", "dealt_b", "points_left_a",
-               "points_left_b", "breath_hits_a", "breath_hits_b", "engagements")
+    COLUMNS = (
+        "winner",
+        "turns",
+        "turn_limit",
+        "dealt_a",
+        "dealt_b",
+        "points_left_a",
+        "points_left_b",
+        "breath_hits_a",
+        "breath_hits_b",
+        "engagements",
+    )
 
     def __init__(self, path: str, a: str, b: str):
         try:
@@ -294,10 +374,15 @@ class _RecordWriter:
         if rec is None or rec.shape[0] != stop - start:
             return
         pa = self.pa
-        winner = np.where(rec[:, E.R_WINNER] == 0, self.names[0],
-                          np.where(rec[:, E.R_WINNER] == 1, self.names[1], "draw"))
-        cols = {"game": pa.array(np.arange(start, stop, dtype=np.int64)),
-                "winner": pa.array(winner.astype(str))}
+        winner = np.where(
+            rec[:, E.R_WINNER] == 0,
+            self.names[0],
+            np.where(rec[:, E.R_WINNER] == 1, self.names[1], "draw"),
+        )
+        cols = {
+            "game": pa.array(np.arange(start, stop, dtype=np.int64)),
+            "winner": pa.array(winner.astype(str)),
+        }
         for k, name in enumerate(self.COLUMNS[1:], start=1):
             cols[name] = pa.array(rec[:, k])
         table = pa.table(cols)
@@ -375,8 +460,11 @@ def duel(
     n = parse_count(n)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**63:
         raise UserError(f"seed must be a whole number between 0 and 2**63-1, got {seed!r}")
-    if isinstance(turn_limit, bool) or not isinstance(turn_limit, int | np.integer) \
-            or turn_limit < 1:
+    if (
+        isinstance(turn_limit, bool)
+        or not isinstance(turn_limit, int | np.integer)
+        or turn_limit < 1
+    ):
         raise UserError(f"turn limit must be a whole number >= 1, got {turn_limit!r}")
     if not isinstance(plan_samples, int | np.integer) or plan_samples < 1:
         raise UserError(f"plan_samples must be a whole number >= 1, got {plan_samples!r}")
@@ -386,8 +474,15 @@ def duel(
 
         rs_ = _rules(rules)
         scenario = check_scenario(scenario, [sheet(a, rules=rs_), sheet(b, rules=rs_)], rs_)
-    prep = prepare(a, b, policies=pols, rules=rules, turn_limit=int(turn_limit),
-                   plan_samples=int(plan_samples), scenario=scenario)
+    prep = prepare(
+        a,
+        b,
+        policies=pols,
+        rules=rules,
+        turn_limit=int(turn_limit),
+        plan_samples=int(plan_samples),
+        scenario=scenario,
+    )
     sa, sb = prep["a"], prep["b"]
     args = prep["args"]
     writer = _RecordWriter(records, sa.name, sb.name) if records else None
@@ -406,12 +501,22 @@ def duel(
             writer.write(start, stop)
 
     if backend == "dask" and writer is not None:
-        raise UserError("records are written by the local backend only; drop records= or "
-                        "use backend='local'")
+        raise UserError(
+            "records are written by the local backend only; drop records= or use backend='local'"
+        )
     try:
-        out = run_blocks(kernel, n, int(seed), args, progress=progress, threads=threads,
-                         on_block=on_block, label="games", backend=backend,
-                         dask_client=dask_client)
+        out = run_blocks(
+            kernel,
+            n,
+            int(seed),
+            args,
+            progress=progress,
+            threads=threads,
+            on_block=on_block,
+            label="games",
+            backend=backend,
+            dask_client=dask_client,
+        )
     finally:
         if writer is not None:
             writer.close()
@@ -431,22 +536,47 @@ def duel(
         rules_hash=prep["rules"].hash,
         rules_overrides=prep["rules"].overrides,
         policies=[policy_version(p) for p in pols],
-        seed=int(seed), n=games, requested=n, seconds=out.seconds, threads=out.threads,
-        options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples),
-                 "init_mod": False, "riders": False, "range_mod": True},
+        seed=int(seed),
+        n=games,
+        requested=n,
+        seconds=out.seconds,
+        threads=out.threads,
+        options={
+            "turn_limit": int(turn_limit),
+            "plan_samples": int(plan_samples),
+            "init_mod": False,
+            "riders": False,
+            "range_mod": True,
+        },
         scenario=None if scenario is None else np.asarray(scenario).tolist(),
         interrupted=out.interrupted,
     )
     return DuelResult(
-        a=sa.name, b=sb.name, n=games, requested=n, seed=int(seed), policies=pols,
-        wins_a=wa, wins_b=wb, draws=dr, turn_limit=int(turn_limit),
+        a=sa.name,
+        b=sb.name,
+        n=games,
+        requested=n,
+        seed=int(seed),
+        policies=pols,
+        wins_a=wa,
+        wins_b=wb,
+        draws=dr,
+        turn_limit=int(turn_limit),
         turn_limit_hits=int(c[E.C_TURN_LIMIT]),
-        rate_a=Rate.of(wa, games), rate_b=Rate.of(wb, games), rate_draw=Rate.of(dr, games),
-        mean_turns=mt[0], turns_ci=(mt[1], mt[2]), damage_a=da, damage_b=db,
+        rate_a=Rate.of(wa, games),
+        rate_b=Rate.of(wb, games),
+        rate_draw=Rate.of(dr, games),
+        mean_turns=mt[0],
+        turns_ci=(mt[1], mt[2]),
+        damage_a=da,
+        damage_b=db,
         breath_hit_rate=int(c[E.C_BREATH_HITS]) / breaths if breaths else math.nan,
         engagements_per_game=int(c[E.C_ENGAGES]) / games if games else math.nan,
         dice_per_game=int(c[E.C_DICE]) / games if games else math.nan,
-        seconds=out.seconds, interrupted=out.interrupted, counters=c, manifest=man,
+        seconds=out.seconds,
+        interrupted=out.interrupted,
+        counters=c,
+        manifest=man,
         records=records,
     )
 
@@ -468,29 +598,38 @@ def check_scenario(scenario, sheets, rules) -> np.ndarray:
     try:
         arr = np.asarray(scenario, dtype=np.int64)
     except (TypeError, ValueError):
-        raise UserError("scenario must be rows of whole numbers (q, r, facing, altitude, "
-                        "speed)") from None
+        raise UserError(
+            "scenario must be rows of whole numbers (q, r, facing, altitude, speed)"
+        ) from None
     if arr.ndim != 2 or arr.shape != (len(sheets), 5):
-        raise UserError(f"scenario needs one row (q, r, facing, altitude, speed) per dragon: "
-                        f"{len(sheets)} rows of 5, got shape {arr.shape}")
+        raise UserError(
+            f"scenario needs one row (q, r, facing, altitude, speed) per dragon: "
+            f"{len(sheets)} rows of 5, got shape {arr.shape}"
+        )
     seen = set()
     for i, (q, r, f, alt, sp) in enumerate(arr.tolist()):
         if not on_board(q, r, w, d):
-            raise UserError(f"scenario row {i}: hex (q={q}, r={r}) = (col, row) "
-                            f"{to_offset(q, r)} is off the {w}x{d} board")
+            raise UserError(
+                f"scenario row {i}: hex (q={q}, r={r}) = (col, row) "
+                f"{to_offset(q, r)} is off the {w}x{d} board"
+            )
         if (q, r) in seen:
             raise UserError(f"scenario row {i}: hex ({q}, {r}) is already occupied")
         seen.add((q, r))
         if not 0 <= f <= 5:
-            raise UserError(f"scenario row {i}: facing must be 0..5 (E, NE, NW, W, SW, SE), "
-                            f"got {f}")
+            raise UserError(
+                f"scenario row {i}: facing must be 0..5 (E, NE, NW, W, SW, SE), got {f}"
+            )
         if not 1 <= alt <= 5:
-            raise UserError(f"scenario row {i}: altitude must be 1 (Very Low) .. 5 (Very "
-                            f"High), got {alt}")
+            raise UserError(
+                f"scenario row {i}: altitude must be 1 (Very Low) .. 5 (Very High), got {alt}"
+            )
         s = sheets[i]
         if sp != -1 and not s.min_speed <= sp <= s.max_speed:
-            raise UserError(f"scenario row {i}: speed must be -1 (free) or "
-                            f"{s.min_speed}..{s.max_speed} for {s.name}, got {sp}")
+            raise UserError(
+                f"scenario row {i}: speed must be -1 (free) or "
+                f"{s.min_speed}..{s.max_speed} for {s.name}, got {sp}"
+            )
     return arr
 
 
@@ -520,11 +659,26 @@ class BattleResult:
         rows = []
         for t, (k, r) in enumerate(zip(self.wins, self.rates, strict=True)):
             members = [d for d, tt in zip(self.dragons, self.teams, strict=True) if tt == t]
-            rows.append({"side": t, "dragons": ", ".join(members), "wins": k,
-                         "win_rate": r.rate, "ci_low": r.lo, "ci_high": r.hi})
-        rows.append({"side": -1, "dragons": "(draw)", "wins": self.draws,
-                     "win_rate": self.rate_draw.rate, "ci_low": self.rate_draw.lo,
-                     "ci_high": self.rate_draw.hi})
+            rows.append(
+                {
+                    "side": t,
+                    "dragons": ", ".join(members),
+                    "wins": k,
+                    "win_rate": r.rate,
+                    "ci_low": r.lo,
+                    "ci_high": r.hi,
+                }
+            )
+        rows.append(
+            {
+                "side": -1,
+                "dragons": "(draw)",
+                "wins": self.draws,
+                "win_rate": self.rate_draw.rate,
+                "ci_low": self.rate_draw.lo,
+                "ci_high": self.rate_draw.hi,
+            }
+        )
         return pd.DataFrame(rows)
 
     def summary(self) -> str:
@@ -532,8 +686,10 @@ class BattleResult:
         for t, (k, r) in enumerate(zip(self.wins, self.rates, strict=True)):
             members = [d for d, tt in zip(self.dragons, self.teams, strict=True) if tt == t]
             lines.append(f"  side {t} ({', '.join(members)}): {k:,} wins, {r}")
-        lines.append(f"  draws {self.draws:,}, {self.rate_draw}; turns per game "
-                     f"{self.mean_turns:.2f}; turn limit hit {self.turn_limit_hits:,}")
+        lines.append(
+            f"  draws {self.draws:,}, {self.rate_draw}; turns per game "
+            f"{self.mean_turns:.2f}; turn limit hit {self.turn_limit_hits:,}"
+        )
         return "\n".join(lines)
 
 
@@ -581,32 +737,43 @@ def battle(
         teams = list(range(len(dragons)))
     teams = [int(t) for t in teams]
     if len(teams) != len(dragons):
-        raise UserError(f"teams needs one team number per dragon ({len(dragons)}), got "
-                        f"{len(teams)}")
+        raise UserError(
+            f"teams needs one team number per dragon ({len(dragons)}), got {len(teams)}"
+        )
     if sorted(set(teams)) != list(range(len(set(teams)))) or len(set(teams)) < 2:
-        raise UserError(f"teams must number at least two sides 0, 1, ... without gaps, got "
-                        f"{teams}")
+        raise UserError(f"teams must number at least two sides 0, 1, ... without gaps, got {teams}")
     if policies is None:
         pols = [policy_spec(policy)] * len(dragons)
     else:
-        pols = [policy_spec(p) for p in (
-            policies.split(",") if isinstance(policies, str) else policies)]
+        pols = [
+            policy_spec(p) for p in (policies.split(",") if isinstance(policies, str) else policies)
+        ]
         if len(pols) != len(dragons):
-            raise UserError(f"policies needs one bot per dragon ({len(dragons)}), got "
-                            f"{len(pols)}")
-    if isinstance(turn_limit, bool) or not isinstance(turn_limit, int | np.integer) \
-            or turn_limit < 1:
+            raise UserError(f"policies needs one bot per dragon ({len(dragons)}), got {len(pols)}")
+    if (
+        isinstance(turn_limit, bool)
+        or not isinstance(turn_limit, int | np.integer)
+        or turn_limit < 1
+    ):
         raise UserError(f"turn limit must be a whole number >= 1, got {turn_limit!r}")
     rs = _rules(rules)
     sheets = [sheet(d, rules=rs) for d in dragons]
     tb = kernel_tables(rs)
-    mv = E.move_tables(tb.turn_cost, mrs=E.needed_mrs(
-        [s.mr_i for s in sheets], tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]))
+    mv = E.move_tables(
+        tb.turn_cost,
+        mrs=E.needed_mrs(
+            [s.mr_i for s in sheets], tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]
+        ),
+    )
     rows = np.stack([dragon_row(s, t, p) for s, t, p in zip(sheets, teams, pols, strict=True)])
-    scen = (np.zeros((len(sheets), 5), dtype=np.int64) if scenario is None
-            else check_scenario(scenario, sheets, rs))
-    opt = E.default_options(turn_limit=int(turn_limit), plan_samples=int(plan_samples),
-                            scenario=scenario is not None)
+    scen = (
+        np.zeros((len(sheets), 5), dtype=np.int64)
+        if scenario is None
+        else check_scenario(scenario, sheets, rs)
+    )
+    opt = E.default_options(
+        turn_limit=int(turn_limit), plan_samples=int(plan_samples), scenario=scenario is not None
+    )
     args = (rows, scen, opt, *E.kernel_args(tb), mv, plan_table(tb))
     empty = np.zeros((0, E.N_REC), dtype=np.int64)
 
@@ -621,15 +788,35 @@ def battle(
     k = len(set(teams))
     wins = [int(c[E.C_WIN + t]) for t in range(k)]
     mt = mean_interval(float(c[E.C_TURNS]), float(c[E.C_TURNS_SQ]), games)
-    man = manifest(command="battle", dragons=[s.name for s in sheets], teams=teams,
-                   policies=[policy_version(p) for p in pols], rules_hash=rs.hash,
-                   rules_overrides=rs.overrides, seed=int(seed), n=games, requested=n,
-                   seconds=out.seconds, threads=out.threads,
-                   scenario=None if scenario is None else scen.tolist(),
-                   options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)})
+    man = manifest(
+        command="battle",
+        dragons=[s.name for s in sheets],
+        teams=teams,
+        policies=[policy_version(p) for p in pols],
+        rules_hash=rs.hash,
+        rules_overrides=rs.overrides,
+        seed=int(seed),
+        n=games,
+        requested=n,
+        seconds=out.seconds,
+        threads=out.threads,
+        scenario=None if scenario is None else scen.tolist(),
+        options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)},
+    )
     return BattleResult(
-        dragons=[s.name for s in sheets], teams=teams, policies=pols, n=games, seed=int(seed),
-        wins=wins, draws=int(c[E.C_DRAWS]), rates=[Rate.of(w, games) for w in wins],
-        rate_draw=Rate.of(int(c[E.C_DRAWS]), games), turn_limit_hits=int(c[E.C_TURN_LIMIT]),
-        mean_turns=mt[0], seconds=out.seconds, interrupted=out.interrupted, counters=c,
-        manifest=man)
+        dragons=[s.name for s in sheets],
+        teams=teams,
+        policies=pols,
+        n=games,
+        seed=int(seed),
+        wins=wins,
+        draws=int(c[E.C_DRAWS]),
+        rates=[Rate.of(w, games) for w in wins],
+        rate_draw=Rate.of(int(c[E.C_DRAWS]), games),
+        turn_limit_hits=int(c[E.C_TURN_LIMIT]),
+        mean_turns=mt[0],
+        seconds=out.seconds,
+        interrupted=out.interrupted,
+        counters=c,
+        manifest=man,
+    )

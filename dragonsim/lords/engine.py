@@ -142,10 +142,16 @@ DEFAULT_TURN_LIMIT = defaults.TURN_LIMIT
 DEFAULT_PLAN_SAMPLES = defaults.PLAN_SAMPLES
 
 
-def default_options(*, turn_limit: int = DEFAULT_TURN_LIMIT,
-                    plan_samples: int = DEFAULT_PLAN_SAMPLES, init_mod: bool = False,
-                    riders: bool = False, range_mod: bool = True,
-                    accel_wings: bool = False, scenario: bool = False) -> np.ndarray:
+def default_options(
+    *,
+    turn_limit: int = DEFAULT_TURN_LIMIT,
+    plan_samples: int = DEFAULT_PLAN_SAMPLES,
+    init_mod: bool = False,
+    riders: bool = False,
+    range_mod: bool = True,
+    accel_wings: bool = False,
+    scenario: bool = False,
+) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
     o[OPT_TURN_LIMIT] = turn_limit
@@ -265,8 +271,9 @@ def scatter_step(c: int) -> int:
     return 101 if c % 101 != 0 else 103
 
 
-def _packed(off: np.ndarray, f: np.ndarray, h: np.ndarray, rq: np.ndarray, rr: np.ndarray,
-            box: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _packed(
+    off: np.ndarray, f: np.ndarray, h: np.ndarray, rq: np.ndarray, rr: np.ndarray, box: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = f.shape[0]
     pe = np.arange(n, dtype=np.int64)
     inv = np.zeros(off.shape, dtype=np.int64)
@@ -284,7 +291,7 @@ def _packed(off: np.ndarray, f: np.ndarray, h: np.ndarray, rq: np.ndarray, rr: n
     pk = np.zeros((6, n, PK_WIDTH), dtype=np.int8)
     pk[:, :, PK_RQ] = rq[pe].T
     pk[:, :, PK_RR] = rr[pe].T
-    pk[:, :, PK_BOX:PK_BOX + 6] = box[pe].transpose(1, 0, 2)
+    pk[:, :, PK_BOX : PK_BOX + 6] = box[pe].transpose(1, 0, 2)
     pk[:, :, PK_H] = h[pe][None, :]
     pk[:, :, PK_F] = f[pe][None, :]
     pk[:, :, PK_F_END] = (np.arange(6)[:, None] + f[pe][None, :]) % 6
@@ -446,8 +453,7 @@ def _extract(val, par, nbud):
 _MOVE_PARTS: dict[bytes, tuple] = {}
 
 
-def move_tables(turn_cost: np.ndarray, max_budget: int = MAX_BUDGET,
-                mrs=None) -> MoveTables:
+def move_tables(turn_cost: np.ndarray, max_budget: int = MAX_BUDGET, mrs=None) -> MoveTables:
     """Precompute the move end states for the maneuverability ratings ``mrs`` (default all).
 
     Ratings not listed get no entries (a dragon with such a rating would have no move), so
@@ -490,8 +496,9 @@ def move_tables(turn_cost: np.ndarray, max_budget: int = MAX_BUDGET,
     return MoveTables(off, *cat, *_packed(off, f, h, rq, rr, box), *_target_grid(off, _dq, _dr, f))
 
 
-def _target_grid(off: np.ndarray, dq: np.ndarray, dr: np.ndarray,
-                 f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _target_grid(
+    off: np.ndarray, dq: np.ndarray, dr: np.ndarray, f: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """``(tg, tg_off)`` of :class:`MoveTables`: each block's entries by end offset and facing
     change (a move ends at most ``b`` hexes away on a budget of ``b`` points)."""
     tg_off = np.full((off.shape[0], off.shape[1] - 1), -1, dtype=np.int64)
@@ -630,7 +637,7 @@ def apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f):
 
 @njit(cache=True, _nrt=False)
 def breath_hit(hit_roll, tn, auto_miss, auto_hit):
-    """"Roll 2d6. If the result is equal to or higher than your final modified target number,
+    """ "Roll 2d6. If the result is equal to or higher than your final modified target number,
     you hit ... A roll of 2 always misses, and a roll of 12 always hits"."""
     if hit_roll <= auto_miss:
         return False
@@ -647,7 +654,7 @@ def cc_modifier(ds, i, cc_by_mr, scal, opt):
 
 @njit(cache=True, _nrt=False)
 def cc_begin(ds, a, b, scal):
-    """"both dragons automatically drop one altitude level"; "both dragons subtract 2 from their
+    """ "both dragons automatically drop one altitude level"; "both dragons subtract 2 from their
     current speed ... If subtracting 2 ... would cause it to drop below its minimum speed,
     simply record the dragon's minimum speed"."""
     for i in (a, b):
@@ -674,7 +681,7 @@ def resolve_breath(ds, a, t, side, loc_roll, dmg_roll, tb_alloc, tb_weapon):
 
 @njit(cache=True, _nrt=False)
 def cc_winner(ds, a, b, ra, rb, cc_by_mr, scal, opt):
-    """"Both ... roll 2d6 and add the close combat modifiers ... The highest modified result
+    """ "Both ... roll 2d6 and add the close combat modifiers ... The highest modified result
     wins the combat. If the numbers are tied, the combat is a draw" (-1)."""
     sa = ra + cc_modifier(ds, a, cc_by_mr, scal, opt)
     sb = rb + cc_modifier(ds, b, cc_by_mr, scal, opt)
@@ -684,8 +691,21 @@ def cc_winner(ds, a, b, ra, rb, cc_by_mr, scal, opt):
 
 
 @njit(cache=True, _nrt=False)
-def resolve_close_combat(ds, w, l, col, loc_roll, dmg_roll, self_roll, facing_roll,
-                         winner_facing, tb_alloc, tb_weapon, scal, opt):
+def resolve_close_combat(
+    ds,
+    w,
+    l,
+    col,
+    loc_roll,
+    dmg_roll,
+    self_roll,
+    facing_roll,
+    winner_facing,
+    tb_alloc,
+    tb_weapon,
+    scal,
+    opt,
+):
     """The rest of a decided close combat: "the winning dragon then rolls 1d6 to determine
     ... which column to use" (``col`` 0..5), 2d6 location, tooth and claw dice (sum
     ``dmg_roll``); the winner takes ``self_roll`` points itself; "The loser now rolls 1d6 and
@@ -753,8 +773,17 @@ def allocate_self_damage(ds, i, pts, mode, scal):
 
 
 @njit(cache=True, _nrt=False)
-def init_dragons(ds, dragons, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
-                 tb_wing_tohit, tb_body_tohit, scal):
+def init_dragons(
+    ds,
+    dragons,
+    tb_min_speed,
+    tb_max_speed,
+    tb_dp_body,
+    tb_dp_wing,
+    tb_wing_tohit,
+    tb_body_tohit,
+    scal,
+):
     """Fill each dragon's state row from its sheet row (``dragons``: int64 [nd, N_DCOLS])."""
     nd = dragons.shape[0]
     for i in range(ds.shape[0]):
@@ -779,8 +808,13 @@ def init_dragons(ds, dragons, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing
         ds[i, F_MAX0] = tb_max_speed[wings]
         ds[i, F_LAST] = -1
         ds[i, F_TOHIT] = tb_wing_tohit[wings] + tb_body_tohit[body]
-        pts = (scal[S_HEAD_POINTS], tb_dp_body[body], scal[S_TAIL_POINTS], tb_dp_wing[wings],
-               tb_dp_wing[wings])
+        pts = (
+            scal[S_HEAD_POINTS],
+            tb_dp_body[body],
+            scal[S_TAIL_POINTS],
+            tb_dp_wing[wings],
+            tb_dp_wing[wings],
+        )
         for p in range(5):
             ds[i, F_DP + p] = pts[p]
             ds[i, F_DP0 + p] = pts[p]
@@ -952,11 +986,46 @@ def _teams_alive(ds, nd):
 
 
 @njit(cache=True, _nrt=False)
-def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-              tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
-              tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing, tb_accel_wings,
-              scal, mv, plan, gst, pst, sst, dsfull, order, key, pending, scratch, cnt, rec, rrow,
-              log, nlog, geo):
+def play_game(
+    game,
+    seed,
+    nd,
+    dragons,
+    scen,
+    opt,
+    tb_turn_cost,
+    tb_cc_by_mr,
+    tb_init_mod,
+    tb_weapon,
+    tb_alloc,
+    tb_wing_tohit,
+    tb_body_tohit,
+    tb_arc,
+    range_mod,
+    tb_alt_mod,
+    tb_min_speed,
+    tb_max_speed,
+    tb_dp_body,
+    tb_dp_wing,
+    tb_accel_wings,
+    scal,
+    mv,
+    plan,
+    gst,
+    pst,
+    sst,
+    dsfull,
+    order,
+    key,
+    pending,
+    scratch,
+    cnt,
+    rec,
+    rrow,
+    log,
+    nlog,
+    geo,
+):
     """Play game number ``game`` to the end and add it to the counters ``cnt`` (int64 row).
 
     ``geo`` is the planners' geometry table (:func:`~dragonsim.lords.policies.geometry_table`).
@@ -970,8 +1039,21 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
     seed_stream(gst, seed, game, STREAM_GAME)
     seed_stream(pst, seed, game, STREAM_POLICY)
     seed_stream(sst, seed, game, STREAM_SETUP)
-    (mv_off, mv_dq, mv_dr, mv_f, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv_pe, mv_inv, mv_tg,
-     mv_tg_off) = mv
+    (
+        mv_off,
+        mv_dq,
+        mv_dr,
+        mv_f,
+        mv_h,
+        mv_rq,
+        mv_rr,
+        mv_box,
+        mv_pk,
+        mv_pe,
+        mv_inv,
+        mv_tg,
+        mv_tg_off,
+    ) = mv
     width = scal[S_BOARD_WIDTH]
     depth = scal[S_BOARD_DEPTH]
     alt_levels = scal[S_ALTITUDE_LEVELS]
@@ -981,8 +1063,17 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
     auto_hit = scal[S_AUTO_HIT]
     self_dice = scal[S_CC_SELF_DAMAGE_DICE]
     samples = opt[OPT_PLAN_SAMPLES]
-    init_dragons(ds, dragons, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
-                 tb_wing_tohit, tb_body_tohit, scal)
+    init_dragons(
+        ds,
+        dragons,
+        tb_min_speed,
+        tb_max_speed,
+        tb_dp_body,
+        tb_dp_wing,
+        tb_wing_tohit,
+        tb_body_tohit,
+        scal,
+    )
     for i in range(nd):
         ds[i, F_SAMPLES] = dragons[i, D_SAMPLES] if dragons[i, D_SAMPLES] > 0 else samples
     setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key)
@@ -1025,19 +1116,62 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             lo, hi = speed_limits(ds, i, scal, tb_accel_wings, opt)
             s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, pst)
             if nlog[0] < log.shape[0]:
-                _log(log, nlog, ds, turn, K_SPEED, i, -1,
-                     (s, ds[i, F_LAST], ds[i, F_STREAK], ds[i, 7], ds[i, F_MIN], ds[i, F_MAX],
-                      ds[i, F_DP + 3], ds[i, F_DP + 4], ds[i, F_DP0 + 3], ds[i, F_DP0 + 4]))
+                _log(
+                    log,
+                    nlog,
+                    ds,
+                    turn,
+                    K_SPEED,
+                    i,
+                    -1,
+                    (
+                        s,
+                        ds[i, F_LAST],
+                        ds[i, F_STREAK],
+                        ds[i, 7],
+                        ds[i, F_MIN],
+                        ds[i, F_MAX],
+                        ds[i, F_DP + 3],
+                        ds[i, F_DP + 4],
+                        ds[i, F_DP0 + 3],
+                        ds[i, F_DP0 + 4],
+                    ),
+                )
             record_speed(ds, i, s, scal)
         # ---- 3. movement in initiative order, engagement after each move
         for k in range(na):
             i = order[k]
             if ds[i, F_ALIVE] == 0:
                 continue
-            e, dalt = choose_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], mv_off, mv_h, mv_rq,
-                                  mv_rr, mv_box, mv_pk, mv_pe, mv_inv, mv_tg, mv_tg_off, plan,
-                                  base, tb_alt_mod, max_range, width, depth, alt_levels,
-                                  tb_cc_by_mr, self_dice, ds[i, F_SAMPLES], pst, scratch, geo)
+            e, dalt = choose_move(
+                ds[i, F_POLICY],
+                ds,
+                i,
+                ds[i, F_SPEED],
+                mv_off,
+                mv_h,
+                mv_rq,
+                mv_rr,
+                mv_box,
+                mv_pk,
+                mv_pe,
+                mv_inv,
+                mv_tg,
+                mv_tg_off,
+                plan,
+                base,
+                tb_alt_mod,
+                max_range,
+                width,
+                depth,
+                alt_levels,
+                tb_cc_by_mr,
+                self_dice,
+                ds[i, F_SAMPLES],
+                pst,
+                scratch,
+                geo,
+            )
             if e < 0:
                 # no move stays on the board: the dragon flies off and is out of the game
                 if nlog[0] < log.shape[0]:
@@ -1049,12 +1183,38 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
                 continue
             if nlog[0] < log.shape[0]:
                 f0 = ds[i, F_F]
-                _log(log, nlog, ds, turn, K_MOVE, i, -1,
-                     (ds[i, F_SPEED], ds[i, F_MR], ds[i, F_Q] + mv_rq[e, f0],
-                      ds[i, F_R] + mv_rr[e, f0], (f0 + mv_f[e]) % 6, ds[i, F_ALT] + dalt))
+                _log(
+                    log,
+                    nlog,
+                    ds,
+                    turn,
+                    K_MOVE,
+                    i,
+                    -1,
+                    (
+                        ds[i, F_SPEED],
+                        ds[i, F_MR],
+                        ds[i, F_Q] + mv_rq[e, f0],
+                        ds[i, F_R] + mv_rr[e, f0],
+                        (f0 + mv_f[e]) % 6,
+                        ds[i, F_ALT] + dalt,
+                    ),
+                )
             apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f)
-            j = choose_engage(ds[i, F_POLICY], ds, i, plan, base, tb_arc, range_mod,
-                              tb_alt_mod, max_range, tb_cc_by_mr, self_dice, pst)
+            j = choose_engage(
+                ds[i, F_POLICY],
+                ds,
+                i,
+                plan,
+                base,
+                tb_arc,
+                range_mod,
+                tb_alt_mod,
+                max_range,
+                tb_cc_by_mr,
+                self_dice,
+                pst,
+            )
             if j >= 0 and can_engage(ds, i, j):
                 if nlog[0] < log.shape[0]:
                     _log(log, nlog, ds, turn, K_ENGAGE, i, j, (0,))
@@ -1069,8 +1229,18 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
         for k in range(na):
             i = order[k]
             if ds[i, F_ALIVE] == 1:
-                t = choose_target(ds[i, F_POLICY], ds, i, plan, base, tb_arc, range_mod,
-                                  tb_alt_mod, max_range, pst)
+                t = choose_target(
+                    ds[i, F_POLICY],
+                    ds,
+                    i,
+                    plan,
+                    base,
+                    tb_arc,
+                    range_mod,
+                    tb_alt_mod,
+                    max_range,
+                    pst,
+                )
                 ds[i, F_TARGET] = t
                 if nlog[0] < log.shape[0] and t >= 0:
                     _log(log, nlog, ds, turn, K_TARGET, i, t, (0,))
@@ -1083,8 +1253,20 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             t = ds[a, F_TARGET]
             if t < 0 or ds[a, F_ALIVE] == 0:
                 continue
-            tn = target_number(ds, a, t, ds[a, F_Q], ds[a, F_R], ds[a, F_F], ds[a, F_ALT], base,
-                               tb_arc, range_mod, tb_alt_mod, max_range)
+            tn = target_number(
+                ds,
+                a,
+                t,
+                ds[a, F_Q],
+                ds[a, F_R],
+                ds[a, F_F],
+                ds[a, F_ALT],
+                base,
+                tb_arc,
+                range_mod,
+                tb_alt_mod,
+                max_range,
+            )
             if tn < 0:
                 continue  # a recorded target that cannot be breathed at: the breath is wasted
             hr = roll(gst, 2)
@@ -1097,8 +1279,7 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             cnt[C_TN_HITS + ti] += 1
             cnt[C_BREATH_HITS] += 1
             ds[a, F_HITS] += 1
-            s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R],
-                                        ds[t, F_F])
+            s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
             side = s1
             if s2 >= 0:
                 side = choose_side(ds[a, F_POLICY], ds, t, s1, s2, tb_alloc, pst)
@@ -1126,8 +1307,11 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             rb = roll(gst, 2)
             cnt[C_DICE] += 4
             w = cc_winner(ds, a, b, ra, rb, tb_cc_by_mr, scal, opt)
-            di = cc_modifier(ds, a, tb_cc_by_mr, scal, opt) - cc_modifier(ds, b, tb_cc_by_mr,
-                                                                           scal, opt) + 20
+            di = (
+                cc_modifier(ds, a, tb_cc_by_mr, scal, opt)
+                - cc_modifier(ds, b, tb_cc_by_mr, scal, opt)
+                + 20
+            )
             if di < 0:
                 di = 0
             if di > 40:
@@ -1147,8 +1331,9 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
             fr = d6(gst) - 1
             cnt[C_DICE] += 1 + 2 + nd6 + self_dice + 1
             wf = choose_facing(ds[w, F_POLICY], ds, w, lo_, pst) % 6
-            resolve_close_combat(ds, w, lo_, col, lr, dr_, sd, fr, wf, tb_alloc, tb_weapon, scal,
-                                 opt)
+            resolve_close_combat(
+                ds, w, lo_, col, lr, dr_, sd, fr, wf, tb_alloc, tb_weapon, scal, opt
+            )
             if nlog[0] < log.shape[0]:
                 _log(log, nlog, ds, turn, K_CC, a, b, (w,))
         nteams, last_team = _teams_alive(ds, nd)
@@ -1191,10 +1376,33 @@ def play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_
 
 
 @njit(cache=True, parallel=True)
-def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-                tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, tb_range_mod,
-                tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
-                tb_accel_wings, scal, mv, plan, rec):
+def duel_kernel(
+    start,
+    stop,
+    seed,
+    dragons,
+    scen,
+    opt,
+    tb_turn_cost,
+    tb_cc_by_mr,
+    tb_init_mod,
+    tb_weapon,
+    tb_alloc,
+    tb_wing_tohit,
+    tb_body_tohit,
+    tb_arc,
+    tb_range_mod,
+    tb_alt_mod,
+    tb_min_speed,
+    tb_max_speed,
+    tb_dp_body,
+    tb_dp_wing,
+    tb_accel_wings,
+    scal,
+    mv,
+    plan,
+    rec,
+):
     """Play games ``start..stop-1`` and return their counters.
 
     Parameters
@@ -1229,8 +1437,9 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr
     if opt[OPT_RANGE_MOD] == 0:
         range_mod[:] = 0
     want_rec = rec.shape[0] == n
-    geo = geometry_table(tb_arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH],
-                         scal[S_BOARD_DEPTH])
+    geo = geometry_table(
+        tb_arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
+    )
     for c in prange(nchunks):
         a = start + (n * c) // nchunks
         b = start + (n * (c + 1)) // nchunks
@@ -1247,19 +1456,76 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr
         row = out[c]
         for g in range(a, b):
             rrow = g - start if want_rec else -1
-            play_game(g, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-                      tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
-                      tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
-                      tb_accel_wings, scal, mv, plan, gst, pst, sst, ds, order, key, pending,
-                      scratch, row, rec, rrow, log, nlog, geo)
+            play_game(
+                g,
+                seed,
+                nd,
+                dragons,
+                scen,
+                opt,
+                tb_turn_cost,
+                tb_cc_by_mr,
+                tb_init_mod,
+                tb_weapon,
+                tb_alloc,
+                tb_wing_tohit,
+                tb_body_tohit,
+                tb_arc,
+                range_mod,
+                tb_alt_mod,
+                tb_min_speed,
+                tb_max_speed,
+                tb_dp_body,
+                tb_dp_wing,
+                tb_accel_wings,
+                scal,
+                mv,
+                plan,
+                gst,
+                pst,
+                sst,
+                ds,
+                order,
+                key,
+                pending,
+                scratch,
+                row,
+                rec,
+                rrow,
+                log,
+                nlog,
+                geo,
+            )
     return out.sum(axis=0)
 
 
 @njit(cache=True)
-def logged_game(game, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-                tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, tb_range_mod,
-                tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing,
-                tb_accel_wings, scal, mv, plan, max_log):
+def logged_game(
+    game,
+    seed,
+    dragons,
+    scen,
+    opt,
+    tb_turn_cost,
+    tb_cc_by_mr,
+    tb_init_mod,
+    tb_weapon,
+    tb_alloc,
+    tb_wing_tohit,
+    tb_body_tohit,
+    tb_arc,
+    tb_range_mod,
+    tb_alt_mod,
+    tb_min_speed,
+    tb_max_speed,
+    tb_dp_body,
+    tb_dp_wing,
+    tb_accel_wings,
+    scal,
+    mv,
+    plan,
+    max_log,
+):
     """Play one game (serially) and return ``(counters, log)``; the log has one row per
     decision (``K_*`` kinds) for the legality checker."""
     nd = dragons.shape[0]
@@ -1278,12 +1544,48 @@ def logged_game(game, seed, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_in
     nlog = np.zeros(1, np.int64)
     cnt = np.zeros(N_COUNTERS, np.int64)
     rec = np.zeros((0, N_REC), np.int64)
-    play_game(game, seed, nd, dragons, scen, opt, tb_turn_cost, tb_cc_by_mr, tb_init_mod,
-              tb_weapon, tb_alloc, tb_wing_tohit, tb_body_tohit, tb_arc, range_mod,
-              tb_alt_mod, tb_min_speed, tb_max_speed, tb_dp_body, tb_dp_wing, tb_accel_wings,
-              scal, mv, plan, gst, pst, sst, ds, order, key, pending, scratch, cnt, rec, -1,
-              log, nlog, geometry_table(tb_arc, range_mod, scal[S_MAX_RANGE],
-                                        scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]))
+    play_game(
+        game,
+        seed,
+        nd,
+        dragons,
+        scen,
+        opt,
+        tb_turn_cost,
+        tb_cc_by_mr,
+        tb_init_mod,
+        tb_weapon,
+        tb_alloc,
+        tb_wing_tohit,
+        tb_body_tohit,
+        tb_arc,
+        range_mod,
+        tb_alt_mod,
+        tb_min_speed,
+        tb_max_speed,
+        tb_dp_body,
+        tb_dp_wing,
+        tb_accel_wings,
+        scal,
+        mv,
+        plan,
+        gst,
+        pst,
+        sst,
+        ds,
+        order,
+        key,
+        pending,
+        scratch,
+        cnt,
+        rec,
+        -1,
+        log,
+        nlog,
+        geometry_table(
+            tb_arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
+        ),
+    )
     return cnt, log[: nlog[0]]
 
 
@@ -1313,10 +1615,14 @@ def _drop_stale_caches() -> None:
     except OSError:
         return
     for mod in mods:
-        fns = [v for v in vars(mod).values()
-               if getattr(v, "_cache", None) is not None and hasattr(v._cache, "flush")
-               and getattr(v, "py_func", None) is not None
-               and v.py_func.__module__ == mod.__name__]
+        fns = [
+            v
+            for v in vars(mod).values()
+            if getattr(v, "_cache", None) is not None
+            and hasattr(v._cache, "flush")
+            and getattr(v, "py_func", None) is not None
+            and v.py_func.__module__ == mod.__name__
+        ]
         if not fns:
             continue
         try:
@@ -1340,14 +1646,43 @@ _drop_stale_caches()
 def kernel_args(tables) -> tuple:
     """The rules-table arguments of :func:`duel_kernel`, in order, from ``KernelTables``."""
     t = tables
-    return (t.turn_cost, t.cc_by_mr, t.init_mod, t.weapon, t.alloc, t.wing_tohit, t.body_tohit,
-            t.arc, t.range_mod, t.alt_mod, t.min_speed, t.max_speed, t.dp_body, t.dp_wing,
-            t.accel_wings, t.scalars)
+    return (
+        t.turn_cost,
+        t.cc_by_mr,
+        t.init_mod,
+        t.weapon,
+        t.alloc,
+        t.wing_tohit,
+        t.body_tohit,
+        t.arc,
+        t.range_mod,
+        t.alt_mod,
+        t.min_speed,
+        t.max_speed,
+        t.dp_body,
+        t.dp_wing,
+        t.accel_wings,
+        t.scalars,
+    )
 
 
 __all__ = [
-    "MoveTables", "move_tables", "needed_mrs", "duel_kernel", "logged_game", "play_game",
+    "MoveTables",
+    "move_tables",
+    "needed_mrs",
+    "duel_kernel",
+    "logged_game",
+    "play_game",
     "kernel_args",
-    "default_options", "refresh", "damage", "speed_limits", "record_speed", "apply_move",
-    "breath_hit", "cc_begin", "allocate_self_damage", "arc_area", "facing_toward",
+    "default_options",
+    "refresh",
+    "damage",
+    "speed_limits",
+    "record_speed",
+    "apply_move",
+    "breath_hit",
+    "cc_begin",
+    "allocate_self_damage",
+    "arc_area",
+    "facing_toward",
 ]

@@ -35,11 +35,39 @@ import numpy as np
 from numba import njit
 
 __all__ = [
-    "DQ", "DR", "E", "NE", "NW", "W", "SW", "SE", "DIRECTION_NAMES", "TEMPLATE_NAMES",
-    "DARK", "GREY", "LIGHT", "OUT", "AREA_NAMES",
-    "distance", "neighbour", "forward", "turn", "rotate", "dot", "norm2",
-    "arc_area", "within_angle", "range_band", "may_breathe_angle", "hexside", "direction_template",
-    "facing_toward", "to_offset", "from_offset", "on_board", "adjacent_facing",
+    "DQ",
+    "DR",
+    "E",
+    "NE",
+    "NW",
+    "W",
+    "SW",
+    "SE",
+    "DIRECTION_NAMES",
+    "TEMPLATE_NAMES",
+    "DARK",
+    "GREY",
+    "LIGHT",
+    "OUT",
+    "AREA_NAMES",
+    "distance",
+    "neighbour",
+    "forward",
+    "turn",
+    "rotate",
+    "dot",
+    "norm2",
+    "arc_area",
+    "within_angle",
+    "range_band",
+    "may_breathe_angle",
+    "hexside",
+    "direction_template",
+    "facing_toward",
+    "to_offset",
+    "from_offset",
+    "on_board",
+    "adjacent_facing",
 ]
 
 #: Axial steps by direction 0..5 (E, NE, NW, W, SW, SE).
@@ -131,8 +159,7 @@ def within_angle(d, n, degrees):
     if degrees < 0:
         return False
     s = degrees // 30
-    k = 4 if (s == 0 or s == 6) else (3 if (s == 1 or s == 5) else (1 if (s == 2 or s == 4)
-                                                                    else 0))
+    k = 4 if (s == 0 or s == 6) else (3 if (s == 1 or s == 5) else (1 if (s == 2 or s == 4) else 0))
     if degrees <= 90:
         return d >= 0 and d * d >= k * n
     return d >= 0 or d * d <= k * n

@@ -153,8 +153,10 @@ def location(direction: str | int, rules: RuleSet | None = None) -> dict[str, Fr
     2d6 on the Damage Allocation Table (p.11).
     """
     r = rules or lords_rules()
-    col = direction if isinstance(direction, int) else DIRECTIONS.index(
-        resolve_name(direction, DIRECTIONS, "direction")
+    col = (
+        direction
+        if isinstance(direction, int)
+        else DIRECTIONS.index(resolve_name(direction, DIRECTIONS, "direction"))
     )
     table = r.get("lords.damage_allocation")
     out = {p: Fraction(0) for p in PARTS}
@@ -176,8 +178,14 @@ def breath(
     """Exact odds of one breath attack: target number, P(hit), damage if hit, E[damage]."""
     r = rules or lords_rules()
     a = sheet(attacker, rules=r)
-    n = to_hit_number(target, distance=distance, area=area, altitude_steps=altitude_steps,
-                      range_modifier=range_modifier, rules=r)
+    n = to_hit_number(
+        target,
+        distance=distance,
+        area=area,
+        altitude_steps=altitude_steps,
+        range_modifier=range_modifier,
+        rules=r,
+    )
     p = _p_hit(n, r)
     dmg = weapon_damage(a.breath_i, r)
     return {
@@ -262,12 +270,17 @@ def rider_attack(
     n = _rider_target_number(t, band, altitude_steps, r)
     dmg = dice_sum(md, mp) if band == "medium" else dice_sum(ld, lp)
     p = _p_hit(n, r)
-    return {"band": band, "target_number": n, "p_hit": p, "damage": dmg,
-            "expected_damage": p * expected(dmg)}
+    return {
+        "band": band,
+        "target_number": n,
+        "p_hit": p,
+        "damage": dmg,
+        "expected_damage": p * expected(dmg),
+    }
 
 
 def spell_on_own_dragon(rules: RuleSet | None = None) -> Fraction:
-    """"the Wizard must simply roll a 7 or more to cast a spell on its own dragon" (p.18)."""
+    """ "the Wizard must simply roll a 7 or more to cast a spell on its own dragon" (p.18)."""
     r = rules or lords_rules()
     return _p_hit(r.get("lords.wizard")["self_target"], r)
 
@@ -346,10 +359,16 @@ def breath_at(
     dp = t.damage_points
     # the attacker's choice: equal damage either way, so the side that puts it on the parts
     # with fewest points (largest expected fraction of a part destroyed)
-    loc = max((location(c, r) for c in choices),
-              key=lambda ld: sum(q / dp[p] for p, q in ld.items()))
+    loc = max(
+        (location(c, r) for c in choices), key=lambda ld: sum(q / dp[p] for p, q in ld.items())
+    )
     return {
-        "allowed": True, "distance": dist, "range": range_name(dist, r), "area": AREAS[area],
-        "altitude_steps": steps, "direction": [DIRECTIONS[c] for c in choices],
-        "location": loc, **res,
+        "allowed": True,
+        "distance": dist,
+        "range": range_name(dist, r),
+        "area": AREAS[area],
+        "altitude_steps": steps,
+        "direction": [DIRECTIONS[c] for c in choices],
+        "location": loc,
+        **res,
     }

@@ -151,20 +151,25 @@ def parse_policy(spec: str) -> tuple[str, int | None]:
 
     text = str(spec).strip()
     name, sep, breadth = text.partition(":")
-    name = resolve_name(name, list(POLICIES), "policy",
-                        hint="a planner may carry its breadth, e.g. hunter:32")
+    name = resolve_name(
+        name, list(POLICIES), "policy", hint="a planner may carry its breadth, e.g. hunter:32"
+    )
     if not sep:
         return name, None
     if POLICIES[name][0] == P_RANDOM:
-        raise UserError(f"policy {text!r}: random does not plan, so it takes no breadth; "
-                        f"write random, or a planner such as hunter:32")
+        raise UserError(
+            f"policy {text!r}: random does not plan, so it takes no breadth; "
+            f"write random, or a planner such as hunter:32"
+        )
     try:
         n = int(breadth.strip())
     except ValueError:
         n = 0
     if not 1 <= n <= MAX_PLAN_SAMPLES or breadth.strip() != str(n):
-        raise UserError(f"policy {text!r}: the breadth after ':' must be a whole number "
-                        f"1..{MAX_PLAN_SAMPLES} (end states scored per move), e.g. {name}:32")
+        raise UserError(
+            f"policy {text!r}: the breadth after ':' must be a whole number "
+            f"1..{MAX_PLAN_SAMPLES} (end states scored per move), e.g. {name}:32"
+        )
     return name, n
 
 
@@ -262,8 +267,11 @@ def engage_value(ds, i, j, plan, cc_by_mr, self_dice):
         diff = PLAN_WIDTH - 1
     pw = plan[PLAN_CC_WIN, diff]
     pl = plan[PLAN_CC_LOSS, diff]
-    return (pw * plan[PLAN_E_DMG, ds[i, F_CLAW]] - pl * plan[PLAN_E_DMG, ds[j, F_CLAW]]
-            - pw * 3.5 * self_dice)
+    return (
+        pw * plan[PLAN_E_DMG, ds[i, F_CLAW]]
+        - pl * plan[PLAN_E_DMG, ds[j, F_CLAW]]
+        - pw * 3.5 * self_dice
+    )
 
 
 @njit(cache=True, inline="always")
@@ -389,9 +397,35 @@ def choose_speed(pid, ds, i, lo, hi, pst):
 
 
 @njit(cache=True, _nrt=False)
-def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv_pe, mv_inv,
-                mv_tg, mv_tg_off, plan, tb_base, alt_mod, max_range, width, depth, alt_levels,
-                cc_by_mr, self_dice, samples, pst, scratch, geo):
+def choose_move(
+    pid,
+    ds,
+    i,
+    speed,
+    mv_off,
+    mv_h,
+    mv_rq,
+    mv_rr,
+    mv_box,
+    mv_pk,
+    mv_pe,
+    mv_inv,
+    mv_tg,
+    mv_tg_off,
+    plan,
+    tb_base,
+    alt_mod,
+    max_range,
+    width,
+    depth,
+    alt_levels,
+    cc_by_mr,
+    self_dice,
+    samples,
+    pst,
+    scratch,
+    geo,
+):
     """Choose a move for dragon ``i`` flying exactly ``speed`` points.
 
     Returns ``(entry, dalt)``: a move-table entry and the altitude change (climbs cost one
@@ -423,8 +457,9 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
                     c = mv_off[mr, b + 1] - mv_off[mr, b]
                     if k < c:
                         e = mv_off[mr, b] + k
-                        if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width,
-                                     depth, alt_levels):
+                        if move_fits(
+                            ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels
+                        ):
                             return e, dalt
                         break
                     k -= c
@@ -434,8 +469,9 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
             b = speed - dalt
             if 0 <= b < nb:
                 for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
-                    if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
-                                 alt_levels):
+                    if move_fits(
+                        ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels
+                    ):
                         n += 1
         if n == 0:
             return -1, 0
@@ -444,8 +480,9 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
             b = speed - dalt
             if 0 <= b < nb:
                 for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
-                    if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth,
-                                 alt_levels):
+                    if move_fits(
+                        ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels
+                    ):
                         if k == 0:
                             return e, dalt
                         k -= 1
@@ -636,8 +673,9 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
                         prefetch(mv_rq, bp[t_])
                 for t_ in range(nt):
                     e = bp[t_]
-                    if e >= 0 and move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width,
-                                            depth, alt_levels):
+                    if e >= 0 and move_fits(
+                        ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels
+                    ):
                         bp[nc] = e
                         bq[nc] = bq[t_]
                         br[nc] = br[t_]
@@ -651,8 +689,13 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
                 seen += 1
                 q = q0 + pk[p, 0]
                 r = r0 + pk[p, 1]
-                ok = ((pk[p, 8] >= adal) & (pk[p, 2] >= rlo) & (pk[p, 3] <= rhi)
-                      & (pk[p, pc] >= clo) & (pk[p, pc + 1] <= chi))
+                ok = (
+                    (pk[p, 8] >= adal)
+                    & (pk[p, 2] >= rlo)
+                    & (pk[p, 3] <= rhi)
+                    & (pk[p, pc] >= clo)
+                    & (pk[p, pc + 1] <= chi)
+                )
                 for o in range(no):
                     ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
                 # written every time, kept (nc advances) only when it fits: no branch
@@ -707,11 +750,11 @@ def choose_move(pid, ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, mv_pk, mv
                     v_ = geo[cen + o6 + f]  # my shot at it
                     w_ = geo[cen - o6 + fe]  # its shot at me
                     tn = c3 + (v_ >> 2) + am
-                    off = max(boff[k], plan[PLAN_P_HIT1, min(max(tn, 0), PLAN_WIDTH - 1)]
-                              * my_dmg)
+                    off = max(boff[k], plan[PLAN_P_HIT1, min(max(tn, 0), PLAN_WIDTH - 1)] * my_dmg)
                     tn2 = my_tn + (w_ >> 2) + am
-                    dng = bdng[k] + (w * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)]
-                                     * e_dmg)
+                    dng = bdng[k] + (
+                        w * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)] * e_dmg
+                    )
                     if sniper and (w_ & 3) <= 1:
                         dng += 2.0
                     boff[k] = off if inr else boff[k]
@@ -764,14 +807,21 @@ def can_engage(ds, i, j):
     """The engagement conditions: ``i`` (which has just moved) ends adjacent to and facing
     ``j``, at the same altitude, not Very Low, ``j`` has already moved, neither is engaged, and
     they are enemies."""
-    return (_enemy(ds, i, j) and ds[j, F_MOVED] == 1 and ds[i, F_ENG] < 0 and ds[j, F_ENG] < 0
-            and ds[i, F_ALT] == ds[j, F_ALT] and ds[i, F_ALT] > 1
-            and adjacent_facing(ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[j, F_Q], ds[j, F_R]))
+    return (
+        _enemy(ds, i, j)
+        and ds[j, F_MOVED] == 1
+        and ds[i, F_ENG] < 0
+        and ds[j, F_ENG] < 0
+        and ds[i, F_ALT] == ds[j, F_ALT]
+        and ds[i, F_ALT] > 1
+        and adjacent_facing(ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[j, F_Q], ds[j, F_R])
+    )
 
 
 @njit(cache=True, _nrt=False)
-def choose_engage(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
-                  cc_by_mr, self_dice, pst):
+def choose_engage(
+    pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, cc_by_mr, self_dice, pst
+):
     """Whom dragon ``i`` engages after its move (-1: nobody). Only one dragon can be directly
     in front, so there is at most one candidate."""
     j = -1
@@ -789,11 +839,35 @@ def choose_engage(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
         return -1
     ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
     # the breath exchange given up: my shot at j minus j's shot at me
-    tn = target_number(ds, i, j, ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT], tb_base,
-                       arc, range_mod, alt_mod, max_range)
+    tn = target_number(
+        ds,
+        i,
+        j,
+        ds[i, F_Q],
+        ds[i, F_R],
+        ds[i, F_F],
+        ds[i, F_ALT],
+        tb_base,
+        arc,
+        range_mod,
+        alt_mod,
+        max_range,
+    )
     mine = _p_hit(plan, tn) * plan[PLAN_E_DMG, ds[i, F_BREATH]]
-    tn2 = target_number(ds, j, i, ds[j, F_Q], ds[j, F_R], ds[j, F_F], ds[j, F_ALT], tb_base,
-                        arc, range_mod, alt_mod, max_range)
+    tn2 = target_number(
+        ds,
+        j,
+        i,
+        ds[j, F_Q],
+        ds[j, F_R],
+        ds[j, F_F],
+        ds[j, F_ALT],
+        tb_base,
+        arc,
+        range_mod,
+        alt_mod,
+        max_range,
+    )
     theirs = _p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
     return j if ev > mine - theirs else -1
 
@@ -811,8 +885,20 @@ def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
     for j in range(ds.shape[0]):
         if not _enemy(ds, i, j) or ds[j, F_ENG] >= 0:
             continue
-        tn = target_number(ds, i, j, ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT], tb_base,
-                           arc, range_mod, alt_mod, max_range)
+        tn = target_number(
+            ds,
+            i,
+            j,
+            ds[i, F_Q],
+            ds[i, F_R],
+            ds[i, F_F],
+            ds[i, F_ALT],
+            tb_base,
+            arc,
+            range_mod,
+            alt_mod,
+            max_range,
+        )
         if tn < 0:
             continue
         n += 1

@@ -28,14 +28,22 @@ def dragon_from_row(row) -> dict:
     from . import policies as P
 
     d = {
-        "q": int(row[P.F_Q]), "r": int(row[P.F_R]), "facing": int(row[P.F_F]),
-        "alt": int(row[P.F_ALT]), "speed": int(row[P.F_SPEED]), "last": int(row[P.F_LAST]),
+        "q": int(row[P.F_Q]),
+        "r": int(row[P.F_R]),
+        "facing": int(row[P.F_F]),
+        "alt": int(row[P.F_ALT]),
+        "speed": int(row[P.F_SPEED]),
+        "last": int(row[P.F_LAST]),
         "points": [int(row[P.F_DP + p]) for p in range(5)],
         "start_points": [int(row[P.F_DP0 + p]) for p in range(5)],
-        "breath_sheet": int(row[P.F_BREATH0]), "claws_sheet": int(row[P.F_CLAW0]),
-        "mr_sheet": int(row[P.F_MR0]), "max_sheet": int(row[P.F_MAX0]),
-        "min_speed": int(row[P.F_MIN]), "rider": int(row[P.F_RIDER]),
-        "dealt": int(row[P.F_DEALT]), "alive": int(row[P.F_ALIVE]),
+        "breath_sheet": int(row[P.F_BREATH0]),
+        "claws_sheet": int(row[P.F_CLAW0]),
+        "mr_sheet": int(row[P.F_MR0]),
+        "max_sheet": int(row[P.F_MAX0]),
+        "min_speed": int(row[P.F_MIN]),
+        "rider": int(row[P.F_RIDER]),
+        "dealt": int(row[P.F_DEALT]),
+        "alive": int(row[P.F_ALIVE]),
     }
     serious_effects(d, _DefaultScal())
     return d
@@ -66,7 +74,7 @@ def scal_from_tables(tables):
 
 
 def is_serious(d: dict, part: int, sc=None) -> bool:
-    """"reduced to less than half of its original damage points" (RULES-GAPS derived 9)."""
+    """ "reduced to less than half of its original damage points" (RULES-GAPS derived 9)."""
     num, den = (sc or _DefaultScal()).serious
     return d["points"][part] * den < d["start_points"][part] * num
 
@@ -84,7 +92,7 @@ def serious_effects(d: dict, sc=None) -> None:
 
 
 def take_damage(d: dict, part: int, amount: int) -> int:
-    """"tick from the damage track of that body part"; never below 0. Returns points taken."""
+    """ "tick from the damage track of that body part"; never below 0. Returns points taken."""
     took = max(0, min(amount, d["points"][part]))
     d["points"][part] -= took
     return took
@@ -96,15 +104,16 @@ def take_damage(d: dict, part: int, amount: int) -> int:
 
 
 def hits(roll2d6: int, target_number: int, auto_miss: int = 2, auto_hit: int = 12) -> bool:
-    """"If the result is equal to or higher than your final modified target number, you hit
+    """ "If the result is equal to or higher than your final modified target number, you hit
     your target. A roll of 2 always misses, and a roll of 12 always hits"."""
     if roll2d6 <= auto_miss:
         return False
     return roll2d6 >= auto_hit or roll2d6 >= target_number
 
 
-def breath_damage(attacker: dict, target: dict, side: int, loc_roll: int, dice_sum: int,
-                  alloc, weapon) -> int:
+def breath_damage(
+    attacker: dict, target: dict, side: int, loc_roll: int, dice_sum: int, alloc, weapon
+) -> int:
     """Location then damage of a breath hit; returns the part hit."""
     part = int(alloc[loc_roll][side])
     amount = dice_sum + int(weapon[attacker["breath"]][1])
@@ -118,7 +127,7 @@ def breath_damage(attacker: dict, target: dict, side: int, loc_roll: int, dice_s
 
 
 def close_combat_start(a: dict, b: dict, speed_loss: int = 2, drop: int = 1) -> None:
-    """"both dragons automatically drop one altitude level"; speed -2, never below minimum."""
+    """ "both dragons automatically drop one altitude level"; speed -2, never below minimum."""
     for d in (a, b):
         d["alt"] = max(1, d["alt"] - drop)
         d["last"] = max(d["min_speed"], d["speed"] - speed_loss)
@@ -147,8 +156,9 @@ def spread_self_damage(d: dict, points: int, sc=None) -> None:
             after = left - 1
             if after <= 0:
                 tier = 0  # would destroy the part
-            elif (after * den >= d["start_points"][p] * num
-                  or left * den < d["start_points"][p] * num):
+            elif (
+                after * den >= d["start_points"][p] * num or left * den < d["start_points"][p] * num
+            ):
                 tier = 2  # stays out of serious damage, or is already there
             else:
                 tier = 1  # would become seriously damaged
@@ -159,9 +169,19 @@ def spread_self_damage(d: dict, points: int, sc=None) -> None:
         take_damage(d, choices[0][3], 1)
 
 
-def close_combat_rest(w: dict, l: dict, col: int, loc_roll: int, dice_sum: int,
-                      self_points: int, facing_roll: int, winner_facing: int,
-                      alloc, weapon, sc=None) -> int:
+def close_combat_rest(
+    w: dict,
+    l: dict,
+    col: int,
+    loc_roll: int,
+    dice_sum: int,
+    self_points: int,
+    facing_roll: int,
+    winner_facing: int,
+    alloc,
+    weapon,
+    sc=None,
+) -> int:
     """Column, location, tooth and claw damage, the winner's own damage, new facings."""
     part = int(alloc[loc_roll][col])
     amount = dice_sum + int(weapon[w["claws"]][1])
@@ -283,10 +303,16 @@ def find_move(start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5)
     gain (dives are free but every level dived must be climbed back).
     """
     q1, r1, f1, a1 = end
-    return _search(start, speed, turn_cost_row,
-                   lambda q, r, f, alt: (q, r, f, alt) == (q1, r1, f1, a1),
-                   lambda q, r, alt, left: hex_distance(q, r, q1, r1) + (a1 - alt) > left,
-                   width, depth, levels)
+    return _search(
+        start,
+        speed,
+        turn_cost_row,
+        lambda q, r, f, alt: (q, r, f, alt) == (q1, r1, f1, a1),
+        lambda q, r, alt, left: hex_distance(q, r, q1, r1) + (a1 - alt) > left,
+        width,
+        depth,
+        levels,
+    )
 
 
 def any_move_stays(start, speed, turn_cost_row, occupied, *, width=33, depth=24, levels=5):
@@ -295,8 +321,19 @@ def any_move_stays(start, speed, turn_cost_row, occupied, *, width=33, depth=24,
     that a dragon which flew off the board had to. The same search as :func:`find_move`,
     with no target; it stops at the first move that stays.
     """
-    return _search(start, speed, turn_cost_row, lambda q, r, f, alt: (q, r) not in occupied,
-                   lambda q, r, alt, left: False, width, depth, levels) is not None
+    return (
+        _search(
+            start,
+            speed,
+            turn_cost_row,
+            lambda q, r, f, alt: (q, r) not in occupied,
+            lambda q, r, alt, left: False,
+            width,
+            depth,
+            levels,
+        )
+        is not None
+    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -316,7 +353,7 @@ def _snap(row, d):
     from . import engine as E
 
     b = E.L_SNAP + E.N_SNAP * d
-    return tuple(int(x) for x in row[b:b + E.N_SNAP])  # q, r, f, alt, alive, eng, moved
+    return tuple(int(x) for x in row[b : b + E.N_SNAP])  # q, r, f, alt, alive, eng, moved
 
 
 def _arc_ok(q, r, f, tq, tr, max_range, alt_diff):
@@ -356,7 +393,7 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
     maxr = int(tables.scalars[S_MAX_RANGE])
     for row in log:
         turn, kind, i, j = (int(x) for x in row[:4])
-        vals = [int(x) for x in row[E.L_A:E.L_A + 12]]
+        vals = [int(x) for x in row[E.L_A : E.L_A + 12]]
         snaps = [_snap(row, d) for d in range(nd)]
         if kind == E.K_SETUP:
             q, r, f, alt = snaps[i][:4]
@@ -397,25 +434,48 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
             for d in range(nd):
                 if d != i and snaps[d][4] == 1 and snaps[d][:2] == (q1, r1):
                     out.append(Violation(turn, "move", i, "ended in an occupied hex"))
-            if find_move((q0, r0, f0, a0), (q1, r1, f1, a1), speed, tables.turn_cost[mr],
-                         width=width, depth=depth) is None:
-                out.append(Violation(turn, "move", i,
-                                     f"no legal path {(q0, r0, f0, a0)} -> {(q1, r1, f1, a1)} "
-                                     f"at speed {speed}, MR {'ABCDEFGHI'[mr]}"))
+            if (
+                find_move(
+                    (q0, r0, f0, a0),
+                    (q1, r1, f1, a1),
+                    speed,
+                    tables.turn_cost[mr],
+                    width=width,
+                    depth=depth,
+                )
+                is None
+            ):
+                out.append(
+                    Violation(
+                        turn,
+                        "move",
+                        i,
+                        f"no legal path {(q0, r0, f0, a0)} -> {(q1, r1, f1, a1)} "
+                        f"at speed {speed}, MR {'ABCDEFGHI'[mr]}",
+                    )
+                )
         elif kind == E.K_LEAVE:
             # leaving is legal (RULES-GAPS assumed 5: the dragon is out of the game), but the
             # bots promise to leave only when no move stays on the board
             speed, mr = vals[:2]
             occupied = {snaps[d][:2] for d in range(nd) if d != i and snaps[d][4] == 1}
-            if any_move_stays(snaps[i][:4], speed, tables.turn_cost[mr], occupied,
-                              width=width, depth=depth):
-                out.append(Violation(turn, "leave", i,
-                                     "flew off the board although a move stays on it"))
+            if any_move_stays(
+                snaps[i][:4], speed, tables.turn_cost[mr], occupied, width=width, depth=depth
+            ):
+                out.append(
+                    Violation(turn, "leave", i, "flew off the board although a move stays on it")
+                )
         elif kind == E.K_ENGAGE:
             qi, ri, fi, ai = snaps[i][:4]
             qj, rj, _, aj = snaps[j][:4]
-            ok = (snaps[j][6] == 1 and ai == aj and ai > 1 and snaps[i][5] < 0
-                  and snaps[j][5] < 0 and (qi + int(DQ[fi]), ri + int(DR[fi])) == (qj, rj))
+            ok = (
+                snaps[j][6] == 1
+                and ai == aj
+                and ai > 1
+                and snaps[i][5] < 0
+                and snaps[j][5] < 0
+                and (qi + int(DQ[fi]), ri + int(DR[fi])) == (qj, rj)
+            )
             if not ok:
                 out.append(Violation(turn, "engage", i, "engagement conditions not met"))
         elif kind == E.K_TARGET:
@@ -428,6 +488,7 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
         elif kind == E.K_CC:
             # close combat changes the speed that limits next turn's acceleration
             for d in (i, j):
-                last[d] = max(int(tables.min_speed[int(sheets_rows[d][E.D_BODY])]),
-                              cur_speed.get(d, 0) - 2)
+                last[d] = max(
+                    int(tables.min_speed[int(sheets_rows[d][E.D_BODY])]), cur_speed.get(d, 0) - 2
+                )
     return out

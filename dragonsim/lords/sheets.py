@@ -28,10 +28,19 @@ __all__ = ["Sheet", "sheet", "design", "parse_design", "roster", "legion", "dice
 
 _COMPONENTS = {"body": BODIES, "wings": WINGS, "breath": BREATHS, "claws": CLAWS, "rider": RIDERS}
 _ALIASES = {
-    "body": "body", "weight": "body", "body_weight": "body",
-    "wings": "wings", "wing": "wings", "wing_size": "wings",
-    "breath": "breath", "breath_weapon": "breath",
-    "claws": "claws", "claw": "claws", "teeth": "claws", "tooth_and_claw": "claws", "tc": "claws",
+    "body": "body",
+    "weight": "body",
+    "body_weight": "body",
+    "wings": "wings",
+    "wing": "wings",
+    "wing_size": "wings",
+    "breath": "breath",
+    "breath_weapon": "breath",
+    "claws": "claws",
+    "claw": "claws",
+    "teeth": "claws",
+    "tooth_and_claw": "claws",
+    "tc": "claws",
     "rider": "rider",
     "name": "name",
 }
@@ -149,8 +158,7 @@ def design(
     label = name or _design_label(comp)
     if not lo <= cost <= hi:
         raise UserError(
-            f"{label} costs {cost} design points; a dragon must cost {lo}..{hi} "
-            "(rulebook p.26)"
+            f"{label} costs {cost} design points; a dragon must cost {lo}..{hi} (rulebook p.26)"
         )
     if budget is not None and cost > budget:
         raise UserError(f"{label} costs {cost} design points, over the budget of {budget}")
@@ -176,8 +184,10 @@ def design(
     if comp["rider"] in ("Javelin Thrower", "Archer", "Crossbow Shooter"):
         mrng, md, mp, lrng, ld, lp = r.get("lords.riders")[comp["rider"]]
         rider_ability = {
-            "medium_range": mrng, "medium_effect": f"{dice_text(md, mp)} damage",
-            "long_range": lrng, "long_effect": f"{dice_text(ld, lp)} damage",
+            "medium_range": mrng,
+            "medium_effect": f"{dice_text(md, mp)} damage",
+            "long_range": lrng,
+            "long_effect": f"{dice_text(ld, lp)} damage",
         }
     elif comp["rider"] == "Lancer":
         ln = r.get("lords.lancer")
@@ -265,9 +275,13 @@ def sheet(dragon: str | Sheet | Mapping[str, str], *, rules: RuleSet | None = No
     text = str(dragon).strip()
     if "=" in text:
         return design(**parse_design(text), rules=rules)
-    name = resolve_name(text, ROSTER, "dragon",
-                        hint="or write a design such as body=Heavy,wings=Large,breath=Ice,"
-                        "claws=Sharp[,rider=Archer]")
+    name = resolve_name(
+        text,
+        ROSTER,
+        "dragon",
+        hint="or write a design such as body=Heavy,wings=Large,breath=Ice,"
+        "claws=Sharp[,rider=Archer]",
+    )
     spec = ROSTER[name]
     return design(**{k: spec[k] for k in _COMPONENTS}, name=name, rules=rules)
 
@@ -282,7 +296,9 @@ def roster(*, rules: RuleSet | None = None) -> list[Sheet]:
 
 
 def legion(
-    budget: int, dragons: Iterable[str | Sheet | Mapping[str, str]], *,
+    budget: int,
+    dragons: Iterable[str | Sheet | Mapping[str, str]],
+    *,
     rules: RuleSet | None = None,
 ) -> list[Sheet]:
     """The Legion Method (p.26): several dragons whose costs add up to at most ``budget``.

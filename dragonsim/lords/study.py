@@ -30,14 +30,21 @@ from ..errors import UserError, parse_count
 from ..stats import Rate, bradley_terry, nontransitive_cycles, z_for
 from . import engine as E
 
-__all__ = ["outcomes", "compare", "PairedResult", "sensitivity", "tournament",
-           "TournamentResult"]
+__all__ = ["outcomes", "compare", "PairedResult", "sensitivity", "tournament", "TournamentResult"]
 
 _BLOCK = 1 << 16
 
 
-def outcomes(a, b, *, n: int, seed: int = 1, policies: Sequence[str] = ("hunter", "hunter"),
-             rules=None, turn_limit: int = E.DEFAULT_TURN_LIMIT) -> np.ndarray:
+def outcomes(
+    a,
+    b,
+    *,
+    n: int,
+    seed: int = 1,
+    policies: Sequence[str] = ("hunter", "hunter"),
+    rules=None,
+    turn_limit: int = E.DEFAULT_TURN_LIMIT,
+) -> np.ndarray:
     """The winner of each game ``0..n-1``: int8, 0 = ``a``, 1 = ``b``, -1 = draw.
 
     Memory is one byte per game; the kernel runs in blocks, in parallel.
@@ -72,23 +79,37 @@ class PairedResult:
     labels: tuple[str, str] = ("base", "alt")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "labels": list(self.labels), "win_rate_base": self.base.rate,
-                "ci_base": list(self.base.ci), "win_rate_alt": self.alt.rate,
-                "ci_alt": list(self.alt.ci), "difference": self.difference,
-                "ci_difference": list(self.ci), "ci_difference_unpaired": list(self.ci_unpaired),
-                "variance_reduction": self.variance_reduction,
-                "discordant": list(self.discordant), "mcnemar_p": self.pvalue}
+        return {
+            "n": self.n,
+            "labels": list(self.labels),
+            "win_rate_base": self.base.rate,
+            "ci_base": list(self.base.ci),
+            "win_rate_alt": self.alt.rate,
+            "ci_alt": list(self.alt.ci),
+            "difference": self.difference,
+            "ci_difference": list(self.ci),
+            "ci_difference_unpaired": list(self.ci_unpaired),
+            "variance_reduction": self.variance_reduction,
+            "discordant": list(self.discordant),
+            "mcnemar_p": self.pvalue,
+        }
 
     def summary(self) -> str:
         lo, hi = self.ci
-        return (f"A's win rate {self.labels[0]} {self.base}, {self.labels[1]} {self.alt}; "
-                f"difference {100 * self.difference:+.2f} pp [{100 * lo:+.2f}, {100 * hi:+.2f}] "
-                f"(paired on {self.n:,} common games, McNemar p={self.pvalue:.2g}; pairing cut "
-                f"the variance {self.variance_reduction:.1f}x)")
+        return (
+            f"A's win rate {self.labels[0]} {self.base}, {self.labels[1]} {self.alt}; "
+            f"difference {100 * self.difference:+.2f} pp [{100 * lo:+.2f}, {100 * hi:+.2f}] "
+            f"(paired on {self.n:,} common games, McNemar p={self.pvalue:.2g}; pairing cut "
+            f"the variance {self.variance_reduction:.1f}x)"
+        )
 
 
-def paired(x: np.ndarray, y: np.ndarray, confidence: float = 0.95,
-           labels: tuple[str, str] = ("base", "alt")) -> PairedResult:
+def paired(
+    x: np.ndarray,
+    y: np.ndarray,
+    confidence: float = 0.95,
+    labels: tuple[str, str] = ("base", "alt"),
+) -> PairedResult:
     """Paired comparison of two 0/1 outcome vectors over the same games."""
     from scipy import stats as st
 
@@ -106,29 +127,53 @@ def paired(x: np.ndarray, y: np.ndarray, confidence: float = 0.95,
     half_p = z * math.sqrt(var_p)
     half_u = z * math.sqrt(var_u)
     return PairedResult(
-        n=n, base=Rate.of(int(x.sum()), n), alt=Rate.of(int(y.sum()), n), difference=diff,
-        ci=(diff - half_p, diff + half_p), ci_unpaired=(diff - half_u, diff + half_u),
-        variance_reduction=(var_u / var_p) if var_p > 0 else math.inf, discordant=(b, c),
-        pvalue=p, labels=labels)
+        n=n,
+        base=Rate.of(int(x.sum()), n),
+        alt=Rate.of(int(y.sum()), n),
+        difference=diff,
+        ci=(diff - half_p, diff + half_p),
+        ci_unpaired=(diff - half_u, diff + half_u),
+        variance_reduction=(var_u / var_p) if var_p > 0 else math.inf,
+        discordant=(b, c),
+        pvalue=p,
+        labels=labels,
+    )
 
 
-def compare(a, b, *, n: int, seed: int = 1, base: Mapping[str, Any] | None = None,
-            alt: Mapping[str, Any], policies: Sequence[str] = ("hunter", "hunter"),
-            confidence: float = 0.95) -> PairedResult:
+def compare(
+    a,
+    b,
+    *,
+    n: int,
+    seed: int = 1,
+    base: Mapping[str, Any] | None = None,
+    alt: Mapping[str, Any],
+    policies: Sequence[str] = ("hunter", "hunter"),
+    confidence: float = 0.95,
+) -> PairedResult:
     """Paired comparison of ``a``'s win rate against ``b`` under two configurations.
 
     ``base`` and ``alt`` may set ``a``, ``b``, ``policies``, ``rules`` (an overrides mapping
     or RuleSet) and ``turn_limit``; unset keys come from the arguments. Both play games
     ``0..n-1`` of ``seed``.
     """
+
     def run(cfg: Mapping[str, Any]) -> np.ndarray:
         unknown = set(cfg) - {"a", "b", "policies", "rules", "turn_limit"}
         if unknown:
-            raise UserError(f"unknown configuration key(s) {sorted(unknown)}; allowed: a, b, "
-                            "policies, rules, turn_limit")
-        w = outcomes(cfg.get("a", a), cfg.get("b", b), n=n, seed=seed,
-                     policies=cfg.get("policies", policies), rules=cfg.get("rules"),
-                     turn_limit=cfg.get("turn_limit", E.DEFAULT_TURN_LIMIT))
+            raise UserError(
+                f"unknown configuration key(s) {sorted(unknown)}; allowed: a, b, "
+                "policies, rules, turn_limit"
+            )
+        w = outcomes(
+            cfg.get("a", a),
+            cfg.get("b", b),
+            n=n,
+            seed=seed,
+            policies=cfg.get("policies", policies),
+            rules=cfg.get("rules"),
+            turn_limit=cfg.get("turn_limit", E.DEFAULT_TURN_LIMIT),
+        )
         return (w == 0).astype(np.int8)
 
     return paired(run(base or {}), run(alt), confidence)
@@ -141,8 +186,17 @@ def _parse_value(text: str):
         return text
 
 
-def sensitivity(a, b, *, rule: str, values: Sequence[Any], n: int, seed: int = 1,
-                policies: Sequence[str] = ("hunter", "hunter"), confidence: float = 0.95):
+def sensitivity(
+    a,
+    b,
+    *,
+    rule: str,
+    values: Sequence[Any],
+    n: int,
+    seed: int = 1,
+    policies: Sequence[str] = ("hunter", "hunter"),
+    confidence: float = 0.95,
+):
     """``a``'s win rate for each value of one rule, paired against the rule's default.
 
     ``rule`` is any overridable key (``altitude_mod``, ``damage_allocation.7``, ...); values
@@ -161,10 +215,21 @@ def sensitivity(a, b, *, rule: str, values: Sequence[Any], n: int, seed: int = 1
     for v in values:
         alt = outcomes(a, b, n=n, seed=seed, policies=policies, rules={key: v}) == 0
         r = paired(base, alt, confidence)
-        rows.append({"rule": key, "value": json.dumps(v), "is_default": v == default,
-                     "win_rate_a": r.alt.rate, "ci_low": r.alt.lo, "ci_high": r.alt.hi,
-                     "difference": r.difference, "diff_low": r.ci[0], "diff_high": r.ci[1],
-                     "mcnemar_p": r.pvalue, "variance_reduction": r.variance_reduction})
+        rows.append(
+            {
+                "rule": key,
+                "value": json.dumps(v),
+                "is_default": v == default,
+                "win_rate_a": r.alt.rate,
+                "ci_low": r.alt.lo,
+                "ci_high": r.alt.hi,
+                "difference": r.difference,
+                "diff_low": r.ci[0],
+                "diff_high": r.ci[1],
+                "mcnemar_p": r.pvalue,
+                "variance_reduction": r.variance_reduction,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -189,18 +254,30 @@ class TournamentResult:
         return pd.DataFrame(p, index=self.names, columns=self.names)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"names": self.names, "n_per_pair": self.n, "seed": self.seed,
-                "policy": self.policy, "ratings": self.ratings.to_dict(orient="records"),
-                "cycles": [list(c) for c in self.cycles], "manifest": self.manifest}
+        return {
+            "names": self.names,
+            "n_per_pair": self.n,
+            "seed": self.seed,
+            "policy": self.policy,
+            "ratings": self.ratings.to_dict(orient="records"),
+            "cycles": [list(c) for c in self.cycles],
+            "manifest": self.manifest,
+        }
 
     def summary(self) -> str:
-        lines = [f"Round robin, {self.n:,} games per pair, policy {self.policy}, seed {self.seed}",
-                 f"  {'dragon':<14} {'rating':>7}  {'95% interval':>17}  {'win share':>9}"]
+        lines = [
+            f"Round robin, {self.n:,} games per pair, policy {self.policy}, seed {self.seed}",
+            f"  {'dragon':<14} {'rating':>7}  {'95% interval':>17}  {'win share':>9}",
+        ]
         for _, r in self.ratings.iterrows():
-            lines.append(f"  {r['name']:<14} {r['rating']:+7.3f}  [{r['lo']:+7.3f}, "
-                         f"{r['hi']:+7.3f}]  {r['wins'] / max(r['games'], 1):9.3f}")
-        lines.append("  non-transitive cycles: " + (", ".join(" > ".join(c) + " > " + c[0]
-                                                          for c in self.cycles) or "none"))
+            lines.append(
+                f"  {r['name']:<14} {r['rating']:+7.3f}  [{r['lo']:+7.3f}, "
+                f"{r['hi']:+7.3f}]  {r['wins'] / max(r['games'], 1):9.3f}"
+            )
+        lines.append(
+            "  non-transitive cycles: "
+            + (", ".join(" > ".join(c) + " > " + c[0] for c in self.cycles) or "none")
+        )
         return "\n".join(lines)
 
 
@@ -227,12 +304,17 @@ def tournament(dragons: Sequence, *, n: int, seed: int = 1, policy: str = "hunte
             for first, second, m, s in ((i, j, n - half, seed), (j, i, half, seed + 1)):
                 if m == 0:
                     continue
-                w = outcomes(sheets[first], sheets[second], n=m, seed=s,
-                             policies=(policy, policy))
+                w = outcomes(sheets[first], sheets[second], n=m, seed=s, policies=(policy, policy))
                 wins[first, second] += np.sum(w == 0) + 0.5 * np.sum(w == -1)
                 wins[second, first] += np.sum(w == 1) + 0.5 * np.sum(w == -1)
     ratings = bradley_terry(wins, names)
-    return TournamentResult(names, n, seed, policy, wins, ratings,
-                            nontransitive_cycles(wins, names),
-                            manifest(rules_hash=lords_rules().hash, seed=seed, n_per_pair=n,
-                                     policy=policy))
+    return TournamentResult(
+        names,
+        n,
+        seed,
+        policy,
+        wins,
+        ratings,
+        nontransitive_cycles(wins, names),
+        manifest(rules_hash=lords_rules().hash, seed=seed, n_per_pair=n, policy=policy),
+    )

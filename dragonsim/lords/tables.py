@@ -173,8 +173,11 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
         alloc=alloc,
         wing_tohit=np.array([r.get("lords.wing_tohit")[w] for w in WINGS], dtype=i64),
         body_tohit=np.array([r.get("lords.body_tohit")[b] for b in BODIES], dtype=i64),
-        arc=np.array([r.get("lords.arc_mod")[a] for a in ("dark", "grey", "light")]
-                     + [arc[a] for a in ("dark", "grey", "light")], i64),
+        arc=np.array(
+            [r.get("lords.arc_mod")[a] for a in ("dark", "grey", "light")]
+            + [arc[a] for a in ("dark", "grey", "light")],
+            i64,
+        ),
         range_mod=range_mod,
         alt_mod=alt_mod,
         min_speed=np.array([r.get("lords.min_speed_by_body")[b] for b in BODIES], dtype=i64),

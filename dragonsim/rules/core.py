@@ -223,10 +223,7 @@ class RuleSet:
         hint = did_you_mean(name, names)
         if hint:
             hint = f" (did you mean {names[hint.split(chr(39))[1]]!r}?)"
-        raise UserError(
-            f"unknown rule {key!r}{hint}; "
-            "`python -m dragonsim rules` lists them"
-        )
+        raise UserError(f"unknown rule {key!r}{hint}; `python -m dragonsim rules` lists them")
 
     def _apply(self, key: str, value: Any) -> None:
         rule, row = self._resolve(key)
@@ -320,9 +317,23 @@ def rows_of(rules: RuleSet | Iterable[Rule]) -> list[dict[str, Any]]:
         if isinstance(r.value, dict):
             for label, v in value.items():
                 prov = r.provenance_of(str(label))
-                rows.append({"key": f"{r.key}.{label}", "value": v, "provenance": prov,
-                             "used_in": r.used_in, "source": r.source})
+                rows.append(
+                    {
+                        "key": f"{r.key}.{label}",
+                        "value": v,
+                        "provenance": prov,
+                        "used_in": r.used_in,
+                        "source": r.source,
+                    }
+                )
         else:
-            rows.append({"key": r.key, "value": value, "provenance": r.provenance,
-                         "used_in": r.used_in, "source": r.source})
+            rows.append(
+                {
+                    "key": r.key,
+                    "value": value,
+                    "provenance": r.provenance,
+                    "used_in": r.used_in,
+                    "source": r.source,
+                }
+            )
     return rows
