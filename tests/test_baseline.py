@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from dragonsim import baseline
+from dragonsim.lords import baseline
 
 
 def _c(wins, n):

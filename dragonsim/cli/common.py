@@ -94,3 +94,15 @@ def show(args: argparse.Namespace, result: Any) -> None:
         emit_json(result.to_dict())
     else:
         print(result.summary())
+
+
+def add_rules_option(p: argparse.ArgumentParser) -> None:
+    """``--rules FILE``: one rules file for every game (``[lords]``, ``[dice]``, ``[krynn]``
+    tables of overrides; each command reads its own game's table)."""
+    p.add_argument(
+        "--rules",
+        metavar="FILE",
+        default=None,
+        help="a TOML rules file of overrides: [lords], [dice] and [krynn] tables, each command "
+        "reads its own game's (`python -m dragonsim rules` lists every key)",
+    )

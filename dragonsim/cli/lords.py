@@ -279,7 +279,7 @@ def cmd_odds_location(args) -> int:
 
 
 def cmd_baseline_write(args) -> int:
-    from .. import baseline
+    from ..lords import baseline
 
     data = baseline.write(args.file or baseline.DEFAULT_FILE, n=args.n)
     for k, v in data["matchups"].items():
@@ -289,8 +289,8 @@ def cmd_baseline_write(args) -> int:
 
 
 def cmd_baseline_check(args) -> int:
-    from .. import baseline
     from ..errors import UserError
+    from ..lords import baseline
 
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha must be between 0 and 1, got {args.alpha}")

@@ -273,32 +273,54 @@ class RuleSet:
 
 
 def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
-    """Parse a TOML file; a missing or malformed file is a UserError naming it."""
+    """Parse a TOML file; a missing, unreadable or malformed file is a UserError naming it."""
     p = Path(path)
+    if str(path) == "":
+        raise UserError(f"{what}: an empty path was given; name a .toml file")
     try:
-        return tomllib.loads(p.read_text())
+        return tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError(f"{what} {str(p)!r} not found (no such file)") from None
+    except IsADirectoryError:
+        raise UserError(f"{what} {str(p)!r} is a directory; name a .toml file") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{what} {str(p)!r} is not UTF-8 text (a TOML file is)") from None
+    except OSError as e:
+        raise UserError(f"{what} {str(p)!r} cannot be read: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"{what} {str(p)!r} is not valid TOML: {e}") from None
 
 
-def load_overrides_file(path: str | Path) -> dict[str, Any]:
-    """Read overrides from a TOML file.
+#: the top-level tables a rules file may hold, one per game
+RULES_FILE_TABLES = ("lords", "dice", "krynn")
 
-    Top-level tables name the game; keys inside are rules or ``rule.ROW`` (quoted)::
+
+def load_overrides_file(path: str | Path) -> dict[str, Any]:
+    """Read overrides from a rules file, for every game: ``{"game.key": value}``.
+
+    Top-level tables name the game (``[lords]``, ``[dice]``, ``[krynn]``); keys inside are
+    rules or ``rule.ROW`` (quoted)::
 
         [lords]
         altitude_mod = [0, 0, 1, 1, 2]
         "damage_allocation.6" = ["B", "B", "B", "B", "B", "B"]
+
+        [dice]
+        id_split = "save-first"
     """
     p = Path(path)
     data = read_toml(p)
     out: dict[str, Any] = {}
     for game, body in data.items():
+        if game not in RULES_FILE_TABLES:
+            allowed = ", ".join(f"[{g}]" for g in RULES_FILE_TABLES)
+            hint = did_you_mean(game, RULES_FILE_TABLES)
+            raise UserError(
+                f"rules file {str(p)!r}: unknown table [{game}]{hint}; allowed: {allowed}"
+            )
         if not isinstance(body, dict):
             raise UserError(
-                f"rules file {str(p)!r}: top-level key {game!r} must be a table such as [lords]"
+                f"rules file {str(p)!r}: top-level key {game!r} must be a table such as [{game}]"
             )
         for k, v in body.items():
             out[f"{game}.{k}"] = v

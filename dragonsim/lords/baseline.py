@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .stats import Rate, holm, two_proportion_pvalue
+from ..stats import Rate, holm, two_proportion_pvalue
 
-DEFAULT_FILE = Path(__file__).resolve().parent.parent / "results" / "baseline.json"
+DEFAULT_FILE = Path(__file__).resolve().parents[2] / "results" / "baseline.json"
 
 #: (a, b, policy of a, policy of b): the mirror and cross matchups a balance study leans on.
 MATCHUPS: tuple[tuple[str, str, str, str], ...] = (
@@ -56,7 +56,7 @@ class Finding:
 
 
 def _play(n: int, seed: int, matchups, threads: int | None) -> dict[str, dict[str, int]]:
-    from .lords.api import duel
+    from .api import duel
 
     out = {}
     for m in matchups:
@@ -74,9 +74,9 @@ def write(
     matchups=MATCHUPS,
 ) -> dict[str, Any]:
     """Play the matchups and store the counts with a manifest."""
-    from .lords.policies import POLICIES
-    from .report import manifest
-    from .rules import lords_rules
+    from ..report import manifest
+    from ..rules import lords_rules
+    from .policies import POLICIES
 
     t0 = time.perf_counter()
     counts = _play(n, seed, matchups, threads)
@@ -134,8 +134,8 @@ def check(
     echo: Callable[[str], None] = print,
 ) -> bool:
     """Replay the stored matchups on a fresh seed; True when nothing changed significantly."""
-    from .errors import UserError
-    from .rules import lords_rules
+    from ..errors import UserError
+    from ..rules import lords_rules
 
     p = Path(path)
     if not p.exists():
