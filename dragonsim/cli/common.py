@@ -106,3 +106,11 @@ def add_rules_option(p: argparse.ArgumentParser) -> None:
         help="a TOML rules file of overrides: [lords], [dice] and [krynn] tables, each command "
         "reads its own game's (`python -m dragonsim rules` lists every key)",
     )
+
+
+def rules_from(args: argparse.Namespace, game: str):
+    """The RuleSet of ``game`` in force for a command: the defaults, then the ``[game]`` table
+    of ``--rules FILE`` when given."""
+    from ..rules import game_rules
+
+    return game_rules(game, file=getattr(args, "rules", None))

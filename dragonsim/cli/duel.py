@@ -9,7 +9,16 @@ import sys
 from ..defaults import PLAN_SAMPLES as DEFAULT_PLAN_SAMPLES
 from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
 from ..lords.policies import POLICIES
-from .common import add_run_options, count, emit_json, positive_int, seed_int, show
+from .common import (
+    add_rules_option,
+    add_run_options,
+    count,
+    emit_json,
+    positive_int,
+    rules_from,
+    seed_int,
+    show,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="write one row per game (winner, turns, damage dealt, ...) to parquet",
     )
+    add_rules_option(p)
     p.set_defaults(func=cmd_duel)
 
     p = sub.add_parser(
@@ -88,6 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=DEFAULT_TURN_LIMIT,
         help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})",
     )
+    add_rules_option(p)
     p.set_defaults(func=cmd_battle)
 
     p = sub.add_parser(
@@ -102,6 +113,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=seed_int, default=1)
     p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_rules_option(p)
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser(
@@ -123,6 +135,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=seed_int, default=1)
     p.add_argument("--policies", metavar="P,Q", default="hunter,hunter")
     p.add_argument("--json", action="store_true", help="print JSON rows")
+    add_rules_option(p)
     p.set_defaults(func=cmd_sensitivity)
 
 
@@ -140,6 +153,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         records=args.records,
         threads=args.threads,
         progress=False if args.no_progress else None,
+        rules=rules_from(args, "lords"),
     )
     show(args, res)
     if res.interrupted:
@@ -179,6 +193,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
         turn_limit=args.turn_limit,
         threads=args.threads,
         progress=False if args.no_progress else None,
+        rules=rules_from(args, "lords"),
     )
     if args.json:
         emit_json(
@@ -208,9 +223,11 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from .study import tournament
+    from ..lords.study import tournament
 
-    res = tournament(args.dragons, n=args.n, seed=args.seed, policy=args.policy)
+    res = tournament(
+        args.dragons, n=args.n, seed=args.seed, policy=args.policy, rules=rules_from(args, "lords")
+    )
     if args.json:
         d = res.to_dict()
         d["matrix"] = res.matrix().round(6).to_dict()
@@ -223,7 +240,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
-    from .study import _parse_value, sensitivity
+    from ..lords.study import _parse_value, sensitivity
 
     values = [_parse_value(v.strip()) for v in args.values.split(";") if v.strip()]
     df = sensitivity(
@@ -234,6 +251,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
         n=args.n,
         seed=args.seed,
         policies=[p.strip() for p in args.policies.split(",")],
+        rules=rules_from(args, "lords"),
     )
     if args.json:
         emit_json(df.to_dict(orient="records"))

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import importlib
+import json
 from fractions import Fraction
 
-from .common import count, emit_json
+from .common import add_rules_option, count, emit_json, rules_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "rules",
-        help="print the rules tables with their provenance",
-        description="Print every rules value with its provenance (printed, "
-        "derived, published, assumed) and where it is used.",
+        help="print the rules of the three games with their provenance",
+        description="Print every rules value of Dragon Lords, Dragon Dice and Warriors of Krynn "
+        "with its provenance (printed, derived, published, assumed), where it is used, why it "
+        "has its value, and how to override it in a rules file.",
     )
     p.add_argument(
         "--assumed",
@@ -22,9 +23,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="list only the assumed values (and where each is used)",
     )
     p.add_argument("--game", choices=("all", "lords", "dice", "krynn"), default="all")
-    p.add_argument("--rules", metavar="FILE", help="a TOML file of overrides to apply first")
+    add_rules_option(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser(
+        "docs",
+        help="write the rules-as-simulated pages (docs/rules-*.md) from the rules data",
+        description="Generate docs/rules-lords.md, docs/rules-dice.md and docs/rules-krynn.md "
+        "from the rules data (every value, its provenance, where it is used, why, and how to "
+        "override it). With --check, write nothing and exit 1 if a committed page is stale.",
+    )
+    p.add_argument("--out", default="docs", help="folder to write into (default docs)")
+    p.add_argument("--check", action="store_true", help="only check; exit 1 when stale")
+    p.set_defaults(func=cmd_docs)
 
     p = sub.add_parser(
         "sheet",
@@ -34,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("dragon", help="ready-made name or inline design")
     p.add_argument("--budget", type=int, default=None, help="refuse a design over this cost")
-    p.add_argument("--rules", metavar="FILE", help="a TOML file of rule overrides")
+    add_rules_option(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_sheet)
 
@@ -54,6 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("b")
     q.add_argument("--tactics", metavar="A,B", help="optional tactics, e.g. Lunge,Defend")
     q.add_argument("--json", action="store_true")
+    add_rules_option(q)
     q.set_defaults(func=cmd_odds_cc)
     q = osub.add_parser("breath", help="to-hit and damage of one breath attack")
     q.add_argument("attacker")
@@ -67,6 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="drop the range modifier (as the Example of Play does)",
     )
     q.add_argument("--json", action="store_true")
+    add_rules_option(q)
     q.set_defaults(func=cmd_odds_breath)
     p = sub.add_parser(
         "baseline",
@@ -79,78 +93,95 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
     q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
     q.add_argument("--file", default=None, help="default results/baseline.json")
+    add_rules_option(q)
     q.set_defaults(func=cmd_baseline_write)
     q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
     q.add_argument("-n", type=count, default=20_000, help="games per matchup (default 2e4)")
     q.add_argument("--seed", type=int, default=7)
     q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
     q.add_argument("--file", default=None, help="default results/baseline.json")
+    add_rules_option(q)
     q.set_defaults(func=cmd_baseline_check)
 
     q = osub.add_parser("location", help="hit-location distribution for a direction")
     q.add_argument("direction", help="F, FR, RR, R, RL or FL")
     q.add_argument("--json", action="store_true")
+    add_rules_option(q)
     q.set_defaults(func=cmd_odds_location)
-
-
-def _rules(path):
-    from ..rules import lords_rules
-
-    return lords_rules(file=path) if path else lords_rules()
 
 
 def _frac(p: Fraction) -> dict:
     return {"fraction": f"{p.numerator}/{p.denominator}", "decimal": float(p)}
 
 
-def _other_game_assumed(game: str) -> list[dict]:
-    """Assumed values of the other games, from their own data modules when present."""
-    mod = f"dragonsim.{game}.data"
-    fn = getattr(importlib.import_module(mod), "assumed", None)
-    rows = []
-    for row in fn() if fn else []:
-        row = dict(row)
-        # the games name these columns differently; print them alike
-        row.setdefault("used_in", row.pop("where_used", ""))
-        row.setdefault("source", row.pop("reason", ""))
-        rows.append(row)
-    return rows
+def _override_line(game: str, key: str, value) -> str:
+    """How to set ``key`` in a rules file: ``[game] name = value`` (a dotted name quoted)."""
+    name = key.partition(".")[2]
+    if "." in name:
+        name = json.dumps(name)
+    return f"[{game}] {name} = {json.dumps(value)}"
 
 
 def cmd_rules(args) -> int:
-    from ..rules import rows_of
+    from ..rules import GAMES, rows_of
 
-    rs = _rules(args.rules)
+    games = GAMES if args.game == "all" else (args.game,)
     rows: list[dict] = []
-    if args.game in ("all", "lords"):
-        rows += [r for r in rows_of(rs) if not args.assumed or r["provenance"] == "assumed"]
-    for game in ("dice", "krynn"):
-        if args.game in ("all", game):
-            for row in _other_game_assumed(game):
-                if not args.assumed or row.get("provenance") == "assumed":
-                    rows.append(row)
+    head: dict[str, dict] = {}
+    for game in games:
+        rs = rules_from(args, game)
+        head[game] = {"hash": rs.hash, "overrides": rs.overrides}
+        for r in rows_of(rs):
+            if args.assumed and r["provenance"] != "assumed":
+                continue
+            rows.append({"game": game, **r, "override": _override_line(game, r["key"], r["value"])})
     if args.json:
-        emit_json({"rules_hash": rs.hash, "overrides": rs.overrides, "rules": rows})
+        emit_json(
+            {
+                "games": head,
+                # the first game's hash and overrides, as before (one game asked for)
+                "rules_hash": head[games[0]]["hash"],
+                "overrides": {k: v for g in head.values() for k, v in g["overrides"].items()},
+                "rules": rows,
+            }
+        )
         return 0
     width = max((len(r["key"]) for r in rows), default=10)
-    if args.game in ("all", "lords"):
+    for game in games:
+        h = head[game]
         print(
-            f"lords rules hash {rs.hash}" + (f"  overrides: {rs.overrides}" if rs.overrides else "")
+            f"{game} rules hash {h['hash']}"
+            + (f"  overrides: {h['overrides']}" if h["overrides"] else "")
         )
-    last_source = None
-    for r in rows:
-        print(f"{r['key']:<{width}}  {r['provenance']:<9}  {r['value']}")
-        if args.assumed and r.get("source") != last_source:
-            print(f"{'':<{width}}  used in: {r.get('used_in', '')}")
-            print(f"{'':<{width}}  why: {r.get('source', '')}")
-        last_source = r.get("source")
+        last_source = None
+        for r in (r for r in rows if r["game"] == game):
+            print(f"  {r['key']:<{width}}  {r['provenance']:<9}  {r['value']}")
+            if args.assumed:
+                if r.get("source") != last_source:
+                    print(f"  {'':<{width}}  used in: {r.get('used_in', '')}")
+                    print(f"  {'':<{width}}  why: {r.get('source', '')}")
+                print(f"  {'':<{width}}  override: {r['override']}")
+            last_source = r.get("source")
+    return 0
+
+
+def cmd_docs(args) -> int:
+    from ..rules import docs
+
+    if args.check:
+        bad = docs.stale(args.out)
+        for name in bad:
+            print(f"{args.out}/{name} is stale or missing: run `python -m dragonsim docs`")
+        return 1 if bad else 0
+    for path in docs.write(args.out):
+        print(f"wrote {path}")
     return 0
 
 
 def cmd_sheet(args) -> int:
     from ..lords.sheets import design, parse_design, sheet
 
-    rs = _rules(args.rules)
+    rs = rules_from(args, "lords")
     if args.budget is not None and "=" in args.dragon:
         s = design(**parse_design(args.dragon), budget=args.budget, rules=rs)
     else:
@@ -198,8 +229,9 @@ def cmd_odds_cc(args) -> int:
         if len(parts) != 2:
             raise UserError(f"--tactics takes two tactics A,B, got {args.tactics!r}")
         tactics = (parts[0], parts[1])
-    a, b = sheet(args.a), sheet(args.b)
-    w, d, l = odds.close_combat(a, b, tactics=tactics)
+    rs = rules_from(args, "lords")
+    a, b = sheet(args.a, rules=rs), sheet(args.b, rules=rs)
+    w, d, l = odds.close_combat(a, b, tactics=tactics, rules=rs)
     if args.json:
         emit_json(
             {
@@ -225,7 +257,8 @@ def cmd_odds_breath(args) -> int:
     from ..lords import odds
     from ..lords.sheets import sheet
 
-    a, t = sheet(args.attacker), sheet(args.target)
+    rs = rules_from(args, "lords")
+    a, t = sheet(args.attacker, rules=rs), sheet(args.target, rules=rs)
     res = odds.breath(
         a,
         t,
@@ -233,6 +266,7 @@ def cmd_odds_breath(args) -> int:
         area=args.area,
         altitude_steps=args.altitude_steps,
         range_modifier=not args.no_range_modifier,
+        rules=rs,
     )
     if args.json:
         emit_json(
@@ -240,7 +274,7 @@ def cmd_odds_breath(args) -> int:
                 "attacker": a.name,
                 "target": t.name,
                 "range": args.range,
-                "range_name": odds.range_name(args.range),
+                "range_name": odds.range_name(args.range, rs),
                 "area": args.area.lower(),
                 "altitude_steps": args.altitude_steps,
                 "target_number": res["target_number"],
@@ -254,7 +288,7 @@ def cmd_odds_breath(args) -> int:
     p = res["p_hit"]
     print(
         f"{a.name} breathes ({a.breath}, {a.breath_damage}) at {t.name}: range {args.range} "
-        f"({odds.range_name(args.range)}), {args.area.lower()} area, "
+        f"({odds.range_name(args.range, rs)}), {args.area.lower()} area, "
         f"{args.altitude_steps} altitude steps apart"
     )
     print(f"  target number {res['target_number']}   P(hit) = {p} = {float(p):.6f}")
@@ -269,7 +303,7 @@ def cmd_odds_breath(args) -> int:
 def cmd_odds_location(args) -> int:
     from ..lords import odds
 
-    dist = odds.location(args.direction)
+    dist = odds.location(args.direction, rules_from(args, "lords"))
     if args.json:
         emit_json({k: _frac(v) for k, v in dist.items()})
         return 0
@@ -281,7 +315,9 @@ def cmd_odds_location(args) -> int:
 def cmd_baseline_write(args) -> int:
     from ..lords import baseline
 
-    data = baseline.write(args.file or baseline.DEFAULT_FILE, n=args.n)
+    data = baseline.write(
+        args.file or baseline.DEFAULT_FILE, n=args.n, rules=rules_from(args, "lords")
+    )
     for k, v in data["matchups"].items():
         print(f"{k:<46} A wins {v['wins_a'] / v['n']:.4f} of {v['n']:,}")
     print(f"wrote {args.file or baseline.DEFAULT_FILE} in {data['manifest']['seconds']} s")
@@ -295,6 +331,10 @@ def cmd_baseline_check(args) -> int:
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha must be between 0 and 1, got {args.alpha}")
     ok = baseline.check(
-        args.file or baseline.DEFAULT_FILE, n=args.n, seed=args.seed, alpha=args.alpha
+        args.file or baseline.DEFAULT_FILE,
+        n=args.n,
+        seed=args.seed,
+        alpha=args.alpha,
+        rules=rules_from(args, "lords"),
     )
     return 0 if ok else 1

@@ -55,12 +55,23 @@ class Finding:
         )
 
 
-def _play(n: int, seed: int, matchups, threads: int | None) -> dict[str, dict[str, int]]:
+def _play(
+    n: int, seed: int, matchups, threads: int | None, rules=None
+) -> dict[str, dict[str, int]]:
     from .api import duel
 
     out = {}
     for m in matchups:
-        r = duel(m[0], m[1], n=n, seed=seed, policies=(m[2], m[3]), progress=False, threads=threads)
+        r = duel(
+            m[0],
+            m[1],
+            n=n,
+            seed=seed,
+            policies=(m[2], m[3]),
+            progress=False,
+            threads=threads,
+            rules=rules,
+        )
         out[_key(m)] = {"n": r.n, "wins_a": r.wins_a, "wins_b": r.wins_b, "draws": r.draws}
     return out
 
@@ -72,17 +83,21 @@ def write(
     seed: int = 20261130,
     threads: int | None = None,
     matchups=MATCHUPS,
+    rules=None,
 ) -> dict[str, Any]:
-    """Play the matchups and store the counts with a manifest."""
+    """Play the matchups and store the counts with a manifest (``rules``: a RuleSet or
+    overrides; default the rules as printed and assumed)."""
     from ..report import manifest
-    from ..rules import lords_rules
+    from .api import _rules
     from .policies import POLICIES
 
+    rs = _rules(rules)
     t0 = time.perf_counter()
-    counts = _play(n, seed, matchups, threads)
+    counts = _play(n, seed, matchups, threads, rs)
     data = {
         "manifest": manifest(
-            rules_hash=lords_rules().hash,
+            rules_hash=rs.hash,
+            overrides=rs.overrides,
             seed=seed,
             n=n,
             policies=_policy_versions(POLICIES),
@@ -132,10 +147,13 @@ def check(
     alpha: float = 0.001,
     threads: int | None = None,
     echo: Callable[[str], None] = print,
+    rules=None,
 ) -> bool:
-    """Replay the stored matchups on a fresh seed; True when nothing changed significantly."""
+    """Replay the stored matchups on a fresh seed; True when nothing changed significantly.
+
+    ``rules`` (a RuleSet or overrides) must be the rules the baseline was written under."""
     from ..errors import UserError
-    from ..rules import lords_rules
+    from .api import _rules
 
     p = Path(path)
     if not p.exists():
@@ -147,7 +165,8 @@ def check(
         raise UserError(
             "check must use a seed other than the baseline's, so the samples are independent"
         )
-    rh = lords_rules().hash
+    rs = _rules(rules)
+    rh = rs.hash
     if data["manifest"]["rules_hash"] != rh:
         echo(
             f"rules changed (baseline {data['manifest']['rules_hash']}, now {rh}): "
@@ -155,7 +174,7 @@ def check(
         )
         return False
     wanted = [m for m in MATCHUPS if _key(m) in data["matchups"]]
-    current = _play(n, seed, wanted, threads)
+    current = _play(n, seed, wanted, threads, rs)
     findings = compare(data["matchups"], current, alpha=alpha)
     for f in findings:
         echo(f.line())

@@ -196,24 +196,31 @@ def sensitivity(
     seed: int = 1,
     policies: Sequence[str] = ("hunter", "hunter"),
     confidence: float = 0.95,
+    rules=None,
 ):
-    """``a``'s win rate for each value of one rule, paired against the rule's default.
+    """``a``'s win rate for each value of one rule, paired against the rule's value in force.
 
     ``rule`` is any overridable key (``altitude_mod``, ``damage_allocation.7``, ...); values
-    are checked like any override. Returns a pandas DataFrame, one row per value.
+    are checked like any override. ``rules`` (a RuleSet or overrides) is the game the sweep
+    starts from (default: the rules as printed and assumed); each value is applied on top of
+    it. Returns a pandas DataFrame, one row per value.
     """
     import pandas as pd
 
-    from ..rules import lords_rules
+    from .api import _rules
 
     key = rule if rule.startswith("lords.") else f"lords.{rule}"
-    default = lords_rules().get(key)
+    start = _rules(rules)
+    default = start.get(key)
     for v in values:  # refuse a bad value before any game is played
-        lords_rules({key: v})
-    base = outcomes(a, b, n=n, seed=seed, policies=policies) == 0
+        start.with_overrides({key: v})
+    base = outcomes(a, b, n=n, seed=seed, policies=policies, rules=start) == 0
     rows = []
     for v in values:
-        alt = outcomes(a, b, n=n, seed=seed, policies=policies, rules={key: v}) == 0
+        alt = (
+            outcomes(a, b, n=n, seed=seed, policies=policies, rules=start.with_overrides({key: v}))
+            == 0
+        )
         r = paired(base, alt, confidence)
         rows.append(
             {
@@ -281,18 +288,20 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def tournament(dragons: Sequence, *, n: int, seed: int = 1, policy: str = "hunter"):
+def tournament(dragons: Sequence, *, n: int, seed: int = 1, policy: str = "hunter", rules=None):
     """Round robin: every pair plays ``n`` games (each side first-listed in half of them).
 
     Draws count half a win to each. Returns Bradley-Terry ratings (log scale, centred) with
     intervals, the win matrix and any significant non-transitive cycles (Holm, 5%).
+    ``rules``: a RuleSet or overrides (default: the rules as printed and assumed).
     """
     from ..report import manifest
-    from ..rules import lords_rules
+    from .api import _rules
     from .sheets import sheet
 
     n = parse_count(n)
-    sheets = [sheet(d) for d in dragons]
+    rs = _rules(rules)
+    sheets = [sheet(d, rules=rs) for d in dragons]
     names = [s.name for s in sheets]
     if len(set(names)) != len(names) or len(names) < 2:
         raise UserError(f"a tournament needs at least two different dragons, got {names}")
@@ -304,7 +313,9 @@ def tournament(dragons: Sequence, *, n: int, seed: int = 1, policy: str = "hunte
             for first, second, m, s in ((i, j, n - half, seed), (j, i, half, seed + 1)):
                 if m == 0:
                     continue
-                w = outcomes(sheets[first], sheets[second], n=m, seed=s, policies=(policy, policy))
+                w = outcomes(
+                    sheets[first], sheets[second], n=m, seed=s, policies=(policy, policy), rules=rs
+                )
                 wins[first, second] += np.sum(w == 0) + 0.5 * np.sum(w == -1)
                 wins[second, first] += np.sum(w == 1) + 0.5 * np.sum(w == -1)
     ratings = bradley_terry(wins, names)
@@ -316,5 +327,7 @@ def tournament(dragons: Sequence, *, n: int, seed: int = 1, policy: str = "hunte
         wins,
         ratings,
         nontransitive_cycles(wins, names),
-        manifest(rules_hash=lords_rules().hash, seed=seed, n_per_pair=n, policy=policy),
+        manifest(
+            rules_hash=rs.hash, overrides=rs.overrides, seed=seed, n_per_pair=n, policy=policy
+        ),
     )
