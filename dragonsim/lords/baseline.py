@@ -97,7 +97,7 @@ def write(
     data = {
         "manifest": manifest(
             rules_hash=rs.hash,
-            overrides=rs.overrides,
+            rules_overrides=rs.overrides,
             seed=seed,
             n=n,
             policies=_policy_versions(POLICIES),

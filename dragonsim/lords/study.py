@@ -328,6 +328,6 @@ def tournament(dragons: Sequence, *, n: int, seed: int = 1, policy: str = "hunte
         ratings,
         nontransitive_cycles(wins, names),
         manifest(
-            rules_hash=rs.hash, overrides=rs.overrides, seed=seed, n_per_pair=n, policy=policy
+            rules_hash=rs.hash, rules_overrides=rs.overrides, seed=seed, n_per_pair=n, policy=policy
         ),
     )

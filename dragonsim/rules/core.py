@@ -308,8 +308,8 @@ def load_overrides_file(path: str | Path) -> dict[str, Any]:
         [dice]
         id_split = "save-first"
     """
+    data = read_toml(path)
     p = Path(path)
-    data = read_toml(p)
     out: dict[str, Any] = {}
     for game, body in data.items():
         if game not in RULES_FILE_TABLES:
