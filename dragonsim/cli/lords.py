@@ -52,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("roster", help="list the ready-made Dragon Lords dragons")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_rules_option(p)
     p.set_defaults(func=cmd_roster)
 
     p = sub.add_parser(
@@ -202,7 +203,7 @@ def cmd_sheet(args) -> int:
 def cmd_roster(args) -> int:
     from ..lords.sheets import roster
 
-    sheets = roster()
+    sheets = roster(rules=rules_from(args, "lords"))
     if args.json:
         emit_json([s.to_dict() for s in sheets])
         return 0
