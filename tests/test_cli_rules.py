@@ -141,6 +141,9 @@ def test_a_file_for_another_game_leaves_lords_alone(capsys, tmp_path):
         ("[lords]\nauto_hit = 99\n", "out of range"),
         ("lords = 3\n", "must be a table"),
         ("[lords\n", "is not valid TOML"),
+        # the file is checked whole: a typo in another game's table stops a Lords command too
+        ("[dice]\nid_splt = 1\n", "unknown rule 'dice.id_splt'"),
+        ("[krynn]\nmax_strss = 1\n", "unknown rule 'krynn.max_strss'"),
     ],
 )
 def test_bad_rules_files_are_one_line_and_exit_2(capsys, tmp_path, content, message):

@@ -59,7 +59,14 @@ def game_rules(
     prefix = f"{game}."
     merged: dict[str, Any] = {}
     if file is not None:
-        merged.update({k: v for k, v in load_overrides_file(file).items() if k.startswith(prefix)})
+        every = load_overrides_file(file)
+        # the file is checked whole: a mistake in another game's table is found by the first
+        # command that reads the file, not only by that game's commands
+        for other in GAMES:
+            theirs = {k: v for k, v in every.items() if k.startswith(f"{other}.")}
+            if other != game and theirs:
+                RuleSet(registry(other), theirs)
+        merged.update({k: v for k, v in every.items() if k.startswith(prefix)})
     if overrides is not None and not isinstance(overrides, Mapping):
         raise UserError(
             f"{game} rule overrides must be a mapping of rule names to values, "
