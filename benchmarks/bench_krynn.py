@@ -25,6 +25,7 @@ import argparse
 import time
 
 import numpy as np
+from krynn_floor import dice_floor_kernel
 
 from dragonsim.errors import parse_count
 from dragonsim.krynn import kernel as K
@@ -91,8 +92,8 @@ def _best(fn, repeats=3):
 def _floor_seconds(n, per_game, dh, dw, *draws):
     """Best time of the bare kernel drawing ``per_game`` battle dice for each of ``n`` games
     (and, with ``draws = (cards, deck, flow, faces)``, a game's other draws)."""
-    K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw, *draws)  # compile / warm
-    return _best(lambda: K.dice_floor_kernel(0, n, 1, per_game, dh, dw, *draws))[0]
+    dice_floor_kernel(0, 1000, 1, per_game, dh, dw, *draws)  # compile / warm
+    return _best(lambda: dice_floor_kernel(0, n, 1, per_game, dh, dw, *draws))[0]
 
 
 def main() -> None:

@@ -1,12 +1,14 @@
 """Numba kernels for Warriors of Krynn: battles on one tile, battlefields, conflicts.
 
-Three tiers (``STYLE.md``): small ``@njit`` rule functions that act on plain state arrays, a
-per-game function per mode, and one ``@njit(parallel=True)`` kernel per mode that runs chunks
-of games in ``prange`` (each chunk owns one row of a 2-D counter array and its own scratch) and
-returns the column sums. Randomness comes only from :func:`dragonsim.random.seed_stream`
-streams of ``(seed, game, purpose)``: battle dice, unit card draws and the battle's flow
-(battle type, skirmish die, flank choices) each have their own purpose, so two configurations
-run with the same seed share their dice (common random numbers).
+Three tiers: small rule functions (:func:`~dragonsim._kernels.game_fn`: they allocate
+nothing) that act on plain state arrays, a per-game function per mode, and one
+``@njit(parallel=True)`` kernel per mode that runs chunks of games in ``prange`` (the chunks of
+:func:`~dragonsim._kernels.n_chunks`; each owns one row of a 2-D counter array and its own
+scratch, which every game resets before it plays) and returns the column sums. Randomness
+comes only from :func:`dragonsim.random.seed_stream` streams of ``(seed, game, purpose)``:
+battle dice, unit card draws and the battle's flow (battle type, skirmish die, flank choices)
+each have their own purpose, so two configurations run with the same seed share their dice
+(common random numbers), and the counters do not depend on how games are cut into chunks.
 
 State of one tile ``t`` lives in ``u[t, side, line, field]`` (int64) with ``side`` 0 = Alliance,
 1 = Dragon Army, ``line`` 0 Foot, 1 Missile, 2 Mounted and fields :data:`R` ready units,
@@ -17,9 +19,13 @@ with their power in ``cmd_tab[t, side] = (hook, amount, target)``.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 
+from .. import _kernels, random
+from .._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
 from ..random import (
     GOLDEN_GAMMA,
     below,
@@ -60,10 +66,8 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 _GAMMA2 = np.uint64((2 * int(GOLDEN_GAMMA)) & 0xFFFFFFFFFFFFFFFF)
 
-CHUNK = 512
 
-
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def seed_game(st_d, st_c, st_f, s0, game):
     """Point the three streams at ``(seed, game, P_DICE / P_CARDS / P_FLOW)``, exactly as
     :func:`dragonsim.random.seed_stream` does, sharing the mixes common to the three purposes
@@ -75,7 +79,7 @@ def seed_game(st_d, st_c, st_f, s0, game):
 
 
 # --- dice and cards -----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def roll_battle(st, n, die_hits, die_woe):
     """Roll ``n`` battle dice (faces ``die_hits``/``die_woe``); returns ``(hits, woe)``.
 
@@ -113,7 +117,7 @@ def roll_battle(st, n, die_hits, die_woe):
     return hits, woe
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def draw_card(st, order, ptr, side, line, size):
     """Reveal the top card of a unit deck; returns the card's row in ``cards``.
 
@@ -133,19 +137,19 @@ def draw_card(st, order, ptr, side, line, size):
 
 
 # --- unit state helpers -------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def units(u, t, s, l):
     """Units (ready or shaken) on line ``l`` of side ``s`` on tile ``t``."""
     return u[t, s, l, R] + u[t, s, l, S]
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def side_ready(u, t, s):
     """Ready units of side ``s`` on tile ``t``."""
     return u[t, s, 0, R] + u[t, s, 1, R] + u[t, s, 2, R]
 
 
-@njit(cache=True)
+@game_fn
 def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
     """:func:`apply_hits` one hit at a time, for when heroes may absorb hits.
 
@@ -205,7 +209,7 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
 # Rules on one line held in scalars ``(r, sh, br, bs, tac)`` (ready, shaken, barricades under
 # ready / shaken units, tactic tokens): branch-free, so the fight's random outcomes cost no
 # mispredicted branches and its state stays in registers. The array forms below wrap them.
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def hit_line(r, sh, br, bs, tac, hits, pol):
     """Apply ``hits`` to one line without heroes (see :func:`apply_hits_heroes` for the rules)
     in closed form; ``pol`` 1 ready units first, else shaken units first."""
@@ -240,7 +244,7 @@ def hit_line(r, sh, br, bs, tac, hits, pol):
     return r, sh, br, bs, tac
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def rally_line(r, sh, br, bs, k):
     """Refresh up to ``k`` shaken units (those on barricades first); returns ``(r, sh, br, bs)``."""
     k = min(k, sh)
@@ -248,7 +252,7 @@ def rally_line(r, sh, br, bs, k):
     return r + k, sh - k, br + mb, bs - mb
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def barricade_line(r, sh, br, bs, k):
     """Add up to ``k`` barricades, at most 1 per unit (ready units first); returns
     ``(br, bs)``."""
@@ -256,14 +260,14 @@ def barricade_line(r, sh, br, bs, k):
     return br + a, bs + min(k - a, sh - bs)
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def shake_line(r, sh, br, k):
     """Shake up to ``k`` ready units not on barricades; returns ``(r, sh)``."""
     k = max(0, min(k, r - br))
     return r - k, sh + k
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def apply_hits(u, t, s, l, hits, opts, stress, g):
     """Apply ``hits`` to line ``l`` of side ``s`` on tile ``t`` (see :func:`apply_hits_heroes`
     for the rules). Without heroes able to absorb, in closed form (no per-hit loop)."""
@@ -282,7 +286,7 @@ def apply_hits(u, t, s, l, hits, opts, stress, g):
     u[t, s, l, TAC] = tac
 
 
-@njit(cache=True)
+@game_fn
 def rally(u, t, s, l, k):
     """Refresh up to ``k`` shaken units of a line (those on barricades first)."""
     r, sh, br, bs = rally_line(u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS], k)
@@ -292,7 +296,7 @@ def rally(u, t, s, l, k):
     u[t, s, l, BS] = bs
 
 
-@njit(cache=True)
+@game_fn
 def add_barricades(u, t, s, l, k):
     """Add up to ``k`` barricades, at most 1 per unit (ready units first)."""
     br, bs = barricade_line(u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS], k)
@@ -300,14 +304,14 @@ def add_barricades(u, t, s, l, k):
     u[t, s, l, BS] = bs
 
 
-@njit(cache=True)
+@game_fn
 def add_tactics(u, t, s, l, k):
     """Add ``k`` tactic tokens ("can't be added to a battle line with no units")."""
     if units(u, t, s, l) > 0:
         u[t, s, l, TAC] += k
 
 
-@njit(cache=True)
+@game_fn
 def shake_units(u, t, s, l, k):
     """Shake up to ``k`` ready units; "Any card or power that would directly Shake a unit on a
     barricade has no effect on the barricade or the unit"."""
@@ -316,7 +320,7 @@ def shake_units(u, t, s, l, k):
     u[t, s, l, S] = sh
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def choose_any(u, t, atk_side):
     """The line a hero picks for an "any line" card (assumed heuristic).
 
@@ -339,7 +343,7 @@ def choose_any(u, t, atk_side):
     return best & 3
 
 
-@njit(cache=True)
+@game_fn
 def fight_hits_heroes(u, t, dfd, target, hits, atk, line, woe, opts, stress, g):
     """A fight's hits, then its Woe, when heroes may absorb hits: an ordinary call, so the
     inlined fight carries one closed form for each line and no per-hit loop (compile time)."""
@@ -348,7 +352,7 @@ def fight_hits_heroes(u, t, dfd, target, hits, atk, line, woe, opts, stress, g):
 
 
 # --- one fight, one battle ----------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def fight(
     u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g, st_d, st_c
 ):
@@ -443,7 +447,7 @@ def fight(
     return atk
 
 
-@njit(cache=True)
+@game_fn
 def commander_power(u, t, s, cmd_tab, fl, die_hits, die_woe, opts, stress, g, st_d):
     """Activate the ready commander of side ``s`` (one hook; see data.Commander)."""
     hook = cmd_tab[t, s, 0]
@@ -468,7 +472,7 @@ def commander_power(u, t, s, cmd_tab, fl, die_hits, die_woe, opts, stress, g, st
         shake_units(u, t, o, tl, amount)
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def control(u, t, opts):
     """Who controls tile ``t`` now: -1 nobody, 0 Alliance, 1 Dragon Army.
 
@@ -485,7 +489,7 @@ def control(u, t, opts):
     return ALLIANCE if dr == 0 else ARMY
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def take_control(u, t, w, cmd):
     """Printed: "When a tile becomes controlled, remove all commanders from that tile. Then
     remove all shaken units from the defeated side." """
@@ -499,7 +503,7 @@ def take_control(u, t, w, cmd):
             u[t, d, l, TAC] = 0
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def battle(
     u,
     t,
@@ -559,7 +563,7 @@ def battle(
     return control(u, t, opts)
 
 
-@njit(cache=True)
+@game_fn
 def battle_step(
     u,
     t,
@@ -606,7 +610,7 @@ def battle_step(
     )
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def reset_game(u, u0, cmd, cmd0, order, ptr, stress, g):
     """Start a game: units and commanders from their starting arrays, full decks.
 
@@ -676,7 +680,7 @@ B_TOTAL = 28  # + side (total units left), B_TOTAL_SQ = 30 + side
 B_HIST = 32
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def battle_offsets(max_turns, stress_bins):
     turn = B_HIST  # turn histogram, [winner (0,1)][turn 0..max_turns]
     st = turn + 2 * (max_turns + 1)
@@ -684,7 +688,7 @@ def battle_offsets(max_turns, stress_bins):
     return turn, st, line, line + 2 * 3 * 7 * 7
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def play_tile(
     u,
     u0,
@@ -774,8 +778,8 @@ def battle_kernel(
     max_turns = opts[O_MAX_TURNS]
     bins = opts[O_STRESS_BINS]
     o_turn, o_st, o_line, ncount = battle_offsets(max_turns, bins)
-    nchunks = (n + CHUNK - 1) // CHUNK
-    out = np.zeros((max(nchunks, 1), ncount), np.int64)
+    nchunks = n_chunks(n)
+    out = np.zeros((nchunks, ncount), np.int64)
     s0 = run_key(seed)
     for ch in prange(nchunks):
         u, cmd, tab, cl, sz, order, ptr, u0c = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
@@ -785,8 +789,7 @@ def battle_kernel(
         st_c = np.zeros(1, np.uint64)
         st_f = np.zeros(1, np.uint64)
         row = out[ch]
-        a = start + ch * CHUNK
-        b = min(stop, a + CHUNK)
+        a, b = chunk_bounds(start, n, ch, nchunks)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
             w, turns = play_tile(
@@ -851,7 +854,7 @@ F_TURNS_SUM, F_TURNS_SQ, F_DICE, F_STRESS_SUM, F_STRESS_SQ = 6, 7, 8, 9, 10
 F_TILES = 16  # + 2*t + side: tile controlled by side at the end
 
 
-@njit(cache=True)
+@game_fn
 def move_flank(u, t, w, ctl, flank, st_f):
     """Printed: "move that tile's flank token and 1 unit of each type from the victorious side
     to a neighboring battle tile". Assumed: the nearest uncontrolled tile on each side of ``t``
@@ -888,7 +891,7 @@ def move_flank(u, t, w, ctl, flank, st_f):
             u[dest, w, l, S] += 1
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def play_field(
     u,
     u0,
@@ -1022,8 +1025,8 @@ def field_kernel(
     n = stop - start
     nt = u0.shape[0]
     ncount = F_TILES + 2 * nt
-    nchunks = (n + CHUNK - 1) // CHUNK
-    out = np.zeros((max(nchunks, 1), ncount), np.int64)
+    nchunks = n_chunks(n)
+    out = np.zeros((nchunks, ncount), np.int64)
     s0 = run_key(seed)
     for ch in prange(nchunks):
         u, cmd, tab, cl, sz, order, ptr, u0c = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
@@ -1035,8 +1038,7 @@ def field_kernel(
         st_c = np.zeros(1, np.uint64)
         st_f = np.zeros(1, np.uint64)
         row = out[ch]
-        a = start + ch * CHUNK
-        b = min(stop, a + CHUNK)
+        a, b = chunk_bounds(start, n, ch, nchunks)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
             res, turns = play_field(
@@ -1095,7 +1097,7 @@ K_WOE = K_HITS + K_BINS
 K_COUNT = K_WOE + K_BINS
 
 
-@njit(cache=True)
+@game_fn
 def play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, st, res):
     """One conflict played by ``plan[a, c] = (actions, cards)`` for the next attempt with ``a``
     actions and ``c`` cards left (``(0, 0)``: stop). Printed: "You start with 1 battle die ...
@@ -1134,14 +1136,13 @@ def play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, s
 def conflict_kernel(start, stop, seed, difficulty, plan, actions, cards_in_hand, die_hits, die_woe):
     """Play conflicts ``start..stop-1``; returns int64 counters (see ``K_*``)."""
     n = stop - start
-    nchunks = (n + CHUNK - 1) // CHUNK
-    out = np.zeros((max(nchunks, 1), K_COUNT), np.int64)
+    nchunks = n_chunks(n)
+    out = np.zeros((nchunks, K_COUNT), np.int64)
     for ch in prange(nchunks):
         st = np.zeros(1, np.uint64)
         res = np.zeros(8, np.int64)
         row = out[ch]
-        a = start + ch * CHUNK
-        b = min(stop, a + CHUNK)
+        a, b = chunk_bounds(start, n, ch, nchunks)
         for game in range(a, b):
             seed_stream(st, seed, game, P_DICE)
             play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, st, res)
@@ -1159,50 +1160,6 @@ def conflict_kernel(start, stop, seed, difficulty, plan, actions, cards_in_hand,
     return out.sum(axis=0)
 
 
-# --- RNG floor (benchmark) ------------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def dice_floor_kernel(
-    start,
-    stop,
-    seed,
-    dice_per_game,
-    die_hits,
-    die_woe,
-    cards_per_game=0,
-    deck=1,
-    flow_per_game=0,
-    flow_faces=1,
-):
-    """Roll ``dice_per_game`` battle dice per game from the same per-game streams (3 seeded
-    streams, as the battle kernel seeds) and count hits: the random-number floor.
-
-    With ``cards_per_game`` / ``flow_per_game``, also the other random draws a game needs and
-    nothing else: card reveals (a uniform index into what is left of a ``deck``-card deck,
-    reshuffled when empty, as :func:`draw_card` draws, less the swap) and flow draws (one of
-    ``flow_faces``, as the skirmish die)."""
-    n = stop - start
-    nchunks = (n + CHUNK - 1) // CHUNK
-    out = np.zeros((max(nchunks, 1), 2), np.int64)
-    s0 = run_key(seed)
-    for ch in prange(nchunks):
-        st_d = np.zeros(1, np.uint64)
-        st_c = np.zeros(1, np.uint64)
-        st_f = np.zeros(1, np.uint64)
-        row = out[ch]
-        a = start + ch * CHUNK
-        b = min(stop, a + CHUNK)
-        for game in range(a, b):
-            seed_game(st_d, st_c, st_f, s0, game)
-            hits, woe = roll_battle(st_d, dice_per_game, die_hits, die_woe)
-            p = 0
-            for _ in range(cards_per_game):
-                p = p if p < deck else 0
-                hits += p + below(st_c, deck - p)
-                p += 1
-            for _ in range(flow_per_game):
-                hits += below(st_f, flow_faces)
-            row[0] += 1
-            row[1] += (
-                hits + woe + np.int64(st_c[0] & np.uint64(1)) + np.int64(st_f[0] & np.uint64(1))
-            )
-    return out.sum(axis=0)
+# numba caches a function only against its own file: flush this module's caches when a file it
+# compiles in changes
+guard_caches(sys.modules[__name__], [random, _kernels])
