@@ -72,7 +72,7 @@ def _args(alliance, army, p_all_out, rules):
     dh, dw = rules.die_arrays()
     sl, sc = rules.skirmish_arrays()
     opts = np.zeros(K.N_OPTS, np.int64)
-    opts[:5] = rules.options_array()
+    opts[: K.N_RULE_OPTS] = rules.options_array()
     opts[K.O_MAX_TURNS] = 1000
     opts[K.O_STRESS_BINS] = 1
     fopts = np.array([p_all_out, rules.p_all_out_commanders])

@@ -47,10 +47,14 @@ C_KIND, C_AMOUNT, C_TARGET, C_EFFECT, C_EAMOUNT = 0, 1, 2, 3, 4
 KIND_DICE = 1
 E_NONE, E_SHAKE_CMD, E_RALLY, E_TACTIC, E_BARRICADE, E_SHAKE = 0, 1, 2, 3, 4, 5
 H_NONE, H_HITS, H_DICE, H_TACTIC, H_BARRICADE, H_RALLY, H_SHAKE = 0, 1, 2, 3, 4, 5, 6
-# integer options (opts[...])
+# integer options (opts[...]): first the rules' (data.OPTION_ORDER, code 0 = the default
+# reading), then the run's
 O_ALLIANCE_HITS, O_ARMY_HITS, O_HERO_POLICY, O_MAX_STRESS, O_MUTUAL = 0, 1, 2, 3, 4
-O_HEROES, O_MAX_TURNS, O_STRESS_BINS, O_CONTROL_LIMIT = 5, 6, 7, 8
-N_OPTS = 9
+O_BARRICADE_ORDER, O_ANY_LINE, O_EMPTY_LINES, O_HERO_CHOICE, O_STRESS_RECOVERY = 5, 6, 7, 8, 9
+O_CMD_LINE, O_CMD_WOE, O_FLANK_MOVE, O_ACTIVE_FLANK = 10, 11, 12, 13
+N_RULE_OPTS = 14
+O_HEROES, O_MAX_TURNS, O_STRESS_BINS, O_CONTROL_LIMIT = 14, 15, 16, 17
+N_OPTS = 18
 # float options
 F_P_ALL_OUT, F_P_ALL_OUT_CMD = 0, 1
 # policies
@@ -160,12 +164,17 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
     absorb a hit for 1 stress (Alliance only, by ``opts[O_HERO_POLICY]``, never beyond the
     maximum stress); "Apply hits to a line until the hits have all been applied or no units
     remain on that line." Which unit takes a hit is ``opts[O_ALLIANCE_HITS]`` /
-    ``opts[O_ARMY_HITS]`` (0 shaken units first, 1 ready units first).
+    ``opts[O_ARMY_HITS]`` (0 shaken units first, 1 ready units first); which barricade
+    absorbs first ``opts[O_BARRICADE_ORDER]`` (0 those under shaken units, 1 under ready
+    units); which hero absorbs ``opts[O_HERO_CHOICE]`` (0 the least stressed, 1 the most
+    stressed below the maximum).
     """
     pol = opts[O_ALLIANCE_HITS] if s == ALLIANCE else opts[O_ARMY_HITS]
     hp = opts[O_HERO_POLICY]
     nh = opts[O_HEROES] if s == ALLIANCE else 0
     mx = opts[O_MAX_STRESS]
+    bo = opts[O_BARRICADE_ORDER]
+    most = opts[O_HERO_CHOICE] != 0
     if hits <= 0:
         return
     while hits > 0:
@@ -174,7 +183,7 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
         if r + sh == 0:
             break
         if u[t, s, l, BR] + u[t, s, l, BS] > 0:
-            if u[t, s, l, BS] > 0:
+            if u[t, s, l, BS] > 0 and (bo == 0 or u[t, s, l, BR] == 0):
                 u[t, s, l, BS] -= 1
             else:
                 u[t, s, l, BR] -= 1
@@ -188,7 +197,9 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
             if want:
                 best = -1
                 for h in range(nh):
-                    if stress[h] < mx and (best < 0 or stress[h] < stress[best]):
+                    if stress[h] < mx and (
+                        best < 0 or (stress[h] > stress[best] if most else stress[h] < stress[best])
+                    ):
                         best = h
                 if best >= 0:
                     stress[best] += 1
@@ -210,16 +221,21 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
 # ready / shaken units, tactic tokens): branch-free, so the fight's random outcomes cost no
 # mispredicted branches and its state stays in registers. The array forms below wrap them.
 @game_fn(inline="always")
-def hit_line(r, sh, br, bs, tac, hits, pol):
+def hit_line(r, sh, br, bs, tac, hits, pol, bo):
     """Apply ``hits`` to one line without heroes (see :func:`apply_hits_heroes` for the rules)
-    in closed form; ``pol`` 1 ready units first, else shaken units first."""
+    in closed form; ``pol`` 1 ready units first, else shaken units first; ``bo`` 1 barricades
+    under ready units first, else those under shaken units."""
     h0 = hits
-    x = min(hits, bs)
-    bs -= x
+    b1 = br if bo else bs  # the barricades spent first, then the others
+    b2 = bs if bo else br
+    x = min(hits, b1)
+    b1 -= x
     hits -= x
-    x = min(hits, br)
-    br -= x
+    x = min(hits, b2)
+    b2 -= x
     hits -= x
+    br = b1 if bo else b2
+    bs = b2 if bo else b1
     # ready units first
     x = min(hits, r)
     r1 = r - x
@@ -277,7 +293,14 @@ def apply_hits(u, t, s, l, hits, opts, stress, g):
         apply_hits_heroes(u, t, s, l, hits, opts, stress, g)
         return
     r, sh, br, bs, tac = hit_line(
-        u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS], u[t, s, l, TAC], hits, opts[s]
+        u[t, s, l, R],
+        u[t, s, l, S],
+        u[t, s, l, BR],
+        u[t, s, l, BS],
+        u[t, s, l, TAC],
+        hits,
+        opts[s],
+        opts[O_BARRICADE_ORDER],
     )
     u[t, s, l, R] = r
     u[t, s, l, S] = sh
@@ -368,8 +391,8 @@ def fight(
     u[t, ARMY, line, TAC] = 0
     # "The line with the greater total is the attacking line. If ... equal, the Dragon Army's"
     atk = np.int64(a <= d)
-    if units(u, t, atk, line) == 0:
-        return -1  # both lines empty: nothing fights
+    if units(u, t, atk, line) == 0 and opts[O_EMPTY_LINES] == 0:
+        return -1  # both lines empty: nothing fights (else the Dragon Army's line reveals)
     dfd = 1 - atk
     c = draw_card(st_c, order, ptr, atk, line, sizes[atk, line])
     g[G_CARDS] += 1
@@ -378,6 +401,7 @@ def fight(
     amount = cards[atk, line, c, C_AMOUNT]
     target = cards[atk, line, c, C_TARGET]
     anyl = choose_any(u, t, atk)
+    anyl = line if opts[O_ANY_LINE] != 0 else anyl  # "facing": the line it fights
     target = anyl if target == ANY else target
     if kind == KIND_DICE:
         hits, woe = roll_battle(st_d, amount, die_hits, die_woe)
@@ -412,6 +436,7 @@ def fight(
             u[t, dfd, target, TAC],
             hits,
             opts[dfd],
+            opts[O_BARRICADE_ORDER],
         )
         ar, as_, abr, abs_, at = (
             u[t, atk, line, R],
@@ -421,7 +446,9 @@ def fight(
             u[t, atk, line, TAC],
         )
         if woe > 0:  # (most rolls have no Woe: cheaper to skip than to apply 0 hits)
-            ar, as_, abr, abs_, at = hit_line(ar, as_, abr, abs_, at, woe, opts[atk])
+            ar, as_, abr, abs_, at = hit_line(
+                ar, as_, abr, abs_, at, woe, opts[atk], opts[O_BARRICADE_ORDER]
+            )
     # the card's effect, by masked amounts (an effect with amount 0 changes nothing); most
     # cards have none, and skipping them is 2-5% faster than the masked no-op
     eff = cards[atk, line, c, C_EFFECT]
@@ -462,6 +489,8 @@ def commander_power(u, t, s, cmd_tab, fl, die_hits, die_woe, opts, stress, g, st
         hits, woe = roll_battle(st_d, amount, die_hits, die_woe)
         g[G_DICE] += amount
         apply_hits(u, t, o, tl, hits, opts, stress, g)
+        if opts[O_CMD_WOE] != 0:  # Woe hits the commander's own line (else ignored)
+            apply_hits(u, t, s, tl, woe, opts, stress, g)
     elif hook == H_TACTIC:
         add_tactics(u, t, s, tl, amount)
     elif hook == H_BARRICADE:
@@ -539,7 +568,7 @@ def battle(
     else:
         allout = uniform(st_f) < pa
     if allout:
-        fl = 0
+        fl = opts[O_CMD_LINE]  # "the fighting line" of a commander power (Foot by default)
         pc = fopts[F_P_ALL_OUT_CMD]
         cflag = pc >= 1.0 or (pc > 0.0 and uniform(st_f) < pc)
     else:
@@ -608,6 +637,15 @@ def battle_step(
         st_c,
         st_f,
     )
+
+
+@game_fn(inline="always")
+def recover(stress, k):
+    """Between two battles each hero loses up to ``k`` stress (``opts[O_STRESS_RECOVERY]``;
+    0, the default: heroes keep their stress)."""
+    if k > 0:
+        for h in range(stress.shape[0]):
+            stress[h] = max(0, stress[h] - k)
 
 
 @game_fn(inline="always")
@@ -716,6 +754,8 @@ def play_tile(
     Returns ``(winner, turns)``; winner -1 when ``opts[O_MAX_TURNS]`` battles did not decide."""
     reset_game(u, u0, cmd, cmd0, order, ptr, stress, g)
     for turn in range(1, opts[O_MAX_TURNS] + 1):
+        if turn > 1:
+            recover(stress, opts[O_STRESS_RECOVERY])
         w = battle(
             u,
             0,
@@ -855,19 +895,21 @@ F_TILES = 16  # + 2*t + side: tile controlled by side at the end
 
 
 @game_fn
-def move_flank(u, t, w, ctl, flank, st_f):
+def move_flank(u, t, w, ctl, flank, st_f, adjacent):
     """Printed: "move that tile's flank token and 1 unit of each type from the victorious side
     to a neighboring battle tile". Assumed: the nearest uncontrolled tile on each side of ``t``
-    in the row, one of the two at random; ready units move first; a full line (6) takes none."""
+    in the row (``adjacent`` 0), or the next tile on each side, controlled or not
+    (``adjacent`` 1); one of the two at random; ready units move first; a full line (6)
+    takes none."""
     nt = ctl.shape[0]
     left = -1
     for i in range(t - 1, -1, -1):
-        if ctl[i] < 0:
+        if ctl[i] < 0 or adjacent:
             left = i
             break
     right = -1
     for i in range(t + 1, nt):
-        if ctl[i] < 0:
+        if ctl[i] < 0 or adjacent:
             right = i
             break
     if left < 0 and right < 0:
@@ -929,7 +971,10 @@ def play_field(
     ctl[:] = -1
     limit = opts[O_CONTROL_LIMIT]
     for turn in range(1, opts[O_MAX_TURNS] + 1):
-        # active flank: an uncontrolled tile, chosen in proportion to its flank tokens
+        if turn > 1:
+            recover(stress, opts[O_STRESS_RECOVERY])
+        # active flank: an uncontrolled tile, chosen in proportion to its flank tokens (or,
+        # by opts[O_ACTIVE_FLANK], each alike)
         tot = 0
         free = 0
         for i in range(nt):
@@ -939,7 +984,7 @@ def play_field(
         if free == 0:
             break
         t = -1
-        if tot > 0:
+        if tot > 0 and opts[O_ACTIVE_FLANK] == 0:
             x = below(st_f, tot)
             for i in range(nt):
                 if ctl[i] < 0:
@@ -982,7 +1027,7 @@ def play_field(
             continue
         take_control(u, t, w, cmd)
         ctl[t] = w
-        move_flank(u, t, w, ctl, flank, st_f)
+        move_flank(u, t, w, ctl, flank, st_f, opts[O_FLANK_MOVE])
         na = 0
         nd = 0
         for i in range(nt):
@@ -1098,24 +1143,33 @@ K_COUNT = K_WOE + K_BINS
 
 
 @game_fn
-def play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, st, res):
-    """One conflict played by ``plan[a, c] = (actions, cards)`` for the next attempt with ``a``
-    actions and ``c`` cards left (``(0, 0)``: stop). Printed: "You start with 1 battle die ...
-    spend any number of your remaining actions and discard any number of ability cards ... to
-    add that many dice"; "If the hits equal or exceed the difficulty, you succeed"; "If you
-    roll fewer hits, you fail, but you may spend 1 or more actions to try again"; "each Woe
-    result causes the hero to take 1 stress". Fills ``res`` = (success, exceed, stress,
-    actions used, cards used, attempts, first hits, first woe)."""
+def play_conflict(difficulty, plan, actions, cards_in_hand, carry, die_hits, die_woe, st, res):
+    """One conflict played by ``plan[a, c, p] = (actions, cards)`` for the next attempt with
+    ``a`` actions and ``c`` cards left and a pool of ``p`` dice carried over (``(0, 0)``:
+    stop; ``p`` is 0 unless ``carry``). With ``carry`` 0 (the default reading) each attempt
+    rolls its actions + cards; with ``carry`` 1 the pool is kept: a retry rolls the last pool
+    plus its actions + cards, less the 1 action that buys the retry. Printed: "You start with
+    1 battle die ... spend any number of your remaining actions and discard any number of
+    ability cards ... to add that many dice"; "If the hits equal or exceed the difficulty, you
+    succeed"; "If you roll fewer hits, you fail, but you may spend 1 or more actions to try
+    again"; "each Woe result causes the hero to take 1 stress". Fills ``res`` = (success,
+    exceed, stress, actions used, cards used, attempts, first hits, first woe)."""
     a = actions
     c = cards_in_hand
-    res[:] = 0
+    for i in range(res.shape[0]):
+        res[i] = 0
     res[6] = -1
+    pool = 0
     while a > 0:
-        sa = plan[a, c, 0]
-        sc = plan[a, c, 1]
+        sa = plan[a, c, pool, 0]
+        sc = plan[a, c, pool, 1]
         if sa <= 0:
             break
-        hits, woe = roll_battle(st, sa + sc, die_hits, die_woe)
+        n = sa + sc
+        if carry != 0:
+            n = pool + sa + sc - np.int64(pool > 0)
+            pool = n
+        hits, woe = roll_battle(st, n, die_hits, die_woe)
         if res[5] == 0:
             res[6] = hits
             res[7] = woe
@@ -1133,8 +1187,11 @@ def play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, s
 
 
 @njit(cache=True, parallel=True)
-def conflict_kernel(start, stop, seed, difficulty, plan, actions, cards_in_hand, die_hits, die_woe):
-    """Play conflicts ``start..stop-1``; returns int64 counters (see ``K_*``)."""
+def conflict_kernel(
+    start, stop, seed, difficulty, plan, actions, cards_in_hand, carry, die_hits, die_woe
+):
+    """Play conflicts ``start..stop-1`` (``plan`` int64[a, c, p, 2], see
+    :func:`play_conflict`); returns int64 counters (see ``K_*``)."""
     n = stop - start
     nchunks = n_chunks(n)
     out = np.zeros((nchunks, K_COUNT), np.int64)
@@ -1145,7 +1202,9 @@ def conflict_kernel(start, stop, seed, difficulty, plan, actions, cards_in_hand,
         a, b = chunk_bounds(start, n, ch, nchunks)
         for game in range(a, b):
             seed_stream(st, seed, game, P_DICE)
-            play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, st, res)
+            play_conflict(
+                difficulty, plan, actions, cards_in_hand, carry, die_hits, die_woe, st, res
+            )
             row[K_N] += 1
             row[K_SUCCESS] += res[0]
             row[K_EXCEED] += res[1]
