@@ -40,7 +40,8 @@ def brute_pool(n, rules=None):
 
 
 def test_battle_die_is_the_assumed_one():
-    """RULES-GAPS.md: "Battle die (d6): Blank 2, Single Hit 2, Double Hit 1, Woe 1." """
+    """The assumed battle die (krynn.battle_die, 'Battle Dice': "Each battle die has one or
+    more of each of these faces"): Blank 2, Single Hit 2, Double Hit 1, Woe 1 of 6 faces."""
     d = die_distribution()
     assert d == {
         (0, 0): Fraction(2, 6),
