@@ -65,7 +65,6 @@ CASES = {
         for line in ("foot", "missile", "mounted")
     },
     # commanders, each in play on both sides (skirmishes: the commander symbol on half)
-    "commanders.none": ("hits 2 -> fighting", _commander("none")),
     "commanders.rally": ("hits 2 -> fighting", _commander("rally")),
     "commanders.fortify": ("hits 2 -> fighting", _commander("fortify")),
     "commanders.tactician": ("hits 2 -> fighting", _commander("tactician")),
@@ -144,6 +143,20 @@ def test_override_reaches_the_kernel(key):
     base = run()
     moved = run(**{key: value})
     assert not np.array_equal(base, moved), f"{key} = {value!r} did not move its run"
+
+
+def test_krynn_rules_keeps_no_defaults_of_its_own():
+    """KrynnRules is a view of the rules data: every field is required and the default view
+    is the one of krynn_rules()."""
+    import dataclasses
+
+    for f in dataclasses.fields(KrynnRules):
+        assert f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    d = default_rules()
+    assert d.ruleset.hash == krynn_rules().hash and d.overrides == {}
+    for f in dataclasses.fields(KrynnRules):
+        if f.name not in ("ruleset", "battle_die", "skirmish_die", "decks", "commanders"):
+            assert getattr(d, f.name) == krynn_rules().get(f"krynn.{f.name}"), f.name
 
 
 def test_printed_values_reach_the_kernel_too():

@@ -452,7 +452,11 @@ def battle(
     max_turns
         Battles before a game counts as undecided.
     rules, **overrides
-        Rules data (:func:`~dragonsim.krynn.data.default_rules`) and field overrides.
+        The rules (:class:`~dragonsim.krynn.data.KrynnRules`, default
+        :func:`~dragonsim.krynn.data.default_rules`) and overrides by rule name, e.g.
+        ``alliance_hits="ready-first"`` or ``**{"battle_die.woe": 2}`` (see
+        :meth:`~dragonsim.krynn.data.KrynnRules.replace`; ``python -m dragonsim rules --game
+        krynn`` lists them).
 
     Returns
     -------
@@ -801,7 +805,8 @@ def conflict(
 
     With ``dice``: one roll of that many battle dice. Without: the best plan for ``actions``
     actions and ``cards`` ability cards of the conflict's ability
-    (:func:`~dragonsim.krynn.odds.best_conflict_plan`), retries included, simulated by the
+    (:func:`~dragonsim.krynn.odds.best_conflict_plan`), retries included (a retry rolls a new
+    pool or the pool carried over, by the rule ``krynn.conflict_retry``), simulated by the
     kernel following the plan's table."""
     n = parse_count(n)
     r = _rules(rules, overrides)

@@ -364,6 +364,11 @@ def single_line_battle(
     the heroes take}``.
     """
     r = rules or default_rules()
+    if r.stress_recovery != 0:
+        raise UserError(
+            "single_line_battle models heroes who keep their stress between battles "
+            f"(krynn.stress_recovery = 0), got {r.stress_recovery}"
+        )
     for name, v in (("alliance", alliance), ("army", army)):
         if not 1 <= v <= 6:
             raise UserError(f"{name} units must be between 1 and 6, got {v}")

@@ -275,8 +275,10 @@ def _rules() -> list[Rule]:
             "cards have: refresh 1 shaken unit (rally), add a barricade (fortify) or a tactic "
             "token (tactician) to the side's own fighting line, roll 2 battle dice (volley) or "
             "apply 1 hit (strike) at the opposing fighting line, or Shake 1 ready unit there "
-            f"(terror). A commander is {_COMMANDER_FORM}.",
+            f"(terror). The row none (derived) is a tile side without a commander: no power. A "
+            f"commander is {_COMMANDER_FORM}.",
             "commander powers before battles (battle --alliance-commander / --army-commander)",
+            row_provenance={"none": _D},
             validate=_commanders_ok,
         ),
         # ---------------------------------------------------------------- hits
