@@ -167,6 +167,14 @@ def test_printed_values_reach_the_kernel_too():
     assert not np.array_equal(res.counters, _battle(heroes=2, hero_policy="all", tier="veteran")), (
         "the tier's maximum stress (5) reaches the kernel"
     )
+    # 'Battle Tiles': "Each battle line has space for 6 units." (a house rule may lower it)
+    with pytest.raises(UserError, match="foot must be between 0 and 4"):
+        battle(alliance="foot=5", army="foot=2", n=10, progress=False, line_capacity=4)
+    full = [Tile(alliance="foot=3,missile=1", army="foot=3,mounted=1")] * 3
+    assert not np.array_equal(
+        battlefield(full, n=N, seed=5, progress=False).counters,
+        battlefield(full, n=N, seed=5, progress=False, line_capacity=3).counters,
+    ), "a full line (3 units) takes no unit moving on control"
 
 
 def _toml(v) -> str:

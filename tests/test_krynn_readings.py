@@ -37,6 +37,7 @@ def test_kernel_option_slots_follow_the_rules_order():
         K.O_CMD_WOE,
         K.O_FLANK_MOVE,
         K.O_ACTIVE_FLANK,
+        K.O_LINE_CAP,
     ]
     assert slots == list(range(len(OPTION_ORDER))) and K.N_RULE_OPTS == len(OPTION_ORDER)
     reg = registry("krynn")
@@ -267,7 +268,7 @@ def test_flank_move_both_readings(reading):
     flank = np.array([1, 0, 1], np.int64)
     st = np.zeros(1, np.uint64)
     adjacent = ("nearest-open", "adjacent").index(reading)
-    K.move_flank(u, 0, 0, ctl, flank, st, adjacent)
+    K.move_flank(u, 0, 0, ctl, flank, st, adjacent, 6)
     dest = 2 if reading == "nearest-open" else 1
     assert flank[dest] == (2 if dest == 2 else 1) and flank[0] == 0
     assert u[dest, 0, 0, K.R] == 3

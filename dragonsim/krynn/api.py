@@ -130,15 +130,15 @@ class Tile:
     flank: int = 1
 
     def arrays(
-        self, commanders: Mapping[str, Commander] | None = None
+        self, commanders: Mapping[str, Commander] | None = None, capacity: int = MAX_UNITS
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(u[2, 3, 5], cmd[2], cmd_tab[2, 3])`` for the kernels (validated); commander
         names are looked up in ``commanders`` (the rules' ``krynn.commanders``; default the
-        shipped ones)."""
+        shipped ones), at most ``capacity`` units a line (``krynn.line_capacity``)."""
         u = np.zeros((2, 3, 5), np.int64)
         cmd = np.zeros(2, np.int64)
         for s, side in enumerate(SIDES):
-            units = parse_lines(getattr(self, side), f"--{side}")
+            units = parse_lines(getattr(self, side), f"--{side}", upper=capacity)
             shaken = parse_lines(getattr(self, f"{side}_shaken"), f"{side} shaken")
             bars = parse_lines(getattr(self, f"{side}_barricades"), f"{side} barricades")
             tacs = parse_lines(
@@ -172,8 +172,10 @@ class Tile:
             raise UserError(f"flank tokens must be between 0 and 20, got {self.flank}")
         return u, cmd, tab
 
-    def describe(self, commanders: Mapping[str, Commander] | None = None) -> dict[str, Any]:
-        u, cmd, _ = self.arrays(commanders)
+    def describe(
+        self, commanders: Mapping[str, Commander] | None = None, capacity: int = MAX_UNITS
+    ) -> dict[str, Any]:
+        u, cmd, _ = self.arrays(commanders, capacity)
         out: dict[str, Any] = {}
         for s, side in enumerate(SIDES):
             out[side] = {line: int(u[s, li, 0] + u[s, li, 1]) for li, line in enumerate(LINES)}
@@ -476,7 +478,7 @@ def battle(
         alliance_commander=alliance_commander,
         army_commander=army_commander,
     )
-    u, cmd, tab = tile.arrays(r.commanders)
+    u, cmd, tab = tile.arrays(r.commanders, r.line_capacity)
     r, p, (cards, sizes, dh, dw, sl, sc, opts, fopts) = _common(
         r,
         heroes=heroes,
@@ -508,7 +510,7 @@ def battle(
     return BattleResult(
         out.n,
         out.counters,
-        tile.describe(r.commanders),
+        tile.describe(r.commanders, r.line_capacity),
         kind,
         p,
         int(heroes),
@@ -626,7 +628,7 @@ def battlefield(
             f"control_limit must be between 0 (none) and {len(ts)}, got {control_limit}"
         )
     r = _rules(rules, overrides)
-    arrs = [t.arrays(r.commanders) for t in ts]
+    arrs = [t.arrays(r.commanders, r.line_capacity) for t in ts]
     u = np.stack([a[0] for a in arrs])
     cmd = np.stack([a[1] for a in arrs])
     tab = np.stack([a[2] for a in arrs])
@@ -657,7 +659,7 @@ def battlefield(
     return BattlefieldResult(
         out.n,
         out.counters,
-        [t.describe(r.commanders) for t in ts],
+        [t.describe(r.commanders, r.line_capacity) for t in ts],
         int(control_limit),
         out.seconds,
         man,

@@ -54,8 +54,8 @@ __all__ = [
     "OPTION_ORDER",
 ]
 
-#: Printed: "Each battle line has space for 6 units."
-MAX_UNITS = 6
+#: Printed: "Each battle line has space for 6 units." (the default ``krynn.line_capacity``)
+MAX_UNITS = RULES["krynn.line_capacity"].value
 #: Printed maximum stress per tier (the default ``krynn.tier_max_stress``)
 MAX_STRESS = dict(RULES["krynn.tier_max_stress"].value)
 
@@ -81,6 +81,7 @@ OPTION_ORDER: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("commander_dice_woe", RULES["krynn.commander_dice_woe"].choices),
     ("flank_move", RULES["krynn.flank_move"].choices),
     ("active_flank", RULES["krynn.active_flank"].choices),
+    ("line_capacity", None),
 )
 
 
@@ -207,6 +208,7 @@ class KrynnRules:
     hero_policy: str
     max_stress: int
     tier_max_stress: dict[str, int]
+    line_capacity: int
     mutual_control: str
     p_all_out_commanders: float
     p_all_out_mixed: float

@@ -51,10 +51,10 @@ H_NONE, H_HITS, H_DICE, H_TACTIC, H_BARRICADE, H_RALLY, H_SHAKE = 0, 1, 2, 3, 4,
 # reading), then the run's
 O_ALLIANCE_HITS, O_ARMY_HITS, O_HERO_POLICY, O_MAX_STRESS, O_MUTUAL = 0, 1, 2, 3, 4
 O_BARRICADE_ORDER, O_ANY_LINE, O_EMPTY_LINES, O_HERO_CHOICE, O_STRESS_RECOVERY = 5, 6, 7, 8, 9
-O_CMD_LINE, O_CMD_WOE, O_FLANK_MOVE, O_ACTIVE_FLANK = 10, 11, 12, 13
-N_RULE_OPTS = 14
-O_HEROES, O_MAX_TURNS, O_STRESS_BINS, O_CONTROL_LIMIT = 14, 15, 16, 17
-N_OPTS = 18
+O_CMD_LINE, O_CMD_WOE, O_FLANK_MOVE, O_ACTIVE_FLANK, O_LINE_CAP = 10, 11, 12, 13, 14
+N_RULE_OPTS = 15
+O_HEROES, O_MAX_TURNS, O_STRESS_BINS, O_CONTROL_LIMIT = 15, 16, 17, 18
+N_OPTS = 19
 # float options
 F_P_ALL_OUT, F_P_ALL_OUT_CMD = 0, 1
 # policies
@@ -895,12 +895,12 @@ F_TILES = 16  # + 2*t + side: tile controlled by side at the end
 
 
 @game_fn
-def move_flank(u, t, w, ctl, flank, st_f, adjacent):
+def move_flank(u, t, w, ctl, flank, st_f, adjacent, cap):
     """Printed: "move that tile's flank token and 1 unit of each type from the victorious side
     to a neighboring battle tile". Assumed: the nearest uncontrolled tile on each side of ``t``
     in the row (``adjacent`` 0), or the next tile on each side, controlled or not
-    (``adjacent`` 1); one of the two at random; ready units move first; a full line (6)
-    takes none."""
+    (``adjacent`` 1); one of the two at random; ready units move first; a full line (``cap``
+    units, printed 6) takes none."""
     nt = ctl.shape[0]
     left = -1
     for i in range(t - 1, -1, -1):
@@ -921,7 +921,7 @@ def move_flank(u, t, w, ctl, flank, st_f, adjacent):
     flank[dest] += flank[t]
     flank[t] = 0
     for l in range(3):
-        if units(u, dest, w, l) >= 6:
+        if units(u, dest, w, l) >= cap:
             continue
         if u[t, w, l, R] > 0:
             u[t, w, l, R] -= 1
@@ -1027,7 +1027,7 @@ def play_field(
             continue
         take_control(u, t, w, cmd)
         ctl[t] = w
-        move_flank(u, t, w, ctl, flank, st_f, opts[O_FLANK_MOVE])
+        move_flank(u, t, w, ctl, flank, st_f, opts[O_FLANK_MOVE], opts[O_LINE_CAP])
         na = 0
         nd = 0
         for i in range(nt):

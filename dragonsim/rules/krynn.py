@@ -379,6 +379,15 @@ def _rules() -> list[Rule]:
             bounds=(1, 20),
         ),
         R(
+            "krynn.line_capacity",
+            6,
+            _P,
+            f"{_BOOK}, 'Battle Tiles': \"Each battle line has space for 6 units.\" A house rule "
+            "may lower it (the kernels' end-of-game line histograms are sized for 6).",
+            "units per line on a tile (--alliance / --army), units moving on control",
+            bounds=(1, 6),
+        ),
+        R(
             "krynn.tier_max_stress",
             {"recruit": 4, "veteran": 5, "legendary": 6},
             _P,
