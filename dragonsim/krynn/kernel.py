@@ -226,16 +226,20 @@ def hit_line(r, sh, br, bs, tac, hits, pol, bo):
     in closed form; ``pol`` 1 ready units first, else shaken units first; ``bo`` 1 barricades
     under ready units first, else those under shaken units."""
     h0 = hits
-    b1 = br if bo else bs  # the barricades spent first, then the others
-    b2 = bs if bo else br
-    x = min(hits, b1)
-    b1 -= x
-    hits -= x
-    x = min(hits, b2)
-    b2 -= x
-    hits -= x
-    br = b1 if bo else b2
-    bs = b2 if bo else b1
+    if bo:  # (the same for every call of a run: a branch always predicted)
+        x = min(hits, br)
+        br -= x
+        hits -= x
+        x = min(hits, bs)
+        bs -= x
+        hits -= x
+    else:
+        x = min(hits, bs)
+        bs -= x
+        hits -= x
+        x = min(hits, br)
+        br -= x
+        hits -= x
     # ready units first
     x = min(hits, r)
     r1 = r - x
@@ -753,9 +757,10 @@ def play_tile(
 
     Returns ``(winner, turns)``; winner -1 when ``opts[O_MAX_TURNS]`` battles did not decide."""
     reset_game(u, u0, cmd, cmd0, order, ptr, stress, g)
+    rec = opts[O_STRESS_RECOVERY]
     for turn in range(1, opts[O_MAX_TURNS] + 1):
-        if turn > 1:
-            recover(stress, opts[O_STRESS_RECOVERY])
+        if rec > 0 and turn > 1:
+            recover(stress, rec)
         w = battle(
             u,
             0,
@@ -970,9 +975,10 @@ def play_field(
     flank[:] = flank0
     ctl[:] = -1
     limit = opts[O_CONTROL_LIMIT]
+    rec = opts[O_STRESS_RECOVERY]
     for turn in range(1, opts[O_MAX_TURNS] + 1):
-        if turn > 1:
-            recover(stress, opts[O_STRESS_RECOVERY])
+        if rec > 0 and turn > 1:
+            recover(stress, rec)
         # active flank: an uncontrolled tile, chosen in proportion to its flank tokens (or,
         # by opts[O_ACTIVE_FLANK], each alike)
         tot = 0
