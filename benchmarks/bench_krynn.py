@@ -25,6 +25,7 @@ import argparse
 import time
 
 import numpy as np
+from krynn_floor import dice_floor_kernel
 
 from dragonsim.errors import parse_count
 from dragonsim.krynn import kernel as K
@@ -71,7 +72,7 @@ def _args(alliance, army, p_all_out, rules):
     dh, dw = rules.die_arrays()
     sl, sc = rules.skirmish_arrays()
     opts = np.zeros(K.N_OPTS, np.int64)
-    opts[:5] = rules.options_array()
+    opts[: K.N_RULE_OPTS] = rules.options_array()
     opts[K.O_MAX_TURNS] = 1000
     opts[K.O_STRESS_BINS] = 1
     fopts = np.array([p_all_out, rules.p_all_out_commanders])
@@ -91,8 +92,8 @@ def _best(fn, repeats=3):
 def _floor_seconds(n, per_game, dh, dw, *draws):
     """Best time of the bare kernel drawing ``per_game`` battle dice for each of ``n`` games
     (and, with ``draws = (cards, deck, flow, faces)``, a game's other draws)."""
-    K.dice_floor_kernel(0, 1000, 1, per_game, dh, dw, *draws)  # compile / warm
-    return _best(lambda: K.dice_floor_kernel(0, n, 1, per_game, dh, dw, *draws))[0]
+    dice_floor_kernel(0, 1000, 1, per_game, dh, dw, *draws)  # compile / warm
+    return _best(lambda: dice_floor_kernel(0, n, 1, per_game, dh, dw, *draws))[0]
 
 
 def main() -> None:

@@ -51,7 +51,7 @@ def test_result_does_not_depend_on_threads_or_blocks():
     dh, dw = r.die_arrays()
     sl, sc = r.skirmish_arrays()
     opts = np.zeros(K.N_OPTS, np.int64)
-    opts[:5] = r.options_array()
+    opts[: K.N_RULE_OPTS] = r.options_array()
     opts[K.O_MAX_TURNS] = 100
     opts[K.O_STRESS_BINS] = 1
     args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, np.array([0.0, 0.5]))
@@ -112,9 +112,9 @@ def test_assumed_lists_every_assumed_value():
     rows = assumed()
     keys = {r["key"] for r in rows}
     assert {
-        "krynn.battle_die",
+        "krynn.battle_die.woe",
         "krynn.skirmish_die",
-        "krynn.decks.army.foot",
+        "krynn.decks.army_foot",
         "krynn.alliance_hits",
         "krynn.hero_policy",
     } <= keys
@@ -125,15 +125,22 @@ def test_assumed_lists_every_assumed_value():
 def test_rules_file_overrides_assumed_values(tmp_path):
     p = tmp_path / "r.toml"
     p.write_text(
+        "[krynn]\n"
         "battle_die = { blank = 0, single = 6, double = 0, woe = 0 }\n"
         'alliance_hits = "ready-first"\n'
     )
     r = load_rules(p)
     assert r.alliance_hits == "ready-first"
-    assert r.overrides["alliance_hits"] == "ready-first"
+    assert r.overrides["krynn.alliance_hits"] == "ready-first"
     h, w = r.die_arrays()
     assert list(h) == [1] * 6 and list(w) == [0] * 6
-    assert assumed(r)[0]["value"] == {"blank": 0, "single": 6, "double": 0, "woe": 0}
+    rows = {row["key"]: row["value"] for row in assumed(r)}
+    assert [rows[f"krynn.battle_die.{k}"] for k in ("blank", "single", "double", "woe")] == [
+        0,
+        6,
+        0,
+        0,
+    ]
 
 
 def test_parse_lines():
@@ -354,15 +361,12 @@ def test_battle_plot():
 
 def test_rules_file_replaces_a_unit_deck(tmp_path):
     p = tmp_path / "deck.toml"
-    p.write_text(
-        '[[decks.army.foot]]\nname = "Horde"\nkind = "dice"\namount = 4\n'
-        'target = "any"\neffect = "rally"\neffect_amount = 1\ncopies = 3\n'
-    )
+    p.write_text('[krynn]\n"decks.army_foot" = ["3x Horde: 4 dice -> any, rally 1"]\n')
     r = load_rules(p)
     cards, sizes = r.deck_arrays()
     assert sizes[1, 0] == 3 and sizes[0, 0] == 6
     assert list(cards[1, 0, 0]) == [1, 4, 3, 2, 1]
     bad = tmp_path / "bad.toml"
-    bad.write_text('[[decks.army.foot]]\nname = "X"\nkind = "magic"\namount = 1\ntarget = "foot"\n')
-    with pytest.raises(UserError, match="kind must be"):
+    bad.write_text('[krynn]\n"decks.army_foot" = ["X: 1 magic -> foot"]\n')
+    with pytest.raises(UserError, match="krynn.decks.army_foot.*not of the form"):
         load_rules(bad)

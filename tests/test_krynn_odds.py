@@ -40,7 +40,8 @@ def brute_pool(n, rules=None):
 
 
 def test_battle_die_is_the_assumed_one():
-    """RULES-GAPS.md: "Battle die (d6): Blank 2, Single Hit 2, Double Hit 1, Woe 1." """
+    """The assumed battle die (krynn.battle_die, 'Battle Dice': "Each battle die has one or
+    more of each of these faces"): Blank 2, Single Hit 2, Double Hit 1, Woe 1 of 6 faces."""
     d = die_distribution()
     assert d == {
         (0, 0): Fraction(2, 6),
@@ -72,8 +73,8 @@ def test_hill_giant_example_roll_succeeds_and_exceeds():
     """Example: difficulty 2 after mastery, 3 dice, "a Single Hit, a Double Hit, and a Woe for
     a total of 3 hits ... You draw 1 equipment card because you exceeded the difficulty.
     Because of the Woe result, your hero takes 1 stress." """
-    plan = np.zeros((4, 1, 2), np.int64)
-    plan[3, 0] = (3, 0)
+    plan = np.zeros((4, 1, 1, 2), np.int64)
+    plan[3, 0, 0] = (3, 0)
     # roll 3 dice of the assumed die until the example's roll (3 hits, 1 Woe) comes up
     res = np.zeros(8, np.int64)
     st = np.zeros(1, np.uint64)
@@ -82,7 +83,7 @@ def test_hill_giant_example_roll_succeeds_and_exceeds():
     found = False
     for seed in range(200):
         st[0] = np.uint64(seed)
-        K.play_conflict(2, plan, 3, 0, hits, woe, st, res)
+        K.play_conflict(2, plan, 3, 0, 0, hits, woe, st, res)
         if res[6] == 3 and res[7] == 1:
             assert res[0] == 1 and res[1] == 1 and res[2] == 1
             found = True

@@ -34,7 +34,7 @@ def deck_rules(cards=None, **kw):
 
 def opts_for(rules, heroes=0, max_turns=1, limit=0):
     o = np.zeros(K.N_OPTS, np.int64)
-    o[:5] = rules.options_array()
+    o[: K.N_RULE_OPTS] = rules.options_array()
     o[K.O_HEROES] = heroes
     o[K.O_MAX_TURNS] = max_turns
     o[K.O_STRESS_BINS] = heroes * rules.max_stress + 1
@@ -515,7 +515,7 @@ def test_flank_token_and_one_unit_of_each_type_move_to_a_neighbour():
     ctl = np.array([0, -1, -1], np.int64)
     flank = np.array([2, 1, 1], np.int64)
     st = np.zeros(1, np.uint64)
-    K.move_flank(u, 0, 0, ctl, flank, st)
+    K.move_flank(u, 0, 0, ctl, flank, st, 0, 6)
     assert list(flank) == [0, 3, 1]
     assert u[1, 0, 0, K.R] == 2 and u[1, 0, 1, K.R] == 1 and u[1, 0, 2, K.R] == 0
     assert u[0, 0, 0, K.R] == 1 and u[0, 0, 1, K.R] == 0

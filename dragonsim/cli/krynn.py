@@ -27,7 +27,7 @@ def _int_arg(what: str):
 
 def register(subparsers) -> None:
     """Add the ``krynn`` command and its subcommands."""
-    from .common import add_run_options
+    from .common import add_rules_option, add_run_options
 
     p = subparsers.add_parser(
         "krynn",
@@ -131,13 +131,13 @@ def register(subparsers) -> None:
         action="store_true",
         help="the conflict's ability is mastered (difficulty - 1)",
     )
-    c.add_argument("--rules", type=Path, help="TOML file of rules overrides")
+    add_rules_option(c)
     add_run_options(c)
     c.set_defaults(func=_conflict)
 
     a = sub.add_parser("assumed", help="list the assumed (and printed) rules values")
     a.add_argument("--json", action="store_true", help="print JSON")
-    a.add_argument("--rules", type=Path, help="TOML file of rules overrides")
+    add_rules_option(a)
     a.set_defaults(func=_assumed)
 
 
@@ -167,7 +167,9 @@ def _common_battle(p, *, default_battle: str = "skirmish", default_turns: int = 
         default=default_turns,
         help=f"battles before a game counts as undecided (default {default_turns})",
     )
-    p.add_argument("--rules", type=Path, help="TOML file of rules overrides")
+    from .common import add_rules_option
+
+    add_rules_option(p)
 
 
 def _battle_options(p) -> None:
@@ -193,9 +195,12 @@ def _battle_options(p) -> None:
 
 
 def _rules(args):
-    from ..krynn.data import load_rules
+    """The rules in force: the defaults with the ``[krynn]`` table of ``--rules FILE``."""
+    from ..krynn.data import KrynnRules
+    from ..rules import krynn_rules
 
-    return load_rules(args.rules) if getattr(args, "rules", None) else None
+    path = getattr(args, "rules", None)
+    return KrynnRules.from_ruleset(krynn_rules(file=path)) if path else None
 
 
 def _battle_kwargs(args) -> dict[str, Any]:

@@ -17,14 +17,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import UserError, parse_count, resolve_name
-from ..report import manifest, rules_hash
+from ..report import manifest
 from ..runner import run_blocks
 from ..stats import Rate, mean_interval
 from . import kernel as K
 from .data import (
     HERO_POLICIES,
     LINES,
-    MAX_STRESS,
     MAX_UNITS,
     SIDES,
     Commander,
@@ -49,7 +48,8 @@ __all__ = [
     "BATTLE_TYPES",
 ]
 
-#: ``--battle`` values and the probability of an all-out battle each turn.
+#: ``--battle`` values and the probability of an all-out battle each turn (``mixed``: the rule
+#: ``krynn.p_all_out_mixed``, 0.5 by default).
 BATTLE_TYPES = {"skirmish": 0.0, "all-out": 1.0, "mixed": 0.5}
 MAX_HEROES = 5  # printed: "3 to 5 players join the War of the Lance"
 MAX_TACTICS = 20
@@ -129,12 +129,16 @@ class Tile:
     alliance_commander_shaken: bool = False
     flank: int = 1
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(u[2, 3, 5], cmd[2], cmd_tab[2, 3])`` for the kernels (validated)."""
+    def arrays(
+        self, commanders: Mapping[str, Commander] | None = None, capacity: int = MAX_UNITS
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(u[2, 3, 5], cmd[2], cmd_tab[2, 3])`` for the kernels (validated); commander
+        names are looked up in ``commanders`` (the rules' ``krynn.commanders``; default the
+        shipped ones), at most ``capacity`` units a line (``krynn.line_capacity``)."""
         u = np.zeros((2, 3, 5), np.int64)
         cmd = np.zeros(2, np.int64)
         for s, side in enumerate(SIDES):
-            units = parse_lines(getattr(self, side), f"--{side}")
+            units = parse_lines(getattr(self, side), f"--{side}", upper=capacity)
             shaken = parse_lines(getattr(self, f"{side}_shaken"), f"{side} shaken")
             bars = parse_lines(getattr(self, f"{side}_barricades"), f"{side} barricades")
             tacs = parse_lines(
@@ -159,17 +163,19 @@ class Tile:
                 r = n - sh
                 br = min(b, r)
                 u[s, li] = (r, sh, br, b - br, tc)
-            c = resolve_commander(getattr(self, f"{side}_commander"))
+            c = resolve_commander(getattr(self, f"{side}_commander"), commanders)
             cmd[s] = 0 if c.hook == "none" else 1
         if self.alliance_commander_shaken and cmd[0] == 1:
             cmd[0] = 2
-        tab = commander_array([self.alliance_commander, self.army_commander])
+        tab = commander_array([self.alliance_commander, self.army_commander], commanders)
         if not 0 <= int(self.flank) <= 20:
             raise UserError(f"flank tokens must be between 0 and 20, got {self.flank}")
         return u, cmd, tab
 
-    def describe(self) -> dict[str, Any]:
-        u, cmd, _ = self.arrays()
+    def describe(
+        self, commanders: Mapping[str, Commander] | None = None, capacity: int = MAX_UNITS
+    ) -> dict[str, Any]:
+        u, cmd, _ = self.arrays(commanders, capacity)
         out: dict[str, Any] = {}
         for s, side in enumerate(SIDES):
             out[side] = {line: int(u[s, li, 0] + u[s, li, 1]) for li, line in enumerate(LINES)}
@@ -178,18 +184,19 @@ class Tile:
                 line: int(u[s, li, 2] + u[s, li, 3]) for li, line in enumerate(LINES)
             }
             out[f"{side}_tactics"] = {line: int(u[s, li, 4]) for li, line in enumerate(LINES)}
-            c = resolve_commander(getattr(self, f"{side}_commander"))
+            c = resolve_commander(getattr(self, f"{side}_commander"), commanders)
             out[f"{side}_commander"] = c.name
         out["flank"] = int(self.flank)
         return out
 
 
-def _p_all_out(kind: str | float) -> float:
+def _p_all_out(kind: str | float, rules: KrynnRules) -> float:
     if isinstance(kind, int | float) and not isinstance(kind, bool):
         if not 0.0 <= float(kind) <= 1.0:
             raise UserError(f"probability of an all-out battle must be in [0, 1], got {kind}")
         return float(kind)
-    return BATTLE_TYPES[resolve_name(str(kind), BATTLE_TYPES, "battle type")]
+    name = resolve_name(str(kind), BATTLE_TYPES, "battle type")
+    return rules.p_all_out_mixed if name == "mixed" else BATTLE_TYPES[name]
 
 
 def _rules(rules: KrynnRules | None, overrides: dict[str, Any]) -> KrynnRules:
@@ -201,17 +208,18 @@ def _common(rules, *, heroes, hero_policy, tier, max_turns, battle_type):
     if hero_policy is not None:
         rules = rules.replace(hero_policy=resolve_name(hero_policy, HERO_POLICIES, "hero policy"))
     if tier is not None:
-        rules = rules.replace(max_stress=MAX_STRESS[resolve_name(tier, MAX_STRESS, "tier")])
+        tiers = rules.tier_max_stress
+        rules = rules.replace(max_stress=tiers[resolve_name(tier, tiers, "tier")])
     if isinstance(heroes, bool) or not 0 <= int(heroes) <= MAX_HEROES:
         raise UserError(f"heroes must be between 0 and {MAX_HEROES}, got {heroes}")
     if isinstance(max_turns, bool) or not 1 <= int(max_turns) <= 10_000:
         raise UserError(f"max_turns must be between 1 and 10000, got {max_turns}")
-    p = _p_all_out(battle_type)
-    die_hits, die_woe = rules.die_arrays()
-    sk_line, sk_cmd = rules.skirmish_arrays()
-    cards, sizes = rules.deck_arrays()
+    p = _p_all_out(battle_type, rules)
+    ra = rules.arrays()
+    die_hits, die_woe, sk_line, sk_cmd = ra.die_hits, ra.die_woe, ra.sk_line, ra.sk_cmd
+    cards, sizes = ra.cards, ra.sizes
     opts = np.zeros(K.N_OPTS, np.int64)
-    opts[:5] = rules.options_array()
+    opts[: K.N_RULE_OPTS] = ra.options
     opts[K.O_HEROES] = int(heroes)
     opts[K.O_MAX_TURNS] = int(max_turns)
     opts[K.O_STRESS_BINS] = int(heroes) * rules.max_stress + 1
@@ -446,7 +454,11 @@ def battle(
     max_turns
         Battles before a game counts as undecided.
     rules, **overrides
-        Rules data (:func:`~dragonsim.krynn.data.default_rules`) and field overrides.
+        The rules (:class:`~dragonsim.krynn.data.KrynnRules`, default
+        :func:`~dragonsim.krynn.data.default_rules`) and overrides by rule name, e.g.
+        ``alliance_hits="ready-first"`` or ``**{"battle_die.woe": 2}`` (see
+        :meth:`~dragonsim.krynn.data.KrynnRules.replace`; ``python -m dragonsim rules --game
+        krynn`` lists them).
 
     Returns
     -------
@@ -466,7 +478,7 @@ def battle(
         alliance_commander=alliance_commander,
         army_commander=army_commander,
     )
-    u, cmd, tab = tile.arrays()
+    u, cmd, tab = tile.arrays(r.commanders, r.line_capacity)
     r, p, (cards, sizes, dh, dw, sl, sc, opts, fopts) = _common(
         r,
         heroes=heroes,
@@ -489,7 +501,7 @@ def battle(
         seed=seed,
         n=out.n,
         threads=out.threads,
-        rules_hash=rules_hash(r.to_dict()),
+        rules_hash=r.hash,
         overrides=r.overrides,
         hero_policy=r.hero_policy,
         max_stress=r.max_stress,
@@ -498,7 +510,7 @@ def battle(
     return BattleResult(
         out.n,
         out.counters,
-        tile.describe(),
+        tile.describe(r.commanders, r.line_capacity),
         kind,
         p,
         int(heroes),
@@ -615,12 +627,12 @@ def battlefield(
         raise UserError(
             f"control_limit must be between 0 (none) and {len(ts)}, got {control_limit}"
         )
-    arrs = [t.arrays() for t in ts]
+    r = _rules(rules, overrides)
+    arrs = [t.arrays(r.commanders, r.line_capacity) for t in ts]
     u = np.stack([a[0] for a in arrs])
     cmd = np.stack([a[1] for a in arrs])
     tab = np.stack([a[2] for a in arrs])
     flank = np.array([t.flank for t in ts], np.int64)
-    r = _rules(rules, overrides)
     r, p, (cards, sizes, dh, dw, sl, sc, opts, fopts) = _common(
         r,
         heroes=heroes,
@@ -639,13 +651,18 @@ def battlefield(
         seed=seed,
         n=out.n,
         threads=out.threads,
-        rules_hash=rules_hash(r.to_dict()),
+        rules_hash=r.hash,
         overrides=r.overrides,
         p_all_out=p,
         seconds=out.seconds,
     )
     return BattlefieldResult(
-        out.n, out.counters, [t.describe() for t in ts], int(control_limit), out.seconds, man
+        out.n,
+        out.counters,
+        [t.describe(r.commanders, r.line_capacity) for t in ts],
+        int(control_limit),
+        out.seconds,
+        man,
     )
 
 
@@ -790,19 +807,21 @@ def conflict(
 
     With ``dice``: one roll of that many battle dice. Without: the best plan for ``actions``
     actions and ``cards`` ability cards of the conflict's ability
-    (:func:`~dragonsim.krynn.odds.best_conflict_plan`), retries included, simulated by the
+    (:func:`~dragonsim.krynn.odds.best_conflict_plan`), retries included (a retry rolls a new
+    pool or the pool carried over, by the rule ``krynn.conflict_retry``), simulated by the
     kernel following the plan's table."""
     n = parse_count(n)
     r = _rules(rules, overrides)
     d = effective_difficulty(difficulty, mastered=mastered)
     dh, dw = r.die_arrays()
+    carry = int(r.conflict_retry == "carry-over")
     if dice is not None:
         if isinstance(dice, bool) or not 1 <= int(dice) <= 40:
             raise UserError(f"dice must be between 1 and 40, got {dice}")
         dice = int(dice)
         odds = conflict_odds(difficulty, dice, mastered=mastered, rules=r)
-        plan = np.zeros((dice + 1, 1, 2), np.int64)
-        plan[dice, 0] = (dice, 0)
+        plan = np.zeros((dice + 1, 1, 1, 2), np.int64)
+        plan[dice, 0, 0] = (dice, 0)
         acts, crd = dice, 0
         exact_s, exact_e, exact_w = odds["success"], odds["exceed"], odds["stress"]
         steps = [f"roll {dice} dice once"]
@@ -811,16 +830,18 @@ def conflict(
             difficulty, actions=actions, cards=cards, mastered=mastered, rules=r
         )
         acts, crd = int(actions), int(cards)
-        plan = np.zeros((acts + 1, crd + 1, 2), np.int64)
-        for (a, c), (sa, sc) in bp.table.items():
-            plan[a, c] = (sa, sc)
+        # a pool carried over can reach actions + cards dice
+        pools = acts + crd + 1 if carry else 1
+        plan = np.zeros((acts + 1, crd + 1, pools, 2), np.int64)
+        for key, (sa, sc) in bp.table.items():
+            plan[key if carry else (*key, 0)] = (sa, sc)
         exact_s, exact_e, exact_w = bp.success, bp.exceed, bp.expected_stress
         steps = bp.steps()
     out = run_blocks(
         K.conflict_kernel,
         n,
         seed,
-        (d, plan, acts, crd, dh, dw),
+        (d, plan, acts, crd, carry, dh, dw),
         progress=progress,
         threads=threads,
         label="conflicts",
@@ -830,7 +851,7 @@ def conflict(
         seed=seed,
         n=out.n,
         threads=out.threads,
-        rules_hash=rules_hash(r.to_dict()),
+        rules_hash=r.hash,
         overrides=r.overrides,
         seconds=out.seconds,
     )

@@ -1,29 +1,41 @@
-"""Warriors of Krynn rules data: dice, unit card decks, commanders, options, provenance.
+"""Warriors of Krynn rules as typed values: dice, unit card decks, commanders, options.
 
-The rulebook (``shared/seeds/004_dd892e90c9e5b1f9.txt``) names the kinds of faces on the battle
-and skirmish dice but not their counts, and prints no unit or commander card texts. Every value
-here therefore carries a provenance:
-
-- ``printed``: stated in the rulebook (the wording is quoted beside it),
-- ``derived``: forced by printed values,
-- ``assumed``: our choice where nothing printed decides (``RULES-GAPS.md``, "Warriors of Krynn:
-  assumed values"); every assumed value is overridable by keyword (:meth:`KrynnRules.replace`)
-  or a TOML file (:func:`load_rules`) and listed by :func:`assumed`.
-
-Everything a study may vary travels to the kernels as plain arrays (:meth:`KrynnRules.arrays`).
+The rules themselves (values, provenance, the reasoning for each assumed value, the values each
+may take) are data in :mod:`dragonsim.rules.krynn`; :func:`dragonsim.rules.krynn_rules` gives
+them in force (defaults, a rules file's ``[krynn]`` table, overrides). :class:`KrynnRules` is
+the typed, immutable view of one such :class:`~dragonsim.rules.core.RuleSet` that the kernels'
+arrays come from (:meth:`KrynnRules.arrays`); it keeps no defaults of its own.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import UserError, resolve_name
-from ..rules.core import read_toml
+from ..rules import krynn_rules
+from ..rules.core import RuleSet, rows_of
+from ..rules.krynn import (
+    DECK_ROWS,
+    EFFECTS,
+    FACE_KINDS,
+    HERO_POLICIES,
+    HIT_POLICIES,
+    HOOKS,
+    LINES,
+    MUTUAL,
+    RULES,
+    SIDES,
+    format_card,
+    format_commander,
+    parse_card,
+    parse_commander,
+)
 
 __all__ = [
     "SIDES",
@@ -34,31 +46,43 @@ __all__ = [
     "UnitCard",
     "Commander",
     "KrynnRules",
+    "KernelArrays",
     "default_rules",
     "load_rules",
     "assumed",
     "COMMANDERS",
+    "OPTION_ORDER",
 ]
 
-#: The two sides; index 0 is the Alliance, 1 the Dragon Army (kernel convention).
-SIDES = ("alliance", "army")
-#: Battle lines in fighting order. Printed: "all 3 lines fight in the following order: Foot,
-#: Missile, then Mounted (from the inside of the battle tile to the outside)".
-LINES = ("foot", "missile", "mounted")
-#: Printed: "Each battle line has space for 6 units."
-MAX_UNITS = 6
-#: Printed: "For Recruit-tier scenarios, your maximum stress is 4; ... Veteran ... 5; ...
-#: Legendary ... 6."
-MAX_STRESS = {"recruit": 4, "veteran": 5, "legendary": 6}
+#: Printed: "Each battle line has space for 6 units." (the default ``krynn.line_capacity``)
+MAX_UNITS = RULES["krynn.line_capacity"].value
+#: Printed maximum stress per tier (the default ``krynn.tier_max_stress``)
+MAX_STRESS = dict(RULES["krynn.tier_max_stress"].value)
 
 # kernel codes -------------------------------------------------------------------------------
 TARGET_ANY = 3  # a unit card's "any line"; commander hooks use it for "the fighting line"
 KIND_HITS, KIND_DICE = 0, 1
-EFFECTS = ("none", "shake-commander", "rally", "tactic", "barricade", "shake")
-HOOKS = ("none", "hits", "dice", "tactic", "barricade", "rally", "shake")
-HIT_POLICIES = ("shaken-first", "ready-first")
-HERO_POLICIES = ("never", "removals", "all", "last")
-MUTUAL = ("army", "alliance", "none")
+
+#: the rules that travel to the kernels as integer options, in the kernels' slot order
+#: (``krynn/kernel.py`` ``O_*``; a test checks the two agree), and the values each may take
+#: (a value's code is its index; code 0 is always the default reading)
+OPTION_ORDER: tuple[tuple[str, tuple[str, ...] | None], ...] = (
+    ("alliance_hits", HIT_POLICIES),
+    ("army_hits", HIT_POLICIES),
+    ("hero_policy", HERO_POLICIES),
+    ("max_stress", None),
+    ("mutual_control", MUTUAL),
+    ("barricade_order", RULES["krynn.barricade_order"].choices),
+    ("any_line", RULES["krynn.any_line"].choices),
+    ("empty_lines", RULES["krynn.empty_lines"].choices),
+    ("hero_choice", RULES["krynn.hero_choice"].choices),
+    ("stress_recovery", None),
+    ("commander_fighting_line", RULES["krynn.commander_fighting_line"].choices),
+    ("commander_dice_woe", RULES["krynn.commander_dice_woe"].choices),
+    ("flank_move", RULES["krynn.flank_move"].choices),
+    ("active_flank", RULES["krynn.active_flank"].choices),
+    ("line_capacity", None),
+)
 
 
 @dataclass(frozen=True)
@@ -133,122 +157,155 @@ class Commander:
     provenance: str = "assumed"
 
 
-#: Shipped commanders (assumed: the rulebook prints no commander texts; "Ready commanders have
-#: powers that activate before some battles. A commander's power affects only that commander's
-#: battle tile").
-COMMANDERS: dict[str, Commander] = {
-    c.name: c
-    for c in (
-        Commander("none", "none", 0),
-        Commander("rally", "rally", 1),
-        Commander("fortify", "barricade", 1),
-        Commander("tactician", "tactic", 1),
-        Commander("volley", "dice", 2),
-        Commander("strike", "hits", 1),
-        Commander("terror", "shake", 1),
-    )
-}
+def _commanders_from(table: Mapping[str, str]) -> dict[str, Commander]:
+    out = {}
+    for name, text in table.items():
+        c = parse_commander(text)
+        out[str(name)] = Commander(str(name), c["hook"], c["amount"], c["target"])
+    return out
 
 
-def _deck(side: str) -> tuple[tuple[str, tuple[UnitCard, ...]], ...]:
-    # Assumed default decks, the same for both sides, so that the printed asymmetries (ties to
-    # the Dragon Army, heroes absorbing hits for the Alliance) are the only ones by default.
-    del side
-    foot = (
-        UnitCard("Advance", "dice", 2, "foot", copies=2),
-        UnitCard("Press", "dice", 3, "foot"),
-        UnitCard("Shield wall", "hits", 1, "foot", "rally", 1),
-        UnitCard("Flank", "dice", 2, "any"),
-        UnitCard("Hold", "dice", 1, "foot", "barricade", 1),
-    )
-    missile = (
-        UnitCard("Volley", "dice", 2, "any", copies=2),
-        UnitCard("Aimed fire", "dice", 2, "missile", copies=2),
-        UnitCard("Arrow storm", "hits", 2, "foot"),
-        UnitCard("Skirmishers", "dice", 1, "mounted", "tactic", 1),
-    )
-    mounted = (
-        UnitCard("Charge", "dice", 3, "mounted", copies=2),
-        UnitCard("Ride down", "dice", 2, "foot"),
-        UnitCard("Outflank", "dice", 2, "missile"),
-        UnitCard("Lances", "hits", 2, "missile"),
-        UnitCard("Rout", "dice", 2, "mounted", "shake-commander", 1),
-    )
-    return (("foot", foot), ("missile", missile), ("mounted", mounted))
+#: Shipped commanders (the default ``krynn.commanders``; assumed: no commander texts are
+#: printed)
+COMMANDERS: dict[str, Commander] = _commanders_from(RULES["krynn.commanders"].value)
+
+
+def _card_from(text: str) -> UnitCard:
+    return UnitCard(**parse_card(text))
+
+
+@dataclass(frozen=True)
+class KernelArrays:
+    """Everything the rules give the battle and battlefield kernels, as plain arrays."""
+
+    cards: np.ndarray  # int64[2, 3, m, 5]: kind, amount, target, effect, effect amount
+    sizes: np.ndarray  # int64[2, 3]: cards per deck
+    die_hits: np.ndarray  # int64[k]: hits of each physical battle-die face
+    die_woe: np.ndarray  # int64[k]
+    sk_line: np.ndarray  # int64[j]: the skirmish die's line per face
+    sk_cmd: np.ndarray  # int64[j]: 1 where the face shows the commander symbol
+    options: np.ndarray  # int64[len(OPTION_ORDER)]
 
 
 @dataclass(frozen=True)
 class KrynnRules:
-    """All Warriors of Krynn rules data and options, with their provenance.
+    """The Warriors of Krynn rules in force, as typed values (immutable).
 
-    Build the default with :func:`default_rules`, change it with :meth:`replace` or
-    :func:`load_rules`; :meth:`arrays` gives the plain arrays the kernels take.
+    Built from a :class:`~dragonsim.rules.core.RuleSet` (:meth:`from_ruleset`,
+    :func:`default_rules`, :func:`load_rules`); :meth:`replace` gives a copy with overrides
+    (rule names, as the ``[krynn]`` table of a rules file takes them, or the typed values
+    below); :meth:`arrays` gives the plain arrays the kernels take. Every field is the value of
+    the rule ``krynn.<field>`` (:mod:`dragonsim.rules.krynn` says where each comes from).
     """
 
+    ruleset: RuleSet
     battle_die: tuple[DieFace, ...]
     skirmish_die: tuple[SkirmishFace, ...]
     decks: dict[str, dict[str, tuple[UnitCard, ...]]]
-    alliance_hits: str = "shaken-first"
-    army_hits: str = "ready-first"
-    hero_policy: str = "last"
-    max_stress: int = 4
-    mutual_control: str = "army"
-    p_all_out_commanders: float = 0.5
-    overrides: dict[str, Any] = field(default_factory=dict)
+    commanders: dict[str, Commander]
+    alliance_hits: str
+    army_hits: str
+    hero_policy: str
+    max_stress: int
+    tier_max_stress: dict[str, int]
+    line_capacity: int
+    mutual_control: str
+    p_all_out_commanders: float
+    p_all_out_mixed: float
+    barricade_order: str
+    any_line: str
+    empty_lines: str
+    hero_choice: str
+    stress_recovery: int
+    commander_fighting_line: str
+    commander_dice_woe: str
+    flank_move: str
+    active_flank: str
+    conflict_retry: str
 
     # -- construction ----------------------------------------------------------------------
-    def replace(self, **changes: Any) -> KrynnRules:
-        """A copy with some fields changed (validated), recording the overrides."""
-        names = {f.name for f in dataclasses.fields(self)} - {"overrides"}
-        for k in changes:
-            if k not in names:
-                resolve_name(k, sorted(names), "rules field")
-        conv = dict(changes)
-        if "battle_die" in conv:
-            conv["battle_die"] = _die_from(conv["battle_die"])
-        if "skirmish_die" in conv:
-            conv["skirmish_die"] = _skirmish_from(conv["skirmish_die"])
-        if "decks" in conv:
-            conv["decks"] = _decks_from(conv["decks"], self.decks)
-        new = dataclasses.replace(
-            self, **conv, overrides={**self.overrides, **{k: _plain(v) for k, v in changes.items()}}
+    @classmethod
+    def from_ruleset(cls, rs: RuleSet | None = None) -> KrynnRules:
+        """The typed view of ``rs`` (default: :func:`dragonsim.rules.krynn_rules`)."""
+        rs = krynn_rules() if rs is None else rs
+
+        def g(name):
+            return rs.get(f"krynn.{name}")
+
+        faces = g("die_faces")
+        die = tuple(DieFace(k, *faces[k], int(n)) for k, n in g("battle_die").items())
+        skirmish = tuple(
+            SkirmishFace(f.partition("+")[0], bool(f.partition("+")[2])) for f in g("skirmish_die")
         )
-        new.validate()
-        return new
+        table = g("decks")
+        decks = {
+            s: {line: tuple(_card_from(c) for c in table[f"{s}_{line}"]) for line in LINES}
+            for s in SIDES
+        }
+        plain = {
+            f.name: g(f.name)
+            for f in dataclasses.fields(cls)
+            if f.name not in ("ruleset", "battle_die", "skirmish_die", "decks", "commanders")
+        }
+        plain["p_all_out_commanders"] = float(plain["p_all_out_commanders"])
+        plain["p_all_out_mixed"] = float(plain["p_all_out_mixed"])
+        plain["tier_max_stress"] = dict(plain["tier_max_stress"])
+        return cls(
+            ruleset=rs,
+            battle_die=die,
+            skirmish_die=skirmish,
+            decks=decks,
+            commanders=_commanders_from(g("commanders")),
+            **plain,
+        )
+
+    def replace(self, **changes: Any) -> KrynnRules:
+        """A copy with some rules changed (checked), recording the overrides.
+
+        Keys are rule names with or without ``krynn.`` (``alliance_hits``,
+        ``"battle_die.woe"``, ``"krynn.decks.army_foot"``), and the typed forms of the fields:
+        ``battle_die`` as ``{kind: count}`` for every kind or a sequence of :class:`DieFace`,
+        ``skirmish_die`` as faces (``"foot"``, ``"foot+commander"`` or :class:`SkirmishFace`),
+        ``decks`` as ``{side: {line: [UnitCard | dict | card text]}}``, ``commanders`` as
+        ``{name: Commander | text}``."""
+        ov: dict[str, Any] = {}
+        for k, v in changes.items():
+            key = k if k.startswith("krynn.") else f"krynn.{k}"
+            name = key[len("krynn.") :]
+            if name == "battle_die":
+                ov.update(_die_overrides(v))
+            elif name == "skirmish_die":
+                ov[key] = [_skirmish_text(f) for f in v]
+            elif name == "decks":
+                ov.update(_deck_overrides(v))
+            elif name == "commanders":
+                ov.update(_commander_overrides(v))
+            else:
+                ov[key] = _plain(v)
+        return KrynnRules.from_ruleset(self.ruleset.with_overrides(ov))
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        """The rules overridden from their defaults: ``{"krynn.key": value}``."""
+        return self.ruleset.overrides
+
+    @property
+    def hash(self) -> str:
+        """The rules hash (of every value in force)."""
+        return self.ruleset.hash
 
     def validate(self) -> None:
-        """Raise :class:`UserError` on anything the kernels cannot play."""
-        if not self.battle_die or sum(f.count for f in self.battle_die) < 1:
+        """Raise :class:`UserError` on anything the kernels cannot play. (Every value was
+        checked when the :class:`~dragonsim.rules.core.RuleSet` was built; this re-checks the
+        typed values.)"""
+        if sum(f.count for f in self.battle_die) < 1:
             raise UserError("battle die needs at least one face")
-        for f in self.battle_die:
-            if f.count < 0 or f.hits < 0 or f.woe < 0:
-                raise UserError(f"battle die face {f.name!r}: counts, hits and woe must be >= 0")
         if not self.skirmish_die:
             raise UserError("skirmish die needs at least one face")
         for side in SIDES:
             for line in LINES:
-                cards = self.decks[side][line]
-                if sum(c.copies for c in cards) < 1:
+                if sum(c.copies for c in self.decks[side][line]) < 1:
                     raise UserError(f"the {side} {line} unit deck is empty")
-                for c in cards:
-                    if c.kind not in ("hits", "dice"):
-                        raise UserError(
-                            f"unit card {c.name!r}: kind must be 'hits' or 'dice', got {c.kind!r}"
-                        )
-                    if c.amount < 0 or c.effect_amount < 0 or c.copies < 0:
-                        raise UserError(f"unit card {c.name!r}: amounts must be >= 0")
-                    resolve_name(c.target, (*LINES, "any"), f"target line of card {c.name!r}")
-                    resolve_name(c.effect, EFFECTS, f"effect of card {c.name!r}")
-        resolve_name(self.alliance_hits, HIT_POLICIES, "alliance_hits policy")
-        resolve_name(self.army_hits, HIT_POLICIES, "army_hits policy")
-        resolve_name(self.hero_policy, HERO_POLICIES, "hero policy")
-        resolve_name(self.mutual_control, MUTUAL, "mutual_control")
-        if not 1 <= int(self.max_stress) <= 20:
-            raise UserError(f"max_stress must be between 1 and 20, got {self.max_stress}")
-        if not 0.0 <= float(self.p_all_out_commanders) <= 1.0:
-            raise UserError(
-                f"p_all_out_commanders must be in [0, 1], got {self.p_all_out_commanders}"
-            )
 
     # -- to kernels ------------------------------------------------------------------------
     def die_arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -261,9 +318,7 @@ class KrynnRules:
 
     def skirmish_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Skirmish die as ``(line[k], commander[k])`` int64 arrays."""
-        line = [
-            LINES.index(resolve_name(f.line, LINES, "skirmish line")) for f in self.skirmish_die
-        ]
+        line = [LINES.index(f.line) for f in self.skirmish_die]
         cmd = [int(bool(f.commander)) for f in self.skirmish_die]
         return np.array(line, np.int64), np.array(cmd, np.int64)
 
@@ -275,8 +330,8 @@ class KrynnRules:
             for li, line in enumerate(LINES):
                 r = []
                 for c in self.decks[side][line]:
-                    t = (*LINES, "any").index(resolve_name(c.target, (*LINES, "any"), "target"))
-                    e = EFFECTS.index(resolve_name(c.effect, EFFECTS, "effect"))
+                    t = (*LINES, "any").index(c.target)
+                    e = EFFECTS.index(c.effect)
                     k = KIND_DICE if c.kind == "dice" else KIND_HITS
                     r += [(k, c.amount, t, e, c.effect_amount)] * c.copies
                 rows[s, li] = r
@@ -290,59 +345,115 @@ class KrynnRules:
         return cards, sizes
 
     def options_array(self) -> np.ndarray:
-        """Integer options: alliance hit policy, army hit policy, hero policy, max stress,
-        mutual control."""
-        return np.array(
-            [
-                HIT_POLICIES.index(resolve_name(self.alliance_hits, HIT_POLICIES, "policy")),
-                HIT_POLICIES.index(resolve_name(self.army_hits, HIT_POLICIES, "policy")),
-                HERO_POLICIES.index(resolve_name(self.hero_policy, HERO_POLICIES, "policy")),
-                int(self.max_stress),
-                MUTUAL.index(resolve_name(self.mutual_control, MUTUAL, "mutual_control")),
-            ],
-            np.int64,
-        )
+        """The integer options, in :data:`OPTION_ORDER` (the kernels' first option slots)."""
+        out = []
+        for name, choices in OPTION_ORDER:
+            v = getattr(self, name)
+            out.append(int(v) if choices is None else choices.index(v))
+        return np.array(out, np.int64)
+
+    def arrays(self) -> KernelArrays:
+        """Every array the kernels take from the rules."""
+        cards, sizes = self.deck_arrays()
+        dh, dw = self.die_arrays()
+        sl, sc = self.skirmish_arrays()
+        return KernelArrays(cards, sizes, dh, dw, sl, sc, self.options_array())
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able rules (for manifests and the rules hash)."""
-        return _plain(dataclasses.asdict(self))
+        """JSON-able rules (for manifests): the hash, the overrides and every value."""
+        return self.ruleset.to_dict()
 
 
-def commander_array(commanders: list[str | Commander | None]) -> np.ndarray:
-    """Commanders as ``int64[k, 3]`` rows (hook, amount, target) for the kernels."""
+def _die_overrides(v: Any) -> dict[str, Any]:
+    if isinstance(v, Mapping):  # {"blank": 2, "single": 2, "double": 1, "woe": 1}
+        return {"krynn.battle_die": dict(v)}
+    faces = [f if isinstance(f, DieFace) else DieFace(**f) for f in v]
+    names = [f.name for f in faces]
+    for f in faces:
+        resolve_name(f.name, FACE_KINDS, "battle die face")
+    if sorted(names) != sorted(FACE_KINDS):
+        raise UserError(
+            f"battle die: give each face kind once ({', '.join(FACE_KINDS)}), got "
+            f"{', '.join(names) or 'none'}"
+        )
+    return {
+        "krynn.die_faces": {f.name: [f.hits, f.woe] for f in faces},
+        "krynn.battle_die": {f.name: f.count for f in faces},
+    }
+
+
+def _skirmish_text(f: Any) -> str:
+    if isinstance(f, SkirmishFace):
+        return f.line + ("+commander" if f.commander else "")
+    if isinstance(f, Mapping):
+        return _skirmish_text(SkirmishFace(**f))
+    return str(f)
+
+
+def _card_text(c: Any) -> str:
+    if isinstance(c, str):
+        return c
+    if isinstance(c, Mapping):
+        c = UnitCard(**c)
+    if ":" in c.name or "," in c.name:
+        raise UserError(f"unit card name {c.name!r}: a name may not contain ':' or ','")
+    return format_card(c.name, c.kind, c.amount, c.target, c.effect, c.effect_amount, c.copies)
+
+
+def _deck_overrides(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for side, lines in v.items():
+        if str(side) in DECK_ROWS:  # already a row of krynn.decks
+            out[f"krynn.decks.{side}"] = [_card_text(c) for c in lines]
+            continue
+        s = resolve_name(str(side), SIDES, "side")
+        for line, cards in lines.items():
+            li = resolve_name(str(line), LINES, "line")
+            out[f"krynn.decks.{s}_{li}"] = [_card_text(c) for c in cards]
+    return out
+
+
+def _commander_overrides(v: Any) -> dict[str, Any]:
+    out = {}
+    for name, c in v.items():
+        if isinstance(c, Commander):
+            c = format_commander(c.hook, c.amount, c.target)
+        out[f"krynn.commanders.{name}"] = c
+    return out
+
+
+def commander_array(
+    commanders: list[str | Commander | None], table: Mapping[str, Commander] | None = None
+) -> np.ndarray:
+    """Commanders as ``int64[k, 3]`` rows (hook, amount, target) for the kernels; names are
+    looked up in ``table`` (default :data:`COMMANDERS`)."""
     out = np.zeros((max(1, len(commanders)), 3), np.int64)
     for i, c in enumerate(commanders):
-        c = resolve_commander(c)
+        c = resolve_commander(c, table)
         t = (*LINES, "fighting").index(resolve_name(c.target, (*LINES, "fighting"), "target"))
         out[i] = (HOOKS.index(resolve_name(c.hook, HOOKS, "commander hook")), c.amount, t)
     return out
 
 
-def resolve_commander(c: str | Commander | None) -> Commander:
-    """A :class:`Commander` from a shipped name, an instance or None (no commander)."""
+def resolve_commander(
+    c: str | Commander | None, table: Mapping[str, Commander] | None = None
+) -> Commander:
+    """A :class:`Commander` from a name in ``table`` (default :data:`COMMANDERS`), an
+    instance or None (no commander)."""
+    table = COMMANDERS if table is None else table
     if c is None:
-        return COMMANDERS["none"]
+        return table["none"]
     if isinstance(c, Commander):
         resolve_name(c.hook, HOOKS, "commander hook")
         if c.amount < 0:
             raise UserError(f"commander {c.name!r}: amount must be >= 0")
         return c
-    return COMMANDERS[resolve_name(str(c), COMMANDERS, "commander")]
+    return table[resolve_name(str(c), table, "commander")]
 
 
 def default_rules() -> KrynnRules:
-    """The rules with every assumed value at its default (see :func:`assumed`)."""
-    die = (
-        DieFace("blank", 0, 0, 2),
-        DieFace("single", 1, 0, 2),
-        DieFace("double", 2, 0, 1),
-        DieFace("woe", 0, 1, 1),
-    )
-    skirmish = tuple(SkirmishFace(line, cmd) for cmd in (False, True) for line in LINES)
-    decks = {side: dict(_deck(side)) for side in SIDES}
-    r = KrynnRules(die, skirmish, decks)
-    r.validate()
-    return r
+    """The rules with every value at its default (:func:`dragonsim.rules.krynn_rules`)."""
+    return KrynnRules.from_ruleset(krynn_rules())
 
 
 def _plain(v: Any) -> Any:
@@ -355,231 +466,33 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def _die_from(v: Any) -> tuple[DieFace, ...]:
-    if isinstance(v, dict):  # {"blank": 2, "single": 2, "double": 1, "woe": 1}
-        known = {"blank": (0, 0), "single": (1, 0), "double": (2, 0), "woe": (0, 1)}
-        out = []
-        for k, n in v.items():
-            name = resolve_name(k, known, "battle die face")
-            if not isinstance(n, int) or n < 0:
-                raise UserError(f"battle die face {name!r}: count must be a whole number >= 0")
-            out.append(DieFace(name, *known[name], n))
-        return tuple(out)
-    return tuple(f if isinstance(f, DieFace) else DieFace(**f) for f in v)
-
-
-def _skirmish_from(v: Any) -> tuple[SkirmishFace, ...]:
-    out = []
-    for f in v:
-        if isinstance(f, SkirmishFace):
-            out.append(f)
-        elif isinstance(f, str):  # "foot", "foot+commander"
-            line, _, cmd = f.partition("+")
-            out.append(SkirmishFace(resolve_name(line, LINES, "skirmish line"), bool(cmd)))
-        else:
-            out.append(SkirmishFace(**f))
-    return tuple(out)
-
-
-def _decks_from(v: Any, base: dict) -> dict:
-    out = {s: dict(base[s]) for s in SIDES}
-    for side, lines in v.items():
-        s = resolve_name(side, SIDES, "side")
-        for line, cards in lines.items():
-            li = resolve_name(line, LINES, "line")
-            out[s][li] = tuple(c if isinstance(c, UnitCard) else UnitCard(**c) for c in cards)
-    return out
-
-
 def load_rules(path: str | Path, base: KrynnRules | None = None) -> KrynnRules:
-    """Read overrides from a TOML file.
+    """The rules with a rules file's ``[krynn]`` table applied (on ``base``'s overrides, if
+    given). Keys are the rule names ``python -m dragonsim rules --game krynn`` lists, or
+    ``rule.ROW`` for one row of a table::
 
-    The file may set any :class:`KrynnRules` field at top level, e.g.::
-
-        battle_die = { blank = 3, single = 1, double = 1, woe = 1 }
-        skirmish_die = ["foot", "missile", "mounted", "foot+commander", "missile+commander",
-                        "mounted+commander"]
+        [krynn]
         alliance_hits = "ready-first"
-        [[decks.army.foot]]
-        name = "Horde"
-        kind = "dice"
-        amount = 3
-        target = "foot"
+        battle_die = { blank = 3, single = 1, double = 1, woe = 1 }
+        "battle_die.woe" = 2
+        "decks.army_foot" = ["3x Horde: 3 dice -> foot", "Hold: 1 dice -> foot, barricade 1"]
+        conflict_retry = "carry-over"
     """
-    p = Path(path)
-    data = read_toml(p, "rules file")
-    try:
-        return (base or default_rules()).replace(**data)
-    except TypeError as e:
-        raise UserError(f"rules file {str(p)!r}: {e}") from None
+    rs = krynn_rules(file=path)
+    if base is not None:
+        rs = base.ruleset.with_overrides(rs.overrides)
+    return KrynnRules.from_ruleset(rs)
 
 
 def assumed(rules: KrynnRules | None = None) -> list[dict[str, Any]]:
-    """Every Warriors of Krynn value not printed in the rulebook, with its provenance.
+    """Every Warriors of Krynn rule (one row per rule or table row) with its provenance.
 
-    Returns rows ``{key, value, provenance, where_used, reason}`` (for
-    ``python -m dragonsim rules --assumed``). Printed values used by the kernels are listed too,
-    with provenance ``printed`` and the rulebook's words.
+    Returns rows ``{key, value, provenance, used_in, source}`` (also as ``where_used`` and
+    ``reason``), the values those in force in ``rules``.
     """
-    r = rules or default_rules()
-    rows: list[dict[str, Any]] = []
-
-    def add(key, value, prov, where, reason):
-        rows.append(
-            {"key": key, "value": value, "provenance": prov, "where_used": where, "reason": reason}
-        )
-
-    add(
-        "krynn.battle_die",
-        {f.name: f.count for f in r.battle_die},
-        "assumed",
-        "every battle and conflict roll",
-        "rulebook: 'Each battle die has one or more of each of these faces' (counts not printed);"
-        " RULES-GAPS.md: Blank 2, Single Hit 2, Double Hit 1, Woe 1",
-    )
-    add(
-        "krynn.skirmish_die",
-        [f.line + ("+commander" if f.commander else "") for f in r.skirmish_die],
-        "assumed",
-        "skirmish line and commander activation",
-        "rulebook names the symbols only; RULES-GAPS.md: each line once plain, once with the"
-        " commander symbol",
-    )
-    for side in SIDES:
-        for line in LINES:
-            add(
-                f"krynn.decks.{side}.{line}",
-                [
-                    f"{c.copies}x {c.name}: {c.amount} {c.kind} -> {c.target}"
-                    + (f", {c.effect} {c.effect_amount}" if c.effect != "none" else "")
-                    for c in r.decks[side][line]
-                ],
-                "assumed",
-                "unit card reveal in every fight",
-                "no unit card texts are printed; same default deck for both sides",
-            )
-    add(
-        "krynn.commanders",
-        {k: f"{c.hook} {c.amount} -> {c.target}" for k, c in COMMANDERS.items()},
-        "assumed",
-        "commander powers before battles",
-        "no commander card texts are printed",
-    )
-    add(
-        "krynn.alliance_hits",
-        r.alliance_hits,
-        "assumed",
-        "which Alliance unit a hit takes",
-        "rulebook silent on which unit of a line takes a hit; the players keep units ready",
-    )
-    add(
-        "krynn.army_hits",
-        r.army_hits,
-        "assumed",
-        "which Dragon Army unit a hit takes",
-        "rulebook silent; the players (who run the battle) shake Dragon Army units first",
-    )
-    add(
-        "krynn.hero_policy",
-        r.hero_policy,
-        "assumed",
-        "heroes absorbing hits as stress",
-        "'Heroes on the active flank may choose to absorb hits'; default: only a hit that would"
-        " leave the Alliance no ready unit on the tile",
-    )
-    add(
-        "krynn.max_stress",
-        r.max_stress,
-        "printed",
-        "hero absorption limit",
-        "'For Recruit-tier scenarios, your maximum stress is 4'",
-    )
-    add(
-        "krynn.mutual_control",
-        r.mutual_control,
-        "assumed",
-        "both sides left without ready units in one battle",
-        "rulebook silent; ties go to the Dragon Army as in combat strength",
-    )
-    add(
-        "krynn.p_all_out_commanders",
-        r.p_all_out_commanders,
-        "assumed",
-        "commander powers in all-out battles",
-        "'activate if instructed to by the last event card' (event deck not modelled)",
-    )
-    add(
-        "krynn.any_line",
-        "Alliance attacking: the Army line with ready units needing fewest"
-        " hits to shake them all; Army attacking: the Alliance line with most barricades+ready"
-        " units",
-        "assumed",
-        "unit cards whose hits may go to any line",
-        "'the hero whose turn it is decides which defending line'",
-    )
-    add(
-        "krynn.barricade_order",
-        "barricades under shaken units are spent first",
-        "assumed",
-        "barricade removal and immunity to Shake",
-        "which barricade absorbs a hit is not printed",
-    )
-    add(
-        "krynn.battle_mix",
-        "battle='mixed': all-out with probability 0.5 each turn (battlefield default)",
-        "assumed",
-        "battle type when not given",
-        "'The kind of battle is set by the last event card revealed' (event deck not modelled)",
-    )
-    add(
-        "krynn.commander_fighting_line",
-        "fighting line = Foot in an all-out battle",
-        "assumed",
-        "commander hooks aimed at 'the fighting line'",
-        "no commander texts printed",
-    )
-    add(
-        "krynn.flank_move",
-        "nearest uncontrolled battle tile, left/right at random",
-        "assumed",
-        "battlefield: flank token and units moving on control",
-        "'move that tile's flank token ... to a neighboring battle tile'",
-    )
-    add(
-        "krynn.active_flank",
-        "uncontrolled tile chosen with probability proportional to its flank tokens",
-        "assumed",
-        "battlefield: which tile battles each turn",
-        "event cards choose it; 'more likely to be the active flank' with more flank tokens",
-    )
-    add(
-        "krynn.commander_dice_woe",
-        "Woe results of a commander's 'dice' power are ignored",
-        "assumed",
-        "commander powers that roll battle dice",
-        "Woe in battle hits 'the attacking line'; a commander power has none",
-    )
-    add(
-        "krynn.hero_choice",
-        "the least-stressed hero below maximum absorbs; never beyond the"
-        " maximum (no ability cards removed)",
-        "assumed",
-        "heroes absorbing hits",
-        "'Once a hero has reached their maximum stress, they must remove 1 card' (cards not"
-        " modelled)",
-    )
-    add(
-        "krynn.empty_lines",
-        "when both fighting lines are empty nothing is revealed",
-        "assumed",
-        "fights",
-        "an attacking line needs units; the rulebook does not say",
-    )
-    add(
-        "krynn.conflict_retry",
-        "a retry is a new attempt: >= 1 action, 1 die per action and per discarded card",
-        "derived",
-        "conflicts",
-        "'You start with 1 battle die' ... 'you may spend 1 or more actions to try again'",
-    )
+    rs = (rules or default_rules()).ruleset
+    rows = rows_of(rs)
+    for r in rows:
+        r["where_used"] = r["used_in"]
+        r["reason"] = r["source"]
     return rows

@@ -1,12 +1,14 @@
 """Numba kernels for Warriors of Krynn: battles on one tile, battlefields, conflicts.
 
-Three tiers (``STYLE.md``): small ``@njit`` rule functions that act on plain state arrays, a
-per-game function per mode, and one ``@njit(parallel=True)`` kernel per mode that runs chunks
-of games in ``prange`` (each chunk owns one row of a 2-D counter array and its own scratch) and
-returns the column sums. Randomness comes only from :func:`dragonsim.random.seed_stream`
-streams of ``(seed, game, purpose)``: battle dice, unit card draws and the battle's flow
-(battle type, skirmish die, flank choices) each have their own purpose, so two configurations
-run with the same seed share their dice (common random numbers).
+Three tiers: small rule functions (:func:`~dragonsim._kernels.game_fn`: they allocate
+nothing) that act on plain state arrays, a per-game function per mode, and one
+``@njit(parallel=True)`` kernel per mode that runs chunks of games in ``prange`` (the chunks of
+:func:`~dragonsim._kernels.n_chunks`; each owns one row of a 2-D counter array and its own
+scratch, which every game resets before it plays) and returns the column sums. Randomness
+comes only from :func:`dragonsim.random.seed_stream` streams of ``(seed, game, purpose)``:
+battle dice, unit card draws and the battle's flow (battle type, skirmish die, flank choices)
+each have their own purpose, so two configurations run with the same seed share their dice
+(common random numbers), and the counters do not depend on how games are cut into chunks.
 
 State of one tile ``t`` lives in ``u[t, side, line, field]`` (int64) with ``side`` 0 = Alliance,
 1 = Dragon Army, ``line`` 0 Foot, 1 Missile, 2 Mounted and fields :data:`R` ready units,
@@ -17,9 +19,13 @@ with their power in ``cmd_tab[t, side] = (hook, amount, target)``.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 
+from .. import _kernels, random
+from .._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
 from ..random import (
     GOLDEN_GAMMA,
     below,
@@ -41,10 +47,14 @@ C_KIND, C_AMOUNT, C_TARGET, C_EFFECT, C_EAMOUNT = 0, 1, 2, 3, 4
 KIND_DICE = 1
 E_NONE, E_SHAKE_CMD, E_RALLY, E_TACTIC, E_BARRICADE, E_SHAKE = 0, 1, 2, 3, 4, 5
 H_NONE, H_HITS, H_DICE, H_TACTIC, H_BARRICADE, H_RALLY, H_SHAKE = 0, 1, 2, 3, 4, 5, 6
-# integer options (opts[...])
+# integer options (opts[...]): first the rules' (data.OPTION_ORDER, code 0 = the default
+# reading), then the run's
 O_ALLIANCE_HITS, O_ARMY_HITS, O_HERO_POLICY, O_MAX_STRESS, O_MUTUAL = 0, 1, 2, 3, 4
-O_HEROES, O_MAX_TURNS, O_STRESS_BINS, O_CONTROL_LIMIT = 5, 6, 7, 8
-N_OPTS = 9
+O_BARRICADE_ORDER, O_ANY_LINE, O_EMPTY_LINES, O_HERO_CHOICE, O_STRESS_RECOVERY = 5, 6, 7, 8, 9
+O_CMD_LINE, O_CMD_WOE, O_FLANK_MOVE, O_ACTIVE_FLANK, O_LINE_CAP = 10, 11, 12, 13, 14
+N_RULE_OPTS = 15
+O_HEROES, O_MAX_TURNS, O_STRESS_BINS, O_CONTROL_LIMIT = 15, 16, 17, 18
+N_OPTS = 19
 # float options
 F_P_ALL_OUT, F_P_ALL_OUT_CMD = 0, 1
 # policies
@@ -60,10 +70,8 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 _GAMMA2 = np.uint64((2 * int(GOLDEN_GAMMA)) & 0xFFFFFFFFFFFFFFFF)
 
-CHUNK = 512
 
-
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def seed_game(st_d, st_c, st_f, s0, game):
     """Point the three streams at ``(seed, game, P_DICE / P_CARDS / P_FLOW)``, exactly as
     :func:`dragonsim.random.seed_stream` does, sharing the mixes common to the three purposes
@@ -75,7 +83,7 @@ def seed_game(st_d, st_c, st_f, s0, game):
 
 
 # --- dice and cards -----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def roll_battle(st, n, die_hits, die_woe):
     """Roll ``n`` battle dice (faces ``die_hits``/``die_woe``); returns ``(hits, woe)``.
 
@@ -113,7 +121,7 @@ def roll_battle(st, n, die_hits, die_woe):
     return hits, woe
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def draw_card(st, order, ptr, side, line, size):
     """Reveal the top card of a unit deck; returns the card's row in ``cards``.
 
@@ -133,19 +141,19 @@ def draw_card(st, order, ptr, side, line, size):
 
 
 # --- unit state helpers -------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def units(u, t, s, l):
     """Units (ready or shaken) on line ``l`` of side ``s`` on tile ``t``."""
     return u[t, s, l, R] + u[t, s, l, S]
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def side_ready(u, t, s):
     """Ready units of side ``s`` on tile ``t``."""
     return u[t, s, 0, R] + u[t, s, 1, R] + u[t, s, 2, R]
 
 
-@njit(cache=True)
+@game_fn
 def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
     """:func:`apply_hits` one hit at a time, for when heroes may absorb hits.
 
@@ -156,12 +164,17 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
     absorb a hit for 1 stress (Alliance only, by ``opts[O_HERO_POLICY]``, never beyond the
     maximum stress); "Apply hits to a line until the hits have all been applied or no units
     remain on that line." Which unit takes a hit is ``opts[O_ALLIANCE_HITS]`` /
-    ``opts[O_ARMY_HITS]`` (0 shaken units first, 1 ready units first).
+    ``opts[O_ARMY_HITS]`` (0 shaken units first, 1 ready units first); which barricade
+    absorbs first ``opts[O_BARRICADE_ORDER]`` (0 those under shaken units, 1 under ready
+    units); which hero absorbs ``opts[O_HERO_CHOICE]`` (0 the least stressed, 1 the most
+    stressed below the maximum).
     """
     pol = opts[O_ALLIANCE_HITS] if s == ALLIANCE else opts[O_ARMY_HITS]
     hp = opts[O_HERO_POLICY]
     nh = opts[O_HEROES] if s == ALLIANCE else 0
     mx = opts[O_MAX_STRESS]
+    bo = opts[O_BARRICADE_ORDER]
+    most = opts[O_HERO_CHOICE] != 0
     if hits <= 0:
         return
     while hits > 0:
@@ -170,7 +183,7 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
         if r + sh == 0:
             break
         if u[t, s, l, BR] + u[t, s, l, BS] > 0:
-            if u[t, s, l, BS] > 0:
+            if u[t, s, l, BS] > 0 and (bo == 0 or u[t, s, l, BR] == 0):
                 u[t, s, l, BS] -= 1
             else:
                 u[t, s, l, BR] -= 1
@@ -184,7 +197,9 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
             if want:
                 best = -1
                 for h in range(nh):
-                    if stress[h] < mx and (best < 0 or stress[h] < stress[best]):
+                    if stress[h] < mx and (
+                        best < 0 or (stress[h] > stress[best] if most else stress[h] < stress[best])
+                    ):
                         best = h
                 if best >= 0:
                     stress[best] += 1
@@ -205,17 +220,26 @@ def apply_hits_heroes(u, t, s, l, hits, opts, stress, g):
 # Rules on one line held in scalars ``(r, sh, br, bs, tac)`` (ready, shaken, barricades under
 # ready / shaken units, tactic tokens): branch-free, so the fight's random outcomes cost no
 # mispredicted branches and its state stays in registers. The array forms below wrap them.
-@njit(cache=True, inline="always")
-def hit_line(r, sh, br, bs, tac, hits, pol):
+@game_fn(inline="always")
+def hit_line(r, sh, br, bs, tac, hits, pol, bo):
     """Apply ``hits`` to one line without heroes (see :func:`apply_hits_heroes` for the rules)
-    in closed form; ``pol`` 1 ready units first, else shaken units first."""
+    in closed form; ``pol`` 1 ready units first, else shaken units first; ``bo`` 1 barricades
+    under ready units first, else those under shaken units."""
     h0 = hits
-    x = min(hits, bs)
-    bs -= x
-    hits -= x
-    x = min(hits, br)
-    br -= x
-    hits -= x
+    if bo:  # (the same for every call of a run: a branch always predicted)
+        x = min(hits, br)
+        br -= x
+        hits -= x
+        x = min(hits, bs)
+        bs -= x
+        hits -= x
+    else:
+        x = min(hits, bs)
+        bs -= x
+        hits -= x
+        x = min(hits, br)
+        br -= x
+        hits -= x
     # ready units first
     x = min(hits, r)
     r1 = r - x
@@ -240,7 +264,7 @@ def hit_line(r, sh, br, bs, tac, hits, pol):
     return r, sh, br, bs, tac
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def rally_line(r, sh, br, bs, k):
     """Refresh up to ``k`` shaken units (those on barricades first); returns ``(r, sh, br, bs)``."""
     k = min(k, sh)
@@ -248,7 +272,7 @@ def rally_line(r, sh, br, bs, k):
     return r + k, sh - k, br + mb, bs - mb
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def barricade_line(r, sh, br, bs, k):
     """Add up to ``k`` barricades, at most 1 per unit (ready units first); returns
     ``(br, bs)``."""
@@ -256,14 +280,14 @@ def barricade_line(r, sh, br, bs, k):
     return br + a, bs + min(k - a, sh - bs)
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def shake_line(r, sh, br, k):
     """Shake up to ``k`` ready units not on barricades; returns ``(r, sh)``."""
     k = max(0, min(k, r - br))
     return r - k, sh + k
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def apply_hits(u, t, s, l, hits, opts, stress, g):
     """Apply ``hits`` to line ``l`` of side ``s`` on tile ``t`` (see :func:`apply_hits_heroes`
     for the rules). Without heroes able to absorb, in closed form (no per-hit loop)."""
@@ -273,7 +297,14 @@ def apply_hits(u, t, s, l, hits, opts, stress, g):
         apply_hits_heroes(u, t, s, l, hits, opts, stress, g)
         return
     r, sh, br, bs, tac = hit_line(
-        u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS], u[t, s, l, TAC], hits, opts[s]
+        u[t, s, l, R],
+        u[t, s, l, S],
+        u[t, s, l, BR],
+        u[t, s, l, BS],
+        u[t, s, l, TAC],
+        hits,
+        opts[s],
+        opts[O_BARRICADE_ORDER],
     )
     u[t, s, l, R] = r
     u[t, s, l, S] = sh
@@ -282,7 +313,7 @@ def apply_hits(u, t, s, l, hits, opts, stress, g):
     u[t, s, l, TAC] = tac
 
 
-@njit(cache=True)
+@game_fn
 def rally(u, t, s, l, k):
     """Refresh up to ``k`` shaken units of a line (those on barricades first)."""
     r, sh, br, bs = rally_line(u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS], k)
@@ -292,7 +323,7 @@ def rally(u, t, s, l, k):
     u[t, s, l, BS] = bs
 
 
-@njit(cache=True)
+@game_fn
 def add_barricades(u, t, s, l, k):
     """Add up to ``k`` barricades, at most 1 per unit (ready units first)."""
     br, bs = barricade_line(u[t, s, l, R], u[t, s, l, S], u[t, s, l, BR], u[t, s, l, BS], k)
@@ -300,14 +331,14 @@ def add_barricades(u, t, s, l, k):
     u[t, s, l, BS] = bs
 
 
-@njit(cache=True)
+@game_fn
 def add_tactics(u, t, s, l, k):
     """Add ``k`` tactic tokens ("can't be added to a battle line with no units")."""
     if units(u, t, s, l) > 0:
         u[t, s, l, TAC] += k
 
 
-@njit(cache=True)
+@game_fn
 def shake_units(u, t, s, l, k):
     """Shake up to ``k`` ready units; "Any card or power that would directly Shake a unit on a
     barricade has no effect on the barricade or the unit"."""
@@ -316,7 +347,7 @@ def shake_units(u, t, s, l, k):
     u[t, s, l, S] = sh
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def choose_any(u, t, atk_side):
     """The line a hero picks for an "any line" card (assumed heuristic).
 
@@ -339,7 +370,7 @@ def choose_any(u, t, atk_side):
     return best & 3
 
 
-@njit(cache=True)
+@game_fn
 def fight_hits_heroes(u, t, dfd, target, hits, atk, line, woe, opts, stress, g):
     """A fight's hits, then its Woe, when heroes may absorb hits: an ordinary call, so the
     inlined fight carries one closed form for each line and no per-hit loop (compile time)."""
@@ -348,7 +379,7 @@ def fight_hits_heroes(u, t, dfd, target, hits, atk, line, woe, opts, stress, g):
 
 
 # --- one fight, one battle ----------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def fight(
     u, t, line, cmd, order, ptr, cards, sizes, die_hits, die_woe, opts, stress, g, st_d, st_c
 ):
@@ -364,8 +395,8 @@ def fight(
     u[t, ARMY, line, TAC] = 0
     # "The line with the greater total is the attacking line. If ... equal, the Dragon Army's"
     atk = np.int64(a <= d)
-    if units(u, t, atk, line) == 0:
-        return -1  # both lines empty: nothing fights
+    if units(u, t, atk, line) == 0 and opts[O_EMPTY_LINES] == 0:
+        return -1  # both lines empty: nothing fights (else the Dragon Army's line reveals)
     dfd = 1 - atk
     c = draw_card(st_c, order, ptr, atk, line, sizes[atk, line])
     g[G_CARDS] += 1
@@ -374,6 +405,7 @@ def fight(
     amount = cards[atk, line, c, C_AMOUNT]
     target = cards[atk, line, c, C_TARGET]
     anyl = choose_any(u, t, atk)
+    anyl = line if opts[O_ANY_LINE] != 0 else anyl  # "facing": the line it fights
     target = anyl if target == ANY else target
     if kind == KIND_DICE:
         hits, woe = roll_battle(st_d, amount, die_hits, die_woe)
@@ -408,6 +440,7 @@ def fight(
             u[t, dfd, target, TAC],
             hits,
             opts[dfd],
+            opts[O_BARRICADE_ORDER],
         )
         ar, as_, abr, abs_, at = (
             u[t, atk, line, R],
@@ -417,7 +450,9 @@ def fight(
             u[t, atk, line, TAC],
         )
         if woe > 0:  # (most rolls have no Woe: cheaper to skip than to apply 0 hits)
-            ar, as_, abr, abs_, at = hit_line(ar, as_, abr, abs_, at, woe, opts[atk])
+            ar, as_, abr, abs_, at = hit_line(
+                ar, as_, abr, abs_, at, woe, opts[atk], opts[O_BARRICADE_ORDER]
+            )
     # the card's effect, by masked amounts (an effect with amount 0 changes nothing); most
     # cards have none, and skipping them is 2-5% faster than the masked no-op
     eff = cards[atk, line, c, C_EFFECT]
@@ -443,7 +478,7 @@ def fight(
     return atk
 
 
-@njit(cache=True)
+@game_fn
 def commander_power(u, t, s, cmd_tab, fl, die_hits, die_woe, opts, stress, g, st_d):
     """Activate the ready commander of side ``s`` (one hook; see data.Commander)."""
     hook = cmd_tab[t, s, 0]
@@ -458,6 +493,8 @@ def commander_power(u, t, s, cmd_tab, fl, die_hits, die_woe, opts, stress, g, st
         hits, woe = roll_battle(st_d, amount, die_hits, die_woe)
         g[G_DICE] += amount
         apply_hits(u, t, o, tl, hits, opts, stress, g)
+        if opts[O_CMD_WOE] != 0:  # Woe hits the commander's own line (else ignored)
+            apply_hits(u, t, s, tl, woe, opts, stress, g)
     elif hook == H_TACTIC:
         add_tactics(u, t, s, tl, amount)
     elif hook == H_BARRICADE:
@@ -468,7 +505,7 @@ def commander_power(u, t, s, cmd_tab, fl, die_hits, die_woe, opts, stress, g, st
         shake_units(u, t, o, tl, amount)
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def control(u, t, opts):
     """Who controls tile ``t`` now: -1 nobody, 0 Alliance, 1 Dragon Army.
 
@@ -485,7 +522,7 @@ def control(u, t, opts):
     return ALLIANCE if dr == 0 else ARMY
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def take_control(u, t, w, cmd):
     """Printed: "When a tile becomes controlled, remove all commanders from that tile. Then
     remove all shaken units from the defeated side." """
@@ -499,7 +536,7 @@ def take_control(u, t, w, cmd):
             u[t, d, l, TAC] = 0
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def battle(
     u,
     t,
@@ -535,7 +572,7 @@ def battle(
     else:
         allout = uniform(st_f) < pa
     if allout:
-        fl = 0
+        fl = opts[O_CMD_LINE]  # "the fighting line" of a commander power (Foot by default)
         pc = fopts[F_P_ALL_OUT_CMD]
         cflag = pc >= 1.0 or (pc > 0.0 and uniform(st_f) < pc)
     else:
@@ -559,7 +596,7 @@ def battle(
     return control(u, t, opts)
 
 
-@njit(cache=True)
+@game_fn
 def battle_step(
     u,
     t,
@@ -606,7 +643,16 @@ def battle_step(
     )
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
+def recover(stress, k):
+    """Between two battles each hero loses up to ``k`` stress (``opts[O_STRESS_RECOVERY]``;
+    0, the default: heroes keep their stress)."""
+    if k > 0:
+        for h in range(stress.shape[0]):
+            stress[h] = max(0, stress[h] - k)
+
+
+@game_fn(inline="always")
 def reset_game(u, u0, cmd, cmd0, order, ptr, stress, g):
     """Start a game: units and commanders from their starting arrays, full decks.
 
@@ -676,7 +722,7 @@ B_TOTAL = 28  # + side (total units left), B_TOTAL_SQ = 30 + side
 B_HIST = 32
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def battle_offsets(max_turns, stress_bins):
     turn = B_HIST  # turn histogram, [winner (0,1)][turn 0..max_turns]
     st = turn + 2 * (max_turns + 1)
@@ -684,7 +730,7 @@ def battle_offsets(max_turns, stress_bins):
     return turn, st, line, line + 2 * 3 * 7 * 7
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def play_tile(
     u,
     u0,
@@ -711,7 +757,10 @@ def play_tile(
 
     Returns ``(winner, turns)``; winner -1 when ``opts[O_MAX_TURNS]`` battles did not decide."""
     reset_game(u, u0, cmd, cmd0, order, ptr, stress, g)
+    rec = opts[O_STRESS_RECOVERY]
     for turn in range(1, opts[O_MAX_TURNS] + 1):
+        if rec > 0 and turn > 1:
+            recover(stress, rec)
         w = battle(
             u,
             0,
@@ -774,8 +823,8 @@ def battle_kernel(
     max_turns = opts[O_MAX_TURNS]
     bins = opts[O_STRESS_BINS]
     o_turn, o_st, o_line, ncount = battle_offsets(max_turns, bins)
-    nchunks = (n + CHUNK - 1) // CHUNK
-    out = np.zeros((max(nchunks, 1), ncount), np.int64)
+    nchunks = n_chunks(n)
+    out = np.zeros((nchunks, ncount), np.int64)
     s0 = run_key(seed)
     for ch in prange(nchunks):
         u, cmd, tab, cl, sz, order, ptr, u0c = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
@@ -785,8 +834,7 @@ def battle_kernel(
         st_c = np.zeros(1, np.uint64)
         st_f = np.zeros(1, np.uint64)
         row = out[ch]
-        a = start + ch * CHUNK
-        b = min(stop, a + CHUNK)
+        a, b = chunk_bounds(start, n, ch, nchunks)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
             w, turns = play_tile(
@@ -851,20 +899,22 @@ F_TURNS_SUM, F_TURNS_SQ, F_DICE, F_STRESS_SUM, F_STRESS_SQ = 6, 7, 8, 9, 10
 F_TILES = 16  # + 2*t + side: tile controlled by side at the end
 
 
-@njit(cache=True)
-def move_flank(u, t, w, ctl, flank, st_f):
+@game_fn
+def move_flank(u, t, w, ctl, flank, st_f, adjacent, cap):
     """Printed: "move that tile's flank token and 1 unit of each type from the victorious side
     to a neighboring battle tile". Assumed: the nearest uncontrolled tile on each side of ``t``
-    in the row, one of the two at random; ready units move first; a full line (6) takes none."""
+    in the row (``adjacent`` 0), or the next tile on each side, controlled or not
+    (``adjacent`` 1); one of the two at random; ready units move first; a full line (``cap``
+    units, printed 6) takes none."""
     nt = ctl.shape[0]
     left = -1
     for i in range(t - 1, -1, -1):
-        if ctl[i] < 0:
+        if ctl[i] < 0 or adjacent:
             left = i
             break
     right = -1
     for i in range(t + 1, nt):
-        if ctl[i] < 0:
+        if ctl[i] < 0 or adjacent:
             right = i
             break
     if left < 0 and right < 0:
@@ -876,7 +926,7 @@ def move_flank(u, t, w, ctl, flank, st_f):
     flank[dest] += flank[t]
     flank[t] = 0
     for l in range(3):
-        if units(u, dest, w, l) >= 6:
+        if units(u, dest, w, l) >= cap:
             continue
         if u[t, w, l, R] > 0:
             u[t, w, l, R] -= 1
@@ -888,7 +938,7 @@ def move_flank(u, t, w, ctl, flank, st_f):
             u[dest, w, l, S] += 1
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def play_field(
     u,
     u0,
@@ -925,8 +975,12 @@ def play_field(
     flank[:] = flank0
     ctl[:] = -1
     limit = opts[O_CONTROL_LIMIT]
+    rec = opts[O_STRESS_RECOVERY]
     for turn in range(1, opts[O_MAX_TURNS] + 1):
-        # active flank: an uncontrolled tile, chosen in proportion to its flank tokens
+        if rec > 0 and turn > 1:
+            recover(stress, rec)
+        # active flank: an uncontrolled tile, chosen in proportion to its flank tokens (or,
+        # by opts[O_ACTIVE_FLANK], each alike)
         tot = 0
         free = 0
         for i in range(nt):
@@ -936,7 +990,7 @@ def play_field(
         if free == 0:
             break
         t = -1
-        if tot > 0:
+        if tot > 0 and opts[O_ACTIVE_FLANK] == 0:
             x = below(st_f, tot)
             for i in range(nt):
                 if ctl[i] < 0:
@@ -979,7 +1033,7 @@ def play_field(
             continue
         take_control(u, t, w, cmd)
         ctl[t] = w
-        move_flank(u, t, w, ctl, flank, st_f)
+        move_flank(u, t, w, ctl, flank, st_f, opts[O_FLANK_MOVE], opts[O_LINE_CAP])
         na = 0
         nd = 0
         for i in range(nt):
@@ -1022,8 +1076,8 @@ def field_kernel(
     n = stop - start
     nt = u0.shape[0]
     ncount = F_TILES + 2 * nt
-    nchunks = (n + CHUNK - 1) // CHUNK
-    out = np.zeros((max(nchunks, 1), ncount), np.int64)
+    nchunks = n_chunks(n)
+    out = np.zeros((nchunks, ncount), np.int64)
     s0 = run_key(seed)
     for ch in prange(nchunks):
         u, cmd, tab, cl, sz, order, ptr, u0c = chunk_scratch(u0, cmd0, cmd_tab, cards, sizes)
@@ -1035,8 +1089,7 @@ def field_kernel(
         st_c = np.zeros(1, np.uint64)
         st_f = np.zeros(1, np.uint64)
         row = out[ch]
-        a = start + ch * CHUNK
-        b = min(stop, a + CHUNK)
+        a, b = chunk_bounds(start, n, ch, nchunks)
         for game in range(a, b):
             seed_game(st_d, st_c, st_f, s0, game)
             res, turns = play_field(
@@ -1095,25 +1148,34 @@ K_WOE = K_HITS + K_BINS
 K_COUNT = K_WOE + K_BINS
 
 
-@njit(cache=True)
-def play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, st, res):
-    """One conflict played by ``plan[a, c] = (actions, cards)`` for the next attempt with ``a``
-    actions and ``c`` cards left (``(0, 0)``: stop). Printed: "You start with 1 battle die ...
-    spend any number of your remaining actions and discard any number of ability cards ... to
-    add that many dice"; "If the hits equal or exceed the difficulty, you succeed"; "If you
-    roll fewer hits, you fail, but you may spend 1 or more actions to try again"; "each Woe
-    result causes the hero to take 1 stress". Fills ``res`` = (success, exceed, stress,
-    actions used, cards used, attempts, first hits, first woe)."""
+@game_fn
+def play_conflict(difficulty, plan, actions, cards_in_hand, carry, die_hits, die_woe, st, res):
+    """One conflict played by ``plan[a, c, p] = (actions, cards)`` for the next attempt with
+    ``a`` actions and ``c`` cards left and a pool of ``p`` dice carried over (``(0, 0)``:
+    stop; ``p`` is 0 unless ``carry``). With ``carry`` 0 (the default reading) each attempt
+    rolls its actions + cards; with ``carry`` 1 the pool is kept: a retry rolls the last pool
+    plus its actions + cards, less the 1 action that buys the retry. Printed: "You start with
+    1 battle die ... spend any number of your remaining actions and discard any number of
+    ability cards ... to add that many dice"; "If the hits equal or exceed the difficulty, you
+    succeed"; "If you roll fewer hits, you fail, but you may spend 1 or more actions to try
+    again"; "each Woe result causes the hero to take 1 stress". Fills ``res`` = (success,
+    exceed, stress, actions used, cards used, attempts, first hits, first woe)."""
     a = actions
     c = cards_in_hand
-    res[:] = 0
+    for i in range(res.shape[0]):
+        res[i] = 0
     res[6] = -1
+    pool = 0
     while a > 0:
-        sa = plan[a, c, 0]
-        sc = plan[a, c, 1]
+        sa = plan[a, c, pool, 0]
+        sc = plan[a, c, pool, 1]
         if sa <= 0:
             break
-        hits, woe = roll_battle(st, sa + sc, die_hits, die_woe)
+        n = sa + sc
+        if carry != 0:
+            n = pool + sa + sc - np.int64(pool > 0)
+            pool = n
+        hits, woe = roll_battle(st, n, die_hits, die_woe)
         if res[5] == 0:
             res[6] = hits
             res[7] = woe
@@ -1131,20 +1193,24 @@ def play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, s
 
 
 @njit(cache=True, parallel=True)
-def conflict_kernel(start, stop, seed, difficulty, plan, actions, cards_in_hand, die_hits, die_woe):
-    """Play conflicts ``start..stop-1``; returns int64 counters (see ``K_*``)."""
+def conflict_kernel(
+    start, stop, seed, difficulty, plan, actions, cards_in_hand, carry, die_hits, die_woe
+):
+    """Play conflicts ``start..stop-1`` (``plan`` int64[a, c, p, 2], see
+    :func:`play_conflict`); returns int64 counters (see ``K_*``)."""
     n = stop - start
-    nchunks = (n + CHUNK - 1) // CHUNK
-    out = np.zeros((max(nchunks, 1), K_COUNT), np.int64)
+    nchunks = n_chunks(n)
+    out = np.zeros((nchunks, K_COUNT), np.int64)
     for ch in prange(nchunks):
         st = np.zeros(1, np.uint64)
         res = np.zeros(8, np.int64)
         row = out[ch]
-        a = start + ch * CHUNK
-        b = min(stop, a + CHUNK)
+        a, b = chunk_bounds(start, n, ch, nchunks)
         for game in range(a, b):
             seed_stream(st, seed, game, P_DICE)
-            play_conflict(difficulty, plan, actions, cards_in_hand, die_hits, die_woe, st, res)
+            play_conflict(
+                difficulty, plan, actions, cards_in_hand, carry, die_hits, die_woe, st, res
+            )
             row[K_N] += 1
             row[K_SUCCESS] += res[0]
             row[K_EXCEED] += res[1]
@@ -1159,50 +1225,6 @@ def conflict_kernel(start, stop, seed, difficulty, plan, actions, cards_in_hand,
     return out.sum(axis=0)
 
 
-# --- RNG floor (benchmark) ------------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def dice_floor_kernel(
-    start,
-    stop,
-    seed,
-    dice_per_game,
-    die_hits,
-    die_woe,
-    cards_per_game=0,
-    deck=1,
-    flow_per_game=0,
-    flow_faces=1,
-):
-    """Roll ``dice_per_game`` battle dice per game from the same per-game streams (3 seeded
-    streams, as the battle kernel seeds) and count hits: the random-number floor.
-
-    With ``cards_per_game`` / ``flow_per_game``, also the other random draws a game needs and
-    nothing else: card reveals (a uniform index into what is left of a ``deck``-card deck,
-    reshuffled when empty, as :func:`draw_card` draws, less the swap) and flow draws (one of
-    ``flow_faces``, as the skirmish die)."""
-    n = stop - start
-    nchunks = (n + CHUNK - 1) // CHUNK
-    out = np.zeros((max(nchunks, 1), 2), np.int64)
-    s0 = run_key(seed)
-    for ch in prange(nchunks):
-        st_d = np.zeros(1, np.uint64)
-        st_c = np.zeros(1, np.uint64)
-        st_f = np.zeros(1, np.uint64)
-        row = out[ch]
-        a = start + ch * CHUNK
-        b = min(stop, a + CHUNK)
-        for game in range(a, b):
-            seed_game(st_d, st_c, st_f, s0, game)
-            hits, woe = roll_battle(st_d, dice_per_game, die_hits, die_woe)
-            p = 0
-            for _ in range(cards_per_game):
-                p = p if p < deck else 0
-                hits += p + below(st_c, deck - p)
-                p += 1
-            for _ in range(flow_per_game):
-                hits += below(st_f, flow_faces)
-            row[0] += 1
-            row[1] += (
-                hits + woe + np.int64(st_c[0] & np.uint64(1)) + np.int64(st_f[0] & np.uint64(1))
-            )
-    return out.sum(axis=0)
+# numba caches a function only against its own file: flush this module's caches when a file it
+# compiles in changes
+guard_caches(sys.modules[__name__], [random, _kernels])

@@ -135,19 +135,32 @@ class ConflictPlan:
     expected_actions: Fraction
     expected_stress: Fraction
     first: tuple[int, int]
-    table: dict[tuple[int, int], tuple[int, int]]
+    table: dict[tuple[int, ...], tuple[int, int]]
+    #: ``krynn.conflict_retry``: ``new-pool`` (``table`` keys ``(a, c)``) or ``carry-over``
+    #: (keys ``(a, c, pool)``, the pool of dice carried over, 0 before the first attempt)
+    retry: str = "new-pool"
 
     def steps(self) -> list[str]:
         """The plan in words, attempt by attempt while each attempt fails."""
         out = []
-        a, c = self.actions, self.cards
+        a, c, pool = self.actions, self.cards, 0
+        carry = self.retry == "carry-over"
         while a > 0:
-            sa, sc = self.table[a, c]
+            sa, sc = self.table[(a, c, pool) if carry else (a, c)]
             if sa == 0:
                 break
-            out.append(f"spend {sa} action(s) + {sc} card(s): roll {sa + sc} dice")
-            a, c = a - sa, c - sc
+            n = retry_pool(pool, sa, sc) if carry else sa + sc
+            out.append(f"spend {sa} action(s) + {sc} card(s): roll {n} dice")
+            a, c, pool = a - sa, c - sc, (n if carry else 0)
         return out
+
+
+def retry_pool(pool: int, actions: int, cards: int) -> int:
+    """Dice rolled by an attempt under ``krynn.conflict_retry = "carry-over"``: the first
+    (``pool`` 0) rolls 1 die for the action that starts it and 1 per further action and per
+    card; a retry rolls the pool again, its first action buying the roll and each further
+    action or card adding a die."""
+    return actions + cards if pool == 0 else pool + actions + cards - 1
 
 
 def best_conflict_plan(
@@ -164,7 +177,9 @@ def best_conflict_plan(
     actions. Printed: "Initiating a conflict requires spending at least 1 action. You start with
     1 battle die ... spend any number of your remaining actions and discard any number of
     ability cards of the specified type to add that many dice"; "If you roll fewer hits, you
-    fail, but you may spend 1 or more actions to try again." (a retry is a new attempt).
+    fail, but you may spend 1 or more actions to try again." A retry is a new attempt
+    (``krynn.conflict_retry = "new-pool"``) or rolls the pool carried over (``carry-over``,
+    :func:`retry_pool`).
 
     >>> best_conflict_plan(1, actions=2).success
     Fraction(3, 4)
@@ -175,6 +190,8 @@ def best_conflict_plan(
     if not 0 <= int(cards) <= 12:
         raise UserError(f"cards must be between 0 and 12, got {cards}")
     key = _key(rules)
+    if (rules or default_rules()).conflict_retry == "carry-over":
+        return _carry_over_plan(difficulty, d, int(actions), int(cards), mastered, key)
     stats: dict[int, tuple[Fraction, Fraction, Fraction]] = {}
     for n in range(1, actions + cards + 1):
         dist = dict(_pool(key, n))
@@ -216,21 +233,79 @@ def best_conflict_plan(
     )
 
 
+def _carry_over_plan(difficulty, d, actions, cards, mastered, key) -> ConflictPlan:
+    """:func:`best_conflict_plan` when a retry rolls the pool carried over: the same search,
+    over states ``(actions left, cards left, pool)`` reachable from the start."""
+    zero = Fraction(0)
+    stats: dict[int, tuple[Fraction, Fraction, Fraction]] = {}
+
+    def stat(n):
+        if n not in stats:
+            dist = dict(_pool(key, n))
+            stats[n] = (
+                sum((p for (h, _), p in dist.items() if h >= d), zero),
+                sum((p * w for (_, w), p in dist.items()), zero),
+                sum((p for (h, _), p in dist.items() if h > d), zero),
+            )
+        return stats[n]
+
+    value: dict[tuple[int, int, int], tuple[Fraction, ...]] = {}
+    table: dict[tuple[int, int, int], tuple[int, int]] = {}
+
+    def solve(a, c, pool):
+        if (a, c, pool) in value:
+            return value[a, c, pool]
+        best = (zero, zero, zero, zero, zero)
+        choice = (0, 0)
+        for sa in range(1, a + 1):
+            for sc in range(0, c + 1):
+                n = retry_pool(pool, sa, sc)
+                ps, ew, pe = stat(n)
+                rp, rc, ra, rs, rx = solve(a - sa, c - sc, n)
+                q = 1 - ps
+                cand = (ps + q * rp, sc + q * rc, sa + q * ra, ew + q * rs, pe + q * rx)
+                if (cand[0], -cand[1], -cand[2]) > (best[0], -best[1], -best[2]):
+                    best, choice = cand, (sa, sc)
+        value[a, c, pool] = best
+        table[a, c, pool] = choice
+        return best
+
+    p, ec, ea, es, px = solve(actions, cards, 0)
+    return ConflictPlan(
+        int(difficulty),
+        actions,
+        cards,
+        bool(mastered),
+        p,
+        px,
+        ec,
+        ea,
+        es,
+        table[actions, cards, 0],
+        table,
+        "carry-over",
+    )
+
+
 # --- one fight: a slow, obvious reference ----------------------------------------------------
 def apply_hits_reference(
-    state: tuple[int, int, int, int], hits: int, *, ready_first: bool
+    state: tuple[int, int, int, int],
+    hits: int,
+    *,
+    ready_first: bool,
+    barricades_ready_first: bool = False,
 ) -> tuple[int, int, int, int]:
     """Apply ``hits`` to a line ``(ready, shaken, barricades under ready, under shaken)`` with
-    no heroes: barricades first (under shaken units first), then one unit per hit, shaken units
-    first (removing them) unless ``ready_first``."""
+    no heroes: barricades first (under shaken units first unless ``barricades_ready_first``),
+    then one unit per hit, shaken units first (removing them) unless ``ready_first``."""
     r, s, br, bs = state
     for _ in range(hits):
         if r + s == 0:
             break
-        if bs > 0:
-            bs -= 1
-        elif br > 0:
+        if br > 0 and (barricades_ready_first or bs == 0):
             br -= 1
+        elif bs > 0:
+            bs -= 1
         elif r > 0 and (ready_first or s == 0):
             r, s = r - 1, s + 1
         else:
@@ -289,6 +364,11 @@ def single_line_battle(
     the heroes take}``.
     """
     r = rules or default_rules()
+    if r.stress_recovery != 0:
+        raise UserError(
+            "single_line_battle models heroes who keep their stress between battles "
+            f"(krynn.stress_recovery = 0), got {r.stress_recovery}"
+        )
     for name, v in (("alliance", alliance), ("army", army)):
         if not 1 <= v <= 6:
             raise UserError(f"{name} units must be between 1 and 6, got {v}")

@@ -49,11 +49,15 @@ class Rule:
     used_in
         Where dragonsim uses the value.
     bounds
-        ``(lo, hi)`` for every int in the value, inclusive.
+        ``(lo, hi)`` for every number in the value, inclusive.
     choices
         Allowed strings for every str in the value.
     row_provenance
         Per-row provenance where rows differ from ``provenance``.
+    lengths
+        ``(lo, hi)``: a list (or each list row of a table) may have any length in this range,
+        each entry checked like the default's first entry; ``None`` (the default): exactly the
+        default's length.
     """
 
     key: str
@@ -66,6 +70,7 @@ class Rule:
     row_provenance: Mapping[str, str] = field(default_factory=dict)
     #: an extra check of a whole value: returns what is wrong, or None
     validate: Callable[[Any], str | None] | None = None
+    lengths: tuple[int, int] | None = None
 
     def __post_init__(self):
         if self.provenance not in PROVENANCES:
@@ -119,9 +124,10 @@ def _describe(default: Any) -> str:
 
 
 def _check_scalar(rule: Rule, v: Any, like: Any, where: str) -> None:
-    if _kind(v) != _kind(like):
+    # a whole number is a fine value for a float rule (TOML writes 1 for 1.0)
+    if _kind(v) != _kind(like) and not (_kind(like) == "float" and _kind(v) == "int"):
         raise UserError(f"{where}: expected {_describe(like)}, got {v!r}")
-    if isinstance(v, int) and not isinstance(v, bool) and rule.bounds is not None:
+    if isinstance(v, int | float) and not isinstance(v, bool) and rule.bounds is not None:
         lo, hi = rule.bounds
         if not lo <= v <= hi:
             raise UserError(f"{where}: {v} is out of range; allowed {lo}..{hi}")
@@ -136,6 +142,13 @@ def _check_shape(rule: Rule, v: Any, like: Any, where: str) -> None:
     if _kind(like) == "list":
         if _kind(v) != "list":
             raise UserError(f"{where}: expected {_describe(like)}, got {v!r}")
+        if rule.lengths is not None:
+            lo, hi = rule.lengths
+            if not lo <= len(v) <= hi:
+                raise UserError(f"{where}: expected {lo} to {hi} entries, got {len(v)}")
+            for i, x in enumerate(v):
+                _check_scalar(rule, x, like[0], f"{where}[{i}]")
+            return
         if len(v) != len(like):
             raise UserError(f"{where}: expected {len(like)} entries, got {len(v)}")
         for i, (x, y) in enumerate(zip(v, like, strict=True)):
@@ -182,6 +195,8 @@ def _normalise(rule: Rule, value: Any) -> Any:
     """Tuples to lists, row labels to the default's label type."""
     if isinstance(value, tuple):
         value = list(value)
+    if isinstance(rule.value, float) and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
     if isinstance(rule.value, dict) and isinstance(value, dict):
         keymap = {str(k): k for k in rule.value}
         return {keymap[str(k)]: (list(v) if isinstance(v, tuple) else v) for k, v in value.items()}
