@@ -21,16 +21,18 @@ constants); the codes are those of :mod:`dragonsim.dice.data`.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 
-from ..random import below, below_s, seed_stream, stream_seed
+from .. import _kernels, random
+from .._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
+from ..random import below, below_s, seed_stream, steps_between, stream_seed
 
+_U0 = np.uint64(0)
 _U6 = np.uint64(6)
 _U12 = np.uint64(12)
-# the inverse of splitmix64's gamma mod 2**64: a stream that moved from s0 to s drew
-# (s - s0) * _GAMMA_INV numbers (each die adds the gamma once)
-_GAMMA_INV = np.uint64(pow(0x9E3779B97F4A7C15, -1, 1 << 64))
 
 # dragon icons (data.DRAGON_ICONS)
 D_BELLY, D_BREATH, D_CLAW, D_JAWS, D_TAIL, D_TREASURE, D_WING = 0, 1, 2, 3, 4, 5, 6
@@ -96,21 +98,6 @@ def army_layout(hcap: int, turns: int) -> dict[str, slice]:
     }
 
 
-@njit(cache=True)
-def roll_dragon(sd, faces, tail_icon_count):
-    """Roll one dragon die until a non-tail icon: returns ``(tails, final_icon)``.
-
-    ``faces`` is int64[12] of icons; ``tail_icon_count`` is unused (kept for a stable
-    signature) and the chain ends because at least one face is not a tail (checked by the API).
-    """
-    tails = 0
-    while True:
-        f = faces[below(sd, 12)]
-        if f != D_TAIL:
-            return tails, f
-        tails += 1
-
-
 # a unit die's response, packed: five RB-bit fields per (type, face) word (see _response_words)
 RB = 12
 RMASK = (1 << RB) - 1
@@ -119,7 +106,7 @@ _RB1, _RB2, _RB3, _RB4 = RB, 2 * RB, 3 * RB, 4 * RB
 MAX_FACE_VALUE = RMASK
 
 
-@njit(cache=True)
+@game_fn
 def _response_words(fk, fc, health, kin, words, aux):
     """Fill ``words`` (int64[T, 6]) with what each face adds to the army's response, packed
     in five ``RB``-bit fields: melee, missile, save, ID, dragonkin armor (low to high), so a
@@ -159,7 +146,7 @@ def _response_words(fk, fc, health, kin, words, aux):
     return max(1, RMASK // top)
 
 
-@njit(cache=True)
+@game_fn
 def _non_kin_left(alive, kin):
     s = 0
     for t in range(alive.shape[0]):
@@ -168,7 +155,7 @@ def _non_kin_left(alive, kin):
     return s
 
 
-@njit(cache=True)
+@game_fn
 def _remove_kin(alive, kin, health):
     lost = 0
     for t in range(alive.shape[0]):
@@ -178,7 +165,7 @@ def _remove_kin(alive, kin, health):
     return lost
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def _covered(c, h, rem):
     """How many of ``c`` units of health ``h`` the damage ``rem`` kills (whole units only)."""
     m = c
@@ -698,8 +685,8 @@ def _army_games(
             row[C_PROMO_ANY] += 1
         moved_d += s_d
         moved_a += s_a
-    row[C_DICE_DRAGON] += np.int64(moved_d * _GAMMA_INV)
-    row[C_DICE_ARMY] += np.int64(moved_a * _GAMMA_INV)
+    row[C_DICE_DRAGON] += steps_between(_U0, moved_d)
+    row[C_DICE_ARMY] += steps_between(_U0, moved_a)
     for i in range(hcap):
         row[C_LOST] += i * row[NHEAD + i]
         row[C_LOST_SQ] += i * i * row[NHEAD + i]
@@ -832,13 +819,10 @@ def _army_kernel(
     """:func:`army_kernel` for one dragon (``multi is None``) or several (an int)."""
     n = stop - start
     size = NHEAD + hcap + 1 + 3 * (turns + 1)
-    nch = 1
-    if n > 64:
-        nch = 64
+    nch = n_chunks(n)
     rows = np.zeros((nch, size), np.int64)
     for c in prange(nch):
-        lo = start + (n * c) // nch
-        hi = start + (n * (c + 1)) // nch
+        lo, hi = chunk_bounds(start, n, c, nch)
         row = np.zeros(size, np.int64)
         _army_games(
             lo,
@@ -898,7 +882,7 @@ V_BOTH_GONE = V_ALL_GONE
 V_BOTH_ANY_SLAIN = V_MULTI_ANY_SLAIN
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def _roll_past_tails(s, ft, j):
     """Dragon ``j``'s die on stream state ``s``, rolled again after every tail ("roll the
     dragon die again until something other than the tail is rolled"): ``(state, tails,
@@ -1181,102 +1165,14 @@ def dvd_kernel(start, stop, seed, dfaces, side, nteams, opts, turns):
     """
     n = stop - start
     size = VHEAD + VT * nteams + turns + 1
-    nch = 1
-    if n > 64:
-        nch = 64
+    nch = n_chunks(n)
     rows = np.zeros((nch, size), np.int64)
     for c in prange(nch):
-        lo = start + (n * c) // nch
-        hi = start + (n * (c + 1)) // nch
+        lo, hi = chunk_bounds(start, n, c, nch)
         row = np.zeros(size, np.int64)
         _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row)
         for i in range(size):
             rows[c, i] = row[i]
-    out = np.zeros(size, np.int64)
-    for c in range(nch):
-        for i in range(size):
-            out[i] += rows[c, i]
-    return out
-
-
-# ---------------------------------------------------------------- benchmark floor / tests
-@njit(cache=True, parallel=True)
-def rng_floor_kernel(start, stop, seed, dragon_dice, army_dice, sequential):
-    """The random-number floor: per game, seed the same two streams as :func:`army_kernel`
-    and draw d12 and d6 from them, doing nothing else.
-
-    ``dragon_dice`` and ``army_dice`` are the totals over the games ``start..stop-1`` (the
-    counts a kernel run reported), spread as evenly as integers allow (each game rolls the
-    mean rounded down or up, without a division per game), so the floor rolls exactly the
-    dice the games rolled.
-
-    With ``sequential == 0`` the dice are summed, which LLVM vectorises (the generator is
-    counter-based, so several dice are computed at once in SIMD lanes): the absolute floor.
-    With ``sequential == 1`` each die feeds a serial recurrence (``acc = 3 acc + die``), as a
-    game uses its dice one after another: the floor for dice used one at a time.
-    """
-    n = stop - start
-    nch = 1
-    if n > 64:
-        nch = 64
-    rows = np.zeros((nch, 1), np.int64)
-    nn = max(n, 1)
-    bd, fd = dragon_dice // nn, dragon_dice % nn
-    ba, fa = army_dice // nn, army_dice % nn
-    for c in prange(nch):
-        lo = start + (n * c) // nch
-        hi = start + (n * (c + 1)) // nch
-        sd = np.zeros(1, np.uint64)
-        sa = np.zeros(1, np.uint64)
-        rd = (fd * (lo - start)) % nn  # where this chunk's share of the remainders starts
-        ra = (fa * (lo - start)) % nn
-        acc = 0
-        for g in range(lo, hi):
-            seed_stream(sd, seed, g, P_DRAGON)
-            seed_stream(sa, seed, g, P_ARMY)
-            rd += fd
-            xd = 1 if rd >= nn else 0
-            rd -= nn * xd
-            ra += fa
-            xa = 1 if ra >= nn else 0
-            ra -= nn * xa
-            if sequential != 0:
-                for _ in range(bd + xd):
-                    acc = acc * 3 + below(sd, 12)
-                for _ in range(ba + xa):
-                    acc = acc * 3 + below(sa, 6)
-            else:
-                for _ in range(bd + xd):
-                    acc += below(sd, 12)
-                for _ in range(ba + xa):
-                    acc += below(sa, 6)
-        rows[c, 0] = acc
-    out = np.zeros(1, np.int64)
-    for c in range(nch):
-        out[0] += rows[c, 0]
-    return out
-
-
-@njit(cache=True, parallel=True)
-def dragon_roll_kernel(start, stop, seed, faces, max_tails):
-    """Counts of ``(tails, final icon)`` of one dragon roll per game (tails capped at
-    ``max_tails``): row-major int64[(max_tails + 1) * 7]."""
-    n = stop - start
-    nch = 1
-    if n > 64:
-        nch = 64
-    size = (max_tails + 1) * 7
-    rows = np.zeros((nch, size), np.int64)
-    for c in prange(nch):
-        lo = start + (n * c) // nch
-        hi = start + (n * (c + 1)) // nch
-        sd = np.zeros(1, np.uint64)
-        for g in range(lo, hi):
-            seed_stream(sd, seed, g, P_DRAGON)
-            tails, f = roll_dragon(sd, faces, 0)
-            if tails > max_tails:
-                tails = max_tails
-            rows[c, tails * 7 + f] += 1
     out = np.zeros(size, np.int64)
     for c in range(nch):
         for i in range(size):
@@ -1306,7 +1202,7 @@ M_B_SAVES = 11  # defender's save results, summed
 MHEAD = 12
 
 
-@njit(cache=True)
+@game_fn
 def _first_alive(alive, order, busy):
     """First type in ``order`` with a unit not yet under an effect (``busy`` counts)."""
     for i in range(order.shape[0]):
@@ -1316,7 +1212,7 @@ def _first_alive(alive, order, busy):
     return -1
 
 
-@njit(cache=True)
+@game_fn
 def _kin_breath(sa, colour, count, fk, fc, health, kin, order, alive, par, fr, zero, mopts):
     """Apply ``count`` weaker (dragonkin) breaths of ``colour`` to the target side.
     Returns ``(lost, buried)`` health-worth."""
@@ -1364,7 +1260,7 @@ def _kin_breath(sa, colour, count, fk, fc, health, kin, order, alive, par, fr, z
     return lost, buried
 
 
-@njit(cache=True)
+@game_fn
 def _melee_roll(sa, fk, fc, health, kin, alive, par, fr, breaths):
     """One side's melee roll: melee results (ID counts as melee), frosted units halved,
     paralysed units not rolled; dragonkin breath icons counted per colour in ``breaths``."""
@@ -1390,7 +1286,7 @@ def _melee_roll(sa, fk, fc, health, kin, alive, par, fr, breaths):
     return total
 
 
-@njit(cache=True)
+@game_fn
 def _save_roll(sa, fk, fc, health, kin, alive, fr):
     """One side's save roll: saves, ID as saves, dragonkin armor unless belly; frosted units
     halve their rolled results."""
@@ -1412,7 +1308,7 @@ def _save_roll(sa, fk, fc, health, kin, alive, fr):
     return total
 
 
-@njit(cache=True)
+@game_fn
 def _take_damage(alive, par, fr, health, kin, order, amount):
     """Kill whole units in ``order`` while the damage covers them (units under an effect go
     first within a type); dragonkin alone are removed. Returns ``(lost, destroyed)``."""
@@ -1441,7 +1337,7 @@ def _take_damage(alive, par, fr, health, kin, order, amount):
     return lost, False
 
 
-@njit(cache=True)
+@game_fn
 def _play_melee(
     sa,
     fka,
@@ -1539,15 +1435,12 @@ def melee_kernel(
     """
     n = stop - start
     size = MHEAD + hcap + 1
-    nch = 1
-    if n > 64:
-        nch = 64
+    nch = n_chunks(n)
     rows = np.zeros((nch, size), np.int64)
     ta = ha.shape[0]
     tb = hb.shape[0]
     for c in prange(nch):
-        lo = start + (n * c) // nch
-        hi = start + (n * (c + 1)) // nch
+        lo, hi = chunk_bounds(start, n, c, nch)
         sa = np.zeros(1, np.uint64)
         alive_a = np.zeros(ta, np.int64)
         par_a = np.zeros(ta, np.int64)
@@ -1593,3 +1486,6 @@ def melee_kernel(
         for i in range(size):
             out[i] += rows[c, i]
     return out
+
+
+guard_caches(sys.modules[__name__], [random, _kernels])
