@@ -52,22 +52,7 @@ def main() -> None:
     for label, dragon, army, turns in SCENARIOS:
         dr = cat.dragon(dragon)
         arr = build_army(D.parse_army(army, cat), cat, colour=dr.colour_code)
-        args = (
-            _dragon_faces([dr]),
-            dr.colour_code,
-            arr.fk,
-            arr.fc,
-            arr.health,
-            arr.kin,
-            arr.promo,
-            arr.count0,
-            arr.dua0,
-            arr.kill_order,
-            arr.gold_order,
-            Options().array(),
-            turns,
-            arr.hcap,
-        )
+        args = arr.kernel_args([dr], dr.colour_code, Options.defaults(), turns)
         c = K.army_kernel(0, 1000, 1, *args)  # compile / load from cache
         c = K.army_kernel(0, n, 1, *args)
         attacks = int(c[K.C_TURNS])
@@ -100,9 +85,9 @@ def main() -> None:
     import numpy as np
 
     side = np.array([0, 1], np.int64)
-    K.dvd_kernel(0, 1000, 1, faces, side, 2, Options().array(), 10)
-    c = K.dvd_kernel(0, n, 1, faces, side, 2, Options().array(), 10)
-    t = _best(lambda: K.dvd_kernel(0, n, 1, faces, side, 2, Options().array(), 10))
+    K.dvd_kernel(0, 1000, 1, faces, side, 2, Options.defaults().array(), 10)
+    c = K.dvd_kernel(0, n, 1, faces, side, 2, Options.defaults().array(), 10)
+    t = _best(lambda: K.dvd_kernel(0, n, 1, faces, side, 2, Options.defaults().array(), 10))
     tv = int(c[K.V_DICE])
     dice = tv / n
     rng_floor_kernel(0, 1000, 1, 1000, 0, 1)

@@ -29,17 +29,31 @@ from numba import njit, prange
 from .. import _kernels, random
 from .._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
 from ..random import below, below_s, seed_stream, steps_between, stream_seed
+from . import data
+from .data import (  # the codes (numba freezes them as constants)
+    BLACK,
+    BLUE,
+    D_BELLY,
+    D_BREATH,
+    D_CLAW,
+    D_JAWS,
+    D_TAIL,
+    D_TREASURE,
+    D_WING,
+    F_BELLY,
+    F_BREATH,
+    F_ID,
+    F_MELEE,
+    F_MISSILE,
+    F_SAVE,
+    GREEN,
+    RED,
+)
 
 _U0 = np.uint64(0)
 _U6 = np.uint64(6)
 _U12 = np.uint64(12)
 
-# dragon icons (data.DRAGON_ICONS)
-D_BELLY, D_BREATH, D_CLAW, D_JAWS, D_TAIL, D_TREASURE, D_WING = 0, 1, 2, 3, 4, 5, 6
-# colours (data.COLOURS)
-BLACK, BLUE, GOLD, GREEN, RED = 0, 1, 2, 3, 4
-# unit face kinds (data.FACE_KINDS)
-F_ID, F_MELEE, F_MISSILE, F_MAGIC, F_MANEUVER, F_SAVE, F_BELLY, F_BREATH = 0, 1, 2, 3, 4, 5, 6, 7
 
 # stream purposes
 P_DRAGON = 10
@@ -59,7 +73,13 @@ O_STONE = 9
 O_NEGATE = 10  # dragon vs dragon: extra rounds a breath negates the target's saves
 O_ROUND_UP = 11  # 1: damage left over that covers no whole unit still kills one more unit
 O_PROMO_ONCE = 12  # 1: one round of slaying promotions per attack, however many dragons died
-NOPT = 13
+O_TREASURE_FIRST = 13  # 1: a treasure promotes before the slaying promotions (promotion_order)
+O_FROST_PER_UNIT = 14  # 1: frost halves each unit's roll, not each result type's sum
+O_KIN_NONE_ROLLED = 15  # 1: no dragonkin is rolled during a dragon attack (kin_not_rolled=all)
+O_KIN_MELEE = 16  # 1: rolled dragonkin count their melee against a dragon (kin_in_dragon_attack)
+O_KIN_LOST = 17  # 1: dragonkin removed with the last other unit count in the health lost
+O_DVD_FOCUS = 18  # 1: a team targets an enemy whose saves a breath negated first (dvd_targeting)
+NOPT = 19
 
 # army-mode counters
 C_GAMES = 0
@@ -107,11 +127,12 @@ MAX_FACE_VALUE = RMASK
 
 
 @game_fn
-def _response_words(fk, fc, health, kin, words, aux):
+def _response_words(fk, fc, health, kin, kin_melee, words, aux):
     """Fill ``words`` (int64[T, 6]) with what each face adds to the army's response, packed
     in five ``RB``-bit fields: melee, missile, save, ID, dragonkin armor (low to high), so a
-    die costs one load and one add. Dragonkin melee counts, their missile never ('not
-    included in any rolls for missile'), their armor (= health) unless the face is a belly.
+    die costs one load and one add. Dragonkin melee counts when ``kin_melee`` is 1, their
+    missile never ('not included in any rolls for missile'), their armor (= health) unless
+    the face is a belly.
     ``aux`` (int64[T, 6]) gets bit 0 for an ID face (black breath) and bit 1 when the face
     saves the unit from gold breath. Returns how many dice one packed sum can hold with no
     field overflowing (at least 1: face values are at most ``MAX_FACE_VALUE``)."""
@@ -128,7 +149,8 @@ def _response_words(fk, fc, health, kin, words, aux):
             idr = 0
             arm = 0
             if kd == F_MELEE:
-                mel = v
+                if kin_melee != 0 or not isk:
+                    mel = v
             elif kd == F_MISSILE and not isk:
                 mis = v
             elif kd == F_SAVE:
@@ -144,6 +166,63 @@ def _response_words(fk, fc, health, kin, words, aux):
                 saved = True  # armored skin: automatic saves on its own save roll
             aux[t, f] = (1 if kd == F_ID else 0) | (2 if saved else 0)
     return max(1, RMASK // top)
+
+
+@game_fn
+def _halved_words(words, half):
+    """``half`` (int64[T, 6]): each packed face of ``words`` with its melee, missile, save and
+    ID halved (rounded down), the armor kept: a unit's own roll under frost per unit."""
+    for t in range(words.shape[0]):
+        for f in range(6):
+            w = words[t, f]
+            m = ((w & RMASK) >> 1) | (((w >> _RB1) & RMASK) >> 1) << _RB1
+            m |= (((w >> _RB2) & RMASK) >> 1) << _RB2
+            m |= (((w >> _RB3) & RMASK) >> 1) << _RB3
+            half[t, f] = m | ((w >> _RB4) << _RB4)
+
+
+@game_fn
+def _roll_blocks(s_a, resp, nr, alive, words, blk):
+    """The army's response with ``words``, summed in blocks of at most ``blk`` dice (no
+    packed field overflows): ``(stream state, melee, missile, save, ID, armor)``."""
+    mel = 0
+    mis = 0
+    sav = 0
+    idr = 0
+    armor = 0
+    for r in range(nr):
+        t = resp[r]
+        c = alive[t]
+        while c > 0:
+            m = c if c < blk else blk
+            c -= m
+            acc = 0
+            for _u in range(m):
+                s_a, f = below_s(s_a, _U6)
+                acc += words[t, f]
+            mel += acc & RMASK
+            mis += (acc >> _RB1) & RMASK
+            sav += (acc >> _RB2) & RMASK
+            idr += (acc >> _RB3) & RMASK
+            armor += acc >> _RB4
+    return s_a, mel, mis, sav, idr, armor
+
+
+@game_fn
+def _treasure_promotion(alive, dead, promo, order, unlimited):
+    """Treasure: promote one unit, the first in ``order`` that can be (a unit to trade up to
+    in the dead unit area, or ``unlimited``). Returns 1 when one was promoted, else 0."""
+    for i in range(order.shape[0]):
+        t = order[i]
+        u = promo[t]
+        if u >= 0 and alive[t] > 0 and (unlimited != 0 or dead[u] > 0):
+            if unlimited == 0:
+                dead[u] -= 1
+            alive[t] -= 1
+            alive[u] += 1
+            dead[t] += 1
+            return 1
+    return 0
 
 
 @game_fn
@@ -192,6 +271,7 @@ def _army_games(
     dua0,
     kill_order,
     gold_order,
+    treasure_order,
     opts,
     turns,
     hcap,
@@ -227,20 +307,31 @@ def _army_games(
     th = np.zeros(k, np.int64)
     words = np.zeros((nt, 6), np.int64)
     aux = np.zeros((nt, 6), np.int64)
-    blk = _response_words(fk, fc, health, kin, words, aux)
+    blk = _response_words(fk, fc, health, kin, opts[O_KIN_MELEE], words, aux)
+    half = np.zeros((nt, 6), np.int64)  # words under frost per unit
+    _halved_words(words, half)
+    frost_unit = opts[O_FROST_PER_UNIT] != 0
+    # types not rolled during this attack (dragonkin of the dragons' colour, or all of them)
+    skip = np.zeros(nt, np.int64)
+    for t in range(nt):
+        if kin[t] >= 0 and (kin[t] == colour or opts[O_KIN_NONE_ROLLED] != 0):
+            skip[t] = 1
     units = 0  # units in the army: promotions trade units, so never more alive at once
     for t in range(nt):
         units += count0[t]
     one_sum = units <= blk  # the whole response fits one packed sum
-    resp = np.zeros(nt, np.uint64)  # the types that respond (all but the dragons' dragonkin)
+    resp = np.zeros(nt, np.uint64)  # the types that respond (all but the skipped dragonkin)
     nr = 0
     for t in range(nt):
-        if kin[t] != colour:
+        if skip[t] == 0:
             resp[nr] = t
             nr += 1
     # orders as unsigned indices: numba then skips the negative-index wrap-around
     kill_u = kill_order.astype(np.uint64)
     gold_u = gold_order.astype(np.uint64)
+    treasure_u = treasure_order.astype(np.uint64)
+    treasure_first = opts[O_TREASURE_FIRST] != 0
+    kin_lost = opts[O_KIN_LOST]
     # a dragon face packed: damage of its icon << 3 | icon
     ft = np.zeros((k, 12), np.int64)
     for j in range(k):
@@ -369,7 +460,7 @@ def _army_games(
                 if colour == BLACK:
                     for t in range(nt):
                         c = alive[t]
-                        if c == 0 or kin[t] == colour:
+                        if c == 0 or skip[t] != 0:
                             continue
                         killed = 0
                         for _u in range(c):
@@ -412,7 +503,7 @@ def _army_games(
                         if mt == 0:
                             continue
                         remaining -= mt
-                        if kin[t] == colour:
+                        if skip[t] != 0:
                             killed = mt  # not rolled during a dragon attack
                         else:
                             killed = mt
@@ -429,7 +520,7 @@ def _army_games(
             if recheck:
                 nk = _non_kin_left(alive, kin)
                 if nk == 0:
-                    lost += _remove_kin(alive, kin, health)
+                    lost += _remove_kin(alive, kin, health) * kin_lost
                     destroyed = True
                     row[C_DESTROYED_BY_BREATH] += 1
             recheck = False
@@ -444,7 +535,10 @@ def _army_games(
                 idr = 0
                 armor = 0
                 acc = 0
-                if multi is None or one_sum:
+                if frost and frost_unit:  # each unit's roll halved on its own (rare: no block)
+                    s_a, mel, mis, sav, idr, armor = _roll_blocks(s_a, resp, nr, alive, half, blk)
+                    frost = False
+                elif multi is None or one_sum:
                     for r in range(nr):
                         t = resp[r]
                         c = alive[t]
@@ -580,10 +674,15 @@ def _army_games(
                 lost += killed_hw
                 # units other than dragonkin were left before this damage
                 if nk == 0:
-                    lost += _remove_kin(alive, kin, health)
+                    lost += _remove_kin(alive, kin, health) * kin_lost
                     destroyed = True
             # --- after the attack: slaying, promotion, treasure, wing
             fl = 0
+            if treasure_first and not destroyed:  # promotion_order: the treasure first
+                for _t in range(treasures):
+                    got = _treasure_promotion(alive, dead, promo, treasure_u, unlimited)
+                    promos += got
+                    recheck = recheck or got != 0
             if nslain > 0:
                 present[sa1] = 0
                 if sa2 >= 0:
@@ -618,19 +717,11 @@ def _army_games(
                             dead[t] += m
                             promos += m
                             recheck = True
-            for _t in range(0 if destroyed else treasures):
-                # treasure: promote one unit (the first that can be)
-                for t in range(nt):
-                    u = promo[t]
-                    if u >= 0 and alive[t] > 0 and (unlimited != 0 or dead[u] > 0):
-                        if unlimited == 0:
-                            dead[u] -= 1
-                        alive[t] -= 1
-                        alive[u] += 1
-                        dead[t] += 1
-                        promos += 1
-                        recheck = True
-                        break
+            for _t in range(0 if destroyed or treasure_first else treasures):
+                # treasure: promote one unit (the first in the treasure order that can be)
+                got = _treasure_promotion(alive, dead, promo, treasure_u, unlimited)
+                promos += got
+                recheck = recheck or got != 0
             if multi is None:
                 fl = 1 if f0 == D_WING and nslain == 0 else 0
             else:
@@ -732,6 +823,7 @@ def army_kernel(
     dua0,
     kill_order,
     gold_order,
+    treasure_order,
     opts,
     turns,
     hcap,
@@ -770,7 +862,13 @@ def army_kernel(
     """
     nt = health.shape[0]
     blk = _response_words(
-        fk, fc, health, kin, np.zeros((nt, 6), np.int64), np.zeros((nt, 6), np.int64)
+        fk,
+        fc,
+        health,
+        kin,
+        opts[O_KIN_MELEE],
+        np.zeros((nt, 6), np.int64),
+        np.zeros((nt, 6), np.int64),
     )
     multi = None if dfaces.shape[0] == 1 and int(np.sum(count0)) <= blk else 1
     return _army_kernel(
@@ -788,6 +886,7 @@ def army_kernel(
         dua0,
         kill_order,
         gold_order,
+        treasure_order,
         opts,
         turns,
         hcap,
@@ -811,6 +910,7 @@ def _army_kernel(
     dua0,
     kill_order,
     gold_order,
+    treasure_order,
     opts,
     turns,
     hcap,
@@ -839,6 +939,7 @@ def _army_kernel(
             dua0,
             kill_order,
             gold_order,
+            treasure_order,
             opts,
             turns,
             hcap,
@@ -1028,6 +1129,7 @@ def _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row):
     dhealth = opts[O_DHEALTH]
     dsaves = opts[O_DSAVES]
     carry = opts[O_CARRY] != 0
+    focus = opts[O_DVD_FOCUS] != 0
     never = 1 - turns  # a neg_until that no round (1..turns) reaches (runtime value: no memset)
     lay_rounds = VHEAD + VT * nteams
     if k == 2 and nteams == 2 and side[0] != side[1]:
@@ -1073,7 +1175,7 @@ def _dvd_games(lo, hi, seed, dfaces, side, nteams, opts, turns, row):
                     if (
                         present[j] != 0
                         and side[j] != i
-                        and (tg < 0 or (neg_until[j] >= r and neg_until[tg] < r))
+                        and (tg < 0 or (focus and neg_until[j] >= r and neg_until[tg] < r))
                     ):
                         tg = j
                 tgt[i] = tg
@@ -1184,7 +1286,8 @@ def dvd_kernel(start, stop, seed, dfaces, side, nteams, opts, turns):
 # options of the melee kernel (int64 array)
 MO_COUNTER = 0  # 1: the defender's survivors counter-attack (the normal melee sequence)
 MO_BLACK_NEEDS_ID = 1  # printed: the targeted unit "must roll its ID icon to avoid being killed"
-NMOPT = 2
+MO_KIN_LOST = 2  # 1: dragonkin removed with the last other unit count in the health lost
+NMOPT = 3
 
 # melee counters
 M_GAMES = 0
@@ -1309,9 +1412,10 @@ def _save_roll(sa, fk, fc, health, kin, alive, fr):
 
 
 @game_fn
-def _take_damage(alive, par, fr, health, kin, order, amount):
+def _take_damage(alive, par, fr, health, kin, order, amount, kin_lost):
     """Kill whole units in ``order`` while the damage covers them (units under an effect go
-    first within a type); dragonkin alone are removed. Returns ``(lost, destroyed)``."""
+    first within a type); dragonkin alone are removed (counted in ``lost`` when ``kin_lost``
+    is 1). Returns ``(lost, destroyed)``."""
     rem = amount
     lost = 0
     for i in range(order.shape[0]):
@@ -1331,7 +1435,7 @@ def _take_damage(alive, par, fr, health, kin, order, amount):
     if regular == 0:
         for t in range(alive.shape[0]):
             if kin[t] >= 0:
-                lost += alive[t] * health[t]
+                lost += alive[t] * health[t] * kin_lost
                 alive[t] = 0
         return lost, True
     return lost, False
@@ -1388,12 +1492,14 @@ def _play_melee(
             )
             lost_b += lo
             row[M_B_BURIED] += bu
-    lo, des_b = _take_damage(alive_b, par_b, fr_b, hb, kinb, ordb, 0)
+    lo, des_b = _take_damage(alive_b, par_b, fr_b, hb, kinb, ordb, 0, mopts[MO_KIN_LOST])
     lost_b += lo
     if not des_b:
         sav = _save_roll(sa, fkb, fcb, hb, kinb, alive_b, fr_b)
         row[M_B_SAVES] += sav
-        lo, des_b = _take_damage(alive_b, par_b, fr_b, hb, kinb, ordb, mel - sav)
+        lo, des_b = _take_damage(
+            alive_b, par_b, fr_b, hb, kinb, ordb, mel - sav, mopts[MO_KIN_LOST]
+        )
         lost_b += lo
     if not des_b and mopts[MO_COUNTER] != 0:
         mel_b = _melee_roll(sa, fkb, fcb, hb, kinb, alive_b, par_b, fr_b, breaths)
@@ -1404,11 +1510,13 @@ def _play_melee(
                     sa, c, breaths[c], fka, fca, ha, kina, orda, alive_a, par_a, fr_a, zero_a, mopts
                 )
                 lost_a += lo
-        lo, des_a = _take_damage(alive_a, par_a, fr_a, ha, kina, orda, 0)
+        lo, des_a = _take_damage(alive_a, par_a, fr_a, ha, kina, orda, 0, mopts[MO_KIN_LOST])
         lost_a += lo
         if not des_a:
             sav_a = _save_roll(sa, fka, fca, ha, kina, alive_a, fr_a)
-            lo, des_a = _take_damage(alive_a, par_a, fr_a, ha, kina, orda, mel_b - sav_a)
+            lo, des_a = _take_damage(
+                alive_a, par_a, fr_a, ha, kina, orda, mel_b - sav_a, mopts[MO_KIN_LOST]
+            )
             lost_a += lo
     row[M_GAMES] += 1
     row[M_B_LOST] += lost_b
@@ -1488,4 +1596,4 @@ def melee_kernel(
     return out
 
 
-guard_caches(sys.modules[__name__], [random, _kernels])
+guard_caches(sys.modules[__name__], [random, _kernels, data])
