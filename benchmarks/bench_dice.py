@@ -15,6 +15,7 @@ import argparse
 import time
 
 import numba
+from dice_floor import rng_floor_kernel
 
 from dragonsim.dice import data as D
 from dragonsim.dice import kernel as K
@@ -51,32 +52,17 @@ def main() -> None:
     for label, dragon, army, turns in SCENARIOS:
         dr = cat.dragon(dragon)
         arr = build_army(D.parse_army(army, cat), cat, colour=dr.colour_code)
-        args = (
-            _dragon_faces([dr]),
-            dr.colour_code,
-            arr.fk,
-            arr.fc,
-            arr.health,
-            arr.kin,
-            arr.promo,
-            arr.count0,
-            arr.dua0,
-            arr.kill_order,
-            arr.gold_order,
-            Options().array(),
-            turns,
-            arr.hcap,
-        )
+        args = arr.kernel_args([dr], dr.colour_code, Options.defaults(), turns)
         c = K.army_kernel(0, 1000, 1, *args)  # compile / load from cache
         c = K.army_kernel(0, n, 1, *args)
         attacks = int(c[K.C_TURNS])
         td, ta = int(c[K.C_DICE_DRAGON]), int(c[K.C_DICE_ARMY])
         dd, ad = td / n, ta / n
         t_full = _best(lambda args=args: K.army_kernel(0, n, 1, *args))
-        K.rng_floor_kernel(0, 1000, 1, 1000, 1000, 0)
-        K.rng_floor_kernel(0, 1000, 1, 1000, 1000, 1)
-        t_vec = _best(lambda td=td, ta=ta: K.rng_floor_kernel(0, n, 1, td, ta, 0))
-        t_seq = _best(lambda td=td, ta=ta: K.rng_floor_kernel(0, n, 1, td, ta, 1))
+        rng_floor_kernel(0, 1000, 1, 1000, 1000, 0)
+        rng_floor_kernel(0, 1000, 1, 1000, 1000, 1)
+        t_vec = _best(lambda td=td, ta=ta: rng_floor_kernel(0, n, 1, td, ta, 0))
+        t_seq = _best(lambda td=td, ta=ta: rng_floor_kernel(0, n, 1, td, ta, 1))
         print(f"\n{label}")
         print(
             f"  attacks/s        {attacks / t_full:14,.0f}   ({attacks / n:.2f} attacks/game,"
@@ -99,13 +85,13 @@ def main() -> None:
     import numpy as np
 
     side = np.array([0, 1], np.int64)
-    K.dvd_kernel(0, 1000, 1, faces, side, 2, Options().array(), 10)
-    c = K.dvd_kernel(0, n, 1, faces, side, 2, Options().array(), 10)
-    t = _best(lambda: K.dvd_kernel(0, n, 1, faces, side, 2, Options().array(), 10))
+    K.dvd_kernel(0, 1000, 1, faces, side, 2, Options.defaults().array(), 10)
+    c = K.dvd_kernel(0, n, 1, faces, side, 2, Options.defaults().array(), 10)
+    t = _best(lambda: K.dvd_kernel(0, n, 1, faces, side, 2, Options.defaults().array(), 10))
     tv = int(c[K.V_DICE])
     dice = tv / n
-    K.rng_floor_kernel(0, 1000, 1, 1000, 0, 1)
-    tf = _best(lambda: K.rng_floor_kernel(0, n, 1, tv, 0, 1))
+    rng_floor_kernel(0, 1000, 1, 1000, 0, 1)
+    tf = _best(lambda: rng_floor_kernel(0, n, 1, tv, 0, 1))
     print("\nred-wyrm vs blue-drake, up to 10 rounds")
     print(f"  games/s          {n / t:14,.0f}   ({dice:.2f} d12 per game)")
     print(f"  ratio full/floor {t / tf:6.2f}x (dice one at a time)")

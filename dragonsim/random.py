@@ -39,6 +39,8 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _MASK32 = np.uint64(0xFFFFFFFF)
 _SIX = np.uint64(6)
+#: the inverse of :data:`GOLDEN_GAMMA` mod 2**64 (every draw adds the gamma to the state once)
+_GAMMA_INV = np.uint64(pow(int(GOLDEN_GAMMA), -1, 1 << 64))
 
 #: Purposes (sub-streams) a kernel may ask for, so the dice of one purpose do not shift when
 #: another purpose rolls more or fewer dice (e.g. a bot's tie-breaks vs the game's dice).
@@ -107,6 +109,17 @@ def next_u64(state):
     s = state[0] + GOLDEN_GAMMA
     state[0] = s
     return mix64(s)
+
+
+@njit(cache=True, inline="always")
+def steps_between(s0, s1):
+    """How many numbers a stream drew to move from state ``s0`` to state ``s1`` (``int64``).
+
+    Each draw adds the golden gamma to the state, so the count is ``(s1 - s0) / gamma`` mod
+    2**64. The differences of many streams may be summed first (mod 2**64) and counted once:
+    ``steps_between(0, sum of (end - start))`` is the total over those streams.
+    """
+    return np.int64((np.uint64(s1) - np.uint64(s0)) * _GAMMA_INV)
 
 
 @njit(cache=True, inline="always")

@@ -1,7 +1,9 @@
 """Kernel counts against exact answers (dragonsim.dice.odds), with tolerances from the sample
 size: each check is an exact binomial test at alpha = 1e-6 (dragonsim.stats)."""
 
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,10 +11,13 @@ import pytest
 from dragonsim.dice import attack, duel
 from dragonsim.dice import data as D
 from dragonsim.dice import kernel as K
-from dragonsim.dice.api import Options, _dragon_faces, build_army
+from dragonsim.dice.api import Options, build_army
 from dragonsim.dice.odds import exact_attack, exact_duel_round, exact_game, tail_chain
 from dragonsim.runner import run_blocks
 from dragonsim.stats import binomial_consistent, z_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from dice_floor import dragon_roll_kernel  # noqa: E402
 
 N = 100_000
 
@@ -40,7 +45,7 @@ def test_kernel_tail_chain_matches_exact(variant):
     die = D.DRAGON_DICE[variant]
     faces = np.array(die.icon_codes(), np.int64)
     m = 6
-    out = run_blocks(K.dragon_roll_kernel, N, 5, (faces, m), progress=False).counters
+    out = run_blocks(dragon_roll_kernel, N, 5, (faces, m), progress=False).counters
     tc = tail_chain(die.faces)
     for f, pf in tc["final"].items():
         code = D.DRAGON_ICONS.index(f)
@@ -147,22 +152,7 @@ def test_results_do_not_depend_on_threads_or_blocks():
     a = K.army_kernel  # split by hand into two blocks
     cat = D.Catalog()
     arr = build_army(D.parse_army("goblin-horde"), cat, colour=D.RED)
-    args = (
-        _dragon_faces([cat.dragon("red-wyrm")]),
-        D.RED,
-        arr.fk,
-        arr.fc,
-        arr.health,
-        arr.kin,
-        arr.promo,
-        arr.count0,
-        arr.dua0,
-        arr.kill_order,
-        arr.gold_order,
-        Options().array(),
-        3,
-        arr.hcap,
-    )
+    args = arr.kernel_args([cat.dragon("red-wyrm")], D.RED, Options.defaults(), 3)
     whole = a(0, 20_000, 9, *args)
     parts = a(0, 7_001, 9, *args) + a(7_001, 20_000, 9, *args)
     assert np.array_equal(whole, parts) and np.array_equal(whole, r1.counters)

@@ -1,4 +1,4 @@
-"""One test per rule sentence of the Dragon Dice seed (shared/seeds/001_908fc901c9fc9d5f.txt).
+"""One test per rule sentence of the Dragon Dice Dragon Rules (09/13/96).
 
 Most use custom dice (dice are data), so a rule's effect is deterministic and the assertion is
 exact: e.g. a dragon whose twelve faces are all claws against units that roll nothing.

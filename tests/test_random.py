@@ -101,27 +101,3 @@ def test_scalar_state_draw_and_split_seeding_match_the_array_forms():
             s, v = below_s(np.uint64(s), k)
             assert v == below(st, k)
             assert s == st[0]
-
-
-def test_dice_floor_rolls_exactly_the_games_dice():
-    """The Dragon Dice benchmark floor rolls the totals it is given, spread over the games as
-    evenly as integers allow (game k rolls floor((k+1) t / n) - floor(k t / n)), from each
-    game's own streams, whatever the chunking."""
-    import numpy as np
-
-    from dragonsim.dice import kernel as K
-    from dragonsim.random import below, new_state, seed_stream
-
-    n, td, ta, seed, start = 100, 326, 1708, 9, 5
-    want = 0
-    sd, sa = new_state(), new_state()
-    for k in range(n):
-        g = start + k
-        seed_stream(sd, seed, g, K.P_DRAGON)
-        seed_stream(sa, seed, g, K.P_ARMY)
-        for _ in range((k + 1) * td // n - k * td // n):
-            want += below(sd, 12)
-        for _ in range((k + 1) * ta // n - k * ta // n):
-            want += below(sa, 6)
-    got = K.rng_floor_kernel(start, start + n, seed, td, ta, 0)
-    assert int(np.asarray(got)[0]) == want

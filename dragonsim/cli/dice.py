@@ -10,7 +10,9 @@ import argparse
 
 def _opt_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--army-file", default=None, help="TOML file with extra [units.*], [dragons.*], [armies.*]"
+        "--army-file",
+        default=None,
+        help="TOML file with extra [units.*], [dragons.*], [armies.*] and [options] (rules)",
     )
     p.add_argument(
         "--turns",
@@ -50,6 +52,15 @@ def _opt_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _rules(args):
+    """The Dice rules of ``--rules FILE`` (its ``[dice]`` table), or None (the shipped ones)."""
+    if getattr(args, "rules", None) is None:
+        return None
+    from ..rules import dice_rules
+
+    return dice_rules(file=args.rules)
+
+
 def _turns(text: str) -> int:
     from ..errors import UserError
 
@@ -86,6 +97,7 @@ def cmd_attack(args) -> int:
     r = attack(
         args.dragon,
         args.army,
+        rules=_rules(args),
         n=args.n,
         seed=args.seed,
         turns=_turns(args.turns),
@@ -112,6 +124,7 @@ def cmd_table(args) -> int:
 
     r = dragon_table(
         args.army,
+        rules=_rules(args),
         dragons=args.dragons,
         n=args.n,
         seed=args.seed,
@@ -139,16 +152,19 @@ def cmd_duel(args) -> int:
             "give --a and --b (one colour each), or --dragons with two or more "
             "colours, e.g. --dragons red-wyrm,blue-drake,green-wyrm"
         )
+    given = {"breath_negation_rounds": args.negation_rounds}
+    if args.damage_carries:
+        given["damage_carries"] = True
     r = duel(
         *teams,
         n=args.n,
         seed=args.seed,
         turns=_turns(args.turns),
+        rules=_rules(args),
         army_file=args.army_file,
         threads=args.threads,
         progress=_progress(args),
-        breath_negation_rounds=args.negation_rounds,
-        damage_carries=args.damage_carries,
+        **{k: v for k, v in given.items() if v is not None},
     )
     show(args, r)
     return 0
@@ -169,6 +185,7 @@ def cmd_sweep(args) -> int:
         raise UserError(f"--max-copies must be a whole number, got {args.max_copies!r}") from None
     r = sweep(
         args.army,
+        rules=_rules(args),
         dragons=args.dragons,
         p=p,
         n=args.n,
@@ -193,8 +210,9 @@ def cmd_melee(args) -> int:
         args.defender,
         n=args.n,
         seed=args.seed,
-        counter_attack=not args.no_counter,
+        counter_attack=False if args.no_counter else None,
         policy=args.policy,
+        rules=_rules(args),
         army_file=args.army_file,
         threads=args.threads,
         progress=_progress(args),
@@ -215,6 +233,7 @@ def cmd_exact(args) -> int:
             args.dragon,
             args.army,
             turns=turns,
+            rules=_rules(args),
             catalog=_catalog(None, args.army_file),
             **_common(args),
         )
@@ -255,7 +274,9 @@ def cmd_exact(args) -> int:
                     f"   {r['p_flew_at']:.6f}"
                 )
         return 0
-    r = exact_attack(args.dragon, args.army, army_file=args.army_file, **_common(args))
+    r = exact_attack(
+        args.dragon, args.army, rules=_rules(args), army_file=args.army_file, **_common(args)
+    )
     show(args, r)
     return 0
 
@@ -311,7 +332,7 @@ def cmd_assumed(args) -> int:
     from ..dice.data import assumed
     from .common import emit_json
 
-    rows = assumed()
+    rows = assumed(_rules(args))
     if args.json:
         emit_json(rows)
         return 0
@@ -322,7 +343,7 @@ def cmd_assumed(args) -> int:
 
 def register(subparsers) -> None:
     """Add ``dice`` and its subcommands."""
-    from .common import add_run_options
+    from .common import add_rules_option, add_run_options
 
     p = subparsers.add_parser(
         "dice",
@@ -349,6 +370,7 @@ def register(subparsers) -> None:
         help="UNIT:COUNT[,UNIT:COUNT...] or a ready-made army (see 'dice units')",
     )
     _opt_args(a)
+    add_rules_option(a)
     add_run_options(a)
     a.set_defaults(func=cmd_attack)
 
@@ -360,6 +382,7 @@ def register(subparsers) -> None:
     t.add_argument("--army", required=True, help="UNIT:COUNT,... or a ready-made army")
     t.add_argument("--dragons", default="all", help="dragon names, comma-separated, or all")
     _opt_args(t)
+    add_rules_option(t)
     add_run_options(t)
     t.set_defaults(func=cmd_table)
 
@@ -382,14 +405,16 @@ def register(subparsers) -> None:
     d.add_argument(
         "--negation-rounds",
         type=int,
-        default=2,
-        help="rounds after the current one that breath negates saves (default 2)",
+        default=None,
+        help="rounds after the current one that breath negates saves (default: the rule "
+        "dice.breath_negation_rounds, 2)",
     )
     d.add_argument(
         "--damage-carries",
         action="store_true",
         help="damage to a dragon carries over between rounds",
     )
+    add_rules_option(d)
     add_run_options(d)
     d.set_defaults(func=cmd_duel)
 
@@ -406,6 +431,7 @@ def register(subparsers) -> None:
     s.add_argument("--p", default="0.5", help="target slaying probability (default 0.5)")
     s.add_argument("--max-copies", default="60", help="largest size tried (default 60)")
     _opt_args(s)
+    add_rules_option(s)
     add_run_options(s, default_n=20_000)
     s.set_defaults(func=cmd_sweep)
 
@@ -420,10 +446,11 @@ def register(subparsers) -> None:
     m.add_argument("--army-file", default=None)
     m.add_argument(
         "--policy",
-        default="cheapest",
+        default=None,
         help="who is targeted/killed: cheapest (default), largest, army-order, kin-first",
     )
     m.add_argument("--no-counter", action="store_true", help="no counter-attack")
+    add_rules_option(m)
     add_run_options(m)
     m.set_defaults(func=cmd_melee)
 
@@ -431,6 +458,7 @@ def register(subparsers) -> None:
     e.add_argument("--dragon", required=True)
     e.add_argument("--army", required=True)
     _opt_args(e)
+    add_rules_option(e)
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.set_defaults(func=cmd_exact)
 
@@ -440,5 +468,6 @@ def register(subparsers) -> None:
     u.set_defaults(func=cmd_units)
 
     r = sub.add_parser("assumed", help="list the assumed Dragon Dice values")
+    add_rules_option(r)
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_assumed)

@@ -1,11 +1,11 @@
 """Dragon Dice: dragons against armies, dragons against dragons, dragonkin.
 
-Rules: ``shared/seeds/001_908fc901c9fc9d5f.txt`` (the 1996 dragon and dragonkin rules); die
-faces: ``shared/RULES-GAPS.md``. Modules: ``data`` (dice, units, armies, rule values with
-provenance; :func:`~dragonsim.dice.data.assumed` lists the assumed ones), ``kernel`` (numba
-kernels), ``odds`` (exact answers), ``api`` (:func:`attack`, :func:`duel`, :func:`sweep`,
-:func:`melee`),
-``cli`` (``python -m dragonsim dice ...``).
+Rules: the Dragon Dice Dragon Rules (09/13/96), as data in :mod:`dragonsim.rules.dice` (every
+value and reading the kernels use, with provenance; ``dragonsim.rules.dice_rules()`` gives the
+rules in force, :func:`~dragonsim.dice.data.assumed` lists the assumed ones). Modules: ``data``
+(dragon dice, unit dice, armies, with provenance), ``kernel`` (numba kernels), ``odds`` (exact
+answers), ``api`` (:func:`attack`, :func:`duel`, :func:`sweep`, :func:`melee`); the command
+line is ``python -m dragonsim dice ...`` (:mod:`dragonsim.cli.dice`).
 """
 
 from __future__ import annotations

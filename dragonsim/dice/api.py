@@ -24,6 +24,8 @@ import numpy as np
 
 from ..errors import UserError, resolve_name
 from ..report import manifest, rules_hash
+from ..rules import RuleSet, dice_rules
+from ..rules import registry as _registry
 from ..runner import run_blocks
 from ..stats import Rate, mean_interval
 from . import data as D
@@ -51,113 +53,84 @@ __all__ = [
 MAX_TURNS = 1000
 
 
+def dice_registry():
+    """The Dragon Dice rules registry (key -> Rule)."""
+    return _registry("dice")
+
+
+#: Options fields named otherwise than their rule (``dice.<rule>``)
+_FIELD_RULE = {"policy": "casualty_policy"}
+#: API keyword / ``[options]`` spellings of a rule besides its own name
+_ALIASES = {"policy": "casualty_policy"}
+
+
 @dataclass(frozen=True)
 class Options:
-    """Rule values and interpretation options (defaults: printed values, documented
-    assumptions; see :func:`dragonsim.dice.data.assumed`).
+    """The Dragon Dice rules in force, as the typed values the kernels' option arrays are
+    built from. It has no defaults of its own: :meth:`from_rules` reads every field from a
+    :class:`~dragonsim.rules.core.RuleSet` of :mod:`dragonsim.rules.dice` (each field is the
+    rule ``dice.<field>``, ``policy`` is ``dice.casualty_policy``; the rule's ``source`` says
+    what each value means and why it is the default).
 
-    Parameters
-    ----------
-    id_split
-        ``'slay-first'`` (default) or ``'save-first'``: how one roll's ID results are split
-        between the attack on the dragon(s) and the saves.
-    policy
-        Casualty choice: ``'cheapest'`` (default), ``'largest'``, ``'army-order'``,
-        ``'kin-first'``, or a sequence of unit names (first killed first).
-    promotion_supply
-        ``'unlimited'`` (default) or ``'dead-area'`` (only units in ``dead_area`` plus units
-        killed, not buried, during the game).
-    damage_carries
-        Damage to a dragon carries over between attacks (default False).
-    claw_damage, jaws_damage, tail_damage, dragon_health, dragon_saves, flame_health,
-    stone_units
-        Printed values (5, 10, 3, 5, 5, 5, 5), overridable for studies.
-    breath_negation_rounds
-        Dragon vs dragon: rounds after the current one that a breath negates saves (2).
-    partial_damage
-        ``'lost'`` (default: damage that covers no whole unit kills nothing) or
-        ``'round-up'`` (it kills one more unit).
-    promotion_rounds
-        ``'per-dragon'`` (default: each dragon slain grants a round of promotions) or
-        ``'once'`` (one round per attack).
+    ``policy`` may also be a tuple of unit names (first killed first), which the API takes
+    beside the rule's named policies.
     """
 
-    id_split: str = "slay-first"
-    policy: str | tuple[str, ...] = "cheapest"
-    promotion_supply: str = "unlimited"
-    damage_carries: bool = False
-    claw_damage: int = 5
-    jaws_damage: int = 10
-    tail_damage: int = 3
-    dragon_health: int = 5
-    dragon_saves: int = 5
-    flame_health: int = 5
-    stone_units: int = 5
-    breath_negation_rounds: int = 2
-    partial_damage: str = "lost"
-    promotion_rounds: str = "per-dragon"
+    rules: RuleSet = field(repr=False, compare=False)
+    id_split: str
+    policy: str | tuple[str, ...]
+    promotion_supply: str
+    damage_carries: bool
+    claw_damage: int
+    jaws_damage: int
+    tail_damage: int
+    dragon_health: int
+    dragon_saves: int
+    flame_health: int
+    stone_units: int
+    breath_negation_rounds: int
+    partial_damage: str
+    promotion_rounds: str
+    promotion_order: str
+    treasure_promotes: str
+    frost_halving: str
+    kin_not_rolled: str
+    kin_in_dragon_attack: str
+    kin_removed_counts_as_lost: bool
+    stone_same_colour_kin: str
+    stone_targeting: str
+    dvd_targeting: str
+    melee_counter_attack: bool
+    kin_black_needs_id: bool
+
+    @classmethod
+    def fields(cls) -> list[str]:
+        """The rule-valued fields (all but ``rules``)."""
+        return [f for f in cls.__dataclass_fields__ if f != "rules"]
+
+    @classmethod
+    def from_rules(cls, rules: RuleSet, policy: Sequence[str] | None = None) -> Options:
+        """The options of ``rules`` (``policy``: a list of unit names instead of the rule's
+        named casualty policy)."""
+        vals = {f: rules.get("dice." + _FIELD_RULE.get(f, f)) for f in cls.fields()}
+        if policy is not None:
+            vals["policy"] = tuple(policy)
+        return cls(rules=rules, **vals)
+
+    @classmethod
+    def defaults(cls) -> Options:
+        """The options of the rules as shipped (``dice_rules()``)."""
+        return cls.from_rules(dice_rules())
 
     @classmethod
     def make(cls, **kw: Any) -> Options:
-        """Validated options from keyword arguments (unknown keys refused)."""
-        names = set(cls.__dataclass_fields__)
-        for key in kw:
-            if key not in names:
-                resolve_name(key, sorted(names), "option")
-        o = cls(**kw)
-        resolve_name(o.id_split, D.ID_SPLITS, "id_split")
-        if isinstance(o.policy, str):
-            resolve_name(o.policy, D.POLICIES, "casualty policy")
-        resolve_name(o.promotion_supply, ("unlimited", "dead-area"), "promotion_supply")
-        resolve_name(o.partial_damage, ("lost", "round-up"), "partial_damage")
-        resolve_name(o.promotion_rounds, ("per-dragon", "once"), "promotion_rounds")
-        for f in (
-            "claw_damage",
-            "jaws_damage",
-            "tail_damage",
-            "flame_health",
-            "stone_units",
-            "dragon_saves",
-            "breath_negation_rounds",
-        ):
-            v = getattr(o, f)
-            if isinstance(v, bool) or not isinstance(v, int | np.integer) or not 0 <= v <= 100:
-                raise UserError(f"{f} must be a whole number 0..100, got {v!r}")
-        v = o.dragon_health
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or not 1 <= v <= 100:
-            raise UserError(f"dragon_health must be a whole number 1..100, got {v!r}")
-        return cls(
-            id_split=resolve_name(o.id_split, D.ID_SPLITS, "id_split"),
-            policy=(
-                resolve_name(o.policy, D.POLICIES, "casualty policy")
-                if isinstance(o.policy, str)
-                else tuple(o.policy)
-            ),
-            promotion_supply=resolve_name(
-                o.promotion_supply, ("unlimited", "dead-area"), "promotion_supply"
-            ),
-            damage_carries=bool(o.damage_carries),
-            partial_damage=resolve_name(o.partial_damage, ("lost", "round-up"), "partial_damage"),
-            promotion_rounds=resolve_name(
-                o.promotion_rounds, ("per-dragon", "once"), "promotion_rounds"
-            ),
-            **{
-                f: int(getattr(o, f))
-                for f in (
-                    "claw_damage",
-                    "jaws_damage",
-                    "tail_damage",
-                    "dragon_health",
-                    "dragon_saves",
-                    "flame_health",
-                    "stone_units",
-                    "breath_negation_rounds",
-                )
-            },
-        )
+        """Validated options from keyword arguments over the shipped rules (unknown keys
+        refused)."""
+        overrides, policy = _rule_overrides(kw)
+        return cls.from_rules(dice_rules(overrides), policy)
 
     def array(self) -> np.ndarray:
-        """The kernel's ``opts`` array."""
+        """The army and dragon-vs-dragon kernels' ``opts`` array."""
         a = np.zeros(K.NOPT, np.int64)
         a[K.O_ID_SPLIT] = D.ID_SPLITS.index(self.id_split)
         a[K.O_CARRY] = int(self.damage_carries)
@@ -172,27 +145,85 @@ class Options:
         a[K.O_NEGATE] = self.breath_negation_rounds
         a[K.O_ROUND_UP] = int(self.partial_damage == "round-up")
         a[K.O_PROMO_ONCE] = int(self.promotion_rounds == "once")
+        a[K.O_TREASURE_FIRST] = int(self.promotion_order == "treasure-then-slaying")
+        a[K.O_FROST_PER_UNIT] = int(self.frost_halving == "per-unit")
+        a[K.O_KIN_NONE_ROLLED] = int(self.kin_not_rolled == "all")
+        a[K.O_KIN_MELEE] = int(self.kin_in_dragon_attack == "melee-and-saves")
+        a[K.O_KIN_LOST] = int(self.kin_removed_counts_as_lost)
+        a[K.O_DVD_FOCUS] = int(self.dvd_targeting == "focus")
+        return a
+
+    def melee_array(self) -> np.ndarray:
+        """The melee kernel's ``mopts`` array."""
+        a = np.zeros(K.NMOPT, np.int64)
+        a[K.MO_COUNTER] = int(self.melee_counter_attack)
+        a[K.MO_BLACK_NEEDS_ID] = int(self.kin_black_needs_id)
+        a[K.MO_KIN_LOST] = int(self.kin_removed_counts_as_lost)
         return a
 
     def to_dict(self) -> dict[str, Any]:
         return {
             f: (list(v) if isinstance(v, tuple) else v)
-            for f in self.__dataclass_fields__
+            for f in self.fields()
             for v in [getattr(self, f)]
         }
 
 
-def _options(options: Options | None, cat: D.Catalog, kw: Mapping[str, Any]) -> Options:
-    """Options: defaults < a file's ``[options]`` < ``options`` < keyword arguments."""
-    if options is not None and not kw and not cat.options:
+def _rule_overrides(kw: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...] | None]:
+    """API keywords (rule names, or ``policy``) as rule overrides ``{"dice.<name>": value}``;
+    a list of unit names given as the policy comes back on its own."""
+    names = sorted({k.partition(".")[2] for k in dice_registry()} | set(_ALIASES))
+    out: dict[str, Any] = {}
+    policy = None
+    for key, v in kw.items():
+        name = str(key)
+        if name.startswith("dice."):
+            name = name[5:]
+        name = _ALIASES.get(name, name)
+        rkey = "dice." + name
+        rule = dice_registry().get(rkey)
+        if rule is None:
+            resolve_name(str(key), names, "option")  # raises, with did-you-mean
+            continue
+        if name == "casualty_policy" and isinstance(v, list | tuple):
+            policy = tuple(str(u) for u in v)
+            continue
+        if isinstance(rule.value, bool) and isinstance(v, int | np.integer) and v in (0, 1):
+            v = bool(v)
+        elif isinstance(v, np.integer) and not isinstance(v, bool):
+            v = int(v)
+        if isinstance(v, str) and rule.choices:
+            v = resolve_name(v, rule.choices, name)
+        out[rkey] = v
+    return out, policy
+
+
+def _options(
+    options: Options | None,
+    cat: D.Catalog,
+    kw: Mapping[str, Any],
+    rules: RuleSet | None = None,
+) -> Options:
+    """The options in force: ``rules`` (default: the shipped rules; a rules file's
+    ``[dice]`` table comes in this way) < an army file's ``[options]`` < ``options`` <
+    keyword arguments."""
+    if options is not None and not kw and not cat.options and rules is None:
         return options
-    base = dict(cat.options)
+    base = rules if rules is not None else dice_rules()
+    merged: dict[str, Any] = {}
+    policy = None
+    layers: list[Mapping[str, Any]] = [cat.options]
     if options is not None:
-        base.update(options.to_dict())
-    base.update(kw)
-    if isinstance(base.get("policy"), list):
-        base["policy"] = tuple(base["policy"])
-    return Options.make(**base)
+        layers.append(options.to_dict())
+    layers.append(kw)
+    for layer in layers:
+        o, p = _rule_overrides(layer)
+        merged.update(o)
+        if p is not None:
+            policy = p
+        elif "dice.casualty_policy" in o:
+            policy = None
+    return Options.from_rules(base.with_overrides(merged), policy)
 
 
 def _catalog(catalog: D.Catalog | None, army_file: str | Path | None) -> D.Catalog:
@@ -247,7 +278,31 @@ class ArmyArrays:
     dua0: np.ndarray
     kill_order: np.ndarray
     gold_order: np.ndarray
+    treasure_order: np.ndarray
     hcap: int
+
+    def kernel_args(
+        self, dragons: Sequence[D.Dragon], colour: int, opts: Options, turns: int
+    ) -> tuple:
+        """The arguments of :func:`dragonsim.dice.kernel.army_kernel` after
+        ``start, stop, seed``."""
+        return (
+            _dragon_faces(dragons),
+            colour,
+            self.fk,
+            self.fc,
+            self.health,
+            self.kin,
+            self.promo,
+            self.count0,
+            self.dua0,
+            self.kill_order,
+            self.gold_order,
+            self.treasure_order,
+            opts.array(),
+            turns,
+            self.hcap,
+        )
 
 
 def build_army(
@@ -255,10 +310,18 @@ def build_army(
     catalog: D.Catalog,
     *,
     colour: int,
-    policy: str | Sequence[str] = "cheapest",
+    policy: str | Sequence[str] | None = None,
     dead_area: Mapping[str, int] | None = None,
+    options: Options | None = None,
 ) -> ArmyArrays:
-    """Unit types of ``army`` plus their promotion targets (count 0) as plain arrays."""
+    """Unit types of ``army`` plus their promotion targets (count 0) as plain arrays.
+
+    The casualty order follows ``policy`` (default: the options' policy); the gold-breath
+    and treasure orders follow the options' ``stone_targeting``, ``stone_same_colour_kin``,
+    ``kin_not_rolled`` and ``treasure_promotes`` (default: the shipped rules)."""
+    opts = options if options is not None else Options.defaults()
+    if policy is None:
+        policy = opts.policy
     names: list[str] = []
 
     def add(name: str) -> None:
@@ -314,7 +377,23 @@ def build_army(
     else:
         first = [names.index(catalog.unit(p).name) for p in policy if catalog.unit(p).name in names]
         order = first + [t for t in idx if t not in first]
-    gold = [t for t in order if kin[t] != colour] + [t for t in order if kin[t] == colour]
+    # gold breath: the owner's targets. Units that are not rolled during this dragon's attack
+    # (dragonkin, see kin_not_rolled) are killed if targeted, so by default they come last.
+    not_rolled = [
+        bool(kin[t] >= 0 and (kin[t] == colour or opts.kin_not_rolled == "all")) for t in idx
+    ]
+    gold = list(order)
+    if opts.stone_targeting == "best-savers-first":
+        savers = [sum(_saves_from_stone(us[t], f) for f in range(6)) for t in idx]
+        gold = sorted(gold, key=lambda t: -savers[t])  # stable: casualty order within
+    if opts.stone_same_colour_kin == "targeted-last":
+        gold = [t for t in gold if not not_rolled[t]] + [t for t in gold if not_rolled[t]]
+    # treasure: the one unit the owner promotes, the first in this order that can be
+    treasure = {
+        "army-order": idx,
+        "casualty-order": list(order),
+        "last-casualty": list(reversed(order)),
+    }[opts.treasure_promotes]
 
     # most health a game can lose: every unit promoted as far as its chain goes
     def top(t: int) -> int:
@@ -336,8 +415,16 @@ def build_army(
         dua0,
         np.array(order, np.int64),
         np.array(gold, np.int64),
+        np.array(treasure, np.int64),
         hcap,
     )
+
+
+def _saves_from_stone(u: D.UnitDie, f: int) -> int:
+    """1 when face ``f`` of ``u`` saves it from gold breath (a save result, ID, or a
+    dragonkin's armor on any face but the belly), as the kernel's ``aux`` bit 1."""
+    kd, c = u.faces[f]
+    return int(kd == "id" or (kd == "save" and c > 0) or (u.is_kin and kd != "belly"))
 
 
 def _dragon_faces(ds: Sequence[D.Dragon]) -> np.ndarray:
@@ -542,7 +629,8 @@ class AttackResult:
             army=self.army,
             options=self.options.to_dict(),
             policy=self.options.policy,
-            rules_hash=rules_hash({"rules": D.rule_values(), **self.meta}),
+            rules_hash=rules_hash({"rules": self.options.rules.hash, **self.meta}),
+            rules_overrides=self.options.rules.overrides,
             seconds=self.seconds,
             **self.meta,
         )
@@ -599,6 +687,7 @@ def attack(
     seed: int = 1,
     turns: int = 1,
     options: Options | None = None,
+    rules: RuleSet | None = None,
     catalog: D.Catalog | None = None,
     army_file: str | Path | None = None,
     dead_area: Mapping[str, int] | None = None,
@@ -620,8 +709,12 @@ def attack(
     turns
         Attacks at most (one per turn of the army's owner); the game also ends when the
         dragons are gone (slain or flown away) or the army is destroyed.
-    options, option_kw
-        :class:`Options`, or its fields as keywords (e.g. ``id_split='save-first'``).
+    options, rules, option_kw
+        :class:`Options`, a :class:`~dragonsim.rules.core.RuleSet` of the Dice rules (e.g.
+        ``dice_rules(file="house.toml")``), or rules by name as keywords (e.g.
+        ``id_split='save-first'``; every ``dice.<name>`` of :mod:`dragonsim.rules.dice`, and
+        ``policy`` for ``casualty_policy``). Keywords win over ``options``, which wins over an
+        army file's ``[options]``, which wins over ``rules``.
     catalog, army_file
         Extra units, dragons and armies (a :class:`~dragonsim.dice.data.Catalog` or a TOML
         file, see :func:`~dragonsim.dice.data.load_toml`).
@@ -633,7 +726,7 @@ def attack(
     AttackResult
     """
     cat = _catalog(catalog, army_file)
-    opts = _options(options, cat, option_kw)
+    opts = _options(options, cat, option_kw, rules)
     ds = resolve_dragons(dragon, cat)
     cols = {d.colour for d in ds}
     if len(cols) > 1:
@@ -645,23 +738,8 @@ def attack(
     nn = _n(n)
     T = _turns(turns)
     colour = ds[0].colour_code
-    arr = build_army(armyd, cat, colour=colour, policy=opts.policy, dead_area=dead_area)
-    args = (
-        _dragon_faces(ds),
-        colour,
-        arr.fk,
-        arr.fc,
-        arr.health,
-        arr.kin,
-        arr.promo,
-        arr.count0,
-        arr.dua0,
-        arr.kill_order,
-        arr.gold_order,
-        opts.array(),
-        T,
-        arr.hcap,
-    )
+    arr = build_army(armyd, cat, colour=colour, dead_area=dead_area, options=opts)
+    args = arr.kernel_args(ds, colour, opts, T)
     out = run_blocks(
         K.army_kernel, nn, int(seed), args, progress=progress, threads=threads, label="games"
     )
@@ -795,7 +873,7 @@ class DuelResult:
             turns=self.turns,
             teams=self.teams,
             options=self.options.to_dict(),
-            rules_hash=rules_hash(D.rule_values()),
+            rules_hash=self.options.rules.hash,
             seconds=self.seconds,
         )
         return out
@@ -839,6 +917,7 @@ def duel(
     seed: int = 1,
     turns: int = 1,
     options: Options | None = None,
+    rules: RuleSet | None = None,
     catalog: D.Catalog | None = None,
     army_file: str | Path | None = None,
     threads: int | None = None,
@@ -860,7 +939,7 @@ def duel(
         several colours (``duel("red-wyrm,blue-drake,green-wyrm")``), grouped by colour.
     """
     cat = _catalog(catalog, army_file)
-    opts = _options(options, cat, option_kw)
+    opts = _options(options, cat, option_kw, rules)
     if len(teams) == 1:
         groups = teams_by_colour(teams[0], cat)
     else:
@@ -949,7 +1028,7 @@ class SweepResult:
                 base_army=self.base,
                 turns=self.turns,
                 options=self.options.to_dict(),
-                rules_hash=rules_hash(D.rule_values()),
+                rules_hash=self.options.rules.hash,
                 seconds=self.seconds,
             ),
         }
@@ -987,6 +1066,7 @@ def sweep(
     turns: int = 1,
     max_copies: int = 60,
     options: Options | None = None,
+    rules: RuleSet | None = None,
     catalog: D.Catalog | None = None,
     army_file: str | Path | None = None,
     threads: int | None = None,
@@ -1002,7 +1082,7 @@ def sweep(
     import time
 
     cat = _catalog(catalog, army_file)
-    opts = _options(options, cat, option_kw)
+    opts = _options(options, cat, option_kw, rules)
     if not isinstance(p, int | float) or not 0.0 < float(p) < 1.0:
         raise UserError(f"p must be a probability strictly between 0 and 1, got {p!r}")
     if (
@@ -1123,6 +1203,7 @@ class MeleeResult:
     seconds: float
     seed: int
     interrupted: bool = False
+    options: Options | None = None
 
     def _r(self, i: int) -> Rate:
         return Rate.of(int(self.counters[i]), self.n)
@@ -1194,7 +1275,7 @@ class MeleeResult:
                 defender=self.defender,
                 counter_attack=self.counter,
                 policy=str(self.policy),
-                rules_hash=rules_hash(D.rule_values()),
+                rules_hash=self.options.rules.hash if self.options else dice_rules().hash,
                 seconds=self.seconds,
             ),
         }
@@ -1223,13 +1304,15 @@ def melee(
     *,
     n: int | float | str = 100_000,
     seed: int = 1,
-    counter_attack: bool = True,
-    policy: str | Sequence[str] = "cheapest",
-    black_needs_id: bool = True,
+    counter_attack: bool | None = None,
+    policy: str | Sequence[str] | None = None,
+    black_needs_id: bool | None = None,
+    rules: RuleSet | None = None,
     catalog: D.Catalog | None = None,
     army_file: str | Path | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    **option_kw: Any,
 ) -> MeleeResult:
     """One melee attack of ``attacker`` on ``defender``, with dragonkin breath in melee.
 
@@ -1240,18 +1323,27 @@ def melee(
     killed and buried), the defending owner choosing the unit by ``policy``. The defender
     rolls for saves (ID as saves, dragonkin armor unless belly); damage kills health-worth.
     With ``counter_attack`` the defender's survivors then attack the same way.
+
+    ``counter_attack``, ``policy`` and ``black_needs_id`` are the rules
+    ``dice.melee_counter_attack``, ``dice.casualty_policy`` and ``dice.kin_black_needs_id``
+    (``None``: the value in ``rules``, default the shipped rules); ``option_kw`` takes any
+    other rule by name.
     """
     cat = _catalog(catalog, army_file)
-    if isinstance(policy, str):
-        policy = resolve_name(policy, D.POLICIES, "casualty policy")
+    kw = dict(option_kw)
+    for name, v in (
+        ("melee_counter_attack", counter_attack),
+        ("policy", policy),
+        ("kin_black_needs_id", black_needs_id),
+    ):
+        if v is not None:
+            kw[name] = bool(v) if name != "policy" else v
+    opts = _options(None, cat, kw, rules)
     a = D.parse_army(attacker, cat)
     b = D.parse_army(defender, cat)
-    aa = build_army(a, cat, colour=-1, policy=policy)
-    bb = build_army(b, cat, colour=-1, policy=policy)
+    aa = build_army(a, cat, colour=-1, options=opts)
+    bb = build_army(b, cat, colour=-1, options=opts)
     hcap = int(sum(int(bb.count0[t]) * int(bb.health[t]) for t in range(len(bb.names))))
-    mopts = np.zeros(K.NMOPT, np.int64)
-    mopts[K.MO_COUNTER] = int(bool(counter_attack))
-    mopts[K.MO_BLACK_NEEDS_ID] = int(bool(black_needs_id))
     args = (
         aa.fk,
         aa.fc,
@@ -1265,7 +1357,7 @@ def melee(
         bb.kin,
         bb.count0,
         bb.kill_order,
-        mopts,
+        opts.melee_array(),
         hcap,
     )
     out = run_blocks(
@@ -1277,11 +1369,12 @@ def melee(
         hcap,
         a,
         b,
-        bool(counter_attack),
-        policy,
+        opts.melee_counter_attack,
+        opts.policy,
         out.seconds,
         int(seed),
         out.interrupted,
+        opts,
     )
 
 
@@ -1333,7 +1426,9 @@ class DragonTable:
                 army=self.army,
                 turns=self.turns,
                 seed=self.results[0].seed if self.results else None,
-                rules_hash=rules_hash(D.rule_values()),
+                rules_hash=self.results[0].options.rules.hash
+                if self.results
+                else dice_rules().hash,
                 seconds=self.seconds,
             ),
         }
@@ -1361,6 +1456,7 @@ def dragon_table(
     seed: int = 1,
     turns: int = 1,
     options: Options | None = None,
+    rules: RuleSet | None = None,
     catalog: D.Catalog | None = None,
     army_file: str | Path | None = None,
     threads: int | None = None,
@@ -1374,7 +1470,7 @@ def dragon_table(
     import time
 
     cat = _catalog(catalog, army_file)
-    opts = _options(options, cat, option_kw)
+    opts = _options(options, cat, option_kw, rules)
     if isinstance(dragons, str) and dragons.strip().lower() == "all":
         names = list(D.dragons())
     elif isinstance(dragons, str):

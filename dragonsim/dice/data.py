@@ -1,9 +1,11 @@
-"""Dragon Dice as data: dragon dice, unit dice, dragonkin dice, ready-made armies, rule values.
+"""Dragon Dice as data: dragon dice, unit dice, dragonkin dice, ready-made armies.
 
-Every value carries its provenance (``printed`` in the seed ``shared/seeds/001_*.txt``,
-``published`` from a cited public source, ``assumed`` where nothing decides) and its source.
-Kernels never read this module's tables directly: :mod:`dragonsim.dice.api` turns them into
-plain arrays, so a study can vary any of them.
+Every die carries its provenance (``published`` from a cited public source, ``assumed`` where
+nothing decides, ``user`` for a user's own) and its source. The rule values and readings live
+in :mod:`dragonsim.rules.dice` (one registry, ``dragonsim.rules.dice_rules()``);
+:func:`assumed` and :func:`rule_values` are views of it. Kernels never read this module's
+tables directly: :mod:`dragonsim.dice.api` turns them into plain arrays, so a study can vary
+any of them.
 
 Codes used by the kernels
 -------------------------
@@ -22,9 +24,11 @@ from typing import Any
 
 from ..errors import UserError, resolve_name
 from ..rules.core import read_toml
+from ..rules.dice import ID_SPLITS as ID_SPLITS  # the choices live with the rules
+from ..rules.dice import POLICIES as POLICIES
+from ..rules.dice import RULES
 
-SEED = "shared/seeds/001_908fc901c9fc9d5f.txt (Dragon Dice Dragon Rules 09/13/96)"
-GAPS = "shared/RULES-GAPS.md, 'Dragon Dice: published data and assumed values'"
+SEED = "Dragon Dice Dragon Rules (09/13/96)"
 SRC_TEHILL = "dragondice.tehill.net, 'what about dragons'"
 SRC_TSULLIVAN_DRAGONS = "tsullivan/dragon-dice test/snapshots/dragon_form_data.json"
 SRC_TSULLIVAN_UNITS = "tsullivan/dragon-dice models/test/snapshots/unit_data.json"
@@ -53,12 +57,6 @@ BREATHS = {
 F_ID, F_MELEE, F_MISSILE, F_MAGIC, F_MANEUVER, F_SAVE, F_BELLY, F_BREATH = range(8)
 FACE_KINDS = ("id", "melee", "missile", "magic", "maneuver", "save", "belly", "breath")
 
-# ---------------------------------------------------------------- option codes
-#: how one roll's ID results are split between the attack on the dragon(s) and the saves
-ID_SPLITS = ("slay-first", "save-first")
-#: casualty-choice policies (the army's owner chooses casualties)
-POLICIES = ("cheapest", "largest", "army-order", "kin-first")
-
 
 @dataclass(frozen=True)
 class DragonDie:
@@ -86,13 +84,13 @@ DRAGON_DICE: dict[str, DragonDie] = {
         "wyrm",
         _faces(jaws=1, breath=1, claw=4, treasure=1, tail=3, belly=2),
         "published",
-        f"{SRC_TEHILL}; {SRC_TSULLIVAN_DRAGONS} (via {GAPS})",
+        f"{SRC_TEHILL}; {SRC_TSULLIVAN_DRAGONS} (two public sources that agree)",
     ),
     "drake": DragonDie(
         "drake",
         _faces(jaws=1, breath=1, claw=4, wing=2, tail=2, belly=2),
         "published",
-        f"{SRC_TEHILL}; {SRC_TSULLIVAN_DRAGONS} (via {GAPS})",
+        f"{SRC_TEHILL}; {SRC_TSULLIVAN_DRAGONS} (two public sources that agree)",
     ),
 }
 
@@ -175,7 +173,7 @@ def parse_face(text: str, health: int, where: str) -> tuple[str, int]:
 
 def _u(name, race, health, faces: str, prov="published", src=SRC_TSULLIVAN_UNITS, kin=None):
     fs = tuple(parse_face(f, health, name) for f in faces.split(","))
-    return UnitDie(name, race, health, fs, prov, f"{src} (via {GAPS})", kin)
+    return UnitDie(name, race, health, fs, prov, f"{src} (a public example unit table)", kin)
 
 
 _PUBLISHED_UNITS = [
@@ -205,9 +203,9 @@ _PUBLISHED_UNITS = [
 ]
 
 _KIN_SRC = (
-    "assumed die (RULES-GAPS.md): common Maneuver 1, Melee 1, Melee 1, Belly, Breath, Melee 2; "
-    "uncommon and rare scale counts by health; ID-free as the seed lists only maneuver, melee, "
-    "belly and breath icons"
+    "assumed die: no public face table was found. Common Maneuver 1, Melee 1, Melee 1, Belly, "
+    "Breath, Melee 2; uncommon and rare scale the counts by health; no ID face, as the "
+    f"{SEED}, 'Dragonkin Rules', 'Action Icons' list only maneuver, melee, belly and breath"
 )
 _KIN_SIZES = {"common": 1, "uncommon": 2, "rare": 3}
 
@@ -265,263 +263,6 @@ ARMIES: dict[str, dict[str, int]] = {
 }
 
 
-# ---------------------------------------------------------------- rule values
-@dataclass(frozen=True)
-class RuleValue:
-    key: str
-    value: Any
-    provenance: str
-    source: str
-    used_in: str
-    #: how a user overrides it (keyword / TOML [options] key, command-line flag); "" = fixed
-    override: str = ""
-
-
-#: Numbers the kernels take as arguments (a study may vary any of them).
-RULE_VALUES: dict[str, RuleValue] = {
-    r.key: r
-    for r in [
-        RuleValue(
-            "dice.claw_damage",
-            5,
-            "printed",
-            "Claws: A dragon's claws inflict 5 points of damage on an army.",
-            "kernel",
-            override="claw_damage (keyword, TOML [options])",
-        ),
-        RuleValue(
-            "dice.jaws_damage",
-            10,
-            "printed",
-            "Jaws: A dragon's jaws inflict 10 points of damage on an army.",
-            "kernel",
-            override="jaws_damage (keyword, TOML [options])",
-        ),
-        RuleValue(
-            "dice.tail_damage",
-            3,
-            "printed",
-            "Tail: The dragon's tail inflicts 3 points of damage on an army. Furthermore, the"
-            " dragon immediately rolls again",
-            "kernel",
-            override="tail_damage (keyword, TOML [options])",
-        ),
-        RuleValue(
-            "dice.dragon_health",
-            5,
-            "printed",
-            "Each dragon has 5 health and 5 automatic saves",
-            "kernel",
-            override="dragon_health (keyword, TOML [options])",
-        ),
-        RuleValue(
-            "dice.dragon_saves",
-            5,
-            "printed",
-            "Each dragon has 5 health and 5 automatic saves (except when its belly icon comes up)",
-            "kernel",
-            override="dragon_saves (keyword, TOML [options])",
-        ),
-        RuleValue(
-            "dice.flame_health",
-            5,
-            "printed",
-            "Red -- Flame: Five health-worth of units from the target army are killed and buried.",
-            "kernel (red breath)",
-            override="flame_health (keyword, TOML [options])",
-        ),
-        RuleValue(
-            "dice.stone_units",
-            5,
-            "printed",
-            "Gold -- Turn to Stone: Five units from the target army are killed unless they can"
-            " generate save results.",
-            "kernel (gold breath)",
-            override="stone_units (keyword, TOML [options])",
-        ),
-        RuleValue(
-            "dice.id_split",
-            "slay-first",
-            "assumed",
-            "The seed: 'ID icons can be used as melee, missile, or save results as the army's"
-            " owner desires' without saying how one roll is split. slay-first: ID goes to the"
-            " attack only when it completes a slaying (as many dragons as possible, fewest ID),"
-            " the rest to saves; save-first: ID first covers the dragon's damage.",
-            "kernel option id_split",
-            override="id_split (keyword, TOML [options], --id-split)",
-        ),
-        RuleValue(
-            "dice.casualty_policy",
-            "cheapest",
-            "assumed",
-            "RULES-GAPS.md: casualties are chosen by the army's owner; the default kills the"
-            " cheapest units first (least health, then fewest results). Also used for which"
-            " units gold breath targets and which units red flame takes.",
-            "casualty order",
-            override="policy (keyword, TOML [options], --policy); a list of unit names also works",
-        ),
-        RuleValue(
-            "dice.partial_damage",
-            "lost",
-            "assumed",
-            "Damage smaller than the health of every remaining unit kills nothing (a unit"
-            " dies only when the damage left covers its whole health).",
-            "kernel",
-            override="partial_damage = 'lost' | 'round-up' (keyword, TOML [options],"
-            " --partial-damage)",
-        ),
-        RuleValue(
-            "dice.damage_carries",
-            0,
-            "assumed",
-            "Damage to a dragon does not carry over to the next attack: the seed counts it per"
-            " attack ('it takes a total of 10 damage to slay a dragon (or only 5 when it rolls"
-            " a belly icon)'), and belly is per roll. 1 = damage accumulates.",
-            "kernel option damage_carries",
-            override="damage_carries (keyword, TOML [options], --damage-carries)",
-        ),
-        RuleValue(
-            "dice.promotion_supply",
-            "unlimited",
-            "assumed",
-            "Promotion trades a unit for a dead unit of the same race worth 1 health more; the"
-            " dead unit area is outside the simulation, so by default it always holds one."
-            " 'dead-area': only units killed (not buried) in the simulation plus a given"
-            " starting dead area.",
-            "kernel option promotion_supply",
-            override="promotion_supply = 'unlimited' | 'dead-area' (keyword, TOML"
-            " [options], --promotion-supply); dead_area= gives the starting"
-            " dead area",
-        ),
-        RuleValue(
-            "dice.promotion_rounds",
-            "one-per-dragon-slain",
-            "assumed",
-            "'If an army slays a dragon, it may promote as many units as possible': when one"
-            " roll slays several dragons, each slaying grants its own round of simultaneous"
-            " promotions.",
-            "army kernel",
-            override="promotion_rounds = 'per-dragon' | 'once' (keyword, TOML [options],"
-            " --promotion-rounds)",
-        ),
-        RuleValue(
-            "dice.promotion_order",
-            "slaying-then-treasure",
-            "assumed",
-            "When a dragon is slain on a treasure roll, the slaying promotions (all at once)"
-            " come first, then the treasure promotion; treasure promotes the first promotable"
-            " unit in army order.",
-            "kernel",
-        ),
-        RuleValue(
-            "dice.frost_halving",
-            "per-result-type",
-            "assumed",
-            "Green frost halves each result type of the roll (melee, missile, save, ID)"
-            " rounded down before ID is allocated; dragonkin armor (automatic, not rolled) is"
-            " not halved.",
-            "kernel",
-        ),
-        RuleValue(
-            "dice.breath_duration",
-            "current-attack",
-            "assumed",
-            "Blue and green effects last 'until the beginning of the owning player's next"
-            " turn', which is before the army's next dragon attack in a two-player game, so"
-            " they affect only the current attack.",
-            "kernel",
-        ),
-        RuleValue(
-            "dice.kin_in_dragon_attack",
-            "melee-and-saves",
-            "assumed",
-            "Dragonkin of another colour are rolled in the army's response: their melee counts"
-            " when the army uses melee (never missile: 'not included in any rolls for"
-            " missile'), their saves and armor always; their breath icons have no effect on a"
-            " dragon (breath acts on a target army).",
-            "kernel",
-        ),
-        RuleValue(
-            "dice.kin_removed_counts_as_lost",
-            1,
-            "assumed",
-            "Dragonkin removed because no other units remain count in the health lost.",
-            "health-lost counter",
-        ),
-        RuleValue(
-            "dice.stone_same_colour_kin",
-            "targeted-last",
-            "assumed",
-            "Same-colour dragonkin are not rolled during a dragon attack, so gold breath"
-            " targets them last; a targeted one is killed.",
-            "gold targeting order",
-        ),
-        RuleValue(
-            "dice.dvd_targeting",
-            "focus",
-            "assumed",
-            "Dragons of one colour team up on one enemy: the first present enemy whose saves"
-            " are negated, else the first present enemy.",
-            "dragon-vs-dragon kernel",
-        ),
-        RuleValue(
-            "dice.breath_negation_rounds",
-            2,
-            "assumed",
-            "Breath negates the target's saves 'until the end of the acting player's next"
-            " turn': the round it is rolled and, in a two-player game, the next 2 rounds.",
-            "dragon-vs-dragon kernel",
-            override="breath_negation_rounds (keyword, TOML [options], duel --negation-rounds)",
-        ),
-        RuleValue(
-            "dice.dragonkin_faces",
-            "see units()",
-            "assumed",
-            _KIN_SRC,
-            "unit table",
-            override="[units.*] with kin_colour in an army file, or make_unit(kin_colour=...)",
-        ),
-        RuleValue(
-            "dice.attack_timing",
-            "one-per-army-turn",
-            "assumed",
-            "'Combat with a dragon happens at the start of each player's turn' and 'the"
-            " acting player rolls his army': a multi-turn game is one attack per turn of the"
-            " army's owner (the dragon attacks the acting player's army).",
-            "army kernel",
-        ),
-        RuleValue(
-            "dice.melee_sequence",
-            "attack-save-counter",
-            "assumed",
-            "Melee (for dragonkin breath) follows the usual sequence, which the seed does not"
-            " print: the attacker rolls melee (ID as melee), breaths act at once, the defender"
-            " rolls saves (ID as saves, armor), damage kills whole units, then the"
-            " defender's survivors counter-attack the same way. Breath targets are chosen by"
-            " the casualty policy; a unit under several effects takes them on the same die.",
-            "melee kernel",
-            override="counter_attack (melee keyword, --no-counter); black_needs_id",
-        ),
-        RuleValue(
-            "dice.dragons_per_health",
-            25,
-            "printed",
-            "You must bring 1 dragon to any battle, plus one additional dragon for each 25"
-            " health in your armies.",
-            "dragons_required()",
-        ),
-        RuleValue(
-            "dice.dragonkin_per_points",
-            3,
-            "printed",
-            "For every full 3 points of other units a player brings to a game, he is allowed"
-            " (but not required) to bring one point of dragonkin.",
-            "dragonkin_allowance()",
-        ),
-    ]
-}
-
-
 def dragons_required(total_health: int) -> int:
     """Dragons a player must bring: 'You must bring 1 dragon to any battle, plus one
     additional dragon for each 25 health in your armies.'
@@ -531,7 +272,7 @@ def dragons_required(total_health: int) -> int:
     """
     if total_health < 0:
         raise UserError(f"total health must be >= 0, got {total_health}")
-    return 1 + total_health // 25
+    return 1 + total_health // RULES["dice.dragons_per_health"].value
 
 
 def dragonkin_allowance(other_points: int) -> int:
@@ -543,43 +284,56 @@ def dragonkin_allowance(other_points: int) -> int:
     """
     if other_points < 0:
         raise UserError(f"points must be >= 0, got {other_points}")
-    return other_points // 3
+    return other_points // RULES["dice.dragonkin_per_points"].value
 
 
-def assumed() -> list[dict[str, Any]]:
-    """Every assumed Dragon Dice value: rows of key, value, provenance, source, used_in.
+#: the catalog's assumed data (not a rule of the registry: a die, varied by defining one)
+DRAGONKIN_FACES_ROW = {
+    "key": "dice.dragonkin_faces",
+    "value": "see units()",
+    "provenance": "assumed",
+    "source": _KIN_SRC,
+    "used_in": "unit table (catalog data)",
+    "override": "[units.*] with kin_colour in an army file, or make_unit(kin_colour=...)",
+}
+
+
+def _override_text(key: str) -> str:
+    name = key.partition(".")[2]
+    return (
+        f"{name} (keyword, army file [options], rules file [dice])"
+        if key in _API_RULES
+        else f"{name} (rules file [dice], rules= of the API)"
+    )
+
+
+#: rules the API takes as keywords (every rule the kernels read)
+_API_RULES = frozenset(
+    k for k in RULES if k not in ("dice.dragons_per_health", "dice.dragonkin_per_points")
+)
+
+
+def rule_values(rules=None) -> list[dict[str, Any]]:
+    """Every Dragon Dice rule (printed, derived, assumed) as rows of key, value, provenance,
+    source, used_in and override: a view of :mod:`dragonsim.rules.dice` (``rules``: a
+    RuleSet, for the values in force), plus the catalog's assumed dragonkin die."""
+    from ..rules import rows_of
+
+    rows = rows_of(rules if rules is not None else RULES.values())
+    for r in rows:
+        r["override"] = _override_text(r["key"])
+    return rows + [dict(DRAGONKIN_FACES_ROW)]
+
+
+def assumed(rules=None) -> list[dict[str, Any]]:
+    """Every assumed Dragon Dice value: rows of key, value, provenance, source, used_in,
+    override (a view of the registry, see :func:`rule_values`).
 
     >>> rows = assumed()
     >>> {r["provenance"] for r in rows}
     {'assumed'}
     """
-    return [
-        {
-            "key": r.key,
-            "value": r.value,
-            "provenance": r.provenance,
-            "source": r.source,
-            "used_in": r.used_in,
-            "override": r.override or "fixed (an interpretation, see source)",
-        }
-        for r in RULE_VALUES.values()
-        if r.provenance == "assumed"
-    ]
-
-
-def rule_values() -> list[dict[str, Any]]:
-    """Every Dragon Dice rule value (printed, published and assumed) as rows."""
-    return [
-        {
-            "key": r.key,
-            "value": r.value,
-            "provenance": r.provenance,
-            "source": r.source,
-            "used_in": r.used_in,
-            "override": r.override,
-        }
-        for r in RULE_VALUES.values()
-    ]
+    return [r for r in rule_values(rules) if r["provenance"] == "assumed"]
 
 
 # ---------------------------------------------------------------- user data (TOML / Python)
@@ -669,7 +423,7 @@ def load_toml(path: str | Path, catalog: Catalog | None = None) -> Catalog:
         orc-brute = 4
         goblin-thug = 3
 
-        [options]            # any field of dragonsim.dice.api.Options
+        [options]            # any Dragon Dice rule by name (dragonsim.rules.dice)
         id_split = "save-first"
         claw_damage = 6
     """

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..rules import RuleSet, dice_rules
 from . import data as D
 from .api import Options, _catalog, _options, build_army, resolve_dragons
 
@@ -169,6 +170,7 @@ def _plain(arr) -> dict[str, Any]:
         "dua0": [int(x) for x in arr.dua0],
         "kill_order": [int(x) for x in arr.kill_order],
         "gold_order": [int(x) for x in arr.gold_order],
+        "treasure_order": [int(x) for x in arr.treasure_order],
         "top": [top(t) for t in range(T)],
     }
 
@@ -207,19 +209,28 @@ def _no_regular_units(alive, a) -> bool:
     return all(alive[t] == 0 for t in range(len(alive)) if a["kin"][t] < 0)
 
 
-def _drop_kin(alive, a) -> int:
+def _drop_kin(alive, a, counts: bool = True) -> int:
+    """Remove the dragonkin (no other unit is left); their health-worth, when it ``counts``
+    as lost (``kin_removed_counts_as_lost``)."""
     lost = 0
     for t in range(len(alive)):
         if a["kin"][t] >= 0:
             lost += alive[t] * a["health"][t]
             alive[t] = 0
-    return lost
+    return lost if counts else 0
+
+
+def _not_rolled(a, colour: int, opts: Options) -> list[bool]:
+    """Types not rolled during this dragon's attack: 'During a dragon attack, the dragonkin
+    are not rolled' (of the dragon's colour, or all of them: ``kin_not_rolled``)."""
+    return [k >= 0 and (k == colour or opts.kin_not_rolled == "all") for k in a["kin"]]
 
 
 def _breath(colour: int, alive, dead, a, opts: Options):
     """Exact ``[(p, alive, dead, lost)]`` after one breath (black, gold, red)."""
     T = len(alive)
     fk = a["fk"]
+    skip = _not_rolled(a, colour, opts)
     if colour == D.RED:
         al, de = list(alive), list(dead)
         lost = _kill(al, de, a, opts.flame_health, True, opts.partial_damage == "round-up")
@@ -227,7 +238,7 @@ def _breath(colour: int, alive, dead, a, opts: Options):
     states = [(Fraction(1), list(alive), list(dead), 0)]
     if colour == D.BLACK:
         for t in range(T):
-            if alive[t] == 0 or a["kin"][t] == colour:
+            if alive[t] == 0 or skip[t]:
                 continue
             q = Fraction(sum(1 for k in fk[t] if k == "id"), 6)
             new = []
@@ -247,7 +258,7 @@ def _breath(colour: int, alive, dead, a, opts: Options):
         remaining -= m
         if m == 0:
             continue
-        if a["kin"][t] == colour:
+        if skip[t]:
             q = Fraction(1)
         else:
             saved = 0
@@ -273,21 +284,26 @@ def _breath(colour: int, alive, dead, a, opts: Options):
     return states
 
 
-def _response(alive: tuple[int, ...], a, colour: int, frost: bool, paralysed: bool):
+def _response(alive: tuple[int, ...], a, colour: int, frost: bool, paralysed: bool, opts: Options):
     """Exact distribution of the army's roll: ``{(attack, saves, id): count}`` out of
     ``6**units`` where attack is melee or missile, whichever is higher."""
     dist: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 1}
+    skip = _not_rolled(a, colour, opts)
+    kin_melee = opts.kin_in_dragon_attack == "melee-and-saves"
+    per_unit = frost and opts.frost_halving == "per-unit"
     for t, c in enumerate(alive):
-        if c == 0 or a["kin"][t] == colour:
+        if c == 0 or skip[t]:
             continue
         isk = a["kin"][t] >= 0
         one: dict[tuple[int, int, int, int, int], int] = defaultdict(int)
         for kind, cnt in zip(a["fk"][t], a["fc"][t], strict=True):
-            mel = cnt if kind == "melee" else 0
+            mel = cnt if kind == "melee" and (kin_melee or not isk) else 0
             mis = cnt if kind == "missile" and not isk else 0
             sav = cnt if kind == "save" else 0
             idr = cnt if kind == "id" else 0
             arm = a["health"][t] if isk and kind != "belly" else 0
+            if per_unit:  # frost halves this unit's own roll (armor is not rolled)
+                mel, mis, sav, idr = mel // 2, mis // 2, sav // 2, idr // 2
             one[(mel, mis, sav, idr, arm)] += 1
         for _ in range(c):
             new: dict[tuple[int, int, int, int, int], int] = defaultdict(int)
@@ -297,7 +313,7 @@ def _response(alive: tuple[int, ...], a, colour: int, frost: bool, paralysed: bo
             dist = new
     out: dict[tuple[int, int, int], int] = defaultdict(int)
     for (mel, mis, sav, idr, arm), w in dist.items():
-        if frost:
+        if frost and not per_unit:
             mel, mis, sav, idr = mel // 2, mis // 2, sav // 2, idr // 2
         if paralysed:
             mel = mis = 0
@@ -322,7 +338,8 @@ def _promote_all(alive, dead, a, unlimited: bool) -> int:
 
 
 def _promote_one(alive, dead, a, unlimited: bool) -> int:
-    for t, u in enumerate(a["promo"]):
+    for t in a["treasure_order"]:
+        u = a["promo"][t]
         if u >= 0 and alive[t] > 0 and (unlimited or dead[u] > 0):
             if not unlimited:
                 dead[u] -= 1
@@ -338,6 +355,7 @@ def exact_attack(
     army: str | Mapping[str, int],
     *,
     options: Options | None = None,
+    rules: RuleSet | None = None,
     catalog: D.Catalog | None = None,
     army_file: str | Path | None = None,
     dead_area: Mapping[str, int] | None = None,
@@ -360,7 +378,7 @@ def exact_attack(
     True
     """
     cat = _catalog(catalog, army_file)
-    opts = _options(options, cat, option_kw)
+    opts = _options(options, cat, option_kw, rules)
     ds = resolve_dragons(dragon, cat)
     if len(ds) != 1:
         raise UserError("exact answers are for one dragon; give a single dragon name")
@@ -372,7 +390,7 @@ def exact_attack(
             f"{sum(armyd.values())}; use 'dice attack' (Monte Carlo) instead"
         )
     colour = dr.colour_code
-    a = _plain(build_army(armyd, cat, colour=colour, policy=opts.policy, dead_area=dead_area))
+    a = _plain(build_army(armyd, cat, colour=colour, dead_area=dead_area, options=opts))
     kcap = _kcap(a, opts)
     dist: dict[tuple[int, int, int, int], Fraction] = defaultdict(Fraction)
     start = (tuple(a["count0"]), tuple(a["dua0"]))
@@ -397,6 +415,7 @@ def _attack_from(a, dr: D.Dragon, opts: Options, state, kcap: int, cache: dict):
     ``{(slain, destroyed, flew, lost, promotions, alive, dead): p}``."""
     colour = dr.colour_code
     unlimited = opts.promotion_supply == "unlimited"
+    treasure_first = opts.promotion_order == "treasure-then-slaying"
     out: dict[tuple, Fraction] = defaultdict(Fraction)
     for pr, dmg, f in roll_outcomes(dr.die.faces, opts, kcap):
         alive0, dead0 = list(state[0]), list(state[1])
@@ -410,12 +429,12 @@ def _attack_from(a, dr: D.Dragon, opts: Options, state, kcap: int, cache: dict):
         for ps, al, de, lost0 in states:
             if _no_regular_units(al, a):
                 al = list(al)
-                lost = lost0 + _drop_kin(al, a)
+                lost = lost0 + _drop_kin(al, a, opts.kin_removed_counts_as_lost)
                 out[(0, 1, 0, lost, 0, tuple(al), tuple(de))] += pr * ps
                 continue
             key = (tuple(al), frost, paralysed)
             if key not in cache:
-                rd = _response(tuple(al), a, colour, frost, paralysed)
+                rd = _response(tuple(al), a, colour, frost, paralysed, opts)
                 cache[key] = (rd, sum(rd.values()))
             rd, tot = cache[key]
             th = opts.dragon_health + (0 if f == "belly" else opts.dragon_saves)
@@ -437,11 +456,14 @@ def _attack_from(a, dr: D.Dragon, opts: Options, state, kcap: int, cache: dict):
                     )
                 destroyed = _no_regular_units(al2, a)
                 if destroyed:
-                    lost += _drop_kin(al2, a)
+                    lost += _drop_kin(al2, a, opts.kin_removed_counts_as_lost)
                 promos = 0
+                treasure = f == "treasure" and not destroyed
+                if treasure and treasure_first:
+                    promos += _promote_one(al2, de2, a, unlimited)
                 if slain and not destroyed:
                     promos += _promote_all(al2, de2, a, unlimited)
-                if f == "treasure" and not destroyed:
+                if treasure and not treasure_first:
                     promos += _promote_one(al2, de2, a, unlimited)
                 flew = int(f == "wing" and not slain)
                 if unlimited:
@@ -493,6 +515,7 @@ def exact_game(
     *,
     turns: int = 3,
     options: Options | None = None,
+    rules: RuleSet | None = None,
     catalog: D.Catalog | None = None,
     max_units: int = 8,
     **option_kw: Any,
@@ -505,7 +528,7 @@ def exact_game(
     True
     """
     cat = catalog or D.Catalog()
-    opts = _options(options, cat, option_kw)
+    opts = _options(options, cat, option_kw, rules)
     if opts.damage_carries:
         raise UserError("exact_game needs damage_carries=False")
     dr = resolve_dragons(dragon, cat)
@@ -518,7 +541,7 @@ def exact_game(
             f"exact games are for armies of at most {max_units} units, got "
             f"{sum(armyd.values())}; use 'dice attack --turns' (Monte Carlo) instead"
         )
-    a = _plain(build_army(armyd, cat, colour=dr.colour_code, policy=opts.policy))
+    a = _plain(build_army(armyd, cat, colour=dr.colour_code, options=opts))
     kcap = _kcap(a, opts)
     z = [Fraction(0)] * (turns + 1)
     slain_at, destroyed_at, flew_at, gone_at = list(z), list(z), list(z), list(z)
@@ -578,6 +601,7 @@ def exact_duel_round(
     b: str | D.Dragon,
     *,
     options: Options | None = None,
+    rules: RuleSet | None = None,
     catalog: D.Catalog | None = None,
 ) -> dict[str, Fraction]:
     """One round of one dragon against one dragon of another colour, exactly.
@@ -586,7 +610,7 @@ def exact_duel_round(
     flown away, A still there), ``b_wins``, ``both_gone`` and ``neither_gone``.
     """
     cat = catalog or D.Catalog()
-    opts = options or Options()
+    opts = options or Options.from_rules(rules if rules is not None else dice_rules())
     da = resolve_dragons(a, cat)[0]
     db = resolve_dragons(b, cat)[0]
     kcap = -(-(opts.dragon_health + opts.dragon_saves) // max(1, opts.tail_damage)) + 1
