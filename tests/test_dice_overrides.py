@@ -108,6 +108,17 @@ MOVES = {
     "melee_counter_attack": (False, lambda **o: _melee(**o)),
 }
 
+#: assumed rules that shape the catalog's unit dice rather than the kernels' options: another
+#: legal value and a run it must move
+CATALOG_MOVES = {
+    # blue dragonkin are rolled against a red dragon ('will not battle dragons of their own
+    # color' only): stronger melee faces slay it more often
+    "dragonkin_faces": (
+        ["Melee 3", "Melee 3", "Melee 3", "Belly", "Breath", "Melee 4"],
+        lambda **o: _attack("red-wyrm", "goblin-thug:2,blue-dragonkin-uncommon:3", **o),
+    ),
+}
+
 #: assumed rules no seeded run can move, and why (none today: every assumed rule has a
 #: second reading the kernels implement)
 CANNOT_MOVE: dict[str, str] = {}
@@ -122,11 +133,29 @@ def _assumed_names():
 def test_every_assumed_rule_has_a_scenario_that_moves():
     """A new assumed rule must come with a scenario here (or a stated reason it cannot)."""
     names = set(_assumed_names())
-    assert names == set(MOVES) | set(CANNOT_MOVE), (
-        f"assumed rules without a scenario: {sorted(names - set(MOVES) - set(CANNOT_MOVE))}; "
-        f"listed but not assumed: {sorted((set(MOVES) | set(CANNOT_MOVE)) - names)}"
+    listed = set(MOVES) | set(CATALOG_MOVES) | set(CANNOT_MOVE)
+    assert names == listed, (
+        f"assumed rules without a scenario: {sorted(names - listed)}; "
+        f"listed but not assumed: {sorted(listed - names)}"
     )
     assert not set(MOVES) & set(CANNOT_MOVE)
+
+
+@pytest.mark.parametrize("name", sorted(CATALOG_MOVES))
+def test_overriding_an_assumed_unit_die_moves_a_seeded_run(name):
+    """The shipped dragonkin dice are built from ``dice.dragonkin_faces`` under the rules in
+    force (keyword, ``rules=`` or a rules file's ``[dice]`` table), so the override reaches the
+    kernel and the exact odds alike."""
+    alt, run = CATALOG_MOVES[name]
+    assert alt != registry("dice")["dice." + name].value
+    base = run()
+    moved = run(**{name: alt})
+    via_rules = run(rules=dice_rules({name: alt}))
+    assert not np.array_equal(base.counters, moved.counters)
+    assert np.array_equal(moved.counters, via_rules.counters)
+    ex0 = exact_attack("red-wyrm", "goblin-thug:1,blue-dragonkin-common:1")
+    ex1 = exact_attack("red-wyrm", "goblin-thug:1,blue-dragonkin-common:1", **{name: alt})
+    assert ex0.dist != ex1.dist
 
 
 @pytest.mark.parametrize("name", sorted(MOVES))

@@ -727,6 +727,7 @@ def attack(
     """
     cat = _catalog(catalog, army_file)
     opts = _options(options, cat, option_kw, rules)
+    cat = cat.under(opts.rules)
     ds = resolve_dragons(dragon, cat)
     cols = {d.colour for d in ds}
     if len(cols) > 1:
@@ -940,6 +941,7 @@ def duel(
     """
     cat = _catalog(catalog, army_file)
     opts = _options(options, cat, option_kw, rules)
+    cat = cat.under(opts.rules)
     if len(teams) == 1:
         groups = teams_by_colour(teams[0], cat)
     else:
@@ -1083,6 +1085,7 @@ def sweep(
 
     cat = _catalog(catalog, army_file)
     opts = _options(options, cat, option_kw, rules)
+    cat = cat.under(opts.rules)
     if not isinstance(p, int | float) or not 0.0 < float(p) < 1.0:
         raise UserError(f"p must be a probability strictly between 0 and 1, got {p!r}")
     if (
@@ -1339,6 +1342,7 @@ def melee(
         if v is not None:
             kw[name] = bool(v) if name != "policy" else v
     opts = _options(None, cat, kw, rules)
+    cat = cat.under(opts.rules)
     a = D.parse_army(attacker, cat)
     b = D.parse_army(defender, cat)
     aa = build_army(a, cat, colour=-1, options=opts)
@@ -1471,6 +1475,7 @@ def dragon_table(
 
     cat = _catalog(catalog, army_file)
     opts = _options(options, cat, option_kw, rules)
+    cat = cat.under(opts.rules)
     if isinstance(dragons, str) and dragons.strip().lower() == "all":
         names = list(D.dragons())
     elif isinstance(dragons, str):

@@ -202,26 +202,27 @@ _PUBLISHED_UNITS = [
     _u("lava-elf-duelist", "lava elves", 2, "ID, Save 2, Melee 4, Maneuver 2, Melee 2, Missile 2"),
 ]
 
-_KIN_SRC = (
-    "assumed die: no public face table was found. Common Maneuver 1, Melee 1, Melee 1, Belly, "
-    "Breath, Melee 2; uncommon and rare scale the counts by health; no ID face, as the "
-    f"{SEED}, 'Dragonkin Rules', 'Action Icons' list only maneuver, melee, belly and breath"
-)
+_KIN_SRC = RULES["dice.dragonkin_faces"].source
 _KIN_SIZES = {"common": 1, "uncommon": 2, "rare": 3}
 
 
-def _kin(colour: str, size: str) -> UnitDie:
+def _kin(colour: str, size: str, common_faces: Sequence[str] | None = None) -> UnitDie:
+    """The shipped dragonkin die of ``colour`` and ``size``: the common die's faces
+    (``dice.dragonkin_faces``), every count times the health (belly and breath stay 1)."""
     h = _KIN_SIZES[size]
-    faces = (
-        ("maneuver", h),
-        ("melee", h),
-        ("melee", h),
-        ("belly", 1),
-        ("breath", 1),
-        ("melee", 2 * h),
-    )
+    common = RULES["dice.dragonkin_faces"].value if common_faces is None else common_faces
+    faces = []
+    for text in common:
+        kind, count = parse_face(text, 1, "dice.dragonkin_faces")
+        faces.append((kind, count if kind in ("belly", "breath") else count * h))
     return UnitDie(
-        f"{colour}-dragonkin-{size}", f"{colour} dragonkin", h, faces, "assumed", _KIN_SRC, colour
+        f"{colour}-dragonkin-{size}",
+        f"{colour} dragonkin",
+        h,
+        tuple(faces),
+        "assumed",
+        _KIN_SRC,
+        colour,
     )
 
 
@@ -243,12 +244,13 @@ def _with_promotions(table: dict[str, UnitDie]) -> dict[str, UnitDie]:
     return out
 
 
-def units() -> dict[str, UnitDie]:
-    """The shipped unit table: published example units and assumed dragonkin dice."""
+def units(kin_faces: Sequence[str] | None = None) -> dict[str, UnitDie]:
+    """The shipped unit table: published example units and assumed dragonkin dice (their
+    common die ``kin_faces``, default the rule ``dice.dragonkin_faces``)."""
     table = {u.name: u for u in _PUBLISHED_UNITS}
     for c in COLOURS:
         for s in _KIN_SIZES:
-            k = _kin(c, s)
+            k = _kin(c, s, kin_faces)
             table[k.name] = k
     return _with_promotions(table)
 
@@ -287,17 +289,6 @@ def dragonkin_allowance(other_points: int) -> int:
     return other_points // RULES["dice.dragonkin_per_points"].value
 
 
-#: the catalog's assumed data (not a rule of the registry: a die, varied by defining one)
-DRAGONKIN_FACES_ROW = {
-    "key": "dice.dragonkin_faces",
-    "value": "see units()",
-    "provenance": "assumed",
-    "source": _KIN_SRC,
-    "used_in": "unit table (catalog data)",
-    "override": "[units.*] with kin_colour in an army file, or make_unit(kin_colour=...)",
-}
-
-
 def _override_text(key: str) -> str:
     name = key.partition(".")[2]
     return (
@@ -316,13 +307,13 @@ _API_RULES = frozenset(
 def rule_values(rules=None) -> list[dict[str, Any]]:
     """Every Dragon Dice rule (printed, derived, assumed) as rows of key, value, provenance,
     source, used_in and override: a view of :mod:`dragonsim.rules.dice` (``rules``: a
-    RuleSet, for the values in force), plus the catalog's assumed dragonkin die."""
+    RuleSet, for the values in force)."""
     from ..rules import rows_of
 
     rows = rows_of(rules if rules is not None else RULES.values())
     for r in rows:
         r["override"] = _override_text(r["key"])
-    return rows + [dict(DRAGONKIN_FACES_ROW)]
+    return rows
 
 
 def assumed(rules=None) -> list[dict[str, Any]]:
@@ -352,6 +343,20 @@ class Catalog:
 
     def dragon(self, name: str) -> Dragon:
         return self.dragons[resolve_name(name, self.dragons, "dragon")]
+
+    def under(self, rules) -> Catalog:
+        """This catalog with the shipped dragonkin dice as ``rules`` (a RuleSet) has them
+        (``dice.dragonkin_faces``); units a user defined are kept as they are."""
+        faces = rules.get("dice.dragonkin_faces")
+        if list(faces) == list(RULES["dice.dragonkin_faces"].value):
+            return self
+        shipped = units()
+        remade = units(faces)
+        table = dict(self.units)
+        for name, u in shipped.items():
+            if u.is_kin and table.get(name) == u:
+                table[name] = remade[name]
+        return Catalog(table, self.dragons, self.armies, self.options)
 
 
 def make_unit(

@@ -379,6 +379,7 @@ def exact_attack(
     """
     cat = _catalog(catalog, army_file)
     opts = _options(options, cat, option_kw, rules)
+    cat = cat.under(opts.rules)
     ds = resolve_dragons(dragon, cat)
     if len(ds) != 1:
         raise UserError("exact answers are for one dragon; give a single dragon name")
@@ -529,6 +530,7 @@ def exact_game(
     """
     cat = catalog or D.Catalog()
     opts = _options(options, cat, option_kw, rules)
+    cat = cat.under(opts.rules)
     if opts.damage_carries:
         raise UserError("exact_game needs damage_carries=False")
     dr = resolve_dragons(dragon, cat)

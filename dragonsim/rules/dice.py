@@ -38,6 +38,30 @@ ID_SPLITS = ("slay-first", "save-first")
 #: casualty-choice policies (the army's owner chooses casualties)
 POLICIES = ("cheapest", "largest", "army-order", "kin-first")
 
+#: the assumed faces of a common (1-health) dragonkin die (``dice.dragonkin_faces``)
+DRAGONKIN_FACES = ("Maneuver 1", "Melee 1", "Melee 1", "Belly", "Breath", "Melee 2")
+#: the icons a dragonkin face may show ('Dragonkin Rules', 'Action Icons'; saves for studies)
+DRAGONKIN_ICONS = ("maneuver", "melee", "belly", "breath", "save")
+
+
+def _kin_faces_ok(faces) -> str | None:
+    """What is wrong with a dragonkin die's faces, or None."""
+    import re
+
+    for f in faces:
+        m = re.fullmatch(r"\s*([A-Za-z]+)\s*(\d+)?\s*", str(f))
+        if not m or m.group(1).lower() not in DRAGONKIN_ICONS:
+            return (
+                f"bad dragonkin face {f!r}; write an icon and a count such as 'Melee 2' or "
+                f"'Belly' (icons: {', '.join(DRAGONKIN_ICONS)})"
+            )
+        if m.group(1).lower() in ("maneuver", "melee", "save") and m.group(2) is None:
+            return f"dragonkin face {f!r} needs a count, e.g. '{m.group(1).title()} 1'"
+        if m.group(2) is not None and not 0 <= int(m.group(2)) <= 20:
+            return f"dragonkin face {f!r}: counts are 0..20"
+    return None
+
+
 _P = "printed"
 _D = "derived"
 _A = "assumed"
@@ -359,6 +383,19 @@ def _rules() -> list[Rule]:
             "saves, armor), damage kills whole units, then the defender's survivors "
             "counter-attack the same way; false: no counter-attack.",
             "melee kernel",
+        ),
+        R(
+            "dice.dragonkin_faces",
+            list(DRAGONKIN_FACES),
+            _A,
+            f"{KIN}, 'Action Icons' name the dragonkin's icons (maneuver, melee, belly, breath) "
+            "but no face table is printed, and no public one was found. Assumed for a common "
+            "(1-health) dragonkin: Maneuver 1, Melee 1, Melee 1, Belly, Breath, Melee 2, so "
+            "melee is its job and it has no ID face (the rules list none); an uncommon (2) and "
+            "a rare (3) dragonkin multiply every count by their health (Belly and Breath stay "
+            "single icons). Write faces as 'Kind N' ('Melee 2', 'Belly').",
+            "the shipped dragonkin unit dice (<colour>-dragonkin-<size>) in every kernel",
+            validate=_kin_faces_ok,
         ),
     ]
 
