@@ -29,6 +29,7 @@ from numba import njit, prange
 
 from dragonsim.errors import parse_count
 from dragonsim.lords import engine as E
+from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
 from dragonsim.random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, d6, seed_stream
 
@@ -66,7 +67,7 @@ def dice_floor(start, stop, seed, dice_per_game, serial):
 
 def _games_per_second(args, n, threads, seed=1):
     numba.set_num_threads(threads)
-    rec = np.zeros((0, E.N_REC), np.int64)
+    rec = np.zeros((0, S.N_REC), np.int64)
     E.duel_kernel(0, 256, seed, *args, rec)  # warm
     t0 = time.perf_counter()
     c = E.duel_kernel(0, n, seed, *args, rec)
@@ -81,11 +82,11 @@ from dragonsim.lords import engine as E
 from dragonsim.lords.api import prepare
 n = int(sys.argv[1])
 prep = prepare("Reaper", "Skyblazer")
-rec = np.zeros((0, E.N_REC), np.int64)
+rec = np.zeros((0, S.N_REC), np.int64)
 E.duel_kernel(0, 1, 1, *prep["args"], rec)
 t0 = time.perf_counter()
 c = E.duel_kernel(0, n, 1, *prep["args"], rec)
-print(json.dumps({"seconds": time.perf_counter() - t0, "games": int(c[E.C_GAMES])}))
+print(json.dumps({"seconds": time.perf_counter() - t0, "games": int(c[S.C_GAMES])}))
 """
 
 
@@ -102,12 +103,12 @@ def main(argv=None) -> int:
     prep = prepare("Reaper", "Skyblazer")
     args = prep["args"]
     gps, dt, c = _games_per_second(args, n, allc)
-    dice = c[E.C_DICE] / c[E.C_GAMES]
+    dice = c[S.C_DICE] / c[S.C_GAMES]
     print(
         f"default duel Reaper vs Skyblazer (hunter), {n:,} games on {allc} threads: "
         f"{dt:.2f} s = {gps:,.0f} games/s  (1e6 games: {1e6 / gps:.1f} s)"
     )
-    print(f"  mean turns {c[E.C_TURNS] / c[E.C_GAMES]:.2f}, dice per game {dice:.1f}")
+    print(f"  mean turns {c[S.C_TURNS] / c[S.C_GAMES]:.2f}, dice per game {dice:.1f}")
 
     # random-number floor: same number of dice, same per-game streams
     nd = int(round(dice))
@@ -139,15 +140,15 @@ def main(argv=None) -> int:
         ("random (no planning)", ("random", "random"), 16),
     ):
         pa = prepare("Reaper", "Skyblazer", policies=pols, plan_samples=ps)["args"]
-        rec = np.zeros((0, E.N_REC), np.int64)
+        rec = np.zeros((0, S.N_REC), np.int64)
         E.duel_kernel(0, 64, 1, *pa, rec)
         t0 = time.perf_counter()
         cc = E.duel_kernel(0, m, 1, *pa, rec)
         sec = time.perf_counter() - t0
         per_turn[label] = (
-            sec / cc[E.C_TURNS] * 1e6,
-            cc[E.C_TURNS] / m,
-            cc[E.C_DICE] / cc[E.C_TURNS],
+            sec / cc[S.C_TURNS] * 1e6,
+            cc[S.C_TURNS] / m,
+            cc[S.C_DICE] / cc[S.C_TURNS],
         )
     print("per turn on one thread (both dragons):")
     for label, (us, turns, dpt) in per_turn.items():

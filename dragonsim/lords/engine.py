@@ -41,19 +41,62 @@ keep numba's runtime; an allocation added to a game function fails to compile, l
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit, prange
 
-from .. import defaults
 from ..random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, below, d6, roll, seed_stream
-from .hexes import (
-    arc_area,
-    direction_template,
-    facing_toward,
+from .hexes import direction_template
+from .mechanics import (
+    apply_move,
+    breath_hit,
+    can_engage,
+    cc_begin,
+    cc_modifier,
+    cc_winner,
+    record_speed,
+    refresh,
+    resolve_breath,
+    resolve_close_combat,
+    speed_limits,
+    target_number,
 )
 from .policies import (
+    choose_engage,
+    choose_facing,
+    choose_move,
+    choose_side,
+    choose_speed,
+    choose_target,
+    geometry_table,
+)
+from .state import (
+    C_BREATH_HITS,
+    C_BREATHS,
+    C_CC,
+    C_DEALT,
+    C_DEALT_SQ,
+    C_DICE,
+    C_DRAWS,
+    C_ENGAGES,
+    C_GAMES,
+    C_LEFT_BOARD,
+    C_LOC,
+    C_TN_HITS,
+    C_TN_TRIES,
+    C_TURN_HIST,
+    C_TURN_LIMIT,
+    C_TURNS,
+    C_TURNS_SQ,
+    C_WIN,
+    D_BODY,
+    D_BREATH,
+    D_CLAWS,
+    D_MR,
+    D_POLICY,
+    D_RIDER,
+    D_SAMPLES,
+    D_TEAM,
+    D_WINGS,
     F_ALIVE,
     F_ALT,
     F_BODY,
@@ -61,6 +104,7 @@ from .policies import (
     F_BREATH0,
     F_CLAW,
     F_CLAW0,
+    F_COOL,
     F_DEALT,
     F_DP,
     F_DP0,
@@ -87,685 +131,60 @@ from .policies import (
     F_TEAM,
     F_TOHIT,
     F_WINGS,
+    HIST_MAX,
+    K_CC,
+    K_END,
+    K_ENGAGE,
+    K_LEAVE,
+    K_MOVE,
+    K_SETUP,
+    K_SPEED,
+    K_TARGET,
+    L_A,
+    L_I,
+    L_J,
+    L_KIND,
+    L_SNAP,
+    L_TURN,
+    MAXD,
+    N_COUNTERS,
+    N_LOG,
+    N_REC,
+    N_SNAP,
     NF,
-    can_engage,
-    choose_engage,
-    choose_facing,
-    choose_move,
-    choose_side,
-    choose_speed,
-    choose_target,
-    geometry_table,
-    target_number,
+    OPT_INIT_MOD,
+    OPT_PLAN_SAMPLES,
+    OPT_RANGE_MOD,
+    OPT_SETUP,
+    OPT_TURN_LIMIT,
+    R_DEALT0,
+    R_DEALT1,
+    R_ENGAGES,
+    R_HITS0,
+    R_HITS1,
+    R_LEFT0,
+    R_LEFT1,
+    R_TURN_LIMIT,
+    R_TURNS,
+    R_WINNER,
+    SC_ALT,
+    SC_F,
+    SC_Q,
+    SC_R,
+    SC_SPEED,
 )
 from .tables import (
-    S_ACCEL,
     S_ALTITUDE_LEVELS,
     S_AUTO_HIT,
     S_AUTO_MISS,
     S_BASE_TO_HIT,
     S_BOARD_DEPTH,
     S_BOARD_WIDTH,
-    S_BREATH_STEPS_LOST,
-    S_CC_ALTITUDE_DROP,
     S_CC_SELF_DAMAGE_DICE,
-    S_CC_SPEED_LOSS,
-    S_CLAW_STEPS_LOST,
-    S_COOLDOWN_FACTOR,
     S_HEAD_POINTS,
-    S_LANCER_CC,
-    S_LANCER_DAMAGE,
     S_MAX_RANGE,
-    S_MR_STEPS_LOST,
-    S_SELF_DAMAGE_POLICY,
-    S_SERIOUS_DEN,
-    S_SERIOUS_NUM,
-    S_SPEED_LOST_PER_WING,
-    S_STREAK_MAX_TURNS,
-    S_STREAK_THRESHOLD,
     S_TAIL_POINTS,
 )
-
-F_COOL = 7  # re-exported for readers of this module (defined in policies)
-
-# ---- options: the one structure for rules options -----------------------------------------------
-OPT_TURN_LIMIT = 0  # turns before a game is called a stalemate (draw, counted separately)
-OPT_INIT_MOD = 1  # 1: advanced initiative modifiers by MR (p.15, optional)
-OPT_RIDERS = 2  # 1: riders' close-combat abilities (Lancer +2 / +4, p.18; advanced)
-OPT_PLAN_SAMPLES = 3  # end states a planning bot scores per altitude change
-OPT_RANGE_MOD = 4  # 1: the range row of the To-Hit table (0 reproduces the Example of Play)
-OPT_ACCEL_WINGS = 5  # 1: advanced acceleration allowance by wing size (p.16, optional)
-OPT_SETUP = 6  # 0: rulebook placement along edges; 1: the caller's scenario
-N_OPT = 8
-
-DEFAULT_TURN_LIMIT = defaults.TURN_LIMIT
-DEFAULT_PLAN_SAMPLES = defaults.PLAN_SAMPLES
-
-
-def default_options(
-    *,
-    turn_limit: int = DEFAULT_TURN_LIMIT,
-    plan_samples: int = DEFAULT_PLAN_SAMPLES,
-    init_mod: bool = False,
-    riders: bool = False,
-    range_mod: bool = True,
-    accel_wings: bool = False,
-    scenario: bool = False,
-) -> np.ndarray:
-    """The int64 options array (see the ``OPT_*`` constants)."""
-    o = np.zeros(N_OPT, dtype=np.int64)
-    o[OPT_TURN_LIMIT] = turn_limit
-    o[OPT_INIT_MOD] = int(init_mod)
-    o[OPT_RIDERS] = int(riders)
-    o[OPT_PLAN_SAMPLES] = plan_samples
-    o[OPT_RANGE_MOD] = int(range_mod)
-    o[OPT_ACCEL_WINGS] = int(accel_wings)
-    o[OPT_SETUP] = int(scenario)
-    return o
-
-
-# ---- dragons: one int64 row per dragon for the kernel ------------------------------------------
-D_BODY, D_WINGS, D_BREATH, D_CLAWS, D_RIDER, D_MR, D_TEAM, D_POLICY = range(8)
-D_SAMPLES = 8  # this dragon's planning breadth (``hunter:N``); 0: the run's OPT_PLAN_SAMPLES
-N_DCOLS = 9
-MAXD = 8
-
-# ---- scenario rows (OPT_SETUP = 1) ---------------------------------------------------------------
-SC_Q, SC_R, SC_F, SC_ALT, SC_SPEED = range(5)  # SC_SPEED: last turn's speed, -1 = free choice
-
-# ---- counters -----------------------------------------------------------------------------------
-C_GAMES = 0
-C_DRAWS = 1
-C_TURN_LIMIT = 2  # games stopped by the turn limit (also counted in C_DRAWS)
-C_TURNS = 3
-C_TURNS_SQ = 4
-C_DICE = 5  # d6 rolled from the game streams
-C_BREATHS = 6
-C_BREATH_HITS = 7
-C_ENGAGES = 8
-C_LEFT_BOARD = 9
-C_WIN = 10  # + team, MAXD slots
-C_DEALT = C_WIN + MAXD  # + dragon slot: damage dealt
-C_DEALT_SQ = C_DEALT + MAXD
-C_TN_TRIES = C_DEALT_SQ + MAXD  # + target number 0..31 (clamped)
-C_TN_HITS = C_TN_TRIES + 32
-C_LOC = C_TN_HITS + 32  # + 5 * direction + part: breath hit locations
-C_CC = C_LOC + 30  # + 3 * (modifier difference + 20) + outcome (0 win, 1 draw, 2 loss)
-C_TURN_HIST = C_CC + 3 * 41  # + turns (clamped to HIST_MAX)
-HIST_MAX = 100
-N_COUNTERS = C_TURN_HIST + HIST_MAX + 1
-
-# ---- per-game records ---------------------------------------------------------------------------
-R_WINNER = 0  # winning team, -1 draw
-R_TURNS = 1
-R_TURN_LIMIT = 2
-R_DEALT0 = 3  # damage dealt by dragon 0, 1
-R_DEALT1 = 4
-R_LEFT0 = 5  # damage points left, dragon 0, 1
-R_LEFT1 = 6
-R_HITS0 = 7
-R_HITS1 = 8
-R_ENGAGES = 9
-N_REC = 10
-
-# ---- move log (tests: the legality checker) ------------------------------------------------------
-L_TURN, L_KIND, L_I, L_J = range(4)
-L_A = 4  # 12 kind-specific values from here
-L_SNAP = 16  # snapshot: MAXD x (q, r, f, alt, alive, eng, moved) before the decision
-N_SNAP = 7
-N_LOG = L_SNAP + MAXD * N_SNAP
-K_SETUP, K_SPEED, K_MOVE, K_LEAVE, K_ENGAGE, K_TARGET, K_CC, K_END = range(8)
-
-
-# =================================================================================================
-# move tables
-# =================================================================================================
-
-
-class MoveTables(NamedTuple):
-    """Legal move end states relative to the start, per MR and geometric budget.
-
-    ``off[mr, b]:off[mr, b + 1]`` are the entries of budget ``b`` (hexes + turn points) for
-    maneuverability index ``mr``. Per entry (int8 arrays): ``dq, dr`` offset and ``f`` facing
-    change for a dragon facing E; ``h`` hexes flown (capped at 4: enough for any altitude
-    change); ``rq[e, F], rr[e, F]`` the offset rotated for facing ``F``; ``box[e, F, :]`` the
-    path's bounding box for facing ``F``: min/max row offset, min/max column offset on even
-    rows, min/max column offset on odd rows.
-
-    The planners read the same entries through a cache-friendly copy: within each
-    ``(mr, b)`` block of ``c`` entries, position ``p`` holds entry ``(p * step) % c`` (the
-    stride of their scattered sample, 101 or 103), so a scattered visit from entry ``k`` is a
-    sequential walk from position ``(k * inv[mr, b]) % c``. ``pk[F, p, :]`` packs what a
-    planner reads for facing ``F`` into 16 bytes (rq, rr, the six box values, h, f, and the
-    facing at the end) and ``pe[p]`` is the entry at position ``p``.
-
-    ``tg`` finds an entry by where it ends: block ``(mr, b)`` owns ``tg[tg_off[mr, b]:]``, a
-    grid over the end offsets ``|dq|, |dr| <= b`` of a dragon facing E and the facing change
-    ``f``, entry ``tg[tg_off[mr, b] + ((dq + b) * (2 b + 1) + dr + b) * 6 + f]`` or -1
-    (``tg_off`` -1 for an empty block). The hunter looks up the end states behind its enemy
-    there (:func:`~dragonsim.lords.policies.choose_move`).
-    """
-
-    off: np.ndarray
-    dq: np.ndarray
-    dr: np.ndarray
-    f: np.ndarray
-    h: np.ndarray
-    rq: np.ndarray
-    rr: np.ndarray
-    box: np.ndarray
-    pk: np.ndarray
-    pe: np.ndarray
-    inv: np.ndarray
-    tg: np.ndarray
-    tg_off: np.ndarray
-
-
-#: Packed planner record fields (``MoveTables.pk``).
-PK_RQ, PK_RR, PK_BOX, PK_H, PK_F, PK_F_END = 0, 1, 2, 8, 9, 10
-PK_WIDTH = 16
-
-
-def scatter_step(c: int) -> int:
-    """The stride of a planner's scattered visit of a block of ``c`` entries (coprime to c)."""
-    return 101 if c % 101 != 0 else 103
-
-
-def _packed(
-    off: np.ndarray, f: np.ndarray, h: np.ndarray, rq: np.ndarray, rr: np.ndarray, box: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    n = f.shape[0]
-    pe = np.arange(n, dtype=np.int64)
-    inv = np.zeros(off.shape, dtype=np.int64)
-    for m in range(off.shape[0]):
-        for b in range(off.shape[1] - 1):
-            a, z = int(off[m, b]), int(off[m, b + 1])
-            c = z - a
-            if c <= 0:
-                continue
-            step = scatter_step(c)
-            if np.gcd(step, c) != 1:
-                raise ValueError(f"a move block of {c} entries shares a factor with {step}")
-            pe[a:z] = a + (np.arange(c, dtype=np.int64) * step) % c
-            inv[m, b] = pow(step, -1, c) if c > 1 else 0
-    pk = np.zeros((6, n, PK_WIDTH), dtype=np.int8)
-    pk[:, :, PK_RQ] = rq[pe].T
-    pk[:, :, PK_RR] = rr[pe].T
-    pk[:, :, PK_BOX : PK_BOX + 6] = box[pe].transpose(1, 0, 2)
-    pk[:, :, PK_H] = h[pe][None, :]
-    pk[:, :, PK_F] = f[pe][None, :]
-    pk[:, :, PK_F_END] = (np.arange(6)[:, None] + f[pe][None, :]) % 6
-    return pk, pe.astype(np.int32), inv
-
-
-MAX_BUDGET = 21  # speed 15 (+2 for Quicken) plus four free dives
-
-
-@njit(cache=True)
-def _sidx(s, lt, hb, f, x, y, g):
-    return ((((s * 2 + lt) * 5 + hb) * 6 + f) * g + x) * g + y
-
-
-@njit(cache=True)
-def _move_dp(cost, nbud):
-    """Bottleneck-shortest DP over (points spent, last was turn, hexes (cap 4), facing, hex)."""
-    rad = nbud + 1
-    g = 2 * rad + 1
-    size = (nbud + 1) * 2 * 5 * 6 * g * g
-    val = np.full(size, 127, dtype=np.int8)
-    par = np.full(size, -1, dtype=np.int32)
-    dqs = (1, 1, 0, -1, -1, 0)
-    drs = (0, -1, -1, 0, 1, 1)
-    turns = (1, -1, 2, -2, 3)
-    val[_sidx(0, 0, 0, 0, rad, rad, g)] = 0
-    for s in range(nbud + 1):
-        for lt in range(2):
-            for hb in range(5):
-                for f in range(6):
-                    for x in range(g):
-                        for y in range(g):
-                            i = _sidx(s, lt, hb, f, x, y, g)
-                            v = val[i]
-                            if v == 127:
-                                continue
-                            if s + 1 <= nbud:
-                                nx = x + dqs[f]
-                                ny = y + drs[f]
-                                a = nx - rad
-                                b = ny - rad
-                                d = (abs(a) + abs(b) + abs(a + b)) // 2
-                                nv = v if v > d else d
-                                hb2 = hb + 1 if hb < 4 else 4
-                                j = _sidx(s + 1, 0, hb2, f, nx, ny, g)
-                                if nv < val[j]:
-                                    val[j] = nv
-                                    par[j] = i
-                            if lt == 0:
-                                for k in turns:
-                                    c = cost[abs(k)]
-                                    if s + c <= nbud:
-                                        j = _sidx(s + c, 1, hb, (f + k) % 6, x, y, g)
-                                        if v < val[j]:
-                                            val[j] = v
-                                            par[j] = i
-    return val, par
-
-
-@njit(cache=True)
-def _rot(a, b, k):
-    for _ in range(k):
-        a, b = a + b, -a
-    return a, b
-
-
-@njit(cache=True)
-def _extract(val, par, nbud):
-    rad = nbud + 1
-    g = 2 * rad + 1
-    # pass 1: count end states per budget
-    counts = np.zeros(nbud + 2, dtype=np.int64)
-    for s in range(nbud + 1):
-        for f in range(6):
-            for x in range(g):
-                for y in range(g):
-                    found = False
-                    for lt in range(2):
-                        for hb in range(5):
-                            if val[_sidx(s, lt, hb, f, x, y, g)] != 127:
-                                found = True
-                    if found:
-                        counts[s + 1] += 1
-    off = np.cumsum(counts)
-    n = off[-1]
-    dq = np.zeros(n, np.int8)
-    dr = np.zeros(n, np.int8)
-    ff = np.zeros(n, np.int8)
-    hh = np.zeros(n, np.int8)
-    rq = np.zeros((n, 6), np.int8)
-    rr = np.zeros((n, 6), np.int8)
-    box = np.zeros((n, 6, 6), np.int8)
-    pq = np.zeros(64, np.int64)
-    pr = np.zeros(64, np.int64)
-    e = 0
-    for s in range(nbud + 1):
-        for f in range(6):
-            for x in range(g):
-                for y in range(g):
-                    bi = -1
-                    bh = -1
-                    bv = 127
-                    for hb in range(5):
-                        for lt in range(2):
-                            i = _sidx(s, lt, hb, f, x, y, g)
-                            v = val[i]
-                            if v == 127:
-                                continue
-                            if hb > bh or (hb == bh and v < bv):
-                                bh = hb
-                                bv = v
-                                bi = i
-                    if bi < 0:
-                        continue
-                    dq[e] = x - rad
-                    dr[e] = y - rad
-                    ff[e] = f
-                    hh[e] = bh
-                    # the path's hexes (start included)
-                    npth = 0
-                    i = bi
-                    while i >= 0:
-                        yy = i % g
-                        xx = (i // g) % g
-                        pq[npth] = xx - rad
-                        pr[npth] = yy - rad
-                        npth += 1
-                        i = par[i]
-                    for k in range(6):
-                        a, b = _rot(x - rad, y - rad, k)
-                        rq[e, k] = a
-                        rr[e, k] = b
-                        lo_r = 99
-                        hi_r = -99
-                        lo0 = 99
-                        hi0 = -99
-                        lo1 = 99
-                        hi1 = -99
-                        for m in range(npth):
-                            a, b = _rot(pq[m], pr[m], k)
-                            c0 = a + b // 2
-                            c1 = a + (b + 1) // 2
-                            lo_r = min(lo_r, b)
-                            hi_r = max(hi_r, b)
-                            lo0 = min(lo0, c0)
-                            hi0 = max(hi0, c0)
-                            lo1 = min(lo1, c1)
-                            hi1 = max(hi1, c1)
-                        box[e, k, 0] = lo_r
-                        box[e, k, 1] = hi_r
-                        box[e, k, 2] = lo0
-                        box[e, k, 3] = hi0
-                        box[e, k, 4] = lo1
-                        box[e, k, 5] = hi1
-                    e += 1
-    return off, dq, dr, ff, hh, rq, rr, box
-
-
-_MOVE_PARTS: dict[bytes, tuple] = {}
-
-
-def move_tables(turn_cost: np.ndarray, max_budget: int = MAX_BUDGET, mrs=None) -> MoveTables:
-    """Precompute the move end states for the maneuverability ratings ``mrs`` (default all).
-
-    Ratings not listed get no entries (a dragon with such a rating would have no move), so
-    callers list every rating a dragon can reach: its sheet's and the one serious tail damage
-    gives (:func:`needed_mrs`).
-
-    Parameters
-    ----------
-    turn_cost : int64 [n_mr, 4]
-        Cost to turn 0, 60, 120, 180 degrees by MR (``KernelTables.turn_cost``).
-    max_budget : int
-        Largest geometric budget (hexes + turn points) to enumerate.
-    mrs : iterable of int, optional
-        Which maneuverability indices to enumerate.
-    """
-    turn_cost = np.ascontiguousarray(turn_cost, dtype=np.int64)
-    nmr = turn_cost.shape[0]
-    want = set(range(nmr)) if mrs is None else {int(m) for m in mrs}
-    parts = []
-    for mr in range(nmr):
-        if mr not in want:
-            parts.append(None)
-            continue
-        key = turn_cost[mr].tobytes() + bytes([max_budget])
-        if key not in _MOVE_PARTS:
-            val, par = _move_dp(turn_cost[mr], max_budget)
-            _MOVE_PARTS[key] = _extract(val, par, max_budget)
-        parts.append(_MOVE_PARTS[key])
-    off = np.zeros((nmr, max_budget + 2), dtype=np.int64)
-    base = 0
-    for m, p in enumerate(parts):
-        if p is None:
-            off[m] = base
-            continue
-        off[m] = p[0] + base
-        base += int(p[0][-1])
-    real = [p for p in parts if p is not None]
-    cat = [np.concatenate([p[k] for p in real]) for k in range(1, 8)]
-    _dq, _dr, f, h, rq, rr, box = cat
-    return MoveTables(off, *cat, *_packed(off, f, h, rq, rr, box), *_target_grid(off, _dq, _dr, f))
-
-
-def _target_grid(
-    off: np.ndarray, dq: np.ndarray, dr: np.ndarray, f: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(tg, tg_off)`` of :class:`MoveTables`: each block's entries by end offset and facing
-    change (a move ends at most ``b`` hexes away on a budget of ``b`` points)."""
-    tg_off = np.full((off.shape[0], off.shape[1] - 1), -1, dtype=np.int64)
-    total = 0
-    for m in range(off.shape[0]):
-        for b in range(off.shape[1] - 1):
-            if off[m, b + 1] > off[m, b]:
-                tg_off[m, b] = total
-                total += (2 * b + 1) ** 2 * 6
-    tg = np.full(total, -1, dtype=np.int32)
-    for m in range(off.shape[0]):
-        for b in range(off.shape[1] - 1):
-            a, z = int(off[m, b]), int(off[m, b + 1])
-            if z <= a:
-                continue
-            q = dq[a:z].astype(np.int64)
-            r = dr[a:z].astype(np.int64)
-            if np.abs(q).max() > b or np.abs(r).max() > b:
-                raise ValueError(f"a move of budget {b} ends more than {b} hexes away")
-            idx = tg_off[m, b] + ((q + b) * (2 * b + 1) + r + b) * 6 + f[a:z]
-            if np.unique(idx).shape[0] != z - a:
-                raise ValueError("two entries of a move block end in the same state")
-            tg[idx] = np.arange(a, z, dtype=np.int32)
-    return tg, tg_off
-
-
-def needed_mrs(sheets_mr, mr_steps: int, n_mr: int = 9) -> list[int]:
-    """Maneuverability indices dragons with sheet ratings ``sheets_mr`` can have in a game:
-    their own and the one serious tail damage leaves them (``mr_steps`` down, minimum I)."""
-    out = set()
-    for m in sheets_mr:
-        out.add(int(m))
-        out.add(min(n_mr - 1, int(m) + int(mr_steps)))
-    return sorted(out)
-
-
-# =================================================================================================
-# rules mechanics (dice passed in)
-# =================================================================================================
-
-
-@njit(cache=True, _nrt=False)
-def refresh(ds, i, scal):
-    """Serious damage effects and removal for dragon ``i`` from its damage points.
-
-    "As each body part is reduced to less than half of its original damage points": head ->
-    breath one step down (minimum Cold), body -> tooth and claw one step down, each wing ->
-    maximum speed -2, tail -> maneuverability two steps down (minimum I); "if any of a
-    dragon's body part damage tracks is reduced to 0 points, the dragon ... is removed".
-    """
-    num = scal[S_SERIOUS_NUM]
-    den = scal[S_SERIOUS_DEN]
-    dead = False
-    for p in range(5):
-        if ds[i, F_DP + p] <= 0:
-            dead = True
-    head = 1 if ds[i, F_DP + 0] * den < ds[i, F_DP0 + 0] * num else 0
-    body = 1 if ds[i, F_DP + 1] * den < ds[i, F_DP0 + 1] * num else 0
-    tail = 1 if ds[i, F_DP + 2] * den < ds[i, F_DP0 + 2] * num else 0
-    lw = 1 if ds[i, F_DP + 3] * den < ds[i, F_DP0 + 3] * num else 0
-    rw = 1 if ds[i, F_DP + 4] * den < ds[i, F_DP0 + 4] * num else 0
-    b = ds[i, F_BREATH0] - scal[S_BREATH_STEPS_LOST] * head
-    ds[i, F_BREATH] = b if b > 0 else 0
-    c = ds[i, F_CLAW0] - scal[S_CLAW_STEPS_LOST] * body
-    ds[i, F_CLAW] = c if c > 0 else 0
-    m = ds[i, F_MR0] + scal[S_MR_STEPS_LOST] * tail
-    ds[i, F_MR] = m if m < 8 else 8
-    ds[i, F_MAX] = ds[i, F_MAX0] - scal[S_SPEED_LOST_PER_WING] * (lw + rw)
-    if dead:
-        ds[i, F_ALIVE] = 0
-
-
-@njit(cache=True, _nrt=False)
-def damage(ds, t, part, amount):
-    """Tick ``amount`` points off ``t``'s ``part`` (not below 0); returns the points taken."""
-    left = ds[t, F_DP + part]
-    took = amount if amount < left else left
-    if took < 0:
-        took = 0
-    ds[t, F_DP + part] = left - took
-    return took
-
-
-@njit(cache=True, _nrt=False)
-def speed_limits(ds, i, scal, accel_wings, opt):
-    """``(lo, hi)`` for the speed dragon ``i`` may record this turn.
-
-    "within the minimum and maximum speed"; "can't be more than 3 points faster than you moved
-    last turn" (first turn: any speed); "speeds of 10 or more for a maximum of three consecutive
-    turns"; after slowing, "two turns at speed 9 or less for every turn it spent at or above 10".
-    """
-    lo = ds[i, F_MIN]
-    hi = ds[i, F_MAX]
-    if ds[i, F_LAST] >= 0:
-        acc = scal[S_ACCEL]
-        if opt[OPT_ACCEL_WINGS] == 1:
-            acc = accel_wings[ds[i, F_WINGS]]
-        if ds[i, F_LAST] + acc < hi:
-            hi = ds[i, F_LAST] + acc
-    thr = scal[S_STREAK_THRESHOLD]
-    if ds[i, F_STREAK] >= scal[S_STREAK_MAX_TURNS] or ds[i, 7] > 0:
-        if hi > thr - 1:
-            hi = thr - 1
-    if hi < lo:
-        hi = lo
-    return lo, hi
-
-
-@njit(cache=True, _nrt=False)
-def record_speed(ds, i, speed, scal):
-    """Record ``speed`` and advance the speed-10 streak / cool-down bookkeeping."""
-    thr = scal[S_STREAK_THRESHOLD]
-    ds[i, F_SPEED] = speed
-    if speed >= thr:
-        ds[i, F_STREAK] += 1
-    else:
-        if ds[i, F_STREAK] > 0:
-            # this turn is the first of the 2-per-turn cool-down
-            ds[i, 7] = scal[S_COOLDOWN_FACTOR] * ds[i, F_STREAK] - 1
-            ds[i, F_STREAK] = 0
-        elif ds[i, 7] > 0:
-            ds[i, 7] -= 1
-    ds[i, F_LAST] = speed
-
-
-@njit(cache=True, _nrt=False)
-def apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f):
-    """Move dragon ``i`` by move-table entry ``e`` and altitude change ``dalt``."""
-    f0 = ds[i, F_F]
-    ds[i, F_Q] += mv_rq[e, f0]
-    ds[i, F_R] += mv_rr[e, f0]
-    ds[i, F_F] = (f0 + mv_f[e]) % 6
-    ds[i, F_ALT] += dalt
-    ds[i, F_MOVED] = 1
-
-
-@njit(cache=True, _nrt=False)
-def breath_hit(hit_roll, tn, auto_miss, auto_hit):
-    """ "Roll 2d6. If the result is equal to or higher than your final modified target number,
-    you hit ... A roll of 2 always misses, and a roll of 12 always hits"."""
-    if hit_roll <= auto_miss:
-        return False
-    return hit_roll >= auto_hit or hit_roll >= tn
-
-
-@njit(cache=True, _nrt=False)
-def cc_modifier(ds, i, cc_by_mr, scal, opt):
-    m = cc_by_mr[ds[i, F_MR]]
-    if opt[OPT_RIDERS] == 1 and ds[i, F_RIDER] == 1:
-        m += scal[S_LANCER_CC]
-    return m
-
-
-@njit(cache=True, _nrt=False)
-def cc_begin(ds, a, b, scal):
-    """ "both dragons automatically drop one altitude level"; "both dragons subtract 2 from their
-    current speed ... If subtracting 2 ... would cause it to drop below its minimum speed,
-    simply record the dragon's minimum speed"."""
-    for i in (a, b):
-        ds[i, F_ALT] -= scal[S_CC_ALTITUDE_DROP]
-        if ds[i, F_ALT] < 1:
-            ds[i, F_ALT] = 1
-        s = ds[i, F_SPEED] - scal[S_CC_SPEED_LOSS]
-        if s < ds[i, F_MIN]:
-            s = ds[i, F_MIN]
-        ds[i, F_LAST] = s
-
-
-@njit(cache=True, _nrt=False)
-def resolve_breath(ds, a, t, side, loc_roll, dmg_roll, tb_alloc, tb_weapon):
-    """A breath hit of ``a`` on ``t`` from direction ``side`` (0 F .. 5 FL): "Roll 2d6 and
-    cross-reference that number with the direction the attack came from on the Damage
-    Allocation Table", then the breath weapon's dice (``dmg_roll`` = their sum) plus its bonus.
-    Ticks the points off and credits ``a``; returns the part hit."""
-    part = tb_alloc[loc_roll, side]
-    dmg = dmg_roll + tb_weapon[ds[a, F_BREATH], 1]
-    ds[a, F_DEALT] += damage(ds, t, part, dmg)
-    return part
-
-
-@njit(cache=True, _nrt=False)
-def cc_winner(ds, a, b, ra, rb, cc_by_mr, scal, opt):
-    """ "Both ... roll 2d6 and add the close combat modifiers ... The highest modified result
-    wins the combat. If the numbers are tied, the combat is a draw" (-1)."""
-    sa = ra + cc_modifier(ds, a, cc_by_mr, scal, opt)
-    sb = rb + cc_modifier(ds, b, cc_by_mr, scal, opt)
-    if sa == sb:
-        return -1
-    return a if sa > sb else b
-
-
-@njit(cache=True, _nrt=False)
-def resolve_close_combat(
-    ds,
-    w,
-    l,
-    col,
-    loc_roll,
-    dmg_roll,
-    self_roll,
-    facing_roll,
-    winner_facing,
-    tb_alloc,
-    tb_weapon,
-    scal,
-    opt,
-):
-    """The rest of a decided close combat: "the winning dragon then rolls 1d6 to determine
-    ... which column to use" (``col`` 0..5), 2d6 location, tooth and claw dice (sum
-    ``dmg_roll``); the winner takes ``self_roll`` points itself; "The loser now rolls 1d6 and
-    consults the direction template. This is the direction (relative to its original facing)
-    in which the losing dragon is now facing" (``facing_roll`` 0..5 = template hexside); the
-    winner turns to ``winner_facing``. Returns the part hit."""
-    part = tb_alloc[loc_roll, col]
-    dmg = dmg_roll + tb_weapon[ds[w, F_CLAW], 1]
-    if opt[OPT_RIDERS] == 1 and ds[w, F_RIDER] == 1:
-        dmg += scal[S_LANCER_DAMAGE]
-    ds[w, F_DEALT] += damage(ds, l, part, dmg)
-    allocate_self_damage(ds, w, self_roll, scal[S_SELF_DAMAGE_POLICY], scal)
-    ds[l, F_F] = (ds[l, F_F] - facing_roll) % 6
-    ds[w, F_F] = winner_facing
-    refresh(ds, w, scal)
-    refresh(ds, l, scal)
-    return part
-
-
-@njit(cache=True, _nrt=False)
-def allocate_self_damage(ds, i, pts, mode, scal):
-    """The close-combat winner's own 1d6 ("allocate that many points of damage anywhere"):
-    mode 0 spreads point by point over the parts with most points left, never making a part
-    seriously damaged or destroyed when another choice exists; 1 all on the body; 2 all on the
-    part with most points left. Returns points taken."""
-    num = scal[S_SERIOUS_NUM]
-    den = scal[S_SERIOUS_DEN]
-    took = 0
-    if mode == 1:
-        return damage(ds, i, 1, pts)
-    if mode == 2:
-        bp = 0
-        for p in range(5):
-            if ds[i, F_DP + p] > ds[i, F_DP + bp]:
-                bp = p
-        return damage(ds, i, bp, pts)
-    for _ in range(pts):
-        best = -1
-        bestv = -1
-        tier = -1
-        for p in range(5):
-            left = ds[i, F_DP + p]
-            if left <= 0:
-                continue
-            after = left - 1
-            t = 0
-            if after > 0:
-                t = 1
-                d0 = ds[i, F_DP0 + p] * num
-                if after * den >= d0 or left * den < d0:
-                    t = 2  # stays healthy, or is already seriously damaged
-            if t > tier or (t == tier and left > bestv):
-                tier = t
-                bestv = left
-                best = p
-        if best < 0:
-            break
-        took += damage(ds, i, best, 1)
-    return took
-
 
 # =================================================================================================
 # setup
@@ -1128,7 +547,7 @@ def play_game(
                         s,
                         ds[i, F_LAST],
                         ds[i, F_STREAK],
-                        ds[i, 7],
+                        ds[i, F_COOL],
                         ds[i, F_MIN],
                         ds[i, F_MAX],
                         ds[i, F_DP + 3],
@@ -1666,23 +1085,4 @@ def kernel_args(tables) -> tuple:
     )
 
 
-__all__ = [
-    "MoveTables",
-    "move_tables",
-    "needed_mrs",
-    "duel_kernel",
-    "logged_game",
-    "play_game",
-    "kernel_args",
-    "default_options",
-    "refresh",
-    "damage",
-    "speed_limits",
-    "record_speed",
-    "apply_move",
-    "breath_hit",
-    "cc_begin",
-    "allocate_self_damage",
-    "arc_area",
-    "facing_toward",
-]
+__all__ = ["duel_kernel", "logged_game", "play_game", "kernel_args"]

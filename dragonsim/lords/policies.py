@@ -57,55 +57,25 @@ from numba import njit
 
 from .._llvm import prefetch, stack_empty
 from ..random import below
-from .hexes import (
-    DQ,
-    DR,
-    adjacent_facing,
-    arc_area,
-    distance,
-    facing_toward,
-    may_breathe_angle,
-    rotate,
+from .hexes import DQ, DR, arc_area, distance, facing_toward, rotate
+from .mechanics import can_engage, is_enemy, move_fits, target_number
+from .state import (
+    F_ALIVE,
+    F_ALT,
+    F_BREATH,
+    F_CLAW,
+    F_DP,
+    F_DP0,
+    F_ENG,
+    F_F,
+    F_MOVED,
+    F_MR,
+    F_Q,
+    F_R,
+    F_TOHIT,
 )
 
 __all__ = ["POLICIES", "policy_id", "policy_version"]
-
-# ---- the per-dragon state row (int64) ---------------------------------------------------------
-F_Q = 0  # axial q
-F_R = 1  # axial r
-F_F = 2  # facing 0..5
-F_ALT = 3  # altitude 1 Very Low .. 5 Very High (0 Ground is advanced-rules only)
-F_SPEED = 4  # speed recorded this turn
-F_LAST = 5  # speed that limits next turn's acceleration (after close-combat loss); -1 = setup
-F_STREAK = 6  # consecutive turns at speed >= 10
-F_COOL = 7  # turns still to be flown at speed <= 9 after a streak
-F_ALIVE = 8  # 1 in play, 0 removed
-F_TEAM = 9
-F_ENG = 10  # index of the dragon engaged with this turn, -1 none
-F_MOVED = 11  # 1 once it has moved this turn
-F_DP = 12  # 12..16 damage points left: head, body, tail, left wing, right wing
-F_DP0 = 17  # 17..21 starting damage points
-F_BODY = 22
-F_WINGS = 23
-F_BREATH0 = 24  # breath step on the sheet
-F_CLAW0 = 25  # tooth-and-claw step on the sheet
-F_MR0 = 26  # maneuverability index on the sheet
-F_MIN = 27  # minimum speed
-F_MAX0 = 28  # maximum speed on the sheet
-F_RIDER = 29
-F_BREATH = 30  # current breath step (after serious head damage)
-F_CLAW = 31  # current tooth-and-claw step
-F_MR = 32  # current maneuverability index
-F_MAX = 33  # current maximum speed
-F_POLICY = 34
-F_INIT = 35  # position in this turn's initiative order
-F_TARGET = 36  # recorded breath target, -1 none
-F_DEALT = 37  # damage dealt this game
-F_HITS = 38  # breath hits scored this game
-F_TOHIT = 39  # this dragon's size modifier as a target (wings + body rows)
-F_LEFT = 40  # 1 if it left the board
-F_SAMPLES = 41  # end states its planner scores per move (its strength; see parse_policy)
-NF = 42
 
 # ---- planning table rows (float64 [N_PLAN_ROWS, PLAN_WIDTH]) ----------------------------------
 PLAN_P_HIT = 0  # P(hit) by target number 0..PLAN_WIDTH-1 (exact 2d6 with auto miss/hit)
@@ -194,66 +164,12 @@ def policy_version(name: str) -> str:
 
 
 @njit(cache=True, inline="always")
-def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
-    """Is move-table entry ``e`` with altitude change ``dalt`` legal for dragon ``i`` now?
-
-    Checks: at least ``|dalt|`` hexes flown (one altitude level per hex), altitude within
-    Very Low..Very High, the path's bounding box on the board (rotated to the dragon's facing,
-    offset-row parity aware), and the end hex not occupied by another dragon in play.
-    """
-    h = mv_h[e]
-    if dalt > h or -dalt > h:
-        return False
-    alt = ds[i, F_ALT] + dalt
-    if alt < 1 or alt > alt_levels:
-        return False
-    f = ds[i, F_F]
-    q0 = ds[i, F_Q]
-    r0 = ds[i, F_R]
-    p = r0 & 1
-    col0 = q0 + (r0 - p) // 2
-    if r0 + mv_box[e, f, 0] < 0 or r0 + mv_box[e, f, 1] >= depth:
-        return False
-    if col0 + mv_box[e, f, 2 + 2 * p] < 0 or col0 + mv_box[e, f, 3 + 2 * p] >= width:
-        return False
-    q = q0 + mv_rq[e, f]
-    r = r0 + mv_rr[e, f]
-    for j in range(ds.shape[0]):
-        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
-            return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, max_range):
-    """Breath target number of ``a`` (placed at qa, ra, fa, alta) against ``t`` where ``t``
-    stands now; -1 when ``t`` cannot be breathed at (arc, range, neck bend)."""
-    dist = distance(qa, ra, ds[t, F_Q], ds[t, F_R])
-    if dist < 1 or dist > max_range:
-        return -1
-    da = alta - ds[t, F_ALT]
-    if not may_breathe_angle(dist, da):
-        return -1
-    area = arc_area(qa, ra, fa, ds[t, F_Q], ds[t, F_R], arc[3], arc[4], arc[5])
-    if area < 0:
-        return -1
-    if da < 0:
-        da = -da
-    return tb_base + ds[t, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[da]
-
-
-@njit(cache=True, inline="always")
 def _p_hit(plan, tn):
     if tn < 0:
         return 0.0
     if tn >= PLAN_WIDTH:
         tn = PLAN_WIDTH - 1
     return plan[PLAN_P_HIT, tn]
-
-
-@njit(cache=True, inline="always")
-def _enemy(ds, i, j):
-    return j != i and ds[j, F_ALIVE] == 1 and ds[j, F_TEAM] != ds[i, F_TEAM]
 
 
 @njit(cache=True, inline="always")
@@ -376,7 +292,7 @@ def choose_speed(pid, ds, i, lo, hi, pst):
         return lo + below(pst, hi - lo + 1)
     near = 1 << 30
     for j in range(ds.shape[0]):
-        if _enemy(ds, i, j):
+        if is_enemy(ds, i, j):
             d = distance(ds[i, F_Q], ds[i, F_R], ds[j, F_Q], ds[j, F_R])
             if d < near:
                 near = d
@@ -501,7 +417,7 @@ def choose_move(
     nr_ = 0
     nf = 0
     for j in range(ds.shape[0]):
-        if _enemy(ds, i, j):
+        if is_enemy(ds, i, j):
             d = distance(q0, r0, ds[j, F_Q], ds[j, F_R])
             if d < near:
                 near = d
@@ -568,7 +484,7 @@ def choose_move(
     gw = geo[G_WIDTH]
     ne = 0
     for j in range(ds.shape[0]):
-        if _enemy(ds, i, j):
+        if is_enemy(ds, i, j):
             k = 8 * ne
             scratch[k] = ds[j, F_Q]
             scratch[k + 1] = ds[j, F_R]
@@ -803,22 +719,6 @@ def choose_move(
 
 
 @njit(cache=True, _nrt=False)
-def can_engage(ds, i, j):
-    """The engagement conditions: ``i`` (which has just moved) ends adjacent to and facing
-    ``j``, at the same altitude, not Very Low, ``j`` has already moved, neither is engaged, and
-    they are enemies."""
-    return (
-        _enemy(ds, i, j)
-        and ds[j, F_MOVED] == 1
-        and ds[i, F_ENG] < 0
-        and ds[j, F_ENG] < 0
-        and ds[i, F_ALT] == ds[j, F_ALT]
-        and ds[i, F_ALT] > 1
-        and adjacent_facing(ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[j, F_Q], ds[j, F_R])
-    )
-
-
-@njit(cache=True, _nrt=False)
 def choose_engage(
     pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, cc_by_mr, self_dice, pst
 ):
@@ -883,7 +783,7 @@ def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
     bt = -1
     pick = -1
     for j in range(ds.shape[0]):
-        if not _enemy(ds, i, j) or ds[j, F_ENG] >= 0:
+        if not is_enemy(ds, i, j) or ds[j, F_ENG] >= 0:
             continue
         tn = target_number(
             ds,
