@@ -8,13 +8,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dragonsim.errors import UserError
+from dragonsim.lords import bots as B
 from dragonsim.lords import engine as E
 from dragonsim.lords import mechanics as M
 from dragonsim.lords import movetables as MT
-from dragonsim.lords import policies as P
 from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
-from dragonsim.lords.policies import POLICIES, policy_id
+from dragonsim.lords.bots import POLICIES, policy_id
+from dragonsim.lords.bots import dispatch as BD
+from dragonsim.lords.bots import plan as BP
 
 DRAGONS = [
     "Reaper",
@@ -135,27 +137,27 @@ def test_planner_geometry_table_is_exactly_the_direct_computation(arc_override):
     )
     tb = kernel_tables(rules)
     rng = int(tb.scalars[S_MAX_RANGE])
-    g = P.geometry_table(tb.arc, tb.range_mod, rng, 33, 24)
-    side = g[P.G_SIDE]
+    g = BP.geometry_table(tb.arc, tb.range_mod, rng, 33, 24)
+    side = g[BP.G_SIDE]
     seen = set()
     for dq in range(-rng, rng + 1):
         for dr in range(-rng, rng + 1):
             d = hx.distance(0, 0, dq, dr)
             for f in range(6):
-                v = g[g[P.G_SHOT] + 6 * ((dq + rng) * side + dr + rng) + f]
+                v = g[g[BP.G_SHOT] + 6 * ((dq + rng) * side + dr + rng) + f]
                 area = hx.arc_area(0, 0, f, dq, dr, tb.arc[3], tb.arc[4], tb.arc[5])
                 if not 1 <= d <= rng or area < 0:
-                    assert v == P.OUT_SHOT
+                    assert v == BP.OUT_SHOT
                     continue
                 assert v & 3 == area
-                assert (v >> 2) - P.SHOT_BIAS == tb.arc[area] + tb.range_mod[d]
+                assert (v >> 2) - BP.SHOT_BIAS == tb.arc[area] + tb.range_mod[d]
                 seen.add(area)
     assert seen == {0, 1, 2}
     for r in range(24):
         for col in range(33):
             q = col - (r - (r & 1)) // 2
             for f in range(6):
-                room = g[g[P.G_ROOM] + 6 * (r * 33 + col) + f]
+                room = g[g[BP.G_ROOM] + 6 * (r * 33 + col) + f]
                 ahead = 0
                 while ahead < 4 and hx.on_board(
                     q + (ahead + 1) * int(hx.DQ[f]), r + (ahead + 1) * int(hx.DR[f]), 33, 24
@@ -204,11 +206,11 @@ def test_planner_hit_row_shifted_by_one_reads_zero_below_and_flat_above():
     from dragonsim.lords import odds
 
     plan = prepare("Reaper", "Skyblazer")["args"][-1]
-    assert plan[P.PLAN_P_HIT1, 0] == 0.0
-    for k in range(1, P.PLAN_WIDTH):
-        assert plan[P.PLAN_P_HIT1, k] == plan[P.PLAN_P_HIT, k - 1]
-    assert plan[P.PLAN_P_HIT, 7] == float(odds.p_to_hit(7))
-    assert set(plan[P.PLAN_P_HIT, 13:]) == {float(Fraction(1, 36))}
+    assert plan[BP.PLAN_P_HIT1, 0] == 0.0
+    for k in range(1, BP.PLAN_WIDTH):
+        assert plan[BP.PLAN_P_HIT1, k] == plan[BP.PLAN_P_HIT, k - 1]
+    assert plan[BP.PLAN_P_HIT, 7] == float(odds.p_to_hit(7))
+    assert set(plan[BP.PLAN_P_HIT, 13:]) == {float(Fraction(1, 36))}
 
 
 def _planner(a, b, pol, samples):
@@ -249,7 +251,7 @@ def _planner(a, b, pol, samples):
         sc[S_CC_SELF_DAMAGE_DICE],
         samples,
     )
-    return prep, P.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth), args
+    return prep, BP.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth), args
 
 
 @pytest.mark.parametrize("pol", ["hunter", "brawler", "sniper"])
@@ -280,7 +282,7 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
     st = np.zeros(1, np.uint64)
     for seed in range(5):
         st[0] = seed
-        e, dalt = P.choose_move(
+        e, dalt = BD.choose_move(
             policy_id(pol), ds, 0, 4, *args, st, np.zeros(10 * S.MAXD, np.int64), geo
         )
         assert e >= 0 and dalt == 1
@@ -308,13 +310,13 @@ def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
             continue
         tn = M.target_number(at, i, j, q, r, f, alt, *tnargs)
         if tn >= 0:
-            best_off = max(best_off, P._p_hit(plan, tn) * plan[P.PLAN_E_DMG, ds[i, S.F_BREATH]])
+            best_off = max(best_off, BP.p_hit(plan, tn) * plan[BP.PLAN_E_DMG, ds[i, S.F_BREATH]])
         tn2 = M.target_number(at, j, i, qj, rj, int(ds[j, S.F_F]), int(ds[j, S.F_ALT]), *tnargs)
         if tn2 >= 0:
             w = 1.0 if ds[j, S.F_MOVED] else 0.6
-            danger += w * P._p_hit(plan, tn2) * plan[P.PLAN_E_DMG, ds[j, S.F_BREATH]]
+            danger += w * BP.p_hit(plan, tn2) * plan[BP.PLAN_E_DMG, ds[j, S.F_BREATH]]
             area = hx.arc_area(qj, rj, int(ds[j, S.F_F]), q, r, tb.arc[3], tb.arc[4], tb.arc[5])
-            if pid == P.P_SNIPER and area <= 1:
+            if pid == B.P_SNIPER and area <= 1:
                 danger += 2.0
         if (
             ds[j, S.F_MOVED] == 1
@@ -323,14 +325,14 @@ def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
             and hx.adjacent_facing(q, r, f, qj, rj)
         ):
             eng = max(
-                eng, P.engage_value(at, i, j, plan, tb.cc_by_mr, int(sc[S_CC_SELF_DAMAGE_DICE]))
+                eng, BP.engage_value(at, i, j, plan, tb.cc_by_mr, int(sc[S_CC_SELF_DAMAGE_DICE]))
             )
     if nr is None:
         return 0.0
-    edge = 0.4 * (4 - P._room_ahead(q, r, f, width, depth))
-    if pid == P.P_BRAWLER:
+    edge = 0.4 * (4 - BP.room_ahead(q, r, f, width, depth))
+    if pid == B.P_BRAWLER:
         return -1.0 * nr - edge + (100.0 if eng > -1e9 else 0.0)
-    if pid == P.P_SNIPER:
+    if pid == B.P_SNIPER:
         s = best_off - 1.5 * danger - edge
         return s - (3.0 * (3 - nr) if nr < 3 else 0.3 * (nr - 5) if nr > 5 else 0.0)
     s = best_off - danger - edge - 0.05 * nr
@@ -384,7 +386,7 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
             ds[1, S.F_ENG], ds[2, S.F_ENG] = 2, 1
         speed = int(rng.integers(3, 11))
         st = np.zeros(1, np.uint64)
-        e, dalt = P.choose_move(pid, ds, 0, speed, *args, st, np.zeros(10 * S.MAXD, np.int64), geo)
+        e, dalt = BD.choose_move(pid, ds, 0, speed, *args, st, np.zeros(10 * S.MAXD, np.int64), geo)
         # the altitude changes the planner considers: none and one level (a brawler: all
         # the way) towards the nearest enemy
         alt0, mr, f0 = int(ds[0, S.F_ALT]), int(ds[0, S.F_MR]), int(ds[0, S.F_F])
@@ -394,7 +396,7 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
             if ds[j, S.F_TEAM] != ds[0, S.F_TEAM]
         )[1]
         full = int(ds[near, S.F_ALT]) - alt0
-        other = full if pid == P.P_BRAWLER else int(np.sign(full))
+        other = full if pid == B.P_BRAWLER else int(np.sign(full))
         scores = {}
         for d in sorted({0, other}):
             b = speed - d
@@ -501,13 +503,13 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
                 ):
                     continue
                 s = _direct_score(
-                    P.P_HUNTER, ds, 0, *end, f, alt0 + dalt, tb, sc, plan, width, depth
+                    B.P_HUNTER, ds, 0, *end, f, alt0 + dalt, tb, sc, plan, width, depth
                 )
                 best_rear = s if best_rear is None else max(best_rear, s)
         if best_rear is None:
             continue
-        e, dalt = P.choose_move(
-            P.P_HUNTER,
+        e, dalt = BD.choose_move(
+            B.P_HUNTER,
             ds,
             0,
             speed,
@@ -518,7 +520,7 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
         )
         end = (q0 + int(mv.rq[e, f0]), r0 + int(mv.rr[e, f0]))
         chosen = _direct_score(
-            P.P_HUNTER,
+            B.P_HUNTER,
             ds,
             0,
             *end,

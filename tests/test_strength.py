@@ -15,7 +15,7 @@ from dragonsim import defaults
 from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords import api
-from dragonsim.lords.policies import (
+from dragonsim.lords.bots import (
     MAX_PLAN_SAMPLES,
     P_HUNTER,
     parse_policy,

@@ -22,7 +22,8 @@ from ..stats import Rate, mean_interval
 from . import engine as E
 from . import movetables as MT
 from . import state as S
-from .policies import POLICIES, parse_policy, plan_table, policy_spec, policy_version
+from .bots import POLICIES, parse_policy, policy_spec, policy_version
+from .bots.plan import plan_table
 from .tables import S_MR_STEPS_LOST
 
 __all__ = [
@@ -41,7 +42,7 @@ def resolve_policies(
     policy: str | None = "hunter", policies: str | Sequence[str] | None = None
 ) -> tuple[str, str]:
     """The two bots (``policies`` wins over ``policy``), spelled canonically (``hunter``,
-    ``hunter:32``: see :func:`~dragonsim.lords.policies.parse_policy`); UserError when
+    ``hunter:32``: see :func:`~dragonsim.lords.bots.parse_policy`); UserError when
     unknown."""
 
     if policies is not None:

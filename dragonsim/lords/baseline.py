@@ -76,7 +76,7 @@ def write(
     """Play the matchups and store the counts with a manifest."""
     from ..report import manifest
     from ..rules import lords_rules
-    from .policies import POLICIES
+    from .bots import POLICIES
 
     t0 = time.perf_counter()
     counts = _play(n, seed, matchups, threads)

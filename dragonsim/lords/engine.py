@@ -41,10 +41,29 @@ keep numba's runtime; an allocation added to a game function fails to compile, l
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 
+from .. import _kernels, _llvm, defaults
+from .. import random as _random
+from .._kernels import guard_caches
 from ..random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, below, d6, roll, seed_stream
+from . import hexes, mechanics, movetables, state, tables
+from .bots import dispatch as bots_dispatch
+from .bots import plan as bots_plan
+from .bots import planner as bots_planner
+from .bots import random as bots_random
+from .bots.dispatch import (
+    choose_engage,
+    choose_facing,
+    choose_move,
+    choose_side,
+    choose_speed,
+    choose_target,
+)
+from .bots.plan import geometry_table
 from .hexes import direction_template
 from .mechanics import (
     apply_move,
@@ -59,15 +78,6 @@ from .mechanics import (
     resolve_close_combat,
     speed_limits,
     target_number,
-)
-from .policies import (
-    choose_engage,
-    choose_facing,
-    choose_move,
-    choose_side,
-    choose_speed,
-    choose_target,
-    geometry_table,
 )
 from .state import (
     C_BREATH_HITS,
@@ -447,7 +457,7 @@ def play_game(
 ):
     """Play game number ``game`` to the end and add it to the counters ``cnt`` (int64 row).
 
-    ``geo`` is the planners' geometry table (:func:`~dragonsim.lords.policies.geometry_table`).
+    ``geo`` is the planners' geometry table (:func:`~dragonsim.lords.bots.plan.geometry_table`).
 
     ``ds`` (int64 [MAXD, NF]), ``order``/``key`` (int64 [MAXD]), ``pending`` (int64 [MAXD, 5]),
     ``scratch`` and the three uint64[1] stream states are per-chunk scratch. ``rec`` (int64
@@ -1008,58 +1018,26 @@ def logged_game(
     return cnt, log[: nlog[0]]
 
 
-def _drop_stale_caches() -> None:
-    """Key the on-disk numba caches of this module and of :mod:`.policies` on the sources they
-    compile in.
-
-    numba invalidates a cached function only when *its own* file changes, but the kernel
-    compiles in code from ``policies.py``, ``hexes.py``, ``tables.py``, ``random.py`` and
-    ``_llvm.py``; after an edit there (or a ``git pull`` that touches only those) a stale
-    kernel would load. A hash of those files is kept beside the cache and the caches are
-    flushed when it differs.
-    """
-    import hashlib
-    import os
-
-    from .. import _llvm
-    from .. import random as _random
-    from . import hexes as _hexes
-    from . import policies as _policies
-    from . import tables as _tables
-
-    mods = (__import__(__name__, fromlist=["_"]), _policies)
-    files = [m.__file__ for m in (*mods, _hexes, _tables, _random, _llvm)]
-    try:
-        digest = hashlib.sha256(b"".join(open(f, "rb").read() for f in files)).hexdigest()
-    except OSError:
-        return
-    for mod in mods:
-        fns = [
-            v
-            for v in vars(mod).values()
-            if getattr(v, "_cache", None) is not None
-            and hasattr(v._cache, "flush")
-            and getattr(v, "py_func", None) is not None
-            and v.py_func.__module__ == mod.__name__
-        ]
-        if not fns:
-            continue
-        try:
-            path = fns[0]._cache.cache_path
-            stamp = os.path.join(path, mod.__name__.rsplit(".", 1)[-1] + ".sources.sha256")
-            old = open(stamp).read().strip() if os.path.exists(stamp) else ""
-            if old == digest:
-                continue
-            for fn in fns:
-                fn._cache.flush()
-            os.makedirs(path, exist_ok=True)
-            with open(stamp, "w") as fh:
-                fh.write(digest)
-        except OSError:
-            continue
-
-
-_drop_stale_caches()
+_bots = sys.modules[f"{__package__}.bots"]
+guard_caches(
+    sys.modules[__name__],
+    [
+        state,
+        movetables,
+        mechanics,
+        _bots,
+        bots_dispatch,
+        bots_plan,
+        bots_planner,
+        bots_random,
+        hexes,
+        tables,
+        _random,
+        _llvm,
+        _kernels,
+        defaults,
+    ],
+)
 
 
 def kernel_args(tables) -> tuple:

@@ -48,7 +48,7 @@ class MoveTables(NamedTuple):
     grid over the end offsets ``|dq|, |dr| <= b`` of a dragon facing E and the facing change
     ``f``, entry ``tg[tg_off[mr, b] + ((dq + b) * (2 b + 1) + dr + b) * 6 + f]`` or -1
     (``tg_off`` -1 for an empty block). The hunter looks up the end states behind its enemy
-    there (:func:`~dragonsim.lords.policies.choose_move`).
+    there (:func:`~dragonsim.lords.bots.planner.plan_move`).
     """
 
     off: np.ndarray
