@@ -113,17 +113,7 @@ def test_move_table_paths_respect_the_board_edge():
     rows = np.stack(
         [dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1, "hunter")]
     )
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
+    E.init_dragons(ds, rows, TB)
     q, r = hx.from_offset(1, 1)
     ds[0, S.F_Q], ds[0, S.F_R], ds[0, S.F_F], ds[0, S.F_ALT] = q, r, hx.NW, 3
     ds[1, S.F_Q], ds[1, S.F_R] = hx.from_offset(20, 20)
@@ -150,17 +140,7 @@ def test_move_table_paths_respect_the_board_edge():
 def _one(name="Reaper"):
     ds = np.zeros((1, S.NF), np.int64)
     rows = dragon_row(sheet(name), 0, "hunter")[None, :]
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
+    E.init_dragons(ds, rows, TB)
     return ds
 
 
@@ -192,17 +172,7 @@ def test_close_combat_speed_loss_floors_at_minimum_and_drops_altitude():
     rows = np.stack(
         [dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1, "hunter")]
     )
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
+    E.init_dragons(ds, rows, TB)
     ds[:, S.F_ALT] = 4
     M.record_speed(ds, 0, 6, TB.scalars)  # Reaper min 5
     M.record_speed(ds, 1, 9, TB.scalars)
@@ -239,30 +209,20 @@ def test_serious_damage_effects():
 
 
 def _example_state():
-    """Lectronist (Michael) and Kelvinight (Nick) after the first turn, on the board: the
-    RULES-GAPS reconstruction (0,0) facing E and (13,0) facing W, shifted 9 columns right and
-    onto row 12 so that both started on opposite edges."""
+    """Lectronist (Michael) and Kelvinight (Nick) after the first turn, on the board: a
+    reconstruction in axial coordinates, (0,0) facing E and (13,0) facing W, shifted 9 columns
+    right and onto row 12 so that both started on opposite edges."""
     ds = np.zeros((2, S.NF), np.int64)
     rows = np.stack(
         [dragon_row(sheet("Lectronist"), 0, "hunter"), dragon_row(sheet("Kelvinight"), 1, "hunter")]
     )
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
+    E.init_dragons(ds, rows, TB)
     return ds, rows
 
 
 def test_example_of_play_replay():
-    """Example of Play (pp. 36-37), every printed fact, dice forced (RULES-GAPS printed
-    conflict 1: the example omits the range modifier)."""
+    """Example of Play (pp. 36-37), every printed fact, dice forced (a printed conflict:
+    the example omits the range modifier, so it is switched off here)."""
     ds, rows = _example_state()
     L, K = 0, 1
     q0, r0 = hx.from_offset(0, 12)  # Lectronist's edge hex ("directly across the map")
@@ -381,17 +341,7 @@ names = st.sampled_from(
 def _pair(na, nb, dmg_a, dmg_b):
     ds = np.zeros((2, S.NF), np.int64)
     rows = np.stack([dragon_row(sheet(na), 0, "hunter"), dragon_row(sheet(nb), 1, "hunter")])
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
+    E.init_dragons(ds, rows, TB)
     for i, dm in ((0, dmg_a), (1, dmg_b)):
         for p in range(5):
             ds[i, S.F_DP + p] = max(1, ds[i, S.F_DP + p] - dm[p])
@@ -484,8 +434,9 @@ def test_close_combat_matches_reference(
 
 
 def test_self_damage_never_makes_a_part_serious_when_avoidable():
-    """RULES-GAPS assumed 8: the winner's 1d6 'anywhere', spread so that no part becomes
-    seriously damaged or destroyed while another choice exists."""
+    """The assumed self-damage spread (lords.self_damage_policy): the winner's 1d6
+    'anywhere', spread so that no part becomes seriously damaged or destroyed while another
+    choice exists."""
     ds = _one("Reaper")
     start = ds[0, S.F_DP : S.F_DP + 5].copy()
     M.allocate_self_damage(ds, 0, 6, 0, TB.scalars)

@@ -81,6 +81,7 @@ def test_kernels_run_as_plain_python(tmp_path):
         "import pickle, sys\n"
         "import numpy as np\n"
         "from dragonsim.lords import engine as E\n"
+        "from dragonsim.lords import state as S\n"
         "args = pickle.loads(open(sys.argv[1], 'rb').read())\n"
         "rec = np.zeros((0, S.N_REC), np.int64)\n"
         "print(E.duel_kernel(0, 2, 5, *args, rec).tolist())\n"

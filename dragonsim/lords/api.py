@@ -128,7 +128,7 @@ def prepare(
         range_mod=range_mod,
         scenario=scenario is not None,
     )
-    args = (dragons, scen, opt, *E.kernel_args(tb), mv, plan_table(tb))
+    args = (dragons, scen, opt, tb, mv, plan_table(tb))
     return {"a": sa, "b": sb, "rules": rs, "tables": tb, "moves": mv, "args": args, "options": opt}
 
 
@@ -778,7 +778,7 @@ def battle(
     opt = S.default_options(
         turn_limit=int(turn_limit), plan_samples=int(plan_samples), scenario=scenario is not None
     )
-    args = (rows, scen, opt, *E.kernel_args(tb), mv, plan_table(tb))
+    args = (rows, scen, opt, tb, mv, plan_table(tb))
     empty = np.zeros((0, S.N_REC), dtype=np.int64)
 
     def kernel(start, stop, seed_, *kargs):

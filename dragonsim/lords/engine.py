@@ -1,60 +1,56 @@
-"""The Dragon Lords game engine (basic rules, rulebook pages 6-14) as one numba kernel.
+"""The Dragon Lords game loop (basic rules, rulebook pp. 6-14) and its numba kernels.
 
-Layers (DESIGN.md "three tiers"):
+A game is the basic sequence of play ("Initiative, Record Speed, Movement, Record Breath
+Targets, Breath Combat, Close Combat", p.7), one function per phase, in that order:
 
-* rules mechanics -- small ``@njit`` functions that take the dice as arguments (initiative
-  ordering, speed limits, moves, breath attacks, close combat, damage and serious damage), so a
-  test can force any dice (the Example of Play) and a pure-Python reference
-  (:mod:`dragonsim.lords.reference`) can be fed the same numbers;
-* :func:`play_game` -- one whole game from its own random streams;
-* :func:`duel_kernel` -- the one top-level ``parallel=True`` kernel: ``prange`` over chunks of
-  games, each chunk owning a row of a 2-D counter array, summed at the end.
+* :func:`begin_game` -- the sheets become state rows and the dragons are placed (p.6);
+* :func:`initiative` -- 2d6 each, lowest moves first, roll-offs within ties;
+* :func:`record_speeds` -- every dragon records its speed before anyone moves;
+* :func:`movement` -- moves in initiative order, each followed by an optional engagement;
+* :func:`record_targets` -- every dragon records its breath target before anyone breathes;
+* :func:`breath_combat` -- the breath attacks, serious damage applied when all have breathed;
+* :func:`close_combat` -- each engaged pair fights;
+* :func:`end_game` -- the game's counters and its record.
 
-Everything a study may vary arrives as an argument: the rules tables
-(:class:`dragonsim.lords.tables.KernelTables`), the move tables (:func:`move_tables`), the
-planning odds (:func:`dragonsim.lords.policies.plan_table`), the dragons and an int64
-``options`` array indexed by the ``OPT_*`` constants -- the one place where rules options
-(including those the advanced-rules issue will add) go.
+:func:`play_game` runs them in turn; an advanced-rules phase (riders' actions, spells, the
+ground) stands beside its basic one and is switched on by an ``OPT_*`` option. The rules
+mechanics each phase applies are in :mod:`~dragonsim.lords.mechanics`, the decisions are the
+bots' (:mod:`~dragonsim.lords.bots.dispatch`), and the layouts of every array are in
+:mod:`~dragonsim.lords.state`.
 
-Movement, precomputed
----------------------
-A move is forward steps (1 point; climbing costs 2, diving 0, one level per hex) and turns
-(maneuver-diagram cost; never two in a row; at most 180 degrees). Climbs and dives only change
-what a forward step costs, so a move that flies ``H`` hexes, turns for ``T`` points and changes
-altitude by ``dalt`` levels costs ``H + T + dalt``, and is possible whenever ``|dalt| <= H``
-(levels can be interleaved to stay within Very Low..Very High whenever start and end are).
-:func:`move_tables` therefore enumerates once, per maneuverability rating and *geometric budget*
-``b = H + T``, every end state (offset, facing, hexes flown capped at 4) with one legal path (the
-most compact one: smallest greatest distance from the start), and that path's bounding box in
-offset-row coordinates for all six facings, so the board-edge check is six comparisons. A move
-of speed ``s`` with altitude change ``dalt`` is an entry of budget ``s - dalt``.
+Everything a study may vary arrives as an argument: the rules tables ``tb``
+(:class:`~dragonsim.lords.tables.KernelTables`), the move tables ``mv``
+(:class:`~dragonsim.lords.movetables.MoveTables`), the planning odds
+(:func:`~dragonsim.lords.bots.plan.plan_table`), the dragons and the int64 options array
+(``OPT_*``), the one place where rules options go.
 
-No reference counting in a game
--------------------------------
-Every function a game calls (here, in :mod:`~dragonsim.lords.policies` and
-:mod:`~dragonsim.lords.hexes`) is compiled with ``_nrt=False``: none of them allocates, and
-without it numba increments and decrements the reference count of every array argument on
-every call (30 atomic operations per ``choose_move``), which cost about a fifth of a hunter
-turn. Only the kernels that allocate (``duel_kernel``, ``logged_game``, the table builders)
-keep numba's runtime; an allocation added to a game function fails to compile, loudly.
+:func:`duel_kernel` is the one top-level ``parallel=True`` kernel: ``prange`` over chunks of
+games (:func:`dragonsim._kernels.n_chunks`), each chunk owning a row of a 2-D counter array,
+summed at the end; :func:`logged_game` plays one game serially with its decision log (tests).
+
+No reference counting in a game: every function a game calls is a
+:func:`~dragonsim._kernels.game_fn` (it allocates nothing); only the kernels that allocate
+(``duel_kernel``, ``logged_game``, the table builders) keep numba's runtime.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
 from .. import _kernels, _llvm, defaults
 from .. import random as _random
-from .._kernels import guard_caches
+from .._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
 from ..random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, below, d6, roll, seed_stream
+from . import bots as _bots
 from . import hexes, mechanics, movetables, state, tables
-from .bots import dispatch as bots_dispatch
-from .bots import plan as bots_plan
-from .bots import planner as bots_planner
-from .bots import random as bots_random
+from .bots import dispatch as _dispatch
+from .bots import plan as _plan
+from .bots import planner as _planner
+from .bots import random as _random_bot
 from .bots.dispatch import (
     choose_engage,
     choose_facing,
@@ -159,6 +155,7 @@ from .state import (
     MAXD,
     N_COUNTERS,
     N_LOG,
+    N_PARTS,
     N_REC,
     N_SNAP,
     NF,
@@ -167,6 +164,8 @@ from .state import (
     OPT_RANGE_MOD,
     OPT_SETUP,
     OPT_TURN_LIMIT,
+    PART_LEFT_WING,
+    PART_RIGHT_WING,
     R_DEALT0,
     R_DEALT1,
     R_ENGAGES,
@@ -196,24 +195,44 @@ from .tables import (
     S_TAIL_POINTS,
 )
 
+
+class Work(NamedTuple):
+    """Per-chunk scratch a game writes into (allocated once per chunk by the kernels)."""
+
+    gst: np.ndarray  # uint64[1]: the game stream (the rules' dice)
+    pst: np.ndarray  # uint64[1]: the policy stream (the bots' choices)
+    sst: np.ndarray  # uint64[1]: the setup stream (placement)
+    ds: np.ndarray  # int64 [MAXD, NF]: the dragon state rows
+    order: np.ndarray  # int64 [MAXD]: this turn's initiative order
+    key: np.ndarray  # int64 [MAXD]: the initiative rolls being sorted
+    scratch: np.ndarray  # int64 [10 * MAXD]: the planners' per-decision records
+
+
+@njit(cache=True)
+def new_work():
+    """Fresh :class:`Work` scratch for one chunk of games."""
+    return Work(
+        np.zeros(1, np.uint64),
+        np.zeros(1, np.uint64),
+        np.zeros(1, np.uint64),
+        np.zeros((MAXD, NF), np.int64),
+        np.zeros(MAXD, np.int64),
+        np.zeros(MAXD, np.int64),
+        np.zeros(10 * MAXD, np.int64),
+    )
+
+
 # =================================================================================================
 # setup
 # =================================================================================================
 
 
-@njit(cache=True, _nrt=False)
-def init_dragons(
-    ds,
-    dragons,
-    tb_min_speed,
-    tb_max_speed,
-    tb_dp_body,
-    tb_dp_wing,
-    tb_wing_tohit,
-    tb_body_tohit,
-    scal,
-):
-    """Fill each dragon's state row from its sheet row (``dragons``: int64 [nd, N_DCOLS])."""
+@game_fn
+def init_dragons(ds, dragons, tb):
+    """Fill each dragon's state row from its sheet row (``dragons``: int64 [nd, N_DCOLS]) and
+    the rules tables ``tb`` (:class:`~dragonsim.lords.tables.KernelTables`): speeds by body and
+    wings, damage points by part and size, its size modifier as a target."""
+    scal = tb.scalars
     nd = dragons.shape[0]
     for i in range(ds.shape[0]):
         for k in range(NF):
@@ -233,24 +252,24 @@ def init_dragons(
         ds[i, F_CLAW0] = dragons[i, D_CLAWS]
         ds[i, F_MR0] = dragons[i, D_MR]
         ds[i, F_RIDER] = dragons[i, D_RIDER]
-        ds[i, F_MIN] = tb_min_speed[body]
-        ds[i, F_MAX0] = tb_max_speed[wings]
+        ds[i, F_MIN] = tb.min_speed[body]
+        ds[i, F_MAX0] = tb.max_speed[wings]
         ds[i, F_LAST] = -1
-        ds[i, F_TOHIT] = tb_wing_tohit[wings] + tb_body_tohit[body]
+        ds[i, F_TOHIT] = tb.wing_tohit[wings] + tb.body_tohit[body]
         pts = (
             scal[S_HEAD_POINTS],
-            tb_dp_body[body],
+            tb.dp_body[body],
             scal[S_TAIL_POINTS],
-            tb_dp_wing[wings],
-            tb_dp_wing[wings],
+            tb.dp_wing[wings],
+            tb.dp_wing[wings],
         )
-        for p in range(5):
+        for p in range(N_PARTS):
             ds[i, F_DP + p] = pts[p]
             ds[i, F_DP0 + p] = pts[p]
         refresh(ds, i, scal)
 
 
-@njit(cache=True, _nrt=False)
+@game_fn
 def _edge_hex(edge, k, width, depth):
     """Axial hex number ``k`` along board edge 0 W, 1 E, 2 N, 3 S, and the inward facing."""
     if edge == 0:
@@ -265,7 +284,7 @@ def _edge_hex(edge, k, width, depth):
     return q, row, f
 
 
-@njit(cache=True, _nrt=False)
+@game_fn
 def _order_by_rolls(order, key, n, st, cnt):
     """Sort ``order[:n]`` by ``key`` ascending, rolling 2d6 again within ties ("roll off as many
     times as is necessary")."""
@@ -305,17 +324,19 @@ def _order_by_rolls(order, key, n, st, cnt):
                 cnt[C_DICE] += 2
 
 
-@njit(cache=True, _nrt=False)
-def setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key):
+@game_fn
+def place_dragons(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key):
     """Place the dragons: "Have each player roll 2d6. In the order of the dice rolls, lowest to
     highest, each player places his or her dragon in a hex along any edge of the map." Altitude
     is chosen secretly (uniformly by every bot); the first-turn speed is free.
 
-    Placement (RULES-GAPS: the rulebook leaves where on the edge to the players): the first
-    placer takes a uniformly random edge hex, facing inward; in a duel the second is placed
-    "directly across the map" as in the Example of Play; with more dragons, teammates of the
-    first placer share its edge, the other team of a two-team game takes the opposite edge,
-    and free-for-all dragons take random free edge hexes.
+    Where on the edge is left to the players ("in a hex along any edge of the map", p.6), so a
+    rule is assumed: the first placer takes a uniformly random edge hex, facing inward; in a
+    duel the second is placed "directly across the map", as the two dragons of the Example of
+    Play (p.36) are; with more dragons, teammates of the first placer share its edge and the
+    other team of a two-team game takes the opposite edge (the team game: a team chooses "from
+    which edge of the map its dragons enter the board. The other team's dragons will set up on
+    the opposite edge", p.14), and free-for-all dragons take random free edge hexes.
     """
     if opt[OPT_SETUP] == 1:
         for i in range(nd):
@@ -375,17 +396,23 @@ def setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key):
 # =================================================================================================
 
 
-@njit(cache=True, _nrt=False)
-def _log(log, nlog, ds, turn, kind, i, j, vals):
+# =================================================================================================
+# the decision log and the game state
+# =================================================================================================
+
+
+@game_fn
+def log_row(log, nlog, ds, turn, kind, i, j):
+    """Start the next decision-log row (``L_*``: turn, kind, the dragons, a snapshot of every
+    dragon before the decision) and return its index, or -1 when the log is full (a plain
+    duel passes a log of 0 rows). The caller writes the kind's values at ``L_A``."""
     k = nlog[0]
     if k >= log.shape[0]:
-        return
+        return -1
     log[k, L_TURN] = turn
     log[k, L_KIND] = kind
     log[k, L_I] = i
     log[k, L_J] = j
-    for m in range(len(vals)):
-        log[k, L_A + m] = vals[m]
     for d in range(ds.shape[0]):
         base = L_SNAP + N_SNAP * d
         log[k, base + 0] = ds[d, F_Q]
@@ -396,10 +423,11 @@ def _log(log, nlog, ds, turn, kind, i, j, vals):
         log[k, base + 5] = ds[d, F_ENG]
         log[k, base + 6] = ds[d, F_MOVED]
     nlog[0] = k + 1
+    return k
 
 
-@njit(cache=True, _nrt=False)
-def _teams_alive(ds, nd):
+@game_fn
+def teams_alive(ds, nd):
     """(number of teams with a dragon in play, one such team)."""
     seen = 0
     last = -1
@@ -414,359 +442,327 @@ def _teams_alive(ds, nd):
     return seen, last
 
 
-@njit(cache=True, _nrt=False)
-def play_game(
-    game,
-    seed,
-    nd,
-    dragons,
-    scen,
-    opt,
-    tb_turn_cost,
-    tb_cc_by_mr,
-    tb_init_mod,
-    tb_weapon,
-    tb_alloc,
-    tb_wing_tohit,
-    tb_body_tohit,
-    tb_arc,
-    range_mod,
-    tb_alt_mod,
-    tb_min_speed,
-    tb_max_speed,
-    tb_dp_body,
-    tb_dp_wing,
-    tb_accel_wings,
-    scal,
-    mv,
-    plan,
-    gst,
-    pst,
-    sst,
-    dsfull,
-    order,
-    key,
-    pending,
-    scratch,
-    cnt,
-    rec,
-    rrow,
-    log,
-    nlog,
-    geo,
-):
-    """Play game number ``game`` to the end and add it to the counters ``cnt`` (int64 row).
+# =================================================================================================
+# the phases, in the order of the sequence of play
+# =================================================================================================
 
-    ``geo`` is the planners' geometry table (:func:`~dragonsim.lords.bots.plan.geometry_table`).
 
-    ``ds`` (int64 [MAXD, NF]), ``order``/``key`` (int64 [MAXD]), ``pending`` (int64 [MAXD, 5]),
-    ``scratch`` and the three uint64[1] stream states are per-chunk scratch. ``rec`` (int64
-    [m, N_REC]) receives row ``rrow`` when ``rrow >= 0``; ``log`` (int64 [k, N_LOG]) receives
-    every decision while ``nlog[0] < k`` (tests).
-    """
-    ds = dsfull[:nd]  # loops over dragons run over the ones in this game only
-    seed_stream(gst, seed, game, STREAM_GAME)
-    seed_stream(pst, seed, game, STREAM_POLICY)
-    seed_stream(sst, seed, game, STREAM_SETUP)
-    (
-        mv_off,
-        mv_dq,
-        mv_dr,
-        mv_f,
-        mv_h,
-        mv_rq,
-        mv_rr,
-        mv_box,
-        mv_pk,
-        mv_pe,
-        mv_inv,
-        mv_tg,
-        mv_tg_off,
-    ) = mv
+@game_fn
+def begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog):
+    """ "Setting Up" (p.6): state rows from the sheets, each dragon's planning breadth, the
+    placement (:func:`place_dragons`)."""
+    scal = tb.scalars
+    init_dragons(ds, dragons, tb)
+    samples = opt[OPT_PLAN_SAMPLES]
+    for i in range(nd):
+        ds[i, F_SAMPLES] = dragons[i, D_SAMPLES] if dragons[i, D_SAMPLES] > 0 else samples
+    place_dragons(
+        ds,
+        nd,
+        scen,
+        opt,
+        w.sst,
+        cnt,
+        scal[S_BOARD_WIDTH],
+        scal[S_BOARD_DEPTH],
+        scal[S_ALTITUDE_LEVELS],
+        w.order,
+        w.key,
+    )
+    if nlog[0] < log.shape[0]:
+        for i in range(nd):
+            k = log_row(log, nlog, ds, 0, K_SETUP, i, -1)
+            if k >= 0:
+                log[k, L_A] = ds[i, F_LAST]
+
+
+@game_fn
+def initiative(ds, nd, opt, tb, w, cnt):
+    """ "1. Initiative" (p.7): "Each player rolls 2d6 ... Players with lower numbers move before
+    players with higher ones", ties rolled off (:func:`_order_by_rolls`); with the optional
+    rule (``OPT_INIT_MOD``, p.15) the roll is modified by maneuverability. Also clears last
+    turn's engagements and targets. Returns the number of dragons in play; ``w.order[:na]``
+    is the order and ``F_INIT`` each dragon's place in it."""
+    order = w.order
+    key = w.key
+    na = 0
+    for i in range(nd):
+        ds[i, F_MOVED] = 0
+        ds[i, F_ENG] = -1
+        ds[i, F_TARGET] = -1
+        if ds[i, F_ALIVE] == 1:
+            order[na] = i
+            key[na] = roll(w.gst, 2) * 16
+            cnt[C_DICE] += 2
+            if opt[OPT_INIT_MOD] == 1:
+                key[na] += 16 * tb.init_mod[ds[i, F_MR]]
+            na += 1
+    _order_by_rolls(order, key, na, w.gst, cnt)
+    for k in range(na):
+        ds[order[k], F_INIT] = k
+    return na
+
+
+@game_fn
+def record_speeds(ds, na, opt, tb, w, turn, log, nlog):
+    """ "2. Record Speed" (p.7), secretly: every dragon chooses within its limits
+    (:func:`~dragonsim.lords.mechanics.speed_limits`) before anyone moves."""
+    scal = tb.scalars
+    for k in range(na):
+        i = w.order[k]
+        lo, hi = speed_limits(ds, i, scal, tb.accel_wings, opt)
+        s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, w.pst)
+        if nlog[0] < log.shape[0]:
+            r = log_row(log, nlog, ds, turn, K_SPEED, i, -1)
+            if r >= 0:
+                log[r, L_A + 0] = s
+                log[r, L_A + 1] = ds[i, F_LAST]
+                log[r, L_A + 2] = ds[i, F_STREAK]
+                log[r, L_A + 3] = ds[i, F_COOL]
+                log[r, L_A + 4] = ds[i, F_MIN]
+                log[r, L_A + 5] = ds[i, F_MAX]
+                log[r, L_A + 6] = ds[i, F_DP + PART_LEFT_WING]
+                log[r, L_A + 7] = ds[i, F_DP + PART_RIGHT_WING]
+                log[r, L_A + 8] = ds[i, F_DP0 + PART_LEFT_WING]
+                log[r, L_A + 9] = ds[i, F_DP0 + PART_RIGHT_WING]
+        record_speed(ds, i, s, scal)
+
+
+@game_fn
+def movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog):
+    """ "3. Movement" (p.8): in initiative order each dragon flies exactly its speed; a dragon
+    with no move that stays on the board flies off and is out of the game. After each move the
+    dragon may engage the one enemy in front of it (:func:`~dragonsim.lords.mechanics.
+    can_engage`, p.9). Returns the engagements made."""
+    scal = tb.scalars
     width = scal[S_BOARD_WIDTH]
     depth = scal[S_BOARD_DEPTH]
     alt_levels = scal[S_ALTITUDE_LEVELS]
     base = scal[S_BASE_TO_HIT]
     max_range = scal[S_MAX_RANGE]
+    self_dice = scal[S_CC_SELF_DAMAGE_DICE]
+    engages = 0
+    for k in range(na):
+        i = w.order[k]
+        if ds[i, F_ALIVE] == 0:
+            continue
+        e, dalt = choose_move(
+            ds[i, F_POLICY],
+            ds,
+            i,
+            ds[i, F_SPEED],
+            mv.off,
+            mv.h,
+            mv.rq,
+            mv.rr,
+            mv.box,
+            mv.pk,
+            mv.pe,
+            mv.inv,
+            mv.tg,
+            mv.tg_off,
+            plan,
+            base,
+            tb.alt_mod,
+            max_range,
+            width,
+            depth,
+            alt_levels,
+            tb.cc_by_mr,
+            self_dice,
+            ds[i, F_SAMPLES],
+            w.pst,
+            w.scratch,
+            geo,
+        )
+        if e < 0:
+            # no move stays on the board: the dragon flies off and is out of the game
+            if nlog[0] < log.shape[0]:
+                r = log_row(log, nlog, ds, turn, K_LEAVE, i, -1)
+                if r >= 0:
+                    log[r, L_A + 0] = ds[i, F_SPEED]
+                    log[r, L_A + 1] = ds[i, F_MR]
+            ds[i, F_ALIVE] = 0
+            ds[i, F_LEFT] = 1
+            ds[i, F_MOVED] = 1
+            cnt[C_LEFT_BOARD] += 1
+            continue
+        if nlog[0] < log.shape[0]:
+            r = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
+            if r >= 0:
+                f0 = ds[i, F_F]
+                log[r, L_A + 0] = ds[i, F_SPEED]
+                log[r, L_A + 1] = ds[i, F_MR]
+                log[r, L_A + 2] = ds[i, F_Q] + mv.rq[e, f0]
+                log[r, L_A + 3] = ds[i, F_R] + mv.rr[e, f0]
+                log[r, L_A + 4] = (f0 + mv.f[e]) % 6
+                log[r, L_A + 5] = ds[i, F_ALT] + dalt
+        apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
+        j = choose_engage(
+            ds[i, F_POLICY],
+            ds,
+            i,
+            plan,
+            base,
+            tb.arc,
+            range_mod,
+            tb.alt_mod,
+            max_range,
+            tb.cc_by_mr,
+            self_dice,
+            w.pst,
+        )
+        if j >= 0 and can_engage(ds, i, j):
+            if nlog[0] < log.shape[0]:
+                log_row(log, nlog, ds, turn, K_ENGAGE, i, j)
+            ds[i, F_ENG] = j
+            ds[j, F_ENG] = i
+            engages += 1
+            cnt[C_ENGAGES] += 1
+    return engages
+
+
+@game_fn
+def record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog):
+    """ "4. Record Breath Targets" (p.10): every dragon in play records its target (or none)
+    before anyone breathes."""
+    scal = tb.scalars
+    for k in range(na):
+        i = w.order[k]
+        if ds[i, F_ALIVE] == 1:
+            t = choose_target(
+                ds[i, F_POLICY],
+                ds,
+                i,
+                plan,
+                scal[S_BASE_TO_HIT],
+                tb.arc,
+                range_mod,
+                tb.alt_mod,
+                scal[S_MAX_RANGE],
+                w.pst,
+            )
+            ds[i, F_TARGET] = t
+            if nlog[0] < log.shape[0] and t >= 0:
+                log_row(log, nlog, ds, turn, K_TARGET, i, t)
+
+
+@game_fn
+def breath_combat(ds, nd, na, tb, range_mod, w, cnt):
+    """ "5. Breath Combat" (pp. 10-12), simultaneous: damage points are ticked off as each
+    attack is rolled (in initiative order, like the Example of Play), but serious damage
+    effects and removals wait until every dragon has breathed, so a wounded dragon "still gets
+    to make its own attack" at full strength. A recorded target that can no longer be breathed
+    at wastes the breath."""
+    scal = tb.scalars
+    base = scal[S_BASE_TO_HIT]
+    max_range = scal[S_MAX_RANGE]
     auto_miss = scal[S_AUTO_MISS]
     auto_hit = scal[S_AUTO_HIT]
-    self_dice = scal[S_CC_SELF_DAMAGE_DICE]
-    samples = opt[OPT_PLAN_SAMPLES]
-    init_dragons(
-        ds,
-        dragons,
-        tb_min_speed,
-        tb_max_speed,
-        tb_dp_body,
-        tb_dp_wing,
-        tb_wing_tohit,
-        tb_body_tohit,
-        scal,
-    )
+    gst = w.gst
+    for k in range(na):
+        a = w.order[k]
+        t = ds[a, F_TARGET]
+        if t < 0 or ds[a, F_ALIVE] == 0:
+            continue
+        tn = target_number(
+            ds,
+            a,
+            t,
+            ds[a, F_Q],
+            ds[a, F_R],
+            ds[a, F_F],
+            ds[a, F_ALT],
+            base,
+            tb.arc,
+            range_mod,
+            tb.alt_mod,
+            max_range,
+        )
+        if tn < 0:
+            continue  # a recorded target that cannot be breathed at: the breath is wasted
+        hr = roll(gst, 2)
+        cnt[C_DICE] += 2
+        cnt[C_BREATHS] += 1
+        ti = tn if tn < 32 else 31
+        cnt[C_TN_TRIES + ti] += 1
+        if not breath_hit(hr, tn, auto_miss, auto_hit):
+            continue
+        cnt[C_TN_HITS + ti] += 1
+        cnt[C_BREATH_HITS] += 1
+        ds[a, F_HITS] += 1
+        s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
+        side = s1
+        if s2 >= 0:
+            side = choose_side(ds[a, F_POLICY], ds, t, s1, s2, tb.alloc, w.pst)
+        lr = roll(gst, 2)
+        nd6 = tb.weapon[ds[a, F_BREATH], 0]
+        dr_ = roll(gst, nd6)
+        cnt[C_DICE] += 2 + nd6
+        part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon)
+        cnt[C_LOC + 5 * side + part] += 1
     for i in range(nd):
-        ds[i, F_SAMPLES] = dragons[i, D_SAMPLES] if dragons[i, D_SAMPLES] > 0 else samples
-    setup(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key)
-    if nlog[0] < log.shape[0]:
-        for i in range(nd):
-            _log(log, nlog, ds, 0, K_SETUP, i, -1, (ds[i, F_LAST],))
-    engages = 0
-    turn = 0
-    winner = -1
-    limit_hit = 0
-    nteams, last_team = _teams_alive(ds, nd)
-    while True:
-        if nteams <= 1:
-            winner = last_team if nteams == 1 else -1
-            break
-        if turn >= opt[OPT_TURN_LIMIT]:
-            limit_hit = 1
-            winner = -1
-            break
-        turn += 1
-        # ---- 1. initiative: 2d6 each, lowest moves first, roll-offs for ties
-        na = 0
-        for i in range(nd):
-            ds[i, F_MOVED] = 0
-            ds[i, F_ENG] = -1
-            ds[i, F_TARGET] = -1
-            if ds[i, F_ALIVE] == 1:
-                order[na] = i
-                key[na] = roll(gst, 2) * 16
-                cnt[C_DICE] += 2
-                if opt[OPT_INIT_MOD] == 1:
-                    key[na] += 16 * tb_init_mod[ds[i, F_MR]]
-                na += 1
-        _order_by_rolls(order, key, na, gst, cnt)
-        for k in range(na):
-            ds[order[k], F_INIT] = k
-        # ---- 2. record speed (secretly: all choose before anyone moves)
-        for k in range(na):
-            i = order[k]
-            lo, hi = speed_limits(ds, i, scal, tb_accel_wings, opt)
-            s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, pst)
-            if nlog[0] < log.shape[0]:
-                _log(
-                    log,
-                    nlog,
-                    ds,
-                    turn,
-                    K_SPEED,
-                    i,
-                    -1,
-                    (
-                        s,
-                        ds[i, F_LAST],
-                        ds[i, F_STREAK],
-                        ds[i, F_COOL],
-                        ds[i, F_MIN],
-                        ds[i, F_MAX],
-                        ds[i, F_DP + 3],
-                        ds[i, F_DP + 4],
-                        ds[i, F_DP0 + 3],
-                        ds[i, F_DP0 + 4],
-                    ),
-                )
-            record_speed(ds, i, s, scal)
-        # ---- 3. movement in initiative order, engagement after each move
-        for k in range(na):
-            i = order[k]
-            if ds[i, F_ALIVE] == 0:
-                continue
-            e, dalt = choose_move(
-                ds[i, F_POLICY],
-                ds,
-                i,
-                ds[i, F_SPEED],
-                mv_off,
-                mv_h,
-                mv_rq,
-                mv_rr,
-                mv_box,
-                mv_pk,
-                mv_pe,
-                mv_inv,
-                mv_tg,
-                mv_tg_off,
-                plan,
-                base,
-                tb_alt_mod,
-                max_range,
-                width,
-                depth,
-                alt_levels,
-                tb_cc_by_mr,
-                self_dice,
-                ds[i, F_SAMPLES],
-                pst,
-                scratch,
-                geo,
-            )
-            if e < 0:
-                # no move stays on the board: the dragon flies off and is out of the game
-                if nlog[0] < log.shape[0]:
-                    _log(log, nlog, ds, turn, K_LEAVE, i, -1, (ds[i, F_SPEED], ds[i, F_MR]))
-                ds[i, F_ALIVE] = 0
-                ds[i, F_LEFT] = 1
-                ds[i, F_MOVED] = 1
-                cnt[C_LEFT_BOARD] += 1
-                continue
-            if nlog[0] < log.shape[0]:
-                f0 = ds[i, F_F]
-                _log(
-                    log,
-                    nlog,
-                    ds,
-                    turn,
-                    K_MOVE,
-                    i,
-                    -1,
-                    (
-                        ds[i, F_SPEED],
-                        ds[i, F_MR],
-                        ds[i, F_Q] + mv_rq[e, f0],
-                        ds[i, F_R] + mv_rr[e, f0],
-                        (f0 + mv_f[e]) % 6,
-                        ds[i, F_ALT] + dalt,
-                    ),
-                )
-            apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f)
-            j = choose_engage(
-                ds[i, F_POLICY],
-                ds,
-                i,
-                plan,
-                base,
-                tb_arc,
-                range_mod,
-                tb_alt_mod,
-                max_range,
-                tb_cc_by_mr,
-                self_dice,
-                pst,
-            )
-            if j >= 0 and can_engage(ds, i, j):
-                if nlog[0] < log.shape[0]:
-                    _log(log, nlog, ds, turn, K_ENGAGE, i, j, (0,))
-                ds[i, F_ENG] = j
-                ds[j, F_ENG] = i
-                engages += 1
-                cnt[C_ENGAGES] += 1
-        nteams, last_team = _teams_alive(ds, nd)
-        if nteams <= 1:
+        refresh(ds, i, scal)
+
+
+@game_fn
+def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
+    """ "6. Close Combat" (p.13): each engaged pair (once, when the earlier of the two comes up
+    in initiative order) drops, slows (:func:`~dragonsim.lords.mechanics.cc_begin`), rolls
+    2d6 plus modifiers; the winner rolls column, location and tooth-and-claw damage, takes
+    its own 1d6, and the loser is turned by the direction template."""
+    scal = tb.scalars
+    self_dice = scal[S_CC_SELF_DAMAGE_DICE]
+    gst = w.gst
+    for k in range(na):
+        a = w.order[k]
+        b = ds[a, F_ENG]
+        if b < 0 or ds[b, F_INIT] < ds[a, F_INIT]:
+            continue  # not engaged, or resolved when the earlier dragon came up
+        if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
             continue
-        # ---- 4. record breath targets (before anyone breathes)
-        for k in range(na):
-            i = order[k]
-            if ds[i, F_ALIVE] == 1:
-                t = choose_target(
-                    ds[i, F_POLICY],
-                    ds,
-                    i,
-                    plan,
-                    base,
-                    tb_arc,
-                    range_mod,
-                    tb_alt_mod,
-                    max_range,
-                    pst,
-                )
-                ds[i, F_TARGET] = t
-                if nlog[0] < log.shape[0] and t >= 0:
-                    _log(log, nlog, ds, turn, K_TARGET, i, t, (0,))
-        # ---- 5. breath combat: simultaneous. Damage points are ticked off as each attack is
-        # rolled (in initiative order, like the Example of Play), but serious damage effects and
-        # removals wait until every dragon has breathed, so a wounded dragon "still gets to make
-        # its own attack" at full strength.
-        for k in range(na):
-            a = order[k]
-            t = ds[a, F_TARGET]
-            if t < 0 or ds[a, F_ALIVE] == 0:
-                continue
-            tn = target_number(
-                ds,
-                a,
-                t,
-                ds[a, F_Q],
-                ds[a, F_R],
-                ds[a, F_F],
-                ds[a, F_ALT],
-                base,
-                tb_arc,
-                range_mod,
-                tb_alt_mod,
-                max_range,
-            )
-            if tn < 0:
-                continue  # a recorded target that cannot be breathed at: the breath is wasted
-            hr = roll(gst, 2)
-            cnt[C_DICE] += 2
-            cnt[C_BREATHS] += 1
-            ti = tn if tn < 32 else 31
-            cnt[C_TN_TRIES + ti] += 1
-            if not breath_hit(hr, tn, auto_miss, auto_hit):
-                continue
-            cnt[C_TN_HITS + ti] += 1
-            cnt[C_BREATH_HITS] += 1
-            ds[a, F_HITS] += 1
-            s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
-            side = s1
-            if s2 >= 0:
-                side = choose_side(ds[a, F_POLICY], ds, t, s1, s2, tb_alloc, pst)
-            lr = roll(gst, 2)
-            nd6 = tb_weapon[ds[a, F_BREATH], 0]
-            dr_ = roll(gst, nd6)
-            cnt[C_DICE] += 2 + nd6
-            part = resolve_breath(ds, a, t, side, lr, dr_, tb_alloc, tb_weapon)
-            cnt[C_LOC + 5 * side + part] += 1
-        for i in range(nd):
-            refresh(ds, i, scal)
-        nteams, last_team = _teams_alive(ds, nd)
-        if nteams <= 1:
-            continue
-        # ---- 6. close combat for each engaged pair
-        for k in range(na):
-            a = order[k]
-            b = ds[a, F_ENG]
-            if b < 0 or ds[b, F_INIT] < ds[a, F_INIT]:
-                continue  # not engaged, or resolved when the earlier dragon came up
-            if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
-                continue
-            cc_begin(ds, a, b, scal)
-            ra = roll(gst, 2)
-            rb = roll(gst, 2)
-            cnt[C_DICE] += 4
-            w = cc_winner(ds, a, b, ra, rb, tb_cc_by_mr, scal, opt)
-            di = (
-                cc_modifier(ds, a, tb_cc_by_mr, scal, opt)
-                - cc_modifier(ds, b, tb_cc_by_mr, scal, opt)
-                + 20
-            )
-            if di < 0:
-                di = 0
-            if di > 40:
-                di = 40
-            if w < 0:
-                cnt[C_CC + 3 * di + 1] += 1
-                if nlog[0] < log.shape[0]:
-                    _log(log, nlog, ds, turn, K_CC, a, b, (-1,))
-                continue
-            cnt[C_CC + 3 * di + (0 if w == a else 2)] += 1
-            lo_ = b if w == a else a
-            col = d6(gst) - 1
-            lr = roll(gst, 2)
-            nd6 = tb_weapon[ds[w, F_CLAW], 0]
-            dr_ = roll(gst, nd6)
-            sd = roll(gst, self_dice)
-            fr = d6(gst) - 1
-            cnt[C_DICE] += 1 + 2 + nd6 + self_dice + 1
-            wf = choose_facing(ds[w, F_POLICY], ds, w, lo_, pst) % 6
-            resolve_close_combat(
-                ds, w, lo_, col, lr, dr_, sd, fr, wf, tb_alloc, tb_weapon, scal, opt
-            )
+        cc_begin(ds, a, b, scal)
+        ra = roll(gst, 2)
+        rb = roll(gst, 2)
+        cnt[C_DICE] += 4
+        win = cc_winner(ds, a, b, ra, rb, tb.cc_by_mr, scal, opt)
+        di = (
+            cc_modifier(ds, a, tb.cc_by_mr, scal, opt)
+            - cc_modifier(ds, b, tb.cc_by_mr, scal, opt)
+            + 20
+        )
+        if di < 0:
+            di = 0
+        if di > 40:
+            di = 40
+        if win < 0:
+            cnt[C_CC + 3 * di + 1] += 1
             if nlog[0] < log.shape[0]:
-                _log(log, nlog, ds, turn, K_CC, a, b, (w,))
-        nteams, last_team = _teams_alive(ds, nd)
-    # ---- the end
+                r = log_row(log, nlog, ds, turn, K_CC, a, b)
+                if r >= 0:
+                    log[r, L_A] = -1
+            continue
+        cnt[C_CC + 3 * di + (0 if win == a else 2)] += 1
+        lo_ = b if win == a else a
+        col = d6(gst) - 1
+        lr = roll(gst, 2)
+        nd6 = tb.weapon[ds[win, F_CLAW], 0]
+        dr_ = roll(gst, nd6)
+        sd = roll(gst, self_dice)
+        fr = d6(gst) - 1
+        cnt[C_DICE] += 1 + 2 + nd6 + self_dice + 1
+        wf = choose_facing(ds[win, F_POLICY], ds, win, lo_, w.pst) % 6
+        resolve_close_combat(ds, win, lo_, col, lr, dr_, sd, fr, wf, tb.alloc, tb.weapon, scal, opt)
+        if nlog[0] < log.shape[0]:
+            r = log_row(log, nlog, ds, turn, K_CC, a, b)
+            if r >= 0:
+                log[r, L_A] = win
+
+
+@game_fn
+def end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog):
+    """The game is over: add it to the counters (``C_*``) and, when ``rrow >= 0``, write its
+    record (``R_*``)."""
     cnt[C_GAMES] += 1
     if winner < 0:
         cnt[C_DRAWS] += 1
@@ -780,7 +776,9 @@ def play_game(
         cnt[C_DEALT + i] += ds[i, F_DEALT]
         cnt[C_DEALT_SQ + i] += ds[i, F_DEALT] * ds[i, F_DEALT]
     if nlog[0] < log.shape[0]:
-        _log(log, nlog, ds, turn, K_END, winner, limit_hit, (0,))
+        r = log_row(log, nlog, ds, turn, K_END, winner, limit_hit)
+        if r >= 0:
+            log[r, L_A] = 0
     if rrow >= 0:
         rec[rrow, R_WINNER] = winner
         rec[rrow, R_TURNS] = turn
@@ -789,7 +787,7 @@ def play_game(
         rec[rrow, R_DEALT1] = ds[1, F_DEALT]
         l0 = 0
         l1 = 0
-        for p in range(5):
+        for p in range(N_PARTS):
             l0 += ds[0, F_DP + p]
             l1 += ds[1, F_DP + p]
         rec[rrow, R_LEFT0] = l0
@@ -800,38 +798,95 @@ def play_game(
 
 
 # =================================================================================================
-# the kernel
+# one game
 # =================================================================================================
 
 
-@njit(cache=True, parallel=True)
-def duel_kernel(
-    start,
-    stop,
-    seed,
-    dragons,
-    scen,
-    opt,
-    tb_turn_cost,
-    tb_cc_by_mr,
-    tb_init_mod,
-    tb_weapon,
-    tb_alloc,
-    tb_wing_tohit,
-    tb_body_tohit,
-    tb_arc,
-    tb_range_mod,
-    tb_alt_mod,
-    tb_min_speed,
-    tb_max_speed,
-    tb_dp_body,
-    tb_dp_wing,
-    tb_accel_wings,
-    scal,
-    mv,
-    plan,
-    rec,
+@game_fn
+def play_game(
+    game, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, w, cnt, rec, rrow, log, nlog
 ):
+    """Play game number ``game`` of the run ``seed`` to the end and add it to ``cnt``.
+
+    Parameters
+    ----------
+    game, seed : int
+        The game's streams are ``(seed, game)`` (:func:`dragonsim.random.seed_stream`).
+    dragons : int64 [nd, N_DCOLS]
+        Sheet rows (``D_*``).
+    scen : int64 [nd, 5]
+        Scenario rows (``SC_*``, used when ``opt[OPT_SETUP] == 1``).
+    opt : int64 [N_OPT]
+        Rules options (``OPT_*``).
+    tb : KernelTables
+        The rules tables; ``range_mod`` is its range row in force (zeros when
+        ``opt[OPT_RANGE_MOD] == 0``).
+    mv : MoveTables
+    plan : float64 [N_PLAN_ROWS, PLAN_WIDTH]
+    geo : int64
+        The planners' geometry table (:func:`~dragonsim.lords.bots.plan.geometry_table`).
+    w : Work
+        Per-chunk scratch.
+    cnt : int64 [N_COUNTERS]
+        This chunk's counters.
+    rec, rrow : int64 [m, N_REC], int
+        The game's record goes to row ``rrow`` when ``rrow >= 0``.
+    log, nlog : int64 [k, N_LOG], int64 [1]
+        Every decision is logged while ``nlog[0] < k`` (tests).
+    """
+    nd = dragons.shape[0]
+    ds = w.ds[:nd]  # loops over dragons run over the ones in this game only
+    seed_stream(w.gst, seed, game, STREAM_GAME)
+    seed_stream(w.pst, seed, game, STREAM_POLICY)
+    seed_stream(w.sst, seed, game, STREAM_SETUP)
+    begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog)
+    engages = 0
+    turn = 0
+    winner = -1
+    limit_hit = 0
+    nteams, last_team = teams_alive(ds, nd)
+    while True:
+        if nteams <= 1:
+            winner = last_team if nteams == 1 else -1
+            break
+        if turn >= opt[OPT_TURN_LIMIT]:
+            limit_hit = 1
+            winner = -1
+            break
+        turn += 1
+        na = initiative(ds, nd, opt, tb, w, cnt)
+        record_speeds(ds, na, opt, tb, w, turn, log, nlog)
+        engages += movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog)
+        nteams, last_team = teams_alive(ds, nd)
+        if nteams <= 1:
+            continue
+        record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog)
+        breath_combat(ds, nd, na, tb, range_mod, w, cnt)
+        nteams, last_team = teams_alive(ds, nd)
+        if nteams <= 1:
+            continue
+        close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog)
+        nteams, last_team = teams_alive(ds, nd)
+    end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog)
+
+
+# =================================================================================================
+# the kernels
+# =================================================================================================
+
+
+@njit(cache=True)
+def range_row(tb, opt):
+    """The To-Hit range row in force: ``tb.range_mod``, or zeros when ``opt[OPT_RANGE_MOD]``
+    is 0 (the Example of Play, pp. 36-37, reads no range modifier)."""
+    range_mod = tb.range_mod.copy()
+    if opt[OPT_RANGE_MOD] == 0:
+        range_mod[:] = 0
+    return range_mod
+
+
+@njit(cache=True, parallel=True)
+def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
     """Play games ``start..stop-1`` and return their counters.
 
     Parameters
@@ -839,14 +894,13 @@ def duel_kernel(
     start, stop, seed : int
         Game indices and the run's seed (each game has its own streams).
     dragons : int64 [nd, N_DCOLS]
-        Sheet rows (body, wings, breath, claws, rider, MR, team, policy id).
+        Sheet rows (body, wings, breath, claws, rider, MR, team, policy id, breadth).
     scen : int64 [nd, 5]
         Scenario rows (used when ``opt[OPT_SETUP] == 1``).
     opt : int64 [N_OPT]
         Rules options, see ``OPT_*``.
-    tb_* : int64 arrays
-        The rules tables (:class:`~dragonsim.lords.tables.KernelTables` fields).
-    scal : int64 [N_SCALARS]
+    tb : KernelTables
+        The rules tables (:func:`dragonsim.lords.tables.kernel_tables`).
     mv : MoveTables
     plan : float64 [N_PLAN_ROWS, PLAN_WIDTH]
     rec : int64 [stop - start, N_REC] or [0, N_REC]
@@ -857,29 +911,17 @@ def duel_kernel(
     int64 [N_COUNTERS]
     """
     n = stop - start
-    nchunks = min(max(1, n // 64), 1024)
-    if n <= 0:
-        nchunks = 1
+    nchunks = n_chunks(n)
     out = np.zeros((nchunks, N_COUNTERS), dtype=np.int64)
-    nd = dragons.shape[0]
-    range_mod = tb_range_mod.copy()
-    if opt[OPT_RANGE_MOD] == 0:
-        range_mod[:] = 0
+    range_mod = range_row(tb, opt)
     want_rec = rec.shape[0] == n
+    scal = tb.scalars
     geo = geometry_table(
-        tb_arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
+        tb.arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
     )
     for c in prange(nchunks):
-        a = start + (n * c) // nchunks
-        b = start + (n * (c + 1)) // nchunks
-        gst = np.zeros(1, np.uint64)
-        pst = np.zeros(1, np.uint64)
-        sst = np.zeros(1, np.uint64)
-        ds = np.zeros((MAXD, NF), np.int64)
-        order = np.zeros(MAXD, np.int64)
-        key = np.zeros(MAXD, np.int64)
-        pending = np.zeros((MAXD, 5), np.int64)
-        scratch = np.zeros(10 * MAXD, np.int64)
+        a, b = chunk_bounds(start, n, c, nchunks)
+        w = new_work()
         log = np.zeros((0, N_LOG), np.int64)
         nlog = np.zeros(1, np.int64)
         row = out[c]
@@ -888,137 +930,44 @@ def duel_kernel(
             play_game(
                 g,
                 seed,
-                nd,
                 dragons,
                 scen,
                 opt,
-                tb_turn_cost,
-                tb_cc_by_mr,
-                tb_init_mod,
-                tb_weapon,
-                tb_alloc,
-                tb_wing_tohit,
-                tb_body_tohit,
-                tb_arc,
+                tb,
                 range_mod,
-                tb_alt_mod,
-                tb_min_speed,
-                tb_max_speed,
-                tb_dp_body,
-                tb_dp_wing,
-                tb_accel_wings,
-                scal,
                 mv,
                 plan,
-                gst,
-                pst,
-                sst,
-                ds,
-                order,
-                key,
-                pending,
-                scratch,
+                geo,
+                w,
                 row,
                 rec,
                 rrow,
                 log,
                 nlog,
-                geo,
             )
     return out.sum(axis=0)
 
 
 @njit(cache=True)
-def logged_game(
-    game,
-    seed,
-    dragons,
-    scen,
-    opt,
-    tb_turn_cost,
-    tb_cc_by_mr,
-    tb_init_mod,
-    tb_weapon,
-    tb_alloc,
-    tb_wing_tohit,
-    tb_body_tohit,
-    tb_arc,
-    tb_range_mod,
-    tb_alt_mod,
-    tb_min_speed,
-    tb_max_speed,
-    tb_dp_body,
-    tb_dp_wing,
-    tb_accel_wings,
-    scal,
-    mv,
-    plan,
-    max_log,
-):
+def logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log):
     """Play one game (serially) and return ``(counters, log)``; the log has one row per
     decision (``K_*`` kinds) for the legality checker."""
-    nd = dragons.shape[0]
-    range_mod = tb_range_mod.copy()
-    if opt[OPT_RANGE_MOD] == 0:
-        range_mod[:] = 0
-    gst = np.zeros(1, np.uint64)
-    pst = np.zeros(1, np.uint64)
-    sst = np.zeros(1, np.uint64)
-    ds = np.zeros((MAXD, NF), np.int64)
-    order = np.zeros(MAXD, np.int64)
-    key = np.zeros(MAXD, np.int64)
-    pending = np.zeros((MAXD, 5), np.int64)
-    scratch = np.zeros(10 * MAXD, np.int64)
+    range_mod = range_row(tb, opt)
+    scal = tb.scalars
+    geo = geometry_table(
+        tb.arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
+    )
+    w = new_work()
     log = np.zeros((max_log, N_LOG), np.int64)
     nlog = np.zeros(1, np.int64)
     cnt = np.zeros(N_COUNTERS, np.int64)
     rec = np.zeros((0, N_REC), np.int64)
     play_game(
-        game,
-        seed,
-        nd,
-        dragons,
-        scen,
-        opt,
-        tb_turn_cost,
-        tb_cc_by_mr,
-        tb_init_mod,
-        tb_weapon,
-        tb_alloc,
-        tb_wing_tohit,
-        tb_body_tohit,
-        tb_arc,
-        range_mod,
-        tb_alt_mod,
-        tb_min_speed,
-        tb_max_speed,
-        tb_dp_body,
-        tb_dp_wing,
-        tb_accel_wings,
-        scal,
-        mv,
-        plan,
-        gst,
-        pst,
-        sst,
-        ds,
-        order,
-        key,
-        pending,
-        scratch,
-        cnt,
-        rec,
-        -1,
-        log,
-        nlog,
-        geometry_table(
-            tb_arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
-        ),
+        game, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, w, cnt, rec, -1, log, nlog
     )
     return cnt, log[: nlog[0]]
 
 
-_bots = sys.modules[f"{__package__}.bots"]
 guard_caches(
     sys.modules[__name__],
     [
@@ -1026,10 +975,10 @@ guard_caches(
         movetables,
         mechanics,
         _bots,
-        bots_dispatch,
-        bots_plan,
-        bots_planner,
-        bots_random,
+        _dispatch,
+        _plan,
+        _planner,
+        _random_bot,
         hexes,
         tables,
         _random,
@@ -1039,28 +988,21 @@ guard_caches(
     ],
 )
 
-
-def kernel_args(tables) -> tuple:
-    """The rules-table arguments of :func:`duel_kernel`, in order, from ``KernelTables``."""
-    t = tables
-    return (
-        t.turn_cost,
-        t.cc_by_mr,
-        t.init_mod,
-        t.weapon,
-        t.alloc,
-        t.wing_tohit,
-        t.body_tohit,
-        t.arc,
-        t.range_mod,
-        t.alt_mod,
-        t.min_speed,
-        t.max_speed,
-        t.dp_body,
-        t.dp_wing,
-        t.accel_wings,
-        t.scalars,
-    )
-
-
-__all__ = ["duel_kernel", "logged_game", "play_game", "kernel_args"]
+__all__ = [
+    "Work",
+    "new_work",
+    "init_dragons",
+    "place_dragons",
+    "begin_game",
+    "initiative",
+    "record_speeds",
+    "movement",
+    "record_targets",
+    "breath_combat",
+    "close_combat",
+    "end_game",
+    "play_game",
+    "range_row",
+    "duel_kernel",
+    "logged_game",
+]
