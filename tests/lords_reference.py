@@ -75,7 +75,8 @@ def scal_from_tables(tables):
 
 
 def is_serious(d: dict, part: int, sc=None) -> bool:
-    """ "reduced to less than half of its original damage points" (RULES-GAPS derived 9)."""
+    """ "reduced to less than half of its original damage points" (p.12: strictly less, so
+    exactly half is not yet serious)."""
     num, den = (sc or _DefaultScal()).serious
     return d["points"][part] * den < d["start_points"][part] * num
 
@@ -144,9 +145,9 @@ def close_combat_winner(a: dict, b: dict, roll_a: int, roll_b: int, cc_by_mr) ->
 
 
 def spread_self_damage(d: dict, points: int, sc=None) -> None:
-    """RULES-GAPS assumed 8: one point at a time on the part with most points left, preferring
-    parts that stay healthy (or are already seriously damaged) and never destroying a part when
-    another choice exists."""
+    """The assumed self-damage spread (rule ``lords.self_damage_policy``): one point at a time
+    on the part with most points left, preferring parts that stay healthy (or are already
+    seriously damaged) and never destroying a part when another choice exists."""
     num, den = (sc or _DefaultScal()).serious
     for _ in range(points):
         choices = []
@@ -453,7 +454,7 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
                     )
                 )
         elif kind == S.K_LEAVE:
-            # leaving is legal (RULES-GAPS assumed 5: the dragon is out of the game), but the
+            # leaving is legal (assumed, rule lords.board: the dragon is out of the game), but the
             # bots promise to leave only when no move stays on the board
             speed, mr = vals[:2]
             occupied = {snaps[d][:2] for d in range(nd) if d != i and snaps[d][4] == 1}

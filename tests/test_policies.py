@@ -62,8 +62,8 @@ def test_every_bot_decision_is_legal(a, b, pa, pb, seed, game):
 def test_checker_catches_an_illegal_move():
     """A test that would pass if the checker were missing is a defect: tamper with a logged
     move (further than the speed allows, a speed over the limits, flying off the board from
-    where a move stays on it: RULES-GAPS assumed 5 takes a dragon that leaves out of the game,
-    and the bots promise to leave only when forced) and the checker must object."""
+    where a move stays on it: the assumed rule lords.board takes a dragon that leaves out of
+    the game, and the bots promise to leave only when forced) and the checker must object."""
     prep, cnt, log = _play_logged("Reaper", "Skyblazer", ("hunter", "hunter"), 3, 7)
     moves = np.flatnonzero(log[:, S.L_KIND] == S.K_MOVE)
     bad = log.copy()
@@ -123,7 +123,7 @@ def test_planner_geometry_table_is_exactly_the_direct_computation(arc_override):
     """The planners' precomputed geometry (To-Hit table arc and range rows, the neck bend and
     arc of fire, p.10; the board edge) holds, for every offset within breath range and every
     facing, exactly the modifiers and area that target_number computes, and the room ahead
-    of every hex; also under overridden arc limits (RULES-GAPS assumed 3)."""
+    of every hex; also under overridden arc limits (the assumed lords.arc_degrees)."""
     from dragonsim.lords import hexes as hx
     from dragonsim.lords.tables import S_MAX_RANGE, kernel_tables
     from dragonsim.rules import lords_rules
@@ -256,7 +256,7 @@ def _planner(a, b, pol, samples):
 
 @pytest.mark.parametrize("pol", ["hunter", "brawler", "sniper"])
 def test_planner_scans_every_altitude_change_before_flying_off(pol):
-    """A dragon leaves the board only when no move stays on it (RULES-GAPS assumed 5; "A
+    """A dragon leaves the board only when no move stays on it (assumed, rule lords.board; "A
     dragon may change its altitude by climbing or diving at any time while moving 1 hex
     straight forward", How to Climb: "This costs 2 movement points"). Tankerous (MR I) in
     the top-left corner facing north-west at Very Low, speed 4, its enemy level with it:

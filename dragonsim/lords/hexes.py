@@ -20,12 +20,14 @@ facing ``f`` and an offset ``v`` therefore satisfies ``cos = D / (2 sqrt(N))`` w
 * angle <= 60 degrees  <=>  ``D >= 0 and D*D >= N``
 * angle <= 90 degrees  <=>  ``D >= 0``
 
-so "a target exactly on a boundary counts in the better area" (RULES-GAPS assumed 3) is exact.
+so "a target exactly on a boundary counts in the better area" (the assumed arc of fire,
+rule ``lords.arc_degrees``) is exact.
 
 Board
 -----
-The standard layout is 33 hexes across (east-west) by 24 deep (RULES-GAPS derived 10, assumed
-5), stored as offset rows ("odd-r": odd rows shifted half a hex east): column
+The standard layout is 33 hexes across (east-west: derived from the Example of Play, whose
+dragons placed "directly across the map" start 32 hexes apart) by 24 deep (assumed; rule
+``lords.board``), stored as offset rows ("odd-r": odd rows shifted half a hex east): column
 ``col = q + (r - (r & 1)) // 2``, row ``r``.
 """
 
