@@ -526,10 +526,10 @@ def _rules() -> list[Rule]:
             },
             _P,
             "The Wizard's Spellbook (p.25) as [cost, medium range, long range]; the first five "
-            "rows printed, the other eight cut off and assumed: costs and ranges in the printed "
-            "rows' span, by how strong each spell's printed effect is (p.24): Lethargy 3/2/4, "
-            "Lightning Bolt 1/3/6, Quicken 3/2/4, Saddlesore 2/3/6, Sharpen 2/2/5, Slow 3/2/4, "
-            "Spin 2/2/4, Vigor 3/2/4.",
+            "rows printed, the other eight cut off and assumed within the span of the printed "
+            "rows (cost 1-3, medium range 1-3, long range 3-6): Lethargy 3/2/4, Lightning Bolt "
+            "1/3/6, Quicken 3/2/4, Saddlesore 2/3/6, Sharpen 2/2/5, Slow 3/2/4, Spin 2/2/4, "
+            "Vigor 3/2/4.",
             "rider actions (wizard)",
             bounds=(0, 60),
             row_provenance={s: _A for s in SPELLS[5:]},
