@@ -208,7 +208,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from .study import tournament
+    from ..lords.study import tournament
 
     res = tournament(args.dragons, n=args.n, seed=args.seed, policy=args.policy)
     if args.json:
@@ -223,7 +223,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
-    from .study import _parse_value, sensitivity
+    from ..lords.study import _parse_value, sensitivity
 
     values = [_parse_value(v.strip()) for v in args.values.split(";") if v.strip()]
     df = sensitivity(

@@ -24,9 +24,10 @@ Everything a study may vary arrives as an argument: the rules tables ``tb``
 (:func:`~dragonsim.lords.bots.plan.plan_table`), the dragons and the int64 options array
 (``OPT_*``), the one place where rules options go.
 
-:func:`duel_kernel` is the one top-level ``parallel=True`` kernel: ``prange`` over chunks of
-games (:func:`dragonsim._kernels.n_chunks`), each chunk owning a row of a 2-D counter array,
-summed at the end; :func:`logged_game` plays one game serially with its decision log (tests).
+:func:`duel_kernel` plays a block of games: they are cut into chunks
+(:func:`dragonsim._kernels.n_chunks`), each owning a row of a 2-D counter array, played by
+:func:`play_chunks` on a few threads without the GIL, and summed at the end;
+:func:`logged_game` plays one game serially with its decision log (tests).
 
 No reference counting in a game: every function a game calls is a
 :func:`~dragonsim._kernels.game_fn` (it allocates nothing); only the kernels that allocate
@@ -36,15 +37,17 @@ No reference counting in a game: every function a game calls is a
 from __future__ import annotations
 
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import _kernels, _llvm, defaults
 from .. import random as _random
 from .._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
-from ..random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, below, d6, roll, seed_stream
+from ..random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, seed_stream
 from . import bots as _bots
 from . import hexes, mechanics, movetables, state, tables
 from .bots import dispatch as _dispatch
@@ -68,10 +71,13 @@ from .mechanics import (
     cc_begin,
     cc_modifier,
     cc_winner,
+    draw_below,
     record_speed,
     refresh,
     resolve_breath,
     resolve_close_combat,
+    roll_d6,
+    roll_dice,
     speed_limits,
     target_number,
 )
@@ -320,7 +326,7 @@ def _order_by_rolls(order, key, n, st, cnt):
             key[a] = rank * 16
         for a in range(n):
             if (mask >> a) & 1:
-                key[a] += roll(st, 2)
+                key[a] += roll_dice(st, 2)
                 cnt[C_DICE] += 2
 
 
@@ -348,12 +354,12 @@ def place_dragons(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, 
         return
     for i in range(nd):
         order[i] = i
-        key[i] = roll(sst, 2)
+        key[i] = roll_dice(sst, 2)
     _order_by_rolls(order, key, nd, sst, cnt)
     first = order[0]
-    edge0 = below(sst, 4)
+    edge0 = draw_below(sst, 4)
     n0 = depth if edge0 < 2 else width
-    k0 = below(sst, n0)
+    k0 = draw_below(sst, n0)
     q, r, f = _edge_hex(edge0, k0, width, depth)
     ds[first, F_Q] = q
     ds[first, F_R] = r
@@ -374,9 +380,9 @@ def place_dragons(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, 
                 elif nteams == 2:
                     edge = opposite
                 else:
-                    edge = below(sst, 4)
+                    edge = draw_below(sst, 4)
                 n = depth if edge < 2 else width
-                q, r, f = _edge_hex(edge, below(sst, n), width, depth)
+                q, r, f = _edge_hex(edge, draw_below(sst, n), width, depth)
                 free = True
                 for b in range(a):
                     j = order[b]
@@ -388,7 +394,7 @@ def place_dragons(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, 
         ds[i, F_R] = r
         ds[i, F_F] = f
     for i in range(nd):
-        ds[i, F_ALT] = 1 + below(sst, alt_levels)
+        ds[i, F_ALT] = 1 + draw_below(sst, alt_levels)
 
 
 # =================================================================================================
@@ -469,7 +475,7 @@ def begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog):
         w.order,
         w.key,
     )
-    if nlog[0] < log.shape[0]:
+    if log is not None:
         for i in range(nd):
             k = log_row(log, nlog, ds, 0, K_SETUP, i, -1)
             if k >= 0:
@@ -485,14 +491,14 @@ def initiative(ds, nd, opt, tb, w, cnt):
     is the order and ``F_INIT`` each dragon's place in it."""
     order = w.order
     key = w.key
-    na = 0
+    na = np.int64(0)  # int64, not a literal (see play_game)
     for i in range(nd):
         ds[i, F_MOVED] = 0
         ds[i, F_ENG] = -1
         ds[i, F_TARGET] = -1
         if ds[i, F_ALIVE] == 1:
             order[na] = i
-            key[na] = roll(w.gst, 2) * 16
+            key[na] = roll_dice(w.gst, 2) * 16
             cnt[C_DICE] += 2
             if opt[OPT_INIT_MOD] == 1:
                 key[na] += 16 * tb.init_mod[ds[i, F_MR]]
@@ -512,7 +518,7 @@ def record_speeds(ds, na, opt, tb, w, turn, log, nlog):
         i = w.order[k]
         lo, hi = speed_limits(ds, i, scal, tb.accel_wings, opt)
         s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, w.pst)
-        if nlog[0] < log.shape[0]:
+        if log is not None:
             r = log_row(log, nlog, ds, turn, K_SPEED, i, -1)
             if r >= 0:
                 log[r, L_A + 0] = s
@@ -577,7 +583,7 @@ def movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog):
         )
         if e < 0:
             # no move stays on the board: the dragon flies off and is out of the game
-            if nlog[0] < log.shape[0]:
+            if log is not None:
                 r = log_row(log, nlog, ds, turn, K_LEAVE, i, -1)
                 if r >= 0:
                     log[r, L_A + 0] = ds[i, F_SPEED]
@@ -587,7 +593,7 @@ def movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog):
             ds[i, F_MOVED] = 1
             cnt[C_LEFT_BOARD] += 1
             continue
-        if nlog[0] < log.shape[0]:
+        if log is not None:
             r = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
             if r >= 0:
                 f0 = ds[i, F_F]
@@ -613,7 +619,7 @@ def movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog):
             w.pst,
         )
         if j >= 0 and can_engage(ds, i, j):
-            if nlog[0] < log.shape[0]:
+            if log is not None:
                 log_row(log, nlog, ds, turn, K_ENGAGE, i, j)
             ds[i, F_ENG] = j
             ds[j, F_ENG] = i
@@ -643,8 +649,9 @@ def record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog):
                 w.pst,
             )
             ds[i, F_TARGET] = t
-            if nlog[0] < log.shape[0] and t >= 0:
-                log_row(log, nlog, ds, turn, K_TARGET, i, t)
+            if log is not None:
+                if t >= 0:
+                    log_row(log, nlog, ds, turn, K_TARGET, i, t)
 
 
 @game_fn
@@ -681,7 +688,7 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt):
         )
         if tn < 0:
             continue  # a recorded target that cannot be breathed at: the breath is wasted
-        hr = roll(gst, 2)
+        hr = roll_dice(gst, 2)
         cnt[C_DICE] += 2
         cnt[C_BREATHS] += 1
         ti = tn if tn < 32 else 31
@@ -695,9 +702,9 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt):
         side = s1
         if s2 >= 0:
             side = choose_side(ds[a, F_POLICY], ds, t, s1, s2, tb.alloc, w.pst)
-        lr = roll(gst, 2)
+        lr = roll_dice(gst, 2)
         nd6 = tb.weapon[ds[a, F_BREATH], 0]
-        dr_ = roll(gst, nd6)
+        dr_ = roll_dice(gst, nd6)
         cnt[C_DICE] += 2 + nd6
         part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon)
         cnt[C_LOC + 5 * side + part] += 1
@@ -722,8 +729,8 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
         if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
             continue
         cc_begin(ds, a, b, scal)
-        ra = roll(gst, 2)
-        rb = roll(gst, 2)
+        ra = roll_dice(gst, 2)
+        rb = roll_dice(gst, 2)
         cnt[C_DICE] += 4
         win = cc_winner(ds, a, b, ra, rb, tb.cc_by_mr, scal, opt)
         di = (
@@ -737,23 +744,23 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
             di = 40
         if win < 0:
             cnt[C_CC + 3 * di + 1] += 1
-            if nlog[0] < log.shape[0]:
+            if log is not None:
                 r = log_row(log, nlog, ds, turn, K_CC, a, b)
                 if r >= 0:
                     log[r, L_A] = -1
             continue
         cnt[C_CC + 3 * di + (0 if win == a else 2)] += 1
         lo_ = b if win == a else a
-        col = d6(gst) - 1
-        lr = roll(gst, 2)
+        col = roll_d6(gst) - 1
+        lr = roll_dice(gst, 2)
         nd6 = tb.weapon[ds[win, F_CLAW], 0]
-        dr_ = roll(gst, nd6)
-        sd = roll(gst, self_dice)
-        fr = d6(gst) - 1
+        dr_ = roll_dice(gst, nd6)
+        sd = roll_dice(gst, self_dice)
+        fr = roll_d6(gst) - 1
         cnt[C_DICE] += 1 + 2 + nd6 + self_dice + 1
         wf = choose_facing(ds[win, F_POLICY], ds, win, lo_, w.pst) % 6
         resolve_close_combat(ds, win, lo_, col, lr, dr_, sd, fr, wf, tb.alloc, tb.weapon, scal, opt)
-        if nlog[0] < log.shape[0]:
+        if log is not None:
             r = log_row(log, nlog, ds, turn, K_CC, a, b)
             if r >= 0:
                 log[r, L_A] = win
@@ -775,7 +782,7 @@ def end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog
     for i in range(nd):
         cnt[C_DEALT + i] += ds[i, F_DEALT]
         cnt[C_DEALT_SQ + i] += ds[i, F_DEALT] * ds[i, F_DEALT]
-    if nlog[0] < log.shape[0]:
+    if log is not None:
         r = log_row(log, nlog, ds, turn, K_END, winner, limit_hit)
         if r >= 0:
             log[r, L_A] = 0
@@ -802,7 +809,7 @@ def end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog
 # =================================================================================================
 
 
-@game_fn
+@game_fn(inline="always")
 def play_game(
     game, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, w, cnt, rec, rrow, log, nlog
 ):
@@ -831,19 +838,22 @@ def play_game(
         This chunk's counters.
     rec, rrow : int64 [m, N_REC], int
         The game's record goes to row ``rrow`` when ``rrow >= 0``.
-    log, nlog : int64 [k, N_LOG], int64 [1]
-        Every decision is logged while ``nlog[0] < k`` (tests).
+    log, nlog : int64 [k, N_LOG], int64 [1], or None, None
+        Every decision is logged while ``nlog[0] < k`` (tests); with None (a plain duel) the
+        logging code is not compiled at all (numba prunes ``if log is not None`` branches).
     """
     nd = dragons.shape[0]
     ds = w.ds[:nd]  # loops over dragons run over the ones in this game only
-    seed_stream(w.gst, seed, game, STREAM_GAME)
-    seed_stream(w.pst, seed, game, STREAM_POLICY)
-    seed_stream(w.sst, seed, game, STREAM_SETUP)
+    # Counts and purposes start as int64, not as literals: numba would compile a callee once
+    # for the literal types of its first typing pass and once more for int64.
+    seed_stream(w.gst, seed, game, np.int64(STREAM_GAME))
+    seed_stream(w.pst, seed, game, np.int64(STREAM_POLICY))
+    seed_stream(w.sst, seed, game, np.int64(STREAM_SETUP))
     begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog)
-    engages = 0
-    turn = 0
-    winner = -1
-    limit_hit = 0
+    engages = np.int64(0)
+    turn = np.int64(0)
+    winner = np.int64(-1)
+    limit_hit = np.int64(0)
     nteams, last_team = teams_alive(ds, nd)
     while True:
         if nteams <= 1:
@@ -885,9 +895,73 @@ def range_row(tb, opt):
     return range_mod
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def play_chunks(
+    c0, c1, nchunks, start, n, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, out, rec
+):
+    """Play the games of chunks ``c0..c1-1`` (of ``nchunks`` over games ``start..start+n-1``)
+    serially, chunk ``c`` into counter row ``out[c]``; records into ``rec`` when it has a row
+    per game. Releases the GIL: :func:`duel_kernel` runs one call per thread."""
+    want_rec = rec.shape[0] == n
+    w = new_work()
+    for c in range(c0, c1):
+        a, b = chunk_bounds(start, n, c, nchunks)
+        row = out[c]
+        for g in range(a, b):
+            rrow = g - start if want_rec else -1
+            play_game(
+                g,
+                seed,
+                dragons,
+                scen,
+                opt,
+                tb,
+                range_mod,
+                mv,
+                plan,
+                geo,
+                w,
+                row,
+                rec,
+                rrow,
+                None,
+                None,
+            )
+
+
+@njit(cache=True)
+def kernel_inputs(tb, opt):
+    """``(range_mod, geo)``: the To-Hit range row in force (:func:`range_row`) and the
+    planners' geometry table, built once per kernel call."""
+    range_mod = range_row(tb, opt)
+    scal = tb.scalars
+    geo = geometry_table(
+        tb.arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
+    )
+    return range_mod, geo
+
+
+_POOL: list = [None, 0]  # a thread pool kept between calls, and its size
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    if _POOL[1] != threads:
+        if _POOL[0] is not None:
+            _POOL[0].shutdown(wait=False)
+        _POOL[0] = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonsim-lords")
+        _POOL[1] = threads
+    return _POOL[0]
+
+
 def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
     """Play games ``start..stop-1`` and return their counters.
+
+    The games are cut into ``n_chunks`` chunks, each owning a counter row; the chunks are
+    shared out in contiguous runs to ``numba.get_num_threads()`` threads, each running the
+    compiled :func:`play_chunks` without the GIL, and the rows are summed. (A ``prange``
+    kernel did the same but doubled the cold-start compile: numba's parallel machinery
+    compiles and optimises the whole game again.) Each game plays from its own streams, so the
+    counters do not depend on the thread count.
 
     Parameters
     ----------
@@ -910,41 +984,19 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
     -------
     int64 [N_COUNTERS]
     """
-    n = stop - start
+    n = int(stop) - int(start)
     nchunks = n_chunks(n)
     out = np.zeros((nchunks, N_COUNTERS), dtype=np.int64)
-    range_mod = range_row(tb, opt)
-    want_rec = rec.shape[0] == n
-    scal = tb.scalars
-    geo = geometry_table(
-        tb.arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
-    )
-    for c in prange(nchunks):
-        a, b = chunk_bounds(start, n, c, nchunks)
-        w = new_work()
-        log = np.zeros((0, N_LOG), np.int64)
-        nlog = np.zeros(1, np.int64)
-        row = out[c]
-        for g in range(a, b):
-            rrow = g - start if want_rec else -1
-            play_game(
-                g,
-                seed,
-                dragons,
-                scen,
-                opt,
-                tb,
-                range_mod,
-                mv,
-                plan,
-                geo,
-                w,
-                row,
-                rec,
-                rrow,
-                log,
-                nlog,
-            )
+    range_mod, geo = kernel_inputs(tb, opt)
+    args = (nchunks, int(start), n, int(seed), dragons, scen, opt, tb, range_mod, mv, plan, geo)
+    threads = min(numba.get_num_threads(), nchunks)
+    if threads <= 1:
+        play_chunks(0, nchunks, *args, out, rec)
+    else:
+        runs = [(nchunks * t // threads, nchunks * (t + 1) // threads) for t in range(threads)]
+        jobs = [_pool(threads).submit(play_chunks, c0, c1, *args, out, rec) for c0, c1 in runs]
+        for j in jobs:
+            j.result()
     return out.sum(axis=0)
 
 
@@ -952,11 +1004,7 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
 def logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log):
     """Play one game (serially) and return ``(counters, log)``; the log has one row per
     decision (``K_*`` kinds) for the legality checker."""
-    range_mod = range_row(tb, opt)
-    scal = tb.scalars
-    geo = geometry_table(
-        tb.arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
-    )
+    range_mod, geo = kernel_inputs(tb, opt)
     w = new_work()
     log = np.zeros((max_log, N_LOG), np.int64)
     nlog = np.zeros(1, np.int64)
@@ -1003,6 +1051,8 @@ __all__ = [
     "end_game",
     "play_game",
     "range_row",
+    "play_chunks",
+    "kernel_inputs",
     "duel_kernel",
     "logged_game",
 ]

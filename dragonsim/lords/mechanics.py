@@ -12,7 +12,9 @@ from __future__ import annotations
 import sys
 
 from .. import _kernels
+from .. import random as _random
 from .._kernels import game_fn, guard_caches
+from ..random import below, d6, roll
 from . import hexes, state, tables
 from .hexes import adjacent_facing, arc_area, distance, may_breathe_angle
 from .state import (
@@ -69,10 +71,34 @@ from .tables import (
     S_STREAK_THRESHOLD,
 )
 
+# ---- dice ---------------------------------------------------------------------------------------
+# Every Lords roll goes through these three: numba inlines dragonsim.random's generator (an
+# ``inline="always"`` function) into each of them once, and callers make plain calls that LLVM
+# inlines, instead of numba typing the generator again at each of some forty call sites.
+
+
+@game_fn
+def roll_dice(st, n):
+    """The sum of ``n`` d6 from stream ``st`` (:func:`dragonsim.random.roll`)."""
+    return roll(st, n)
+
+
+@game_fn
+def roll_d6(st):
+    """One d6 from stream ``st`` (:func:`dragonsim.random.d6`)."""
+    return d6(st)
+
+
+@game_fn
+def draw_below(st, k):
+    """A uniform integer ``0..k-1`` from stream ``st`` (:func:`dragonsim.random.below`)."""
+    return below(st, k)
+
+
 # ---- breath combat: who may be breathed at, and the number to roll ------------------------------
 
 
-@game_fn(inline="always")
+@game_fn
 def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, max_range):
     """Breath target number of ``a`` (placed at qa, ra, fa, alta) against ``t`` where ``t``
     stands now; -1 when ``t`` cannot be breathed at (arc, range, neck bend).
@@ -104,7 +130,7 @@ def is_enemy(ds, i, j):
 # ---- movement and engagement --------------------------------------------------------------------
 
 
-@game_fn(inline="always")
+@game_fn
 def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
     """Is move-table entry ``e`` with altitude change ``dalt`` legal for dragon ``i`` now?
 
@@ -392,9 +418,12 @@ def allocate_self_damage(ds, i, pts, mode, scal):
     return took
 
 
-guard_caches(sys.modules[__name__], [hexes, state, tables, _kernels])
+guard_caches(sys.modules[__name__], [hexes, state, tables, _random, _kernels])
 
 __all__ = [
+    "roll_dice",
+    "roll_d6",
+    "draw_below",
     "target_number",
     "is_enemy",
     "move_fits",

@@ -5,6 +5,10 @@ FAMILIES`; the family module (:mod:`.random`, :mod:`.planner`) makes the decisio
 cannot call through a table of functions cheaply, so the table is this one branch per
 decision, in one place. What the rules decide (which dragons may be engaged or breathed at)
 is checked here, before any bot is asked.
+
+The dispatchers are inlined into the engine's phases (``inline="always"``: they are a branch
+and a call), so a decision costs one call and the bots' code is compiled into one library
+level fewer.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from .planner import plan_engage, plan_facing, plan_move, plan_side, plan_speed,
 from .random import pick_engage, pick_facing, pick_move, pick_side, pick_speed, pick_target
 
 
-@game_fn
+@game_fn(inline="always")
 def choose_speed(pid, ds, i, lo, hi, pst):
     """The speed dragon ``i`` records this turn, ``lo <= speed <= hi``."""
     if FAMILIES[pid] == FAMILY_RANDOM:
@@ -32,7 +36,7 @@ def choose_speed(pid, ds, i, lo, hi, pst):
     return plan_speed(pid, ds, i, lo, hi)
 
 
-@game_fn
+@game_fn(inline="always")
 def choose_move(
     pid,
     ds,
@@ -100,7 +104,7 @@ def choose_move(
     )
 
 
-@game_fn
+@game_fn(inline="always")
 def choose_engage(
     pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, cc_by_mr, self_dice, pst
 ):
@@ -120,7 +124,7 @@ def choose_engage(
     )
 
 
-@game_fn
+@game_fn(inline="always")
 def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst):
     """The breath target dragon ``i`` records (-1: none). "Dragons engaged in close combat may
     not breathe on other dragons ... dragons not involved in close combat may not breathe on
@@ -133,7 +137,7 @@ def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
     return plan_target(ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range)
 
 
-@game_fn
+@game_fn(inline="always")
 def choose_side(pid, ds, t, side1, side2, alloc, pst):
     """One of two direction-template sides (a line through a corner): the attacker chooses."""
     if FAMILIES[pid] == FAMILY_RANDOM:
@@ -141,7 +145,7 @@ def choose_side(pid, ds, t, side1, side2, alloc, pst):
     return plan_side(ds, t, side1, side2, alloc)
 
 
-@game_fn
+@game_fn(inline="always")
 def choose_facing(pid, ds, i, j, pst):
     """The facing a close-combat winner ``i`` turns to ("may then turn to face any hexside")."""
     if FAMILIES[pid] == FAMILY_RANDOM:

@@ -111,6 +111,7 @@ def geometry_table(arc, range_mod, max_range, width, depth):
     The values are exactly those :func:`~dragonsim.lords.mechanics.target_number` and
     :func:`room_ahead` compute."""
     rr_ = max_range
+    o = np.int64(0)  # the origin, as int64: arc_area is then compiled once, not for literals
     side = 2 * rr_ + 1
     nsq = side * side
     shot = G_HEAD
@@ -128,12 +129,12 @@ def geometry_table(arc, range_mod, max_range, width, depth):
             dq = a - rr_
             dr = b - rr_
             idx = a * side + b
-            d = distance(0, 0, dq, dr)
+            d = distance(o, o, dq, dr)
             g[dist_o + idx] = d
             for f in range(6):
                 v = OUT_SHOT
                 if 1 <= d <= rr_:
-                    area = arc_area(0, 0, f, dq, dr, arc[3], arc[4], arc[5])
+                    area = arc_area(o, o, f, dq, dr, arc[3], arc[4], arc[5])
                     if area >= 0:
                         v = (arc[area] + range_mod[d] + SHOT_BIAS) * 4 + area
                 g[shot + 6 * idx + f] = v

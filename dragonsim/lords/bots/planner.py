@@ -27,10 +27,9 @@ from ... import _kernels, _llvm
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
 from ..._llvm import prefetch, stack_empty
-from ...random import below
 from .. import hexes, mechanics, movetables, state
 from ..hexes import DQ, DR, distance, facing_toward, rotate
-from ..mechanics import is_enemy, move_fits, target_number
+from ..mechanics import draw_below, is_enemy, move_fits, target_number
 from ..movetables import PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
 from ..state import (
     F_ALIVE,
@@ -243,7 +242,7 @@ def plan_move(
         a, c = _pass_block(mv_off, mr, speed, dalt, dlo, dhi)
         if c == 0:
             continue
-        pos = (below(pst, c) * mv_inv[mr, speed - dalt]) % c
+        pos = (draw_below(pst, c) * mv_inv[mr, speed - dalt]) % c
         for ahead in range(0, 16 if c_ == 0 else 8, 4):  # the lines of its first samples
             prefetch(pk, a + pos + ahead)
         prefetch(mv_pe, a + pos)

@@ -11,16 +11,15 @@ import sys
 from ... import _kernels
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
-from ...random import below
 from .. import hexes, mechanics, state
-from ..mechanics import is_enemy, move_fits, target_number
+from ..mechanics import draw_below, is_enemy, move_fits, target_number
 from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
 
 
 @game_fn
 def pick_speed(lo, hi, pst):
     """A speed uniform on ``lo..hi``."""
-    return lo + below(pst, hi - lo + 1)
+    return lo + draw_below(pst, hi - lo + 1)
 
 
 @game_fn
@@ -41,7 +40,7 @@ def pick_move(ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, al
     if total == 0:
         return -1, 0
     for _ in range(64):
-        k = below(pst, total)
+        k = draw_below(pst, total)
         for dalt in range(dlo, dhi + 1):
             b = speed - dalt
             if 0 <= b < nb:
@@ -64,7 +63,7 @@ def pick_move(ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, al
                     n += 1
     if n == 0:
         return -1, 0
-    k = below(pst, n)
+    k = draw_below(pst, n)
     for dalt in range(dlo, dhi + 1):
         b = speed - dalt
         if 0 <= b < nb:
@@ -79,7 +78,7 @@ def pick_move(ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, al
 @game_fn
 def pick_engage(j, pst):
     """Engage the one candidate ``j`` with probability 1/2."""
-    return j if below(pst, 2) == 1 else -1
+    return j if draw_below(pst, 2) == 1 else -1
 
 
 @game_fn
@@ -107,7 +106,7 @@ def pick_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst):
         if tn < 0:
             continue
         n += 1
-        if below(pst, n) == 0:  # reservoir sampling: uniform over legal targets
+        if draw_below(pst, n) == 0:  # reservoir sampling: uniform over legal targets
             pick = j
     return pick
 
@@ -115,13 +114,13 @@ def pick_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst):
 @game_fn
 def pick_side(side1, side2, pst):
     """One of the two sides, uniformly."""
-    return side1 if below(pst, 2) == 0 else side2
+    return side1 if draw_below(pst, 2) == 0 else side2
 
 
 @game_fn
 def pick_facing(pst):
     """Any of the six facings, uniformly."""
-    return below(pst, 6)
+    return draw_below(pst, 6)
 
 
 guard_caches(sys.modules[__name__], [hexes, mechanics, state, _random, _kernels])
