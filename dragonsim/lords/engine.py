@@ -534,7 +534,7 @@ def record_speeds(ds, na, opt, tb, w, turn, log, nlog):
         record_speed(ds, i, s, scal)
 
 
-@game_fn
+@game_fn(inline="always")  # into play_game: the planners' code is linked one level fewer
 def movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog):
     """ "3. Movement" (p.8): in initiative order each dragon flies exactly its speed; a dragon
     with no move that stays on the board flies off and is out of the game. After each move the
@@ -885,16 +885,6 @@ def play_game(
 # =================================================================================================
 
 
-@njit(cache=True)
-def range_row(tb, opt):
-    """The To-Hit range row in force: ``tb.range_mod``, or zeros when ``opt[OPT_RANGE_MOD]``
-    is 0 (the Example of Play, pp. 36-37, reads no range modifier)."""
-    range_mod = tb.range_mod.copy()
-    if opt[OPT_RANGE_MOD] == 0:
-        range_mod[:] = 0
-    return range_mod
-
-
 @njit(cache=True, nogil=True)
 def play_chunks(
     c0, c1, nchunks, start, n, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, out, rec
@@ -931,9 +921,12 @@ def play_chunks(
 
 @njit(cache=True)
 def kernel_inputs(tb, opt):
-    """``(range_mod, geo)``: the To-Hit range row in force (:func:`range_row`) and the
-    planners' geometry table, built once per kernel call."""
-    range_mod = range_row(tb, opt)
+    """``(range_mod, geo)``, built once per kernel call: the To-Hit range row in force
+    (``tb.range_mod``, or zeros when ``opt[OPT_RANGE_MOD]`` is 0: the Example of Play, pp.
+    36-37, reads no range modifier) and the planners' geometry table."""
+    range_mod = tb.range_mod.copy()
+    if opt[OPT_RANGE_MOD] == 0:
+        range_mod[:] = 0
     scal = tb.scalars
     geo = geometry_table(
         tb.arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
@@ -1050,7 +1043,6 @@ __all__ = [
     "close_combat",
     "end_game",
     "play_game",
-    "range_row",
     "play_chunks",
     "kernel_inputs",
     "duel_kernel",
