@@ -100,6 +100,8 @@ from .state import (
     C_TURNS,
     C_TURNS_SQ,
     C_WIN,
+    CC_DIFF_MAX,
+    CC_DIFF_ZERO,
     D_BODY,
     D_BREATH,
     D_CLAWS,
@@ -164,6 +166,7 @@ from .state import (
     N_PARTS,
     N_REC,
     N_SNAP,
+    N_TN,
     NF,
     OPT_INIT_MOD,
     OPT_PLAN_SAMPLES,
@@ -200,6 +203,10 @@ from .tables import (
     S_MAX_RANGE,
     S_TAIL_POINTS,
 )
+
+#: initiative keys are rolls times this, so that a roll-off (2d6, at most 12) added within a
+#: tied group orders the group without reaching the next roll
+TIE_SCALE = 16
 
 
 class Work(NamedTuple):
@@ -312,7 +319,7 @@ def _order_by_rolls(order, key, n, st, cnt):
                 tie = True
         if not tie:
             return
-        # re-key by rank (x16) and add a fresh 2d6 inside each tied group
+        # re-key by rank (x TIE_SCALE) and add a fresh 2d6 inside each tied group
         mask = 0
         for a in range(n):
             if (a > 0 and key[a] == key[a - 1]) or (a + 1 < n and key[a] == key[a + 1]):
@@ -323,7 +330,7 @@ def _order_by_rolls(order, key, n, st, cnt):
             if key[a] != prev:
                 rank += 1
                 prev = key[a]
-            key[a] = rank * 16
+            key[a] = rank * TIE_SCALE
         for a in range(n):
             if (mask >> a) & 1:
                 key[a] += roll_dice(st, 2)
@@ -498,10 +505,10 @@ def initiative(ds, nd, opt, tb, w, cnt):
         ds[i, F_TARGET] = -1
         if ds[i, F_ALIVE] == 1:
             order[na] = i
-            key[na] = roll_dice(w.gst, 2) * 16
+            key[na] = roll_dice(w.gst, 2) * TIE_SCALE
             cnt[C_DICE] += 2
             if opt[OPT_INIT_MOD] == 1:
-                key[na] += 16 * tb.init_mod[ds[i, F_MR]]
+                key[na] += TIE_SCALE * tb.init_mod[ds[i, F_MR]]
             na += 1
     _order_by_rolls(order, key, na, w.gst, cnt)
     for k in range(na):
@@ -691,7 +698,7 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt):
         hr = roll_dice(gst, 2)
         cnt[C_DICE] += 2
         cnt[C_BREATHS] += 1
-        ti = tn if tn < 32 else 31
+        ti = tn if tn < N_TN else N_TN - 1
         cnt[C_TN_TRIES + ti] += 1
         if not breath_hit(hr, tn, auto_miss, auto_hit):
             continue
@@ -736,12 +743,12 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
         di = (
             cc_modifier(ds, a, tb.cc_by_mr, scal, opt)
             - cc_modifier(ds, b, tb.cc_by_mr, scal, opt)
-            + 20
+            + CC_DIFF_ZERO
         )
         if di < 0:
             di = 0
-        if di > 40:
-            di = 40
+        if di > CC_DIFF_MAX:
+            di = CC_DIFF_MAX
         if win < 0:
             cnt[C_CC + 3 * di + 1] += 1
             if log is not None:
