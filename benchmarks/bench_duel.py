@@ -10,7 +10,9 @@ Prints, measured in one run on this machine:
 * dice rolled per game and the time per game against a bare kernel that only rolls that many
   dice from the same per-game streams (the random-number floor);
 * scaling from 1 thread to all cores;
-* cold start (empty numba cache: compile) and warm start (cached) of the CLI on a small run.
+* cold start (an empty ``NUMBA_CACHE_DIR``: every kernel compiles; the target is at most
+  20 s on the 2-core development machine) and warm start (cached) of the CLI on a small run,
+  each in a subprocess. ``--cold-only`` prints just those two.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from dragonsim._kernels import chunk_bounds, n_chunks
 from dragonsim.errors import parse_count
 from dragonsim.lords import engine as E
+from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
 from dragonsim.random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, d6, seed_stream
 
@@ -40,11 +44,10 @@ def dice_floor(start, stop, seed, dice_per_game, serial):
     it: the absolute floor); otherwise every die feeds a serial dependency chain, as a game's
     dice feed its decisions. Returns a sum, so nothing is optimised away."""
     n = stop - start
-    nchunks = min(max(1, n // 64), 1024)
+    nchunks = n_chunks(n)
     out = np.zeros(nchunks, np.int64)
     for c in prange(nchunks):
-        a = start + (n * c) // nchunks
-        b = start + (n * (c + 1)) // nchunks
+        a, b = chunk_bounds(start, n, c, nchunks)
         st = np.zeros(1, np.uint64)
         st2 = np.zeros(1, np.uint64)
         st3 = np.zeros(1, np.uint64)
@@ -66,7 +69,7 @@ def dice_floor(start, stop, seed, dice_per_game, serial):
 
 def _games_per_second(args, n, threads, seed=1):
     numba.set_num_threads(threads)
-    rec = np.zeros((0, E.N_REC), np.int64)
+    rec = np.zeros((0, S.N_REC), np.int64)
     E.duel_kernel(0, 256, seed, *args, rec)  # warm
     t0 = time.perf_counter()
     c = E.duel_kernel(0, n, seed, *args, rec)
@@ -78,15 +81,39 @@ _PLAIN = r"""
 import json, sys, time
 import numpy as np
 from dragonsim.lords import engine as E
+from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
 n = int(sys.argv[1])
 prep = prepare("Reaper", "Skyblazer")
-rec = np.zeros((0, E.N_REC), np.int64)
+rec = np.zeros((0, S.N_REC), np.int64)
 E.duel_kernel(0, 1, 1, *prep["args"], rec)
 t0 = time.perf_counter()
 c = E.duel_kernel(0, n, 1, *prep["args"], rec)
-print(json.dumps({"seconds": time.perf_counter() - t0, "games": int(c[E.C_GAMES])}))
+print(json.dumps({"seconds": time.perf_counter() - t0, "games": int(c[S.C_GAMES])}))
 """
+
+
+def _cold_start() -> None:
+    """The CLI's ``duel Reaper Skyblazer -n 1000`` in a subprocess on an empty numba cache
+    (every kernel compiles), then again on the cache it left (warm)."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "dragonsim",
+        "duel",
+        "Reaper",
+        "Skyblazer",
+        "-n",
+        "1000",
+        "--json",
+        "--no-progress",
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
+        for label in ("cold start (empty NUMBA_CACHE_DIR, compiles)", "warm start (cached)"):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, env=env, capture_output=True, check=True)
+            print(f"{label}: CLI duel Reaper Skyblazer -n 1000 in {time.perf_counter() - t0:.1f} s")
 
 
 def main(argv=None) -> int:
@@ -94,7 +121,11 @@ def main(argv=None) -> int:
     ap.add_argument("-n", default="1e6", help="games for the main measurement (default 1e6)")
     ap.add_argument("--python-n", type=int, default=30, help="games for the plain-Python run")
     ap.add_argument("--skip-cold", action="store_true", help="skip the cold/warm start runs")
+    ap.add_argument("--cold-only", action="store_true", help="only the cold/warm start runs")
     a = ap.parse_args(argv)
+    if a.cold_only:
+        _cold_start()
+        return 0
     n = parse_count(a.n)
     allc = numba.config.NUMBA_NUM_THREADS
     print(f"machine: {os.cpu_count()} cpus, numba {numba.__version__}, threads {allc}")
@@ -102,12 +133,12 @@ def main(argv=None) -> int:
     prep = prepare("Reaper", "Skyblazer")
     args = prep["args"]
     gps, dt, c = _games_per_second(args, n, allc)
-    dice = c[E.C_DICE] / c[E.C_GAMES]
+    dice = c[S.C_DICE] / c[S.C_GAMES]
     print(
         f"default duel Reaper vs Skyblazer (hunter), {n:,} games on {allc} threads: "
         f"{dt:.2f} s = {gps:,.0f} games/s  (1e6 games: {1e6 / gps:.1f} s)"
     )
-    print(f"  mean turns {c[E.C_TURNS] / c[E.C_GAMES]:.2f}, dice per game {dice:.1f}")
+    print(f"  mean turns {c[S.C_TURNS] / c[S.C_GAMES]:.2f}, dice per game {dice:.1f}")
 
     # random-number floor: same number of dice, same per-game streams
     nd = int(round(dice))
@@ -139,15 +170,15 @@ def main(argv=None) -> int:
         ("random (no planning)", ("random", "random"), 16),
     ):
         pa = prepare("Reaper", "Skyblazer", policies=pols, plan_samples=ps)["args"]
-        rec = np.zeros((0, E.N_REC), np.int64)
+        rec = np.zeros((0, S.N_REC), np.int64)
         E.duel_kernel(0, 64, 1, *pa, rec)
         t0 = time.perf_counter()
         cc = E.duel_kernel(0, m, 1, *pa, rec)
         sec = time.perf_counter() - t0
         per_turn[label] = (
-            sec / cc[E.C_TURNS] * 1e6,
-            cc[E.C_TURNS] / m,
-            cc[E.C_DICE] / cc[E.C_TURNS],
+            sec / cc[S.C_TURNS] * 1e6,
+            cc[S.C_TURNS] / m,
+            cc[S.C_DICE] / cc[S.C_TURNS],
         )
     print("per turn on one thread (both dragons):")
     for label, (us, turns, dpt) in per_turn.items():
@@ -179,24 +210,7 @@ def main(argv=None) -> int:
     )
 
     if not a.skip_cold:
-        cmd = [
-            sys.executable,
-            "-m",
-            "dragonsim",
-            "duel",
-            "Reaper",
-            "Skyblazer",
-            "-n",
-            "1000",
-            "--json",
-            "--no-progress",
-        ]
-        with tempfile.TemporaryDirectory() as tmp:
-            env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
-            for label in ("cold start (empty cache, compiles)", "warm start (cached)"):
-                t0 = time.perf_counter()
-                subprocess.run(cmd, env=env, capture_output=True, check=True)
-                print(f"{label}: CLI duel -n 1000 in {time.perf_counter() - t0:.1f} s")
+        _cold_start()
     return 0
 
 

@@ -128,7 +128,7 @@ def test_python_m_dragonsim_runs_as_a_process():
 
 
 def test_rules_assumed_covers_every_game(capsys):
-    """RULES-GAPS: every assumed value is "listed by `python -m dragonsim rules --assumed`"."""
+    """Every assumed value is "listed by `python -m dragonsim rules --assumed`"."""
     from dragonsim.dice.data import assumed as dice_assumed
     from dragonsim.krynn.data import assumed as krynn_assumed
 

@@ -10,6 +10,7 @@ import dragonsim
 from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords import engine as E
+from dragonsim.lords import state as S
 from dragonsim.lords.api import duel, prepare
 
 
@@ -49,7 +50,7 @@ def test_same_seed_same_result_for_any_threads_and_chunking():
     )
     assert np.array_equal(a.counters, b.counters)
     prep = prepare("Lectronist", "Kelvinight")
-    rec = np.zeros((0, E.N_REC), np.int64)
+    rec = np.zeros((0, S.N_REC), np.int64)
     whole = E.duel_kernel(0, 500, 11, *prep["args"], rec)
     parts = sum(
         E.duel_kernel(s, t, 11, *prep["args"], rec)
@@ -86,8 +87,8 @@ def test_records_parquet(tmp_path):
     assert len(df) == 300 and list(df["game"]) == list(range(300))
     assert (df["winner"] == "Reaper").sum() == r.wins_a
     assert (df["winner"] == "Skyblazer").sum() == r.wins_b
-    assert df["turns"].sum() == r.counters[E.C_TURNS]
-    assert df["dealt_a"].sum() == r.counters[E.C_DEALT]
+    assert df["turns"].sum() == r.counters[S.C_TURNS]
+    assert df["dealt_a"].sum() == r.counters[S.C_DEALT]
 
 
 def test_turn_limit_is_reported():
@@ -222,13 +223,13 @@ def test_scenario_positions_are_used_and_checked():
     assert near.manifest["scenario"] == [list(r) for r in sc]
     prep = prepare("Reaper", "Skyblazer", scenario=np.array(sc))
     cnt, log = E.logged_game(0, 1, *prep["args"], 2000)
-    setup = log[log[:, E.L_KIND] == E.K_SETUP]
+    setup = log[log[:, S.L_KIND] == S.K_SETUP]
     for i in range(2):
-        b = E.L_SNAP + E.N_SNAP * i
+        b = S.L_SNAP + S.N_SNAP * i
         assert list(setup[0, b : b + 4]) == list(sc[i][:4])
-        assert setup[i, E.L_A] == 9  # last turn's speed: this turn at most 9 + 3
-    first = log[(log[:, E.L_KIND] == E.K_SPEED) & (log[:, E.L_TURN] == 1)]
-    assert all(first[:, E.L_A] <= 12)
+        assert setup[i, S.L_A] == 9  # last turn's speed: this turn at most 9 + 3
+    first = log[(log[:, S.L_KIND] == S.K_SPEED) & (log[:, S.L_TURN] == 1)]
+    assert all(first[:, S.L_A] <= 12)
     for bad, match in (
         ([(10, 10, 0, 3, 9)], "one row"),
         ([(10, 10, 0, 3, 9), (10, 10, 3, 3, 9)], "occupied"),
@@ -291,7 +292,7 @@ def test_plot_draws_rates_and_turns():
     r = duel("Reaper", "Skyblazer", n=100, progress=False)
     fig = r.plot()
     a1, a2 = fig.axes[:2]
-    assert len(a1.patches) == 3 and len(a2.patches) == E.HIST_MAX + 1
+    assert len(a1.patches) == 3 and len(a2.patches) == S.HIST_MAX + 1
 
 
 def test_battle_command_plays_named_pairings_and_team_games(capsys):

@@ -1,6 +1,7 @@
 """Dragon Lords engine mechanics (rulebook pp. 6-14), the move tables, the Example of Play
 (pp. 36-37) replayed with its dice forced, and the kernel against the pure-Python reference."""
 
+import lords_reference as ref
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -8,14 +9,15 @@ from hypothesis import strategies as st
 
 from dragonsim.lords import engine as E
 from dragonsim.lords import hexes as hx
-from dragonsim.lords import policies as P
-from dragonsim.lords import reference as ref
+from dragonsim.lords import mechanics as M
+from dragonsim.lords import movetables as MT
+from dragonsim.lords import state as S
 from dragonsim.lords.api import dragon_row
 from dragonsim.lords.sheets import sheet
 from dragonsim.lords.tables import kernel_tables
 
 TB = kernel_tables()
-MV = E.move_tables(TB.turn_cost)
+MV = MT.move_tables(TB.turn_cost)
 MR = {m: i for i, m in enumerate("ABCDEFGHI")}
 
 
@@ -107,28 +109,18 @@ def test_move_table_paths_respect_the_board_edge():
     """The bounding box stored with each end state covers a real legal path: a dragon in the
     corner facing off the board has every listed on-board move confirmed by the search with
     the board edge enforced."""
-    ds = np.zeros((2, P.NF), np.int64)
+    ds = np.zeros((2, S.NF), np.int64)
     rows = np.stack(
         [dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1, "hunter")]
     )
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
+    E.init_dragons(ds, rows, TB)
     q, r = hx.from_offset(1, 1)
-    ds[0, P.F_Q], ds[0, P.F_R], ds[0, P.F_F], ds[0, P.F_ALT] = q, r, hx.NW, 3
-    ds[1, P.F_Q], ds[1, P.F_R] = hx.from_offset(20, 20)
-    mr = int(ds[0, P.F_MR])
+    ds[0, S.F_Q], ds[0, S.F_R], ds[0, S.F_F], ds[0, S.F_ALT] = q, r, hx.NW, 3
+    ds[1, S.F_Q], ds[1, S.F_R] = hx.from_offset(20, 20)
+    mr = int(ds[0, S.F_MR])
     n_ok = 0
     for e in range(MV.off[mr, 7], MV.off[mr, 8]):
-        if P.move_fits(ds, 0, e, 0, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5):
+        if M.move_fits(ds, 0, e, 0, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5):
             n_ok += 1
             end = (
                 q + int(MV.rq[e, hx.NW]),
@@ -146,19 +138,9 @@ def test_move_table_paths_respect_the_board_edge():
 
 
 def _one(name="Reaper"):
-    ds = np.zeros((1, P.NF), np.int64)
+    ds = np.zeros((1, S.NF), np.int64)
     rows = dragon_row(sheet(name), 0, "hunter")[None, :]
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
+    E.init_dragons(ds, rows, TB)
     return ds
 
 
@@ -167,46 +149,36 @@ def test_speed_rules_acceleration_streak_and_cooldown():
     for a maximum of three consecutive turns'; 'a dragon that flew at speed 12 for three turns
     must then spend six turns at a speed of 9 or less'."""
     ds = _one("Reaper")  # min 5, max 15
-    opt = E.default_options()
-    assert E.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt) == (5, 15)  # first turn
-    E.record_speed(ds, 0, 6, TB.scalars)
-    assert E.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt) == (5, 9)
-    E.record_speed(ds, 0, 9, TB.scalars)
+    opt = S.default_options()
+    assert M.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt) == (5, 15)  # first turn
+    M.record_speed(ds, 0, 6, TB.scalars)
+    assert M.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt) == (5, 9)
+    M.record_speed(ds, 0, 9, TB.scalars)
     for _ in range(3):
-        E.record_speed(ds, 0, 12, TB.scalars)
-    assert E.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt)[1] == 9  # 4th turn < 10
+        M.record_speed(ds, 0, 12, TB.scalars)
+    assert M.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt)[1] == 9  # 4th turn < 10
     for k in range(6):
-        lo, hi = E.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt)
+        lo, hi = M.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt)
         assert hi == 9, k
-        E.record_speed(ds, 0, 9, TB.scalars)
-    assert E.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt)[1] == 12
+        M.record_speed(ds, 0, 9, TB.scalars)
+    assert M.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt)[1] == 12
 
 
 def test_close_combat_speed_loss_floors_at_minimum_and_drops_altitude():
     """'both dragons automatically drop one altitude level'; 'subtract 2 from their current
     speed ... If subtracting 2 ... would cause it to drop below its minimum speed, simply
     record the dragon's minimum speed'."""
-    ds = np.zeros((2, P.NF), np.int64)
+    ds = np.zeros((2, S.NF), np.int64)
     rows = np.stack(
         [dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1, "hunter")]
     )
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
-    ds[:, P.F_ALT] = 4
-    E.record_speed(ds, 0, 6, TB.scalars)  # Reaper min 5
-    E.record_speed(ds, 1, 9, TB.scalars)
-    E.cc_begin(ds, 0, 1, TB.scalars)
-    assert list(ds[:, P.F_ALT]) == [3, 3]
-    assert list(ds[:, P.F_LAST]) == [5, 7]
+    E.init_dragons(ds, rows, TB)
+    ds[:, S.F_ALT] = 4
+    M.record_speed(ds, 0, 6, TB.scalars)  # Reaper min 5
+    M.record_speed(ds, 1, 9, TB.scalars)
+    M.cc_begin(ds, 0, 1, TB.scalars)
+    assert list(ds[:, S.F_ALT]) == [3, 3]
+    assert list(ds[:, S.F_LAST]) == [5, 7]
 
 
 def test_serious_damage_effects():
@@ -214,21 +186,21 @@ def test_serious_damage_effects():
     maximum speed -2, tail maneuverability 2 steps (minimum I); 'if any ... is reduced to 0
     points, the dragon ... is removed from play'."""
     ds = _one("Reaper")  # Magma, Razor Sharp, MR E, max 15; head 30, body 60, tail 30, wings 40
-    assert (ds[0, P.F_BREATH], ds[0, P.F_CLAW], ds[0, P.F_MR], ds[0, P.F_MAX]) == (4, 4, 4, 15)
-    E.damage(ds, 0, 0, 15)  # head 15 of 30: exactly half is not 'less than half'
-    E.refresh(ds, 0, TB.scalars)
-    assert ds[0, P.F_BREATH] == 4
-    E.damage(ds, 0, 0, 1)
-    E.damage(ds, 0, 1, 31)
-    E.damage(ds, 0, 2, 16)
-    E.damage(ds, 0, 3, 21)
-    E.damage(ds, 0, 4, 21)
-    E.refresh(ds, 0, TB.scalars)
-    assert (ds[0, P.F_BREATH], ds[0, P.F_CLAW], ds[0, P.F_MR], ds[0, P.F_MAX]) == (3, 3, 6, 11)
-    assert ds[0, P.F_ALIVE] == 1
-    E.damage(ds, 0, 2, 99)
-    E.refresh(ds, 0, TB.scalars)
-    assert ds[0, P.F_ALIVE] == 0
+    assert (ds[0, S.F_BREATH], ds[0, S.F_CLAW], ds[0, S.F_MR], ds[0, S.F_MAX]) == (4, 4, 4, 15)
+    M.damage(ds, 0, 0, 15)  # head 15 of 30: exactly half is not 'less than half'
+    M.refresh(ds, 0, TB.scalars)
+    assert ds[0, S.F_BREATH] == 4
+    M.damage(ds, 0, 0, 1)
+    M.damage(ds, 0, 1, 31)
+    M.damage(ds, 0, 2, 16)
+    M.damage(ds, 0, 3, 21)
+    M.damage(ds, 0, 4, 21)
+    M.refresh(ds, 0, TB.scalars)
+    assert (ds[0, S.F_BREATH], ds[0, S.F_CLAW], ds[0, S.F_MR], ds[0, S.F_MAX]) == (3, 3, 6, 11)
+    assert ds[0, S.F_ALIVE] == 1
+    M.damage(ds, 0, 2, 99)
+    M.refresh(ds, 0, TB.scalars)
+    assert ds[0, S.F_ALIVE] == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -237,92 +209,82 @@ def test_serious_damage_effects():
 
 
 def _example_state():
-    """Lectronist (Michael) and Kelvinight (Nick) after the first turn, on the board: the
-    RULES-GAPS reconstruction (0,0) facing E and (13,0) facing W, shifted 9 columns right and
-    onto row 12 so that both started on opposite edges."""
-    ds = np.zeros((2, P.NF), np.int64)
+    """Lectronist (Michael) and Kelvinight (Nick) after the first turn, on the board: a
+    reconstruction in axial coordinates, (0,0) facing E and (13,0) facing W, shifted 9 columns
+    right and onto row 12 so that both started on opposite edges."""
+    ds = np.zeros((2, S.NF), np.int64)
     rows = np.stack(
         [dragon_row(sheet("Lectronist"), 0, "hunter"), dragon_row(sheet("Kelvinight"), 1, "hunter")]
     )
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
+    E.init_dragons(ds, rows, TB)
     return ds, rows
 
 
 def test_example_of_play_replay():
-    """Example of Play (pp. 36-37), every printed fact, dice forced (RULES-GAPS printed
-    conflict 1: the example omits the range modifier)."""
+    """Example of Play (pp. 36-37), every printed fact, dice forced (a printed conflict:
+    the example omits the range modifier, so it is switched off here)."""
     ds, rows = _example_state()
     L, K = 0, 1
     q0, r0 = hx.from_offset(0, 12)  # Lectronist's edge hex ("directly across the map")
     k0q, k0r = hx.from_offset(32, 12)
     assert hx.distance(q0, r0, k0q, k0r) == 32
     # --- Before the game: altitudes Very High (5) and Low (2)
-    ds[L, P.F_Q], ds[L, P.F_R], ds[L, P.F_F], ds[L, P.F_ALT] = q0, r0, hx.E, 5
-    ds[K, P.F_Q], ds[K, P.F_R], ds[K, P.F_F], ds[K, P.F_ALT] = k0q, k0r, hx.W, 2
+    ds[L, S.F_Q], ds[L, S.F_R], ds[L, S.F_F], ds[L, S.F_ALT] = q0, r0, hx.E, 5
+    ds[K, S.F_Q], ds[K, S.F_R], ds[K, S.F_F], ds[K, S.F_ALT] = k0q, k0r, hx.W, 2
     # --- Turn 1: speeds 9 and 13; 'Lectronist 9 hexes straight ahead'; 'Kelvinight 7 hexes
     # straight ahead. It then climbs 3 times in a row ... bringing itself up to Very High'
-    E.record_speed(ds, L, 9, TB.scalars)
-    E.record_speed(ds, K, 13, TB.scalars)
-    mrL, mrK = int(ds[L, P.F_MR]), int(ds[K, P.F_MR])
+    M.record_speed(ds, L, 9, TB.scalars)
+    M.record_speed(ds, K, 13, TB.scalars)
+    mrL, mrK = int(ds[L, S.F_MR]), int(ds[K, S.F_MR])
     assert "ABCDEFGHI"[mrL] == "E" and "ABCDEFGHI"[mrK] == "D"
     assert ref.action_cost(["F"] * 9, TB.turn_cost[mrL]) == 9
     assert ref.action_cost(["F"] * 7 + ["C"] * 3, TB.turn_cost[mrK]) == 13
     for i, b, dalt, dq in ((L, 9, 0, 9), (K, 10, 3, 10)):
-        e = _entries(int(ds[i, P.F_MR]), b)[(dq, 0, 0)][0]
-        assert P.move_fits(ds, i, e, dalt, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5)
-        E.apply_move(ds, i, e, dalt, MV.rq, MV.rr, MV.f)
-    assert (ds[L, P.F_Q] - q0, ds[L, P.F_R] - r0) == (9, 0)
-    assert (ds[K, P.F_Q] - q0, ds[K, P.F_R] - r0, ds[K, P.F_ALT]) == (22, 0, 5)
+        e = _entries(int(ds[i, S.F_MR]), b)[(dq, 0, 0)][0]
+        assert M.move_fits(ds, i, e, dalt, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5)
+        M.apply_move(ds, i, e, dalt, MV.rq, MV.rr, MV.f)
+    assert (ds[L, S.F_Q] - q0, ds[L, S.F_R] - r0) == (9, 0)
+    assert (ds[K, S.F_Q] - q0, ds[K, S.F_R] - r0, ds[K, S.F_ALT]) == (22, 0, 5)
     # 'there are still 12 empty hexes between the two dragons'
-    assert hx.distance(ds[L, P.F_Q], ds[L, P.F_R], ds[K, P.F_Q], ds[K, P.F_R]) == 13
-    ox, oy = int(ds[L, P.F_Q]), int(ds[L, P.F_R])  # the reconstruction's origin
+    assert hx.distance(ds[L, S.F_Q], ds[L, S.F_R], ds[K, S.F_Q], ds[K, S.F_R]) == 13
+    ox, oy = int(ds[L, S.F_Q]), int(ds[L, S.F_R])  # the reconstruction's origin
     # --- Turn 2: speeds 13 and 12 ('up to 3 over his last turn's speed')
-    lo, hi = E.speed_limits(ds, L, TB.scalars, TB.accel_wings, E.default_options())
+    lo, hi = M.speed_limits(ds, L, TB.scalars, TB.accel_wings, S.default_options())
     assert hi == 12
-    E.record_speed(ds, K, 13, TB.scalars)
-    E.record_speed(ds, L, 12, TB.scalars)
+    M.record_speed(ds, K, 13, TB.scalars)
+    M.record_speed(ds, L, 12, TB.scalars)
     k_acts = ["F", "T3", "F", "T3", "F", "F", "F"]
     l_acts = ["F", "L1", "F", "F", "F", "F", "R1", "F", "F", "F", "F", "R1"]
     assert ref.action_cost(k_acts, TB.turn_cost[mrK]) == 1 + 4 + 1 + 4 + 3 == 13
     assert ref.action_cost(l_acts, TB.turn_cost[mrL]) == 1 + 1 + 4 + 1 + 4 + 1 == 12
     for i, acts, speed in ((K, k_acts, 13), (L, l_acts, 12)):
-        q, r, f, alt, _ = ref.apply_actions(0, 0, int(ds[i, P.F_F]), 0, acts)
-        dq, dr = hx.rotate(q, r, -int(ds[i, P.F_F]))
-        e = _entries(int(ds[i, P.F_MR]), speed)[(dq, dr, (f - int(ds[i, P.F_F])) % 6)][0]
-        assert P.move_fits(ds, i, e, 0, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5)
-        E.apply_move(ds, i, e, 0, MV.rq, MV.rr, MV.f)
-    assert (ds[K, P.F_Q] - ox, ds[K, P.F_R] - oy, ds[K, P.F_F]) == (10, 0, hx.W)
-    assert (ds[L, P.F_Q] - ox, ds[L, P.F_R] - oy, ds[L, P.F_F]) == (9, -4, hx.SE)
+        q, r, f, alt, _ = ref.apply_actions(0, 0, int(ds[i, S.F_F]), 0, acts)
+        dq, dr = hx.rotate(q, r, -int(ds[i, S.F_F]))
+        e = _entries(int(ds[i, S.F_MR]), speed)[(dq, dr, (f - int(ds[i, S.F_F])) % 6)][0]
+        assert M.move_fits(ds, i, e, 0, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5)
+        M.apply_move(ds, i, e, 0, MV.rq, MV.rr, MV.f)
+    assert (ds[K, S.F_Q] - ox, ds[K, S.F_R] - oy, ds[K, S.F_F]) == (10, 0, hx.W)
+    assert (ds[L, S.F_Q] - ox, ds[L, S.F_R] - oy, ds[L, S.F_F]) == (9, -4, hx.SE)
     # --- Record breath target / breath combat
-    assert hx.distance(ds[L, P.F_Q], ds[L, P.F_R], ds[K, P.F_Q], ds[K, P.F_R]) == 5
+    assert hx.distance(ds[L, S.F_Q], ds[L, S.F_R], ds[K, S.F_Q], ds[K, S.F_R]) == 5
     assert (
-        hx.arc_area(ds[K, P.F_Q], ds[K, P.F_R], ds[K, P.F_F], ds[L, P.F_Q], ds[L, P.F_R]) == hx.GREY
+        hx.arc_area(ds[K, S.F_Q], ds[K, S.F_R], ds[K, S.F_F], ds[L, S.F_Q], ds[L, S.F_R]) == hx.GREY
     )
     assert (
-        hx.arc_area(ds[L, P.F_Q], ds[L, P.F_R], ds[L, P.F_F], ds[K, P.F_Q], ds[K, P.F_R]) == hx.DARK
+        hx.arc_area(ds[L, S.F_Q], ds[L, S.F_R], ds[L, S.F_F], ds[K, S.F_Q], ds[K, S.F_R]) == hx.DARK
     )
     no_range = np.zeros_like(TB.range_mod)
     args = (8, TB.arc, no_range, TB.alt_mod, 6)
 
     def tn(a, t, rm):
-        return P.target_number(
+        return M.target_number(
             ds,
             a,
             t,
-            ds[a, P.F_Q],
-            ds[a, P.F_R],
-            ds[a, P.F_F],
-            ds[a, P.F_ALT],
+            ds[a, S.F_Q],
+            ds[a, S.F_R],
+            ds[a, S.F_F],
+            ds[a, S.F_ALT],
             8,
             TB.arc,
             rm,
@@ -336,24 +298,24 @@ def test_example_of_play_replay():
     assert tn(K, L, TB.range_mod) == 10 and tn(L, K, TB.range_mod) == 9
     assert args[0] == 8
     # 'He gets a 7 and misses.' / 'He gets an 8 and hits.' (and misses by the full table)
-    assert not E.breath_hit(7, 9, 2, 12)
-    assert E.breath_hit(8, 8, 2, 12)
-    assert not E.breath_hit(8, 9, 2, 12)
+    assert not M.breath_hit(7, 9, 2, 12)
+    assert M.breath_hit(8, 8, 2, 12)
+    assert not M.breath_hit(8, 9, 2, 12)
     # 'attacking Kelvinight through its front right hexside'
     assert hx.direction_template(
-        ds[L, P.F_Q], ds[L, P.F_R], ds[K, P.F_Q], ds[K, P.F_R], ds[K, P.F_F]
+        ds[L, S.F_Q], ds[L, S.F_R], ds[K, S.F_Q], ds[K, S.F_R], ds[K, S.F_F]
     ) == (1, -1)
     # 'He gets a 5. Kelvinight has been hit in the body.' 'rolls 2d6+2 ... 7 and adds 2 to get 9'
-    body0 = int(ds[K, P.F_DP + 1])
-    part = E.resolve_breath(ds, L, K, 1, 5, 7, TB.alloc, TB.weapon)
+    body0 = int(ds[K, S.F_DP + 1])
+    part = M.resolve_breath(ds, L, K, 1, 5, 7, TB.alloc, TB.weapon)
     assert part == 1
-    assert body0 - ds[K, P.F_DP + 1] == 9 and ds[L, P.F_DEALT] == 9
+    assert body0 - ds[K, S.F_DP + 1] == 9 and ds[L, S.F_DEALT] == 9
     # 'This does not cross the half-way line, so Kelvinight suffers no additional penalties'
-    E.refresh(ds, K, TB.scalars)
-    assert (ds[K, P.F_BREATH], ds[K, P.F_CLAW], ds[K, P.F_MR], ds[K, P.F_ALIVE]) == (
-        ds[K, P.F_BREATH0],
-        ds[K, P.F_CLAW0],
-        ds[K, P.F_MR0],
+    M.refresh(ds, K, TB.scalars)
+    assert (ds[K, S.F_BREATH], ds[K, S.F_CLAW], ds[K, S.F_MR], ds[K, S.F_ALIVE]) == (
+        ds[K, S.F_BREATH0],
+        ds[K, S.F_CLAW0],
+        ds[K, S.F_MR0],
         1,
     )
 
@@ -377,23 +339,13 @@ names = st.sampled_from(
 
 
 def _pair(na, nb, dmg_a, dmg_b):
-    ds = np.zeros((2, P.NF), np.int64)
+    ds = np.zeros((2, S.NF), np.int64)
     rows = np.stack([dragon_row(sheet(na), 0, "hunter"), dragon_row(sheet(nb), 1, "hunter")])
-    E.init_dragons(
-        ds,
-        rows,
-        TB.min_speed,
-        TB.max_speed,
-        TB.dp_body,
-        TB.dp_wing,
-        TB.wing_tohit,
-        TB.body_tohit,
-        TB.scalars,
-    )
+    E.init_dragons(ds, rows, TB)
     for i, dm in ((0, dmg_a), (1, dmg_b)):
         for p in range(5):
-            ds[i, P.F_DP + p] = max(1, ds[i, P.F_DP + p] - dm[p])
-        E.refresh(ds, i, TB.scalars)
+            ds[i, S.F_DP + p] = max(1, ds[i, S.F_DP + p] - dm[p])
+        M.refresh(ds, i, TB.scalars)
     return ds
 
 
@@ -401,15 +353,15 @@ dmg5 = st.lists(st.integers(0, 45), min_size=5, max_size=5)
 
 
 def _same(ds, i, d):
-    assert [int(x) for x in ds[i, P.F_DP : P.F_DP + 5]] == d["points"]
-    assert int(ds[i, P.F_DEALT]) == d["dealt"]
-    assert int(ds[i, P.F_ALIVE]) == d["alive"]
-    assert int(ds[i, P.F_F]) == d["facing"]
+    assert [int(x) for x in ds[i, S.F_DP : S.F_DP + 5]] == d["points"]
+    assert int(ds[i, S.F_DEALT]) == d["dealt"]
+    assert int(ds[i, S.F_ALIVE]) == d["alive"]
+    assert int(ds[i, S.F_F]) == d["facing"]
     assert (
-        int(ds[i, P.F_BREATH]),
-        int(ds[i, P.F_CLAW]),
-        int(ds[i, P.F_MR]),
-        int(ds[i, P.F_MAX]),
+        int(ds[i, S.F_BREATH]),
+        int(ds[i, S.F_CLAW]),
+        int(ds[i, S.F_MR]),
+        int(ds[i, S.F_MAX]),
     ) == (d["breath"], d["claws"], d["mr"], d["max_speed"])
 
 
@@ -420,8 +372,8 @@ def test_breath_step_matches_reference(na, nb, da, db, side, loc, dice):
     a, b = ref.dragon_from_row(ds[0]), ref.dragon_from_row(ds[1])
     n = int(TB.weapon[a["breath"], 0])
     dice = max(n, min(6 * n, dice))
-    pk = E.resolve_breath(ds, 0, 1, side, loc, dice, TB.alloc, TB.weapon)
-    E.refresh(ds, 1, TB.scalars)
+    pk = M.resolve_breath(ds, 0, 1, side, loc, dice, TB.alloc, TB.weapon)
+    M.refresh(ds, 1, TB.scalars)
     pr = ref.breath_damage(a, b, side, loc, dice, TB.alloc, TB.weapon)
     ref.serious_effects(b)
     assert pk == pr
@@ -450,21 +402,21 @@ def test_close_combat_matches_reference(
     na, nb, da, db, ra, rb, col, loc, dice, selfp, fr, wf, alt, speed
 ):
     ds = _pair(na, nb, da, db)
-    ds[:, P.F_ALT] = alt
-    ds[:, P.F_F] = [0, 3]
+    ds[:, S.F_ALT] = alt
+    ds[:, S.F_F] = [0, 3]
     for i in range(2):
-        E.record_speed(ds, i, max(int(ds[i, P.F_MIN]), min(speed, int(ds[i, P.F_MAX]))), TB.scalars)
+        M.record_speed(ds, i, max(int(ds[i, S.F_MIN]), min(speed, int(ds[i, S.F_MAX]))), TB.scalars)
     a, b = ref.dragon_from_row(ds[0]), ref.dragon_from_row(ds[1])
-    opt = E.default_options()
-    E.cc_begin(ds, 0, 1, TB.scalars)
+    opt = S.default_options()
+    M.cc_begin(ds, 0, 1, TB.scalars)
     ref.close_combat_start(a, b)
     assert (a["alt"], a["last"], b["alt"], b["last"]) == (
-        ds[0, P.F_ALT],
-        ds[0, P.F_LAST],
-        ds[1, P.F_ALT],
-        ds[1, P.F_LAST],
+        ds[0, S.F_ALT],
+        ds[0, S.F_LAST],
+        ds[1, S.F_ALT],
+        ds[1, S.F_LAST],
     )
-    wk = E.cc_winner(ds, 0, 1, ra, rb, TB.cc_by_mr, TB.scalars, opt)
+    wk = M.cc_winner(ds, 0, 1, ra, rb, TB.cc_by_mr, TB.scalars, opt)
     wr = ref.close_combat_winner(a, b, ra, rb, TB.cc_by_mr)
     assert wk == {"a": 0, "b": 1, None: -1}[wr]
     if wk < 0:
@@ -472,7 +424,7 @@ def test_close_combat_matches_reference(
     w, lo = (a, b) if wr == "a" else (b, a)
     n = int(TB.weapon[w["claws"], 0])
     dice = max(n, min(6 * n, dice))
-    pk = E.resolve_close_combat(
+    pk = M.resolve_close_combat(
         ds, wk, 1 - wk, col, loc, dice, selfp, fr, wf, TB.alloc, TB.weapon, TB.scalars, opt
     )
     pr = ref.close_combat_rest(w, lo, col, loc, dice, selfp, fr, wf, TB.alloc, TB.weapon)
@@ -482,14 +434,15 @@ def test_close_combat_matches_reference(
 
 
 def test_self_damage_never_makes_a_part_serious_when_avoidable():
-    """RULES-GAPS assumed 8: the winner's 1d6 'anywhere', spread so that no part becomes
-    seriously damaged or destroyed while another choice exists."""
+    """The assumed self-damage spread (lords.self_damage_policy): the winner's 1d6
+    'anywhere', spread so that no part becomes seriously damaged or destroyed while another
+    choice exists."""
     ds = _one("Reaper")
-    start = ds[0, P.F_DP : P.F_DP + 5].copy()
-    E.allocate_self_damage(ds, 0, 6, 0, TB.scalars)
-    assert start.sum() - ds[0, P.F_DP : P.F_DP + 5].sum() == 6
-    E.refresh(ds, 0, TB.scalars)
-    assert all(2 * ds[0, P.F_DP + p] >= start[p] for p in range(5))
+    start = ds[0, S.F_DP : S.F_DP + 5].copy()
+    M.allocate_self_damage(ds, 0, 6, 0, TB.scalars)
+    assert start.sum() - ds[0, S.F_DP : S.F_DP + 5].sum() == 6
+    M.refresh(ds, 0, TB.scalars)
+    assert all(2 * ds[0, S.F_DP + p] >= start[p] for p in range(5))
 
 
 def test_advanced_acceleration_option():
@@ -497,25 +450,25 @@ def test_advanced_acceleration_option():
     record a speed up to 4 points higher than the previous turn, and a dragon with Huge wings
     ... 6 points' -- through the options array, off by default."""
     ds = _one("Reaper")  # Huge wings
-    E.record_speed(ds, 0, 6, TB.scalars)
-    assert E.speed_limits(ds, 0, TB.scalars, TB.accel_wings, E.default_options())[1] == 9
-    opt = E.default_options(accel_wings=True)
-    assert E.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt)[1] == 12
+    M.record_speed(ds, 0, 6, TB.scalars)
+    assert M.speed_limits(ds, 0, TB.scalars, TB.accel_wings, S.default_options())[1] == 9
+    opt = S.default_options(accel_wings=True)
+    assert M.speed_limits(ds, 0, TB.scalars, TB.accel_wings, opt)[1] == 12
 
 
 def test_lancer_option_in_close_combat():
     """Rider Abilities Table: Lancer '+2 to Close Combat, +4 to Damage' (advanced rules, an
     option of the kernel; off in the basic game)."""
     ds = _pair("Tankerous", "Reaper", [0] * 5, [0] * 5)  # Tankerous carries a Lancer
-    base = E.default_options()
-    adv = E.default_options(riders=True)
-    assert E.cc_modifier(ds, 0, TB.cc_by_mr, TB.scalars, base) == 1
-    assert E.cc_modifier(ds, 0, TB.cc_by_mr, TB.scalars, adv) == 3
+    base = S.default_options()
+    adv = S.default_options(riders=True)
+    assert M.cc_modifier(ds, 0, TB.cc_by_mr, TB.scalars, base) == 1
+    assert M.cc_modifier(ds, 0, TB.cc_by_mr, TB.scalars, adv) == 3
     d0 = ds.copy()
-    E.resolve_close_combat(d0, 0, 1, 0, 7, 10, 0, 0, 0, TB.alloc, TB.weapon, TB.scalars, base)
+    M.resolve_close_combat(d0, 0, 1, 0, 7, 10, 0, 0, 0, TB.alloc, TB.weapon, TB.scalars, base)
     d1 = ds.copy()
-    E.resolve_close_combat(d1, 0, 1, 0, 7, 10, 0, 0, 0, TB.alloc, TB.weapon, TB.scalars, adv)
-    assert d1[0, P.F_DEALT] - d0[0, P.F_DEALT] == 4
+    M.resolve_close_combat(d1, 0, 1, 0, 7, 10, 0, 0, 0, TB.alloc, TB.weapon, TB.scalars, adv)
+    assert d1[0, S.F_DEALT] - d0[0, S.F_DEALT] == 4
 
 
 def test_initiative_order_lowest_first_and_roll_offs_for_ties():
@@ -529,7 +482,7 @@ def test_initiative_order_lowest_first_and_roll_offs_for_ties():
         seed_stream(st_, seed, 0, 0)
         order = np.array([0, 1, 2, 3, 0, 0, 0, 0], np.int64)
         key = np.array([9 * 16, 5 * 16, 9 * 16, 12 * 16, 0, 0, 0, 0], np.int64)
-        cnt = np.zeros(E.N_COUNTERS, np.int64)
+        cnt = np.zeros(S.N_COUNTERS, np.int64)
         E._order_by_rolls(order, key, 4, st_, cnt)
         o = list(order[:4])
         assert o[0] == 1 and o[3] == 3  # 5 first, 12 last

@@ -8,6 +8,7 @@ import numpy as np
 
 from dragonsim.lords import engine as E
 from dragonsim.lords import odds
+from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
 from dragonsim.rules.lords import DIRECTIONS, PARTS
 from dragonsim.stats import binomial_consistent
@@ -17,7 +18,7 @@ ALPHA = 1e-6
 
 def _run(a, b, pols, n, seed):
     prep = prepare(a, b, policies=pols, plan_samples=16)
-    return E.duel_kernel(0, n, seed, *prep["args"], np.zeros((0, E.N_REC), np.int64))
+    return E.duel_kernel(0, n, seed, *prep["args"], np.zeros((0, S.N_REC), np.int64))
 
 
 def test_breath_hit_rates_match_exact_to_hit_odds():
@@ -27,8 +28,8 @@ def test_breath_hit_rates_match_exact_to_hit_odds():
     c = _run("Skyblazer", "Reaper", ("random", "hunter"), 4000, 21)
     checked = 0
     for tn in range(32):
-        tries = int(c[E.C_TN_TRIES + tn])
-        hits = int(c[E.C_TN_HITS + tn])
+        tries = int(c[S.C_TN_TRIES + tn])
+        hits = int(c[S.C_TN_HITS + tn])
         if tries < 200:
             continue
         p = float(odds.p_to_hit(tn))
@@ -43,7 +44,7 @@ def test_hit_locations_match_the_damage_allocation_table():
     c = _run("Reaper", "Lectronist", ("random", "random"), 3000, 22)
     checked = 0
     for side in range(6):
-        counts = c[E.C_LOC + 5 * side : E.C_LOC + 5 * side + 5]
+        counts = c[S.C_LOC + 5 * side : S.C_LOC + 5 * side + 5]
         total = int(counts.sum())
         if total < 300:
             continue
@@ -79,7 +80,7 @@ def test_close_combat_outcomes_match_exact_odds():
     frequencies per modifier difference match the exact odds (also checked against
     odds.close_combat for the sheets' own modifiers)."""
     c = _run("Zippinchill", "Reaper", ("brawler", "brawler"), 3000, 23)
-    cc = c[E.C_CC : E.C_CC + 3 * 41].reshape(41, 3)
+    cc = c[S.C_CC : S.C_CC + 3 * 41].reshape(41, 3)
     checked = 0
     for di in range(41):
         total = int(cc[di].sum())

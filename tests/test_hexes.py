@@ -1,5 +1,6 @@
 """Hex geometry (rulebook pp. 8-11: facing, moving forward, arc of fire, range key, direction
-template; RULES-GAPS.md assumed 3-5 and printed conflict 1)."""
+template; the assumed arc of fire, direction-template ties and board, and the Example of Play,
+which omits the range modifier)."""
 
 import math
 
@@ -66,7 +67,7 @@ def test_rotate_six_times_is_identity_and_preserves_distance(q, r, k):
 @settings(max_examples=300)
 @given(coord, coord, facing, st.integers(-8, 8), st.integers(-8, 8))
 def test_arc_area_matches_float_angles_away_from_boundaries(q, r, f, vq, vr):
-    """Dark <= 30 degrees, grey <= 60, light <= 90, else out (RULES-GAPS assumed 3)."""
+    """Dark <= 30 degrees, grey <= 60, light <= 90, else out (the assumed lords.arc_degrees)."""
     if vq == 0 and vr == 0:
         assert hx.arc_area(q, r, f, q, r) == hx.OUT
         return
@@ -80,7 +81,8 @@ def test_arc_area_matches_float_angles_away_from_boundaries(q, r, f, vq, vr):
 
 
 def test_arc_boundaries_count_in_the_better_area():
-    """'A target exactly on a boundary counts in the better area' (RULES-GAPS assumed 3)."""
+    """'A target exactly on a boundary counts in the better area' (the assumed
+    lords.arc_degrees)."""
     # (1, 1) from facing E: vector (3, sqrt3*1) -> exactly 30 degrees -> dark
     assert abs(_angle(0, 0, hx.E, 1, 1) - 30) < 1e-9
     assert hx.arc_area(0, 0, hx.E, 1, 1) == hx.DARK
@@ -138,7 +140,7 @@ def test_direction_template_front_and_rear():
 
 
 def test_example_of_play_geometry():
-    """Example of Play, second turn (RULES-GAPS printed conflict 1): Kelvinight at (10,0) facing
+    """Example of Play, second turn (which omits the range modifier): Kelvinight at (10,0) facing
     W, Lectronist at (9,-4) facing SE: 'the range 5 hexes ... Lectronist is in Kelvinight's grey
     hexes, while Kelvinight is in Lectronist's dark hexes ... attacking Kelvinight through its
     front right hexside'."""
@@ -176,7 +178,8 @@ def test_example_of_play_moves_reach_the_printed_positions():
 
 
 def test_board_is_33_across_24_deep():
-    """RULES-GAPS derived 10 / assumed 5: 33 hexes across by 24 deep, offset rows."""
+    """The board (lords.board): 33 hexes across (derived from the Example of Play) by 24 deep
+    (assumed), offset rows."""
     cells = [(c, rw) for rw in range(-2, 27) for c in range(-3, 37)]
     on = [(c, rw) for c, rw in cells if hx.on_board(*hx.from_offset(c, rw), 33, 24)]
     assert len(on) == 33 * 24
@@ -222,7 +225,7 @@ def test_within_angle_is_exact_for_every_multiple_of_30(vq, vr, f, deg):
 
 
 def test_arc_limits_from_the_rules_reach_odds_and_kernel():
-    """An override of the assumed arc (RULES-GAPS assumed 3) changes what may be breathed at:
+    """An override of the assumed arc (lords.arc_degrees) changes what may be breathed at:
     with a light area out to 180 deg a dragon may breathe at a target behind it."""
     from dragonsim.lords import odds
     from dragonsim.rules import lords_rules

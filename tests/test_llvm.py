@@ -15,6 +15,7 @@ from numba import njit
 
 from dragonsim._llvm import prefetch, stack_empty
 from dragonsim.lords import engine as E
+from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
 
 
@@ -80,8 +81,9 @@ def test_kernels_run_as_plain_python(tmp_path):
         "import pickle, sys\n"
         "import numpy as np\n"
         "from dragonsim.lords import engine as E\n"
+        "from dragonsim.lords import state as S\n"
         "args = pickle.loads(open(sys.argv[1], 'rb').read())\n"
-        "rec = np.zeros((0, E.N_REC), np.int64)\n"
+        "rec = np.zeros((0, S.N_REC), np.int64)\n"
         "print(E.duel_kernel(0, 2, 5, *args, rec).tolist())\n"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
@@ -93,5 +95,5 @@ def test_kernels_run_as_plain_python(tmp_path):
         check=True,
     )
     plain = json.loads(out.stdout.strip().splitlines()[-1])
-    compiled = E.duel_kernel(0, 2, 5, *prep["args"], np.zeros((0, E.N_REC), np.int64))
+    compiled = E.duel_kernel(0, 2, 5, *prep["args"], np.zeros((0, S.N_REC), np.int64))
     assert plain == compiled.tolist()

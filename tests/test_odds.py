@@ -36,7 +36,7 @@ def test_to_hit_with_automatic_miss_and_hit():
 
 def test_example_of_play_target_numbers():
     """Example of Play: Nick "needs to roll a (8+1=)9" (grey), Michael "just needs to roll an
-    8"; with the Range Key's long-range +1 (RULES-GAPS printed conflict 1) they are 10 and 9."""
+    8"; with the Range Key's long-range +1 (the example omits it) they are 10 and 9."""
     kw = dict(distance=5)
     assert odds.to_hit_number("Lectronist", area="grey", range_modifier=False, **kw) == 9
     assert odds.to_hit_number("Kelvinight", area="dark", range_modifier=False, **kw) == 8
@@ -110,9 +110,9 @@ def test_rider_attack_bands_and_wizard_self_cast():
 
 def test_breath_at_example_of_play_positions():
     """Example of Play, turn 2: Lectronist at (9,-4) facing SE, Kelvinight at (10,0) facing W
-    (RULES-GAPS reconstruction), both Very High: range 5, Kelvinight in Lectronist's dark
-    area, "attacking Kelvinight through its front right hexside"; target numbers 9 and 10
-    with the range modifier the example omits."""
+    (a reconstruction in axial coordinates), both Very High: range 5, Kelvinight in
+    Lectronist's dark area, "attacking Kelvinight through its front right hexside"; target
+    numbers 9 and 10 with the range modifier the example omits."""
     from dragonsim.lords.hexes import SE, W
 
     lec, kel = (9, -4, SE, 5), (10, 0, W, 5)

@@ -1,17 +1,22 @@
 """Bots: every decision legal (replayed by the independent checker in
-:mod:`dragonsim.lords.reference`), and bots differ measurably."""
+``tests/lords_reference.py``), and bots differ measurably."""
 
+import lords_reference as ref
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dragonsim.errors import UserError
+from dragonsim.lords import bots as B
 from dragonsim.lords import engine as E
-from dragonsim.lords import policies as P
-from dragonsim.lords import reference as ref
+from dragonsim.lords import mechanics as M
+from dragonsim.lords import movetables as MT
+from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
-from dragonsim.lords.policies import POLICIES, policy_id
+from dragonsim.lords.bots import POLICIES, policy_id
+from dragonsim.lords.bots import dispatch as BD
+from dragonsim.lords.bots import plan as BP
 
 DRAGONS = [
     "Reaper",
@@ -47,9 +52,9 @@ def test_every_bot_decision_is_legal(a, b, pa, pb, seed, game):
     degrees, one altitude level per hex, the board edge, never ending in an occupied hex),
     engagements and breath targets, replayed independently of the engine."""
     prep, cnt, log = _play_logged(a, b, (pa, pb), seed, game)
-    assert cnt[E.C_GAMES] == 1
-    kinds = set(int(k) for k in log[:, E.L_KIND])
-    assert E.K_MOVE in kinds and E.K_SPEED in kinds and E.K_END in kinds
+    assert cnt[S.C_GAMES] == 1
+    kinds = set(int(k) for k in log[:, S.L_KIND])
+    assert S.K_MOVE in kinds and S.K_SPEED in kinds and S.K_END in kinds
     bad = ref.check_log(log, 2, prep["args"][0], prep["tables"])
     assert bad == [], bad[:3]
 
@@ -57,21 +62,21 @@ def test_every_bot_decision_is_legal(a, b, pa, pb, seed, game):
 def test_checker_catches_an_illegal_move():
     """A test that would pass if the checker were missing is a defect: tamper with a logged
     move (further than the speed allows, a speed over the limits, flying off the board from
-    where a move stays on it: RULES-GAPS assumed 5 takes a dragon that leaves out of the game,
-    and the bots promise to leave only when forced) and the checker must object."""
+    where a move stays on it: the assumed rule lords.board takes a dragon that leaves out of
+    the game, and the bots promise to leave only when forced) and the checker must object."""
     prep, cnt, log = _play_logged("Reaper", "Skyblazer", ("hunter", "hunter"), 3, 7)
-    moves = np.flatnonzero(log[:, E.L_KIND] == E.K_MOVE)
+    moves = np.flatnonzero(log[:, S.L_KIND] == S.K_MOVE)
     bad = log.copy()
     k = moves[0]
-    bad[k, E.L_A + 2] += 20  # end 20 hexes further east: beyond any speed
+    bad[k, S.L_A + 2] += 20  # end 20 hexes further east: beyond any speed
     assert ref.check_log(log, 2, prep["args"][0], prep["tables"]) == []
     assert any(v.kind == "move" for v in ref.check_log(bad, 2, prep["args"][0], prep["tables"]))
     bad = log.copy()
-    bad[k, E.L_KIND] = E.K_LEAVE  # fly off the board from where a move stays on it
+    bad[k, S.L_KIND] = S.K_LEAVE  # fly off the board from where a move stays on it
     assert any(v.kind == "leave" for v in ref.check_log(bad, 2, prep["args"][0], prep["tables"]))
     bad = log.copy()
-    s = np.flatnonzero(log[:, E.L_KIND] == E.K_SPEED)[-1]
-    bad[s, E.L_A] = 99
+    s = np.flatnonzero(log[:, S.L_KIND] == S.K_SPEED)[-1]
+    bad[s, S.L_A] = 99
     assert any(v.kind == "speed" for v in ref.check_log(bad, 2, prep["args"][0], prep["tables"]))
 
 
@@ -80,11 +85,11 @@ def test_games_end_and_dice_are_rolled():
     prep = prepare(
         "Reaper", "Skyblazer", policies=("random", "random"), turn_limit=300, plan_samples=8
     )
-    c = E.duel_kernel(0, 300, 5, *prep["args"], np.zeros((0, E.N_REC), np.int64))
-    assert c[E.C_GAMES] == 300
-    assert c[E.C_WIN] + c[E.C_WIN + 1] + c[E.C_DRAWS] == 300
-    assert c[E.C_TURN_HIST : E.C_TURN_HIST + E.HIST_MAX + 1].sum() == 300
-    assert c[E.C_DICE] > 0
+    c = E.duel_kernel(0, 300, 5, *prep["args"], np.zeros((0, S.N_REC), np.int64))
+    assert c[S.C_GAMES] == 300
+    assert c[S.C_WIN] + c[S.C_WIN + 1] + c[S.C_DRAWS] == 300
+    assert c[S.C_TURN_HIST : S.C_TURN_HIST + S.HIST_MAX + 1].sum() == 300
+    assert c[S.C_DICE] > 0
 
 
 def test_unknown_policy_is_a_user_error():
@@ -107,8 +112,8 @@ def test_multi_dragon_games_are_legal(seed, pol):
     )
     args = list((rows, np.zeros((4, 5), np.int64), *prep["args"][2:]))
     # move tables for every maneuverability rating (those of the four sheets, not two)
-    mi = next(k for k, a in enumerate(args) if isinstance(a, E.MoveTables))
-    args[mi] = E.move_tables(prep["tables"].turn_cost)
+    mi = next(k for k, a in enumerate(args) if isinstance(a, MT.MoveTables))
+    args[mi] = MT.move_tables(prep["tables"].turn_cost)
     cnt, log = E.logged_game(1, seed, *args, 8000)
     assert ref.check_log(log, 4, rows, prep["tables"]) == []
 
@@ -118,7 +123,7 @@ def test_planner_geometry_table_is_exactly_the_direct_computation(arc_override):
     """The planners' precomputed geometry (To-Hit table arc and range rows, the neck bend and
     arc of fire, p.10; the board edge) holds, for every offset within breath range and every
     facing, exactly the modifiers and area that target_number computes, and the room ahead
-    of every hex; also under overridden arc limits (RULES-GAPS assumed 3)."""
+    of every hex; also under overridden arc limits (the assumed lords.arc_degrees)."""
     from dragonsim.lords import hexes as hx
     from dragonsim.lords.tables import S_MAX_RANGE, kernel_tables
     from dragonsim.rules import lords_rules
@@ -132,27 +137,27 @@ def test_planner_geometry_table_is_exactly_the_direct_computation(arc_override):
     )
     tb = kernel_tables(rules)
     rng = int(tb.scalars[S_MAX_RANGE])
-    g = P.geometry_table(tb.arc, tb.range_mod, rng, 33, 24)
-    side = g[P.G_SIDE]
+    g = BP.geometry_table(tb.arc, tb.range_mod, rng, 33, 24)
+    side = g[BP.G_SIDE]
     seen = set()
     for dq in range(-rng, rng + 1):
         for dr in range(-rng, rng + 1):
             d = hx.distance(0, 0, dq, dr)
             for f in range(6):
-                v = g[g[P.G_SHOT] + 6 * ((dq + rng) * side + dr + rng) + f]
+                v = g[g[BP.G_SHOT] + 6 * ((dq + rng) * side + dr + rng) + f]
                 area = hx.arc_area(0, 0, f, dq, dr, tb.arc[3], tb.arc[4], tb.arc[5])
                 if not 1 <= d <= rng or area < 0:
-                    assert v == P.OUT_SHOT
+                    assert v == BP.OUT_SHOT
                     continue
                 assert v & 3 == area
-                assert (v >> 2) - P.SHOT_BIAS == tb.arc[area] + tb.range_mod[d]
+                assert (v >> 2) - BP.SHOT_BIAS == tb.arc[area] + tb.range_mod[d]
                 seen.add(area)
     assert seen == {0, 1, 2}
     for r in range(24):
         for col in range(33):
             q = col - (r - (r & 1)) // 2
             for f in range(6):
-                room = g[g[P.G_ROOM] + 6 * (r * 33 + col) + f]
+                room = g[g[BP.G_ROOM] + 6 * (r * 33 + col) + f]
                 ahead = 0
                 while ahead < 4 and hx.on_board(
                     q + (ahead + 1) * int(hx.DQ[f]), r + (ahead + 1) * int(hx.DR[f]), 33, 24
@@ -174,7 +179,7 @@ def test_packed_move_copy_visits_the_scattered_order():
             c = z - a
             if c < 2:
                 continue
-            step = E.scatter_step(c)
+            step = MT.scatter_step(c)
             k = (7 * c) // 11
             pos = (k * int(mv.inv[mr, b])) % c
             for t in range(min(c, 40)):
@@ -183,10 +188,10 @@ def test_packed_move_copy_visits_the_scattered_order():
                 assert mv.pe[p] == e
                 for f in range(6):
                     rec = mv.pk[f, p]
-                    assert (rec[E.PK_RQ], rec[E.PK_RR]) == (mv.rq[e, f], mv.rr[e, f])
-                    assert list(rec[E.PK_BOX : E.PK_BOX + 6]) == list(mv.box[e, f])
-                    assert (rec[E.PK_H], rec[E.PK_F]) == (mv.h[e], mv.f[e])
-                    assert rec[E.PK_F_END] == (f + mv.f[e]) % 6
+                    assert (rec[MT.PK_RQ], rec[MT.PK_RR]) == (mv.rq[e, f], mv.rr[e, f])
+                    assert list(rec[MT.PK_BOX : MT.PK_BOX + 6]) == list(mv.box[e, f])
+                    assert (rec[MT.PK_H], rec[MT.PK_F]) == (mv.h[e], mv.f[e])
+                    assert rec[MT.PK_F_END] == (f + mv.f[e]) % 6
             checked += 1
     assert checked > 20
 
@@ -201,11 +206,11 @@ def test_planner_hit_row_shifted_by_one_reads_zero_below_and_flat_above():
     from dragonsim.lords import odds
 
     plan = prepare("Reaper", "Skyblazer")["args"][-1]
-    assert plan[P.PLAN_P_HIT1, 0] == 0.0
-    for k in range(1, P.PLAN_WIDTH):
-        assert plan[P.PLAN_P_HIT1, k] == plan[P.PLAN_P_HIT, k - 1]
-    assert plan[P.PLAN_P_HIT, 7] == float(odds.p_to_hit(7))
-    assert set(plan[P.PLAN_P_HIT, 13:]) == {float(Fraction(1, 36))}
+    assert plan[BP.PLAN_P_HIT1, 0] == 0.0
+    for k in range(1, BP.PLAN_WIDTH):
+        assert plan[BP.PLAN_P_HIT1, k] == plan[BP.PLAN_P_HIT, k - 1]
+    assert plan[BP.PLAN_P_HIT, 7] == float(odds.p_to_hit(7))
+    assert set(plan[BP.PLAN_P_HIT, 13:]) == {float(Fraction(1, 36))}
 
 
 def _planner(a, b, pol, samples):
@@ -246,12 +251,12 @@ def _planner(a, b, pol, samples):
         sc[S_CC_SELF_DAMAGE_DICE],
         samples,
     )
-    return prep, P.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth), args
+    return prep, BP.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth), args
 
 
 @pytest.mark.parametrize("pol", ["hunter", "brawler", "sniper"])
 def test_planner_scans_every_altitude_change_before_flying_off(pol):
-    """A dragon leaves the board only when no move stays on it (RULES-GAPS assumed 5; "A
+    """A dragon leaves the board only when no move stays on it (assumed, rule lords.board; "A
     dragon may change its altitude by climbing or diving at any time while moving 1 hex
     straight forward", How to Climb: "This costs 2 movement points"). Tankerous (MR I) in
     the top-left corner facing north-west at Very Low, speed 4, its enemy level with it:
@@ -260,15 +265,15 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
     planner must find the climb."""
     prep, geo, args = _planner("Tankerous", "Reaper", pol, 16)
     mv = prep["moves"]
-    ds = np.zeros((2, P.NF), np.int64)
-    ds[:, P.F_ALIVE] = 1
-    ds[1, P.F_TEAM] = 1
-    ds[:, P.F_ENG] = -1
-    ds[0, [P.F_Q, P.F_R, P.F_F, P.F_ALT, P.F_MR]] = (1, 0, 2, 1, 8)  # column 1, row 0
-    ds[1, [P.F_Q, P.F_R, P.F_F, P.F_ALT]] = (10, 12, 3, 1)
+    ds = np.zeros((2, S.NF), np.int64)
+    ds[:, S.F_ALIVE] = 1
+    ds[1, S.F_TEAM] = 1
+    ds[:, S.F_ENG] = -1
+    ds[0, [S.F_Q, S.F_R, S.F_F, S.F_ALT, S.F_MR]] = (1, 0, 2, 1, 8)  # column 1, row 0
+    ds[1, [S.F_Q, S.F_R, S.F_F, S.F_ALT]] = (10, 12, 3, 1)
     fits = [
         any(
-            P.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
+            M.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
             for e in range(mv.off[8, 4 - dalt], mv.off[8, 5 - dalt])
         )
         for dalt in (0, 1)
@@ -277,57 +282,57 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
     st = np.zeros(1, np.uint64)
     for seed in range(5):
         st[0] = seed
-        e, dalt = P.choose_move(
-            policy_id(pol), ds, 0, 4, *args, st, np.zeros(10 * E.MAXD, np.int64), geo
+        e, dalt = BD.choose_move(
+            policy_id(pol), ds, 0, 4, *args, st, np.zeros(10 * S.MAXD, np.int64), geo
         )
         assert e >= 0 and dalt == 1
-        assert P.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
+        assert M.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
 
 
 def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
     """A planner's score of dragon ``i`` ending at ``(q, r, f, alt)``, computed the slow way:
-    the rulebook's target numbers from :func:`P.target_number` (arc area, range, neck bend,
+    the rulebook's target numbers from :func:`M.target_number` (arc area, range, neck bend,
     altitude) for both shots, the close-combat odds, the room ahead, hex by hex."""
     from dragonsim.lords import hexes as hx
     from dragonsim.lords.tables import S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE, S_MAX_RANGE
 
     at = ds.copy()
-    at[i, [P.F_Q, P.F_R, P.F_F, P.F_ALT]] = (q, r, f, alt)
+    at[i, [S.F_Q, S.F_R, S.F_F, S.F_ALT]] = (q, r, f, alt)
     tnargs = (int(sc[S_BASE_TO_HIT]), tb.arc, tb.range_mod, tb.alt_mod, int(sc[S_MAX_RANGE]))
     best_off, danger, nr, eng = 0.0, 0.0, None, -1e9
     for j in range(ds.shape[0]):
-        if j == i or ds[j, P.F_ALIVE] != 1 or ds[j, P.F_TEAM] == ds[i, P.F_TEAM]:
+        if j == i or ds[j, S.F_ALIVE] != 1 or ds[j, S.F_TEAM] == ds[i, S.F_TEAM]:
             continue
-        qj, rj = int(ds[j, P.F_Q]), int(ds[j, P.F_R])
+        qj, rj = int(ds[j, S.F_Q]), int(ds[j, S.F_R])
         d = hx.distance(q, r, qj, rj)
         nr = d if nr is None else min(nr, d)
-        if ds[j, P.F_ENG] >= 0:
+        if ds[j, S.F_ENG] >= 0:
             continue
-        tn = P.target_number(at, i, j, q, r, f, alt, *tnargs)
+        tn = M.target_number(at, i, j, q, r, f, alt, *tnargs)
         if tn >= 0:
-            best_off = max(best_off, P._p_hit(plan, tn) * plan[P.PLAN_E_DMG, ds[i, P.F_BREATH]])
-        tn2 = P.target_number(at, j, i, qj, rj, int(ds[j, P.F_F]), int(ds[j, P.F_ALT]), *tnargs)
+            best_off = max(best_off, BP.p_hit(plan, tn) * plan[BP.PLAN_E_DMG, ds[i, S.F_BREATH]])
+        tn2 = M.target_number(at, j, i, qj, rj, int(ds[j, S.F_F]), int(ds[j, S.F_ALT]), *tnargs)
         if tn2 >= 0:
-            w = 1.0 if ds[j, P.F_MOVED] else 0.6
-            danger += w * P._p_hit(plan, tn2) * plan[P.PLAN_E_DMG, ds[j, P.F_BREATH]]
-            area = hx.arc_area(qj, rj, int(ds[j, P.F_F]), q, r, tb.arc[3], tb.arc[4], tb.arc[5])
-            if pid == P.P_SNIPER and area <= 1:
+            w = 1.0 if ds[j, S.F_MOVED] else 0.6
+            danger += w * BP.p_hit(plan, tn2) * plan[BP.PLAN_E_DMG, ds[j, S.F_BREATH]]
+            area = hx.arc_area(qj, rj, int(ds[j, S.F_F]), q, r, tb.arc[3], tb.arc[4], tb.arc[5])
+            if pid == B.P_SNIPER and area <= 1:
                 danger += 2.0
         if (
-            ds[j, P.F_MOVED] == 1
-            and ds[j, P.F_ALT] == alt
+            ds[j, S.F_MOVED] == 1
+            and ds[j, S.F_ALT] == alt
             and alt > 1
             and hx.adjacent_facing(q, r, f, qj, rj)
         ):
             eng = max(
-                eng, P.engage_value(at, i, j, plan, tb.cc_by_mr, int(sc[S_CC_SELF_DAMAGE_DICE]))
+                eng, BP.engage_value(at, i, j, plan, tb.cc_by_mr, int(sc[S_CC_SELF_DAMAGE_DICE]))
             )
     if nr is None:
         return 0.0
-    edge = 0.4 * (4 - P._room_ahead(q, r, f, width, depth))
-    if pid == P.P_BRAWLER:
+    edge = 0.4 * (4 - BP.room_ahead(q, r, f, width, depth))
+    if pid == B.P_BRAWLER:
         return -1.0 * nr - edge + (100.0 if eng > -1e9 else 0.0)
-    if pid == P.P_SNIPER:
+    if pid == B.P_SNIPER:
         s = best_off - 1.5 * danger - edge
         return s - (3.0 * (3 - nr) if nr < 3 else 0.3 * (nr - 5) if nr > 5 else 0.0)
     s = best_off - danger - edge - 0.05 * nr
@@ -355,12 +360,12 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
     checked = 0
     while checked < 8:
         nd = int(rng.integers(2, 4))
-        ds = np.zeros((nd, P.NF), np.int64)
-        ds[:, P.F_ALIVE] = 1
-        ds[:, P.F_ENG] = -1
-        ds[1:, P.F_TEAM] = 1
+        ds = np.zeros((nd, S.NF), np.int64)
+        ds[:, S.F_ALIVE] = 1
+        ds[:, S.F_ENG] = -1
+        ds[1:, S.F_TEAM] = 1
         if nd == 3 and rng.random() < 0.5:
-            ds[2, P.F_TEAM] = 0  # an ally of the mover
+            ds[2, S.F_TEAM] = 0  # an ally of the mover
         hexes = set()
         for j in range(nd):
             while True:  # a free hex, near the others so shots and engagements happen
@@ -369,38 +374,38 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
                     hexes.add((col, row))
                     break
             q, r = hx.from_offset(col, row)
-            ds[j, [P.F_Q, P.F_R, P.F_F, P.F_ALT]] = (q, r, rng.integers(6), rng.integers(1, 6))
-            ds[j, [P.F_MR, P.F_BREATH, P.F_CLAW, P.F_TOHIT]] = (
+            ds[j, [S.F_Q, S.F_R, S.F_F, S.F_ALT]] = (q, r, rng.integers(6), rng.integers(1, 6))
+            ds[j, [S.F_MR, S.F_BREATH, S.F_CLAW, S.F_TOHIT]] = (
                 rng.integers(2, 9),
                 rng.integers(5),
                 rng.integers(5),
                 rng.integers(-1, 3),
             )
-            ds[j, P.F_MOVED] = int(j > 0 and rng.random() < 0.7)
+            ds[j, S.F_MOVED] = int(j > 0 and rng.random() < 0.7)
         if nd == 3 and rng.random() < 0.3:
-            ds[1, P.F_ENG], ds[2, P.F_ENG] = 2, 1
+            ds[1, S.F_ENG], ds[2, S.F_ENG] = 2, 1
         speed = int(rng.integers(3, 11))
         st = np.zeros(1, np.uint64)
-        e, dalt = P.choose_move(pid, ds, 0, speed, *args, st, np.zeros(10 * E.MAXD, np.int64), geo)
+        e, dalt = BD.choose_move(pid, ds, 0, speed, *args, st, np.zeros(10 * S.MAXD, np.int64), geo)
         # the altitude changes the planner considers: none and one level (a brawler: all
         # the way) towards the nearest enemy
-        alt0, mr, f0 = int(ds[0, P.F_ALT]), int(ds[0, P.F_MR]), int(ds[0, P.F_F])
+        alt0, mr, f0 = int(ds[0, S.F_ALT]), int(ds[0, S.F_MR]), int(ds[0, S.F_F])
         near = min(
-            (hx.distance(ds[0, P.F_Q], ds[0, P.F_R], ds[j, P.F_Q], ds[j, P.F_R]), j)
+            (hx.distance(ds[0, S.F_Q], ds[0, S.F_R], ds[j, S.F_Q], ds[j, S.F_R]), j)
             for j in range(nd)
-            if ds[j, P.F_TEAM] != ds[0, P.F_TEAM]
+            if ds[j, S.F_TEAM] != ds[0, S.F_TEAM]
         )[1]
-        full = int(ds[near, P.F_ALT]) - alt0
-        other = full if pid == P.P_BRAWLER else int(np.sign(full))
+        full = int(ds[near, S.F_ALT]) - alt0
+        other = full if pid == B.P_BRAWLER else int(np.sign(full))
         scores = {}
         for d in sorted({0, other}):
             b = speed - d
             if not (1 - alt0 <= d <= levels - alt0 and 0 <= b < mv.off.shape[1] - 1):
                 continue
             for k in range(mv.off[mr, b], mv.off[mr, b + 1]):
-                if P.move_fits(ds, 0, k, d, mv.h, mv.rq, mv.rr, mv.box, width, depth, levels):
-                    q = int(ds[0, P.F_Q] + mv.rq[k, f0])
-                    r = int(ds[0, P.F_R] + mv.rr[k, f0])
+                if M.move_fits(ds, 0, k, d, mv.h, mv.rq, mv.rr, mv.box, width, depth, levels):
+                    q = int(ds[0, S.F_Q] + mv.rq[k, f0])
+                    r = int(ds[0, S.F_R] + mv.rr[k, f0])
                     scores[(k, d)] = _direct_score(
                         pid,
                         ds,
@@ -457,13 +462,13 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
     rng = np.random.default_rng(7)
     checked = 0
     for _ in range(400):
-        ds = np.zeros((2, P.NF), np.int64)
-        ds[:, P.F_ALIVE] = 1
-        ds[:, P.F_ENG] = -1
-        ds[1, P.F_TEAM] = 1
+        ds = np.zeros((2, S.NF), np.int64)
+        ds[:, S.F_ALIVE] = 1
+        ds[:, S.F_ENG] = -1
+        ds[1, S.F_TEAM] = 1
         for j in range(2):
             q, r = hx.from_offset(int(rng.integers(6, 27)), int(rng.integers(6, 18)))
-            ds[j, [P.F_Q, P.F_R, P.F_F, P.F_ALT, P.F_MR, P.F_BREATH, P.F_TOHIT]] = (
+            ds[j, [S.F_Q, S.F_R, S.F_F, S.F_ALT, S.F_MR, S.F_BREATH, S.F_TOHIT]] = (
                 q,
                 r,
                 rng.integers(6),
@@ -472,13 +477,13 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
                 rng.integers(5),
                 1,
             )
-        ds[1, P.F_MOVED] = 1
-        q0, r0, f0, alt0 = (int(x) for x in ds[0, [P.F_Q, P.F_R, P.F_F, P.F_ALT]])
-        qe, re_, fe = (int(x) for x in ds[1, [P.F_Q, P.F_R, P.F_F]])
+        ds[1, S.F_MOVED] = 1
+        q0, r0, f0, alt0 = (int(x) for x in ds[0, [S.F_Q, S.F_R, S.F_F, S.F_ALT]])
+        qe, re_, fe = (int(x) for x in ds[1, [S.F_Q, S.F_R, S.F_F]])
         if (q0, r0) == (qe, re_):
             continue
         speed = int(rng.integers(5, 11))
-        full = int(ds[1, P.F_ALT]) - alt0
+        full = int(ds[1, S.F_ALT]) - alt0
         rear = {}
         for rel in (2, 3, 4):
             d = (fe + rel) % 6
@@ -493,29 +498,29 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
                 f = (f0 + int(mv.f[k])) % 6
                 if end not in rear or (f - rear[end]) % 6 not in (0, 1, 5):
                     continue
-                if not P.move_fits(
+                if not M.move_fits(
                     ds, 0, k, dalt, mv.h, mv.rq, mv.rr, mv.box, width, depth, levels
                 ):
                     continue
                 s = _direct_score(
-                    P.P_HUNTER, ds, 0, *end, f, alt0 + dalt, tb, sc, plan, width, depth
+                    B.P_HUNTER, ds, 0, *end, f, alt0 + dalt, tb, sc, plan, width, depth
                 )
                 best_rear = s if best_rear is None else max(best_rear, s)
         if best_rear is None:
             continue
-        e, dalt = P.choose_move(
-            P.P_HUNTER,
+        e, dalt = BD.choose_move(
+            B.P_HUNTER,
             ds,
             0,
             speed,
             *args,
             np.zeros(1, np.uint64),
-            np.zeros(10 * E.MAXD, np.int64),
+            np.zeros(10 * S.MAXD, np.int64),
             geo,
         )
         end = (q0 + int(mv.rq[e, f0]), r0 + int(mv.rr[e, f0]))
         chosen = _direct_score(
-            P.P_HUNTER,
+            B.P_HUNTER,
             ds,
             0,
             *end,

@@ -1,6 +1,7 @@
 """Rules data: provenance, re-derivation of every derived value, and checked overrides.
 
-Each derived value is re-derived here from printed values only (RULES-GAPS.md "derived").
+Each derived value is re-derived here from printed values only (a derived value is "forced
+by printed values").
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ def test_ready_made_sheet_matches_every_printed_value(name):
 
 
 def test_tankerous_printed_close_combat_on_request():
-    """RULES-GAPS derived 7: printed_sheet_values keeps the printed 9."""
+    """Tankerous: MR I gives close combat 1; printed_sheet_values keeps the printed 9."""
     assert sheet("Tankerous", rules=lords_rules({"printed_sheet_values": 1})).cc == 9
 
 

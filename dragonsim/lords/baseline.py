@@ -89,7 +89,7 @@ def write(
     overrides; default the rules as printed and assumed)."""
     from ..report import manifest
     from .api import _rules
-    from .policies import POLICIES
+    from .bots import POLICIES
 
     rs = _rules(rules)
     t0 = time.perf_counter()

@@ -20,19 +20,22 @@ facing ``f`` and an offset ``v`` therefore satisfies ``cos = D / (2 sqrt(N))`` w
 * angle <= 60 degrees  <=>  ``D >= 0 and D*D >= N``
 * angle <= 90 degrees  <=>  ``D >= 0``
 
-so "a target exactly on a boundary counts in the better area" (RULES-GAPS assumed 3) is exact.
+so "a target exactly on a boundary counts in the better area" (the assumed arc of fire,
+rule ``lords.arc_degrees``) is exact.
 
 Board
 -----
-The standard layout is 33 hexes across (east-west) by 24 deep (RULES-GAPS derived 10, assumed
-5), stored as offset rows ("odd-r": odd rows shifted half a hex east): column
+The standard layout is 33 hexes across (east-west: derived from the Example of Play, whose
+dragons placed "directly across the map" start 32 hexes apart) by 24 deep (assumed; rule
+``lords.board``), stored as offset rows ("odd-r": odd rows shifted half a hex east): column
 ``col = q + (r - (r & 1)) // 2``, row ``r``.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .._kernels import game_fn
 
 __all__ = [
     "DQ",
@@ -87,7 +90,7 @@ BOARD_WIDTH = 33
 BOARD_DEPTH = 24
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def distance(q1, r1, q2, r2):
     """Hex distance between ``(q1, r1)`` and ``(q2, r2)``."""
     dq = q1 - q2
@@ -95,36 +98,36 @@ def distance(q1, r1, q2, r2):
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def _dq(d):
     # branch-free table lookups that numba can inline without a global array
     return (1, 1, 0, -1, -1, 0)[d]
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def _dr(d):
     return (0, -1, -1, 0, 1, 1)[d]
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def neighbour(q, r, d):
     """The hex next to ``(q, r)`` in direction ``d`` (0..5)."""
     return q + _dq(d), r + _dr(d)
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def forward(q, r, facing, steps):
     """The hex ``steps`` straight ahead of ``(q, r)`` facing ``facing``."""
     return q + steps * _dq(facing), r + steps * _dr(facing)
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def turn(facing, sixths):
     """Facing after turning ``sixths`` hexsides counter-clockwise (left); negative = right."""
     return (facing + sixths) % 6
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def rotate(dq, dr, sixths):
     """Rotate the axial offset ``(dq, dr)`` by ``sixths`` * 60 degrees counter-clockwise."""
     k = sixths % 6
@@ -133,20 +136,20 @@ def rotate(dq, dr, sixths):
     return dq, dr
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def dot(dq1, dr1, dq2, dr2):
     """Scaled dot product of two axial offsets (see module notes): integer, exact."""
     return (2 * dq1 + dr1) * (2 * dq2 + dr2) + 3 * dr1 * dr2
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def norm2(dq, dr):
     """Scaled squared length of an axial offset (a unit step has 4)."""
     a = 2 * dq + dr
     return a * a + 3 * dr * dr
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def within_angle(d, n, degrees):
     """True when the angle whose cosine is ``d / (2 sqrt(n))`` is at most ``degrees``.
 
@@ -165,7 +168,7 @@ def within_angle(d, n, degrees):
     return d >= 0 or d * d <= k * n
 
 
-@njit(cache=True, _nrt=False)
+@game_fn
 def arc_area(q, r, facing, tq, tr, dark=30, grey=60, light=90):
     """Area of the arc of fire of a dragon at ``(q, r)`` facing ``facing`` that ``(tq, tr)`` is in.
 
@@ -188,7 +191,7 @@ def arc_area(q, r, facing, tq, tr, dark=30, grey=60, light=90):
     return -1
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def range_band(dist):
     """The Range Key: 0 very short (1 hex), 1 short (2), 2 medium (3-4), 3 long (5),
     4 very long (6); -1 beyond 6 hexes or the same hex."""
@@ -205,14 +208,14 @@ def range_band(dist):
     return -1
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def may_breathe_angle(dist, alt_diff):
     """The neck-bend rule: "If the horizontal distance to the target is less than the vertical
     distance, the dragon may not breathe on it." ``alt_diff`` in altitude steps."""
     return dist >= abs(alt_diff)
 
 
-@njit(cache=True, _nrt=False)
+@game_fn
 def hexside(vq, vr):
     """Which hexside(s) of a hex the line from its centre towards offset ``(vq, vr)`` crosses.
 
@@ -235,7 +238,7 @@ def hexside(vq, vr):
     return d1, d2
 
 
-@njit(cache=True, _nrt=False)
+@game_fn
 def direction_template(aq, ar, tq, tr, tfacing):
     """The direction template: the hexside of the target's hex that the line from the attacker's
     centre to the target's centre enters, relative to the target's facing.
@@ -252,7 +255,7 @@ def direction_template(aq, ar, tq, tr, tfacing):
     return t1, t2
 
 
-@njit(cache=True, _nrt=False)
+@game_fn
 def facing_toward(q, r, tq, tr):
     """The facing (0..5) whose direction is closest to the line to ``(tq, tr)`` (lowest index on
     a tie)."""
@@ -268,25 +271,25 @@ def facing_toward(q, r, tq, tr):
     return best
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def adjacent_facing(q, r, facing, tq, tr):
     """True when ``(tq, tr)`` is the hex directly in front of ``(q, r)`` facing ``facing``."""
     return tq == q + _dq(facing) and tr == r + _dr(facing)
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def to_offset(q, r):
     """Axial -> offset ``(col, row)`` ("odd-r": odd rows shifted half a hex east)."""
     return q + (r - (r & 1)) // 2, r
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def from_offset(col, row):
     """Offset ``(col, row)`` -> axial ``(q, r)``."""
     return col - (row - (row & 1)) // 2, row
 
 
-@njit(cache=True, inline="always")
+@game_fn(inline="always")
 def on_board(q, r, width, depth):
     """True when axial ``(q, r)`` lies on a ``width`` x ``depth`` offset-row board."""
     if r < 0 or r >= depth:

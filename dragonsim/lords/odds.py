@@ -109,8 +109,8 @@ def to_hit_number(
 ) -> int:
     """The modified target number for a breath attack (To-Hit Modifiers Table, p.11).
 
-    ``range_modifier=False`` drops the range row, as the Example of Play does (RULES-GAPS
-    printed conflict 1).
+    ``range_modifier=False`` drops the range row, as the Example of Play does (pp. 36-37:
+    at range 5, Long Range +1, it gives 9 and 8 where the tables give 10 and 9).
     """
     r = rules or lords_rules()
     t = sheet(target, rules=r)
@@ -255,7 +255,7 @@ def rider_attack(
     altitude_steps: int = 0,
     rules: RuleSet | None = None,
 ) -> dict:
-    """Exact odds of a rider's missile attack (assumed to-hit, RULES-GAPS assumed 6)."""
+    """Exact odds of a rider's missile attack (assumed to-hit, rule ``lords.rider_to_hit``)."""
     r = rules or lords_rules()
     a, t = sheet(attacker, rules=r), sheet(target, rules=r)
     if a.rider not in RIDERS[2:5]:
@@ -298,7 +298,8 @@ def spell(
 
     "To cast a spell, the Wizard must roll to hit just like the other riders": base 8, the
     target's size and altitude modifiers, +0 within the spell's medium range and the assumed
-    long-range modifier beyond it (RULES-GAPS assumed 6 and 7 for the cut-off rows).
+    long-range modifier beyond it (rules ``lords.rider_to_hit`` and, for the spell rows the
+    rulebook's text cuts off, ``lords.spells``: both assumed).
     """
     from ..rules.lords import SPELLS
 
@@ -329,7 +330,7 @@ def breath_at(
     :mod:`dragonsim.lords.hexes` (altitude 1 Very Low .. 5 Very High). Applies the arc of fire,
     the 6-hex range, the neck-bend rule, the to-hit modifiers and the direction template
     (where the line runs through a corner, "the attacker gets to choose": the side whose hit
-    locations take the larger expected fraction of their points, RULES-GAPS assumed 4).
+    locations take the larger expected fraction of their points, an assumed choice of the bots).
     Returns ``allowed=False`` with the reason when the attack may not be made.
     """
     from . import hexes

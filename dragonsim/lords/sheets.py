@@ -167,7 +167,7 @@ def design(
     mr_i = MRS.index(mr)
     cc = r.get("lords.close_combat_modifier")[mr]
     if name in ROSTER and r.get("lords.printed_sheet_values"):
-        cc = ROSTER[name]["cc"]  # the sheet as printed (Tankerous's 9, RULES-GAPS derived 7)
+        cc = ROSTER[name]["cc"]  # the sheet as printed (Tankerous's 9, though MR I gives 1)
     wd = r.get("lords.weapon_damage")
     dp_table = r.get("lords.damage_points")
     dp = {
@@ -220,7 +220,7 @@ def design(
 
 
 def _wing_alias(w: str) -> str:
-    # Stalwyrm's sheet prints "Very Large"; MR E and speed 15 force Huge (RULES-GAPS derived 8)
+    # Stalwyrm's sheet prints "Very Large"; MR E and speed 15 force Huge (p.27)
     return "Huge" if str(w).strip().lower() == "very large" else w
 
 

@@ -26,9 +26,11 @@ from typing import Any
 
 import numpy as np
 
+from .. import defaults
 from ..errors import UserError, parse_count
 from ..stats import Rate, bradley_terry, nontransitive_cycles, z_for
 from . import engine as E
+from . import state as S
 
 __all__ = ["outcomes", "compare", "PairedResult", "sensitivity", "tournament", "TournamentResult"]
 
@@ -43,7 +45,7 @@ def outcomes(
     seed: int = 1,
     policies: Sequence[str] = ("hunter", "hunter"),
     rules=None,
-    turn_limit: int = E.DEFAULT_TURN_LIMIT,
+    turn_limit: int = defaults.TURN_LIMIT,
 ) -> np.ndarray:
     """The winner of each game ``0..n-1``: int8, 0 = ``a``, 1 = ``b``, -1 = draw.
 
@@ -57,9 +59,9 @@ def outcomes(
     out = np.empty(n, dtype=np.int8)
     for start in range(0, n, _BLOCK):
         stop = min(n, start + _BLOCK)
-        rec = np.zeros((stop - start, E.N_REC), dtype=np.int64)
+        rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
         E.duel_kernel(start, stop, int(seed), *prep["args"], rec)
-        out[start:stop] = rec[:, E.R_WINNER]
+        out[start:stop] = rec[:, S.R_WINNER]
     return out
 
 
@@ -172,7 +174,7 @@ def compare(
             seed=seed,
             policies=cfg.get("policies", policies),
             rules=cfg.get("rules"),
-            turn_limit=cfg.get("turn_limit", E.DEFAULT_TURN_LIMIT),
+            turn_limit=cfg.get("turn_limit", defaults.TURN_LIMIT),
         )
         return (w == 0).astype(np.int8)
 

@@ -1,8 +1,11 @@
-"""Dragon Lords rules data (rulebook: shared/seeds/000_59f22a3c29777f82.txt).
+"""Dragon Lords rules data (the Dragon Lords rulebook, Grenadier).
 
-Every table the rulebook has, each tagged printed / derived / assumed as
-shared/RULES-GAPS.md says, with the seed's wording or the derivation beside it.
-Component names and orders are the rulebook's "steps" (page 26): index 0 is the weakest.
+Every table the rulebook has, each tagged printed (stated in the rulebook), derived (not
+printed, but forced by printed values: the derivation is in the rule's text and a test
+re-derives it) or assumed (our choice where nothing printed decides: overridable, and listed
+by ``python -m dragonsim rules --assumed``), with the rulebook's wording or the reasoning
+beside it. Several tables of the rulebook's text are cut short; those rows say so.
+Component names and orders are the rulebook's "steps" (p.26): index 0 is the weakest.
 """
 
 from __future__ import annotations
@@ -127,7 +130,8 @@ def _rules() -> list[Rule]:
             "The arc figure (p.10) is not in the text. The angle between the attacker's facing and "
             "the line to the target's hex centre: up to 30 deg dark, to 60 grey, to 90 light, "
             "beyond out of arc; a boundary counts in the better area. Reproduces the Example of "
-            "Play (RULES-GAPS assumed 3). Limits are multiples of 30 deg (exact hex geometry).",
+            "Play (range 5: Lectronist in Kelvinight's grey hexes, Kelvinight in Lectronist's "
+            "dark hexes, pp. 36-37). Limits are multiples of 30 deg (exact hex geometry).",
             "arc of fire",
             bounds=(0, 180),
             validate=_arc_limits,
@@ -136,8 +140,9 @@ def _rules() -> list[Rule]:
             "lords.altitude_mod",
             [0, 0, 1, 1, 2],
             _A,
-            'Printed row "2-3 Step Difference in Altitude" lost its value. Assumed: 0-1 steps +0, '
-            "2-3 steps +1, 4 steps +2 (index = steps apart; RULES-GAPS assumed 2).",
+            'Printed row "2-3 Step Difference in Altitude" lost its value. Assumed: 0-1 steps '
+            "+0, 2-3 steps +1 (the printed row's name), 4 steps +2 (one more step of difficulty "
+            "for the widest gap; index = steps apart).",
             "breath and rider to-hit",
             bounds=(-12, 12),
         ),
@@ -174,9 +179,9 @@ def _rules() -> list[Rule]:
             },
             _P,
             "Turning Costs (60/120/180 deg), p.8. Rows A-F printed; G printed 2, 3 then cut "
-            "off; G-I derived (RULES-GAPS derived 2): rows repeat in groups of three, 60 deg cost "
+            "off; G-I derived: the printed rows repeat in groups of three, 60 deg cost "
             "0/1/2 per group (banking: G-I spend 4 = twice the 60 deg cost), 120 deg = 60 deg "
-            "+1/+2/+3 within a group, 180 deg = 120 deg +2.",
+            "+1/+2/+3 within a group, 180 deg = 120 deg +2; the printed G row (2, 3) agrees.",
             "movement, maneuver diagram",
             bounds=(0, 20),
             row_provenance={"G": _D, "H": _D, "I": _D},
@@ -243,7 +248,7 @@ def _rules() -> list[Rule]:
             },
             _P,
             "Maneuverability and Speed Table (p.27), columns here Tiny..Huge. Very Heavy row "
-            "cut off; derived (RULES-GAPS derived 1) from the sheets Reaper (VH/Huge) E, Ozonic "
+            "cut off; derived from the ready-made sheets (pp. 30-35) Reaper (VH/Huge) E, Ozonic "
             "(VH/Medium) G, Blowderby (VH/Small) H, Tankerous (VH/Tiny) I, and the one-step "
             "diagonal of the printed rows.",
             "sheets",
@@ -254,9 +259,12 @@ def _rules() -> list[Rule]:
             "lords.board",
             {"width": 33, "depth": 24},
             _A,
-            "Not printed. Width 33 derived from the Example of Play (opposite edges 32 hexes "
-            "apart, RULES-GAPS derived 10); depth 24 assumed (RULES-GAPS assumed 5). A dragon "
-            "that leaves the board is out of the game.",
+            "Not printed. Width 33 derived from the Example of Play (pp. 36-37): two dragons "
+            "placed 'directly across the map' close 19 hexes (Lectronist 9 forward; Kelvinight 7 "
+            "forward plus 3 climbs, each also 1 hex forward) and then have 12 empty hexes "
+            "between them, so opposite edges are 32 hexes apart. Depth 24 assumed (the rulebook "
+            "gives no map size). A dragon that leaves the board is out of the game (the campaign "
+            "rules, p.28, score 'leaving the board' as a way out of a fight).",
             "setup, movement",
             bounds=(2, 200),
             row_provenance={"width": _D},
@@ -330,8 +338,9 @@ def _rules() -> list[Rule]:
             _D,
             "The Cost Table (p.26) is cut off after Medium wings (body 1..5 and wings "
             "Tiny..Medium 1..3 printed). One point per step is forced by the twelve ready-made "
-            "totals (e.g. Slash 15 = 3+3+3+1+5) and by the printed bounds 4..25 (RULES-GAPS "
-            "derived 3); tests re-solve it.",
+            "totals (e.g. Slash 15 = Average 3 + Medium 3 + Flame 3 + Blunt 1 + Wizard 5; "
+            "Stalwyrm 24 = 5+5+4+5+5) and by the printed bounds 'no dragon may cost less than 4 "
+            "points or more than 25 points' (1+1+1+1+0 and 5+5+5+5+5); tests re-solve it.",
             "design points",
             bounds=(0, 100),
             row_provenance={"body": _P},
@@ -369,7 +378,8 @@ def _rules() -> list[Rule]:
             {"num": 1, "den": 2},
             _D,
             '"reduced to less than half of its original damage points": seriously damaged when '
-            "2 * remaining < starting (RULES-GAPS derived 9)",
+            "2 * remaining < starting (p.12; 'less than half' is strict, so exactly half is not "
+            "yet serious)",
             "damage",
             bounds=(1, 100),
         ),
@@ -391,9 +401,11 @@ def _rules() -> list[Rule]:
             },
             _P,
             "Damage Allocation Table (p.11), columns F, FR, RR, R, RL, FL. Rows 2-4 and row 5's "
-            "F, FR, RR printed; the rest lost and assumed (RULES-GAPS assumed 1): the missing rows "
-            "mirror the printed ones about 7, common rolls hit the body and side attacks the near "
-            "wing.",
+            "F, FR, RR printed; the rest lost and assumed: rows 2-4 are the rare results and the "
+            "rulebook's other 2d6 tables are symmetric about 7, so rows 10-12 mirror rows 4-2 "
+            "and the common rolls 5-9 hit the body, with side attacks (FR, RR; RL, FL) striking "
+            "the near wing on 6 and 8. The Example of Play's front-right roll of 5 hits the "
+            "body (p.37).",
             "hit location",
             choices=PART_CODES,
             row_provenance={5: _A, 6: _A, 7: _A, 8: _A, 9: _A, 10: _A, 11: _A, 12: _A},
@@ -414,7 +426,8 @@ def _rules() -> list[Rule]:
             _A,
             'The winner\'s 1d6 self-damage goes "anywhere ... as you like": the bot spreads it '
             "over the parts with most points left, never making a part seriously damaged or "
-            "destroyed when another choice exists (RULES-GAPS assumed 8).",
+            "destroyed when another choice exists (p.13 leaves the choice to the player; a player "
+            "keeps the dragon's abilities as long as it can).",
             "close combat",
             choices=("spread", "body", "largest"),
         ),
@@ -432,7 +445,8 @@ def _rules() -> list[Rule]:
             "Close Combat Tactics Result Table (optional, p.22); rows: attacker's tactic, "
             "columns defender's Lunge..Defend. Rows Lunge, Slash, Bite and Tail Swing's first two "
             "printed; the rest derived from antisymmetry and zero row sums over the five attacking "
-            "tactics (RULES-GAPS derived 4).",
+            "tactics (the printed rows have both properties; completing the table the only way "
+            "both allow).",
             "close combat (optional tactics)",
             bounds=(-20, 20),
             row_provenance={"Tail Swing": _D, "Fake": _D, "Defend": _D},
@@ -478,7 +492,9 @@ def _rules() -> list[Rule]:
             _A,
             "Rider attacks roll to hit as for breath (base 8, target size and altitude "
             "modifiers) with a 360 deg arc: within the medium range +0 and medium effects, beyond "
-            "it up to the long range +1 and long effects (RULES-GAPS assumed 6).",
+            "it up to the long range +1 and long effects (p.18 says only that a rider attack 'is "
+            "handled like a dragon's breath weapon attack' with a full 360 deg arc; the long "
+            "range is one step harder, as Long Range is for breath).",
             "rider actions",
             bounds=(-12, 12),
         ),
@@ -510,7 +526,10 @@ def _rules() -> list[Rule]:
             },
             _P,
             "The Wizard's Spellbook (p.25) as [cost, medium range, long range]; the first five "
-            "rows printed, the other eight cut off and assumed (RULES-GAPS assumed 7).",
+            "rows printed, the other eight cut off and assumed within the span of the printed "
+            "rows (cost 1-3, medium range 1-3, long range 3-6): Lethargy 3/2/4, Lightning Bolt "
+            "1/3/6, Quicken 3/2/4, Saddlesore 2/3/6, Sharpen 2/2/5, Slow 3/2/4, Spin 2/2/4, "
+            "Vigor 3/2/4.",
             "rider actions (wizard)",
             bounds=(0, 60),
             row_provenance={s: _A for s in SPELLS[5:]},
@@ -533,7 +552,8 @@ def _rules() -> list[Rule]:
             },
             _P,
             "Critical Hit Table (optional, p.19); row 12 cut off and derived by the table's "
-            "symmetry about 7 (RULES-GAPS derived 5).",
+            "symmetry about 7 (3 and 11 triple damage, 4 and 10 head shot): 12 mirrors 2, "
+            "'Killed! Remove dragon from play.'",
             "breath combat (optional criticals)",
             choices=(
                 "killed",
@@ -564,8 +584,8 @@ def _rules() -> list[Rule]:
             },
             _P,
             "Fumble Table (optional, p.20) as [d6 of damage, location]; rows 10-12 cut off "
-            "and derived by mirroring rows 4, 3, 2 with the wing side swapped (RULES-GAPS "
-            "derived 6).",
+            "and derived by mirroring rows 4, 3, 2 with the wing side swapped, as rows 6 and 8 "
+            "are: 10 = 2d6 Body, 11 = 2d6 Right Wing, 12 = 3d6 Body.",
             "breath combat (optional fumbles)",
             row_provenance={10: _D, 11: _D, 12: _D},
         ),
@@ -613,7 +633,8 @@ def _rules() -> list[Rule]:
             0,
             _D,
             "Tankerous's sheet prints close combat 9 but MR I gives 1; sheets are derived from "
-            "their components (RULES-GAPS derived 7). Set to 1 to use the printed 9.",
+            "their components (the Close Combat Ability Table, p.13, gives MR I a modifier of "
+            "1). Set to 1 to use the printed 9.",
             "sheets",
             bounds=(0, 1),
         ),
@@ -624,7 +645,8 @@ def _rules() -> list[Rule]:
 RULES: dict[str, Rule] = {r.key: r for r in _rules()}
 
 #: The twelve ready-made dragons (pages 30-35): components and every printed sheet value.
-#: Stalwyrm's wings are printed "Very Large" and read as Huge (RULES-GAPS derived 8).
+#: Stalwyrm's wings are printed "Very Large", a size the rulebook does not have; its printed
+#: MR E and maximum speed 15 force Huge (the Maneuverability and Speed Table, p.27).
 ROSTER: dict[str, dict] = {
     "Lectronist": dict(
         body="Heavy",

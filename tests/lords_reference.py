@@ -13,7 +13,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .hexes import DQ, DR
+from dragonsim.lords import state as S
+from dragonsim.lords import tables as T
+from dragonsim.lords.hexes import DQ, DR
+from dragonsim.lords.tables import S_MAX_RANGE
 
 PARTS = ("head", "body", "tail", "left_wing", "right_wing")
 
@@ -25,25 +28,24 @@ PARTS = ("head", "body", "tail", "left_wing", "right_wing")
 
 def dragon_from_row(row) -> dict:
     """A dict copy of one engine state row (only the fields the reference uses)."""
-    from . import policies as P
 
     d = {
-        "q": int(row[P.F_Q]),
-        "r": int(row[P.F_R]),
-        "facing": int(row[P.F_F]),
-        "alt": int(row[P.F_ALT]),
-        "speed": int(row[P.F_SPEED]),
-        "last": int(row[P.F_LAST]),
-        "points": [int(row[P.F_DP + p]) for p in range(5)],
-        "start_points": [int(row[P.F_DP0 + p]) for p in range(5)],
-        "breath_sheet": int(row[P.F_BREATH0]),
-        "claws_sheet": int(row[P.F_CLAW0]),
-        "mr_sheet": int(row[P.F_MR0]),
-        "max_sheet": int(row[P.F_MAX0]),
-        "min_speed": int(row[P.F_MIN]),
-        "rider": int(row[P.F_RIDER]),
-        "dealt": int(row[P.F_DEALT]),
-        "alive": int(row[P.F_ALIVE]),
+        "q": int(row[S.F_Q]),
+        "r": int(row[S.F_R]),
+        "facing": int(row[S.F_F]),
+        "alt": int(row[S.F_ALT]),
+        "speed": int(row[S.F_SPEED]),
+        "last": int(row[S.F_LAST]),
+        "points": [int(row[S.F_DP + p]) for p in range(5)],
+        "start_points": [int(row[S.F_DP0 + p]) for p in range(5)],
+        "breath_sheet": int(row[S.F_BREATH0]),
+        "claws_sheet": int(row[S.F_CLAW0]),
+        "mr_sheet": int(row[S.F_MR0]),
+        "max_sheet": int(row[S.F_MAX0]),
+        "min_speed": int(row[S.F_MIN]),
+        "rider": int(row[S.F_RIDER]),
+        "dealt": int(row[S.F_DEALT]),
+        "alive": int(row[S.F_ALIVE]),
     }
     serious_effects(d, _DefaultScal())
     return d
@@ -61,7 +63,6 @@ class _DefaultScal:
 
 def scal_from_tables(tables):
     """The serious-damage numbers from ``KernelTables.scalars``."""
-    from . import tables as T
 
     s = tables.scalars
     o = _DefaultScal()
@@ -74,7 +75,8 @@ def scal_from_tables(tables):
 
 
 def is_serious(d: dict, part: int, sc=None) -> bool:
-    """ "reduced to less than half of its original damage points" (RULES-GAPS derived 9)."""
+    """ "reduced to less than half of its original damage points" (p.12: strictly less, so
+    exactly half is not yet serious)."""
     num, den = (sc or _DefaultScal()).serious
     return d["points"][part] * den < d["start_points"][part] * num
 
@@ -143,9 +145,9 @@ def close_combat_winner(a: dict, b: dict, roll_a: int, roll_b: int, cc_by_mr) ->
 
 
 def spread_self_damage(d: dict, points: int, sc=None) -> None:
-    """RULES-GAPS assumed 8: one point at a time on the part with most points left, preferring
-    parts that stay healthy (or are already seriously damaged) and never destroying a part when
-    another choice exists."""
+    """The assumed self-damage spread (rule ``lords.self_damage_policy``): one point at a time
+    on the part with most points left, preferring parts that stay healthy (or are already
+    seriously damaged) and never destroying a part when another choice exists."""
     num, den = (sc or _DefaultScal()).serious
     for _ in range(points):
         choices = []
@@ -350,10 +352,9 @@ class Violation:
 
 
 def _snap(row, d):
-    from . import engine as E
 
-    b = E.L_SNAP + E.N_SNAP * d
-    return tuple(int(x) for x in row[b : b + E.N_SNAP])  # q, r, f, alt, alive, eng, moved
+    b = S.L_SNAP + S.N_SNAP * d
+    return tuple(int(x) for x in row[b : b + S.N_SNAP])  # q, r, f, alt, alive, eng, moved
 
 
 def _arc_ok(q, r, f, tq, tr, max_range, alt_diff):
@@ -381,29 +382,27 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
     forced.
     ``sheets_rows`` are the kernel's dragon rows (``engine.D_*`` columns).
     """
-    from . import engine as E
 
     out: list[Violation] = []
     last = {}
     streak = {i: 0 for i in range(nd)}
     cool = {i: 0 for i in range(nd)}
     cur_speed = {}
-    from .tables import S_MAX_RANGE
 
     maxr = int(tables.scalars[S_MAX_RANGE])
     for row in log:
         turn, kind, i, j = (int(x) for x in row[:4])
-        vals = [int(x) for x in row[E.L_A : E.L_A + 12]]
+        vals = [int(x) for x in row[S.L_A : S.L_A + 12]]
         snaps = [_snap(row, d) for d in range(nd)]
-        if kind == E.K_SETUP:
+        if kind == S.K_SETUP:
             q, r, f, alt = snaps[i][:4]
             if not on_board(q, r, width, depth) or not 1 <= alt <= 5:
                 out.append(Violation(turn, "setup", i, "placed off the board or altitude"))
             last[i] = vals[0]
-        elif kind == E.K_SPEED:
+        elif kind == S.K_SPEED:
             s, _, _, _, mn, mx, lw, rw, lw0, rw0 = vals[:10]
-            body = int(sheets_rows[i][E.D_BODY])
-            wings = int(sheets_rows[i][E.D_WINGS])
+            body = int(sheets_rows[i][S.D_BODY])
+            wings = int(sheets_rows[i][S.D_WINGS])
             lo = int(tables.min_speed[body])
             # "As each wing is reduced to less than half damage, the dragon's maximum speed is
             # reduced by 2" -- recomputed here from the wings' damage points
@@ -426,7 +425,7 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
                     cool[i] -= 1
             last[i] = s
             cur_speed[i] = s
-        elif kind == E.K_MOVE:
+        elif kind == S.K_MOVE:
             speed, mr, q1, r1, f1, a1 = vals[:6]
             q0, r0, f0, a0 = snaps[i][:4]
             if speed != cur_speed.get(i):
@@ -454,8 +453,8 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
                         f"at speed {speed}, MR {'ABCDEFGHI'[mr]}",
                     )
                 )
-        elif kind == E.K_LEAVE:
-            # leaving is legal (RULES-GAPS assumed 5: the dragon is out of the game), but the
+        elif kind == S.K_LEAVE:
+            # leaving is legal (assumed, rule lords.board: the dragon is out of the game), but the
             # bots promise to leave only when no move stays on the board
             speed, mr = vals[:2]
             occupied = {snaps[d][:2] for d in range(nd) if d != i and snaps[d][4] == 1}
@@ -465,7 +464,7 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
                 out.append(
                     Violation(turn, "leave", i, "flew off the board although a move stays on it")
                 )
-        elif kind == E.K_ENGAGE:
+        elif kind == S.K_ENGAGE:
             qi, ri, fi, ai = snaps[i][:4]
             qj, rj, _, aj = snaps[j][:4]
             ok = (
@@ -478,17 +477,17 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
             )
             if not ok:
                 out.append(Violation(turn, "engage", i, "engagement conditions not met"))
-        elif kind == E.K_TARGET:
+        elif kind == S.K_TARGET:
             qi, ri, fi, ai = snaps[i][:4]
             qj, rj, _, aj = snaps[j][:4]
             if snaps[i][5] >= 0 or snaps[j][5] >= 0:
                 out.append(Violation(turn, "breath", i, "engaged dragons may not breathe"))
             if not _arc_ok(qi, ri, fi, qj, rj, maxr, ai - aj):
                 out.append(Violation(turn, "breath", i, "target not in arc/range/neck bend"))
-        elif kind == E.K_CC:
+        elif kind == S.K_CC:
             # close combat changes the speed that limits next turn's acceleration
             for d in (i, j):
                 last[d] = max(
-                    int(tables.min_speed[int(sheets_rows[d][E.D_BODY])]), cur_speed.get(d, 0) - 2
+                    int(tables.min_speed[int(sheets_rows[d][S.D_BODY])]), cur_speed.get(d, 0) - 2
                 )
     return out

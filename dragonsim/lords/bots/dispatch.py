@@ -1,0 +1,159 @@
+"""One dispatcher per decision: the engine asks these, each branches on the bot family once.
+
+A dragon's policy id (``F_POLICY``) picks its family through :data:`~dragonsim.lords.bots.
+FAMILIES`; the family module (:mod:`.random`, :mod:`.planner`) makes the decision. numba
+cannot call through a table of functions cheaply, so the table is this one branch per
+decision, in one place. What the rules decide (which dragons may be engaged or breathed at)
+is checked here, before any bot is asked.
+
+The dispatchers are inlined into the engine's phases (``inline="always"``: they are a branch
+and a call), so a decision costs one call and the bots' code is compiled into one library
+level fewer.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ... import _kernels
+from ..._kernels import game_fn, guard_caches
+from .. import mechanics, state
+from ..mechanics import can_engage
+from ..state import F_ENG
+from . import FAMILIES, FAMILY_RANDOM
+from . import plan as _plan
+from . import planner as _planner
+from . import random as _random_bot
+from .planner import plan_engage, plan_facing, plan_move, plan_side, plan_speed, plan_target
+from .random import pick_engage, pick_facing, pick_move, pick_side, pick_speed, pick_target
+
+
+@game_fn(inline="always")
+def choose_speed(pid, ds, i, lo, hi, pst):
+    """The speed dragon ``i`` records this turn, ``lo <= speed <= hi``."""
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_speed(lo, hi, pst)
+    return plan_speed(pid, ds, i, lo, hi)
+
+
+@game_fn(inline="always")
+def choose_move(
+    pid,
+    ds,
+    i,
+    speed,
+    mv_off,
+    mv_h,
+    mv_rq,
+    mv_rr,
+    mv_box,
+    mv_pk,
+    mv_pe,
+    mv_inv,
+    mv_tg,
+    mv_tg_off,
+    plan,
+    tb_base,
+    alt_mod,
+    max_range,
+    width,
+    depth,
+    alt_levels,
+    cc_by_mr,
+    self_dice,
+    samples,
+    pst,
+    scratch,
+    geo,
+):
+    """A move for dragon ``i`` flying exactly ``speed`` points: ``(entry, dalt)``, a move-table
+    entry and the altitude change, or ``(-1, 0)`` when no move stays on the board and ends in
+    an empty hex (the dragon must then leave the board)."""
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_move(
+            ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels, pst
+        )
+    return plan_move(
+        pid,
+        ds,
+        i,
+        speed,
+        mv_off,
+        mv_h,
+        mv_rq,
+        mv_rr,
+        mv_box,
+        mv_pk,
+        mv_pe,
+        mv_inv,
+        mv_tg,
+        mv_tg_off,
+        plan,
+        tb_base,
+        alt_mod,
+        max_range,
+        width,
+        depth,
+        alt_levels,
+        cc_by_mr,
+        self_dice,
+        samples,
+        pst,
+        scratch,
+        geo,
+    )
+
+
+@game_fn(inline="always")
+def choose_engage(
+    pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, cc_by_mr, self_dice, pst
+):
+    """Whom dragon ``i`` engages after its move (-1: nobody). Only one dragon can be directly
+    in front, so there is at most one candidate; the bot decides whether to engage it."""
+    j = -1
+    for k in range(ds.shape[0]):
+        if can_engage(ds, i, k):
+            j = k
+            break
+    if j < 0:
+        return -1
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_engage(j, pst)
+    return plan_engage(
+        pid, ds, i, j, plan, tb_base, arc, range_mod, alt_mod, max_range, cc_by_mr, self_dice
+    )
+
+
+@game_fn(inline="always")
+def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst):
+    """The breath target dragon ``i`` records (-1: none). "Dragons engaged in close combat may
+    not breathe on other dragons ... dragons not involved in close combat may not breathe on
+    dragons that are engaged" (p.10); only targets in arc, in range and within the neck bend
+    are offered."""
+    if ds[i, F_ENG] >= 0:
+        return -1
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst)
+    return plan_target(ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range)
+
+
+@game_fn(inline="always")
+def choose_side(pid, ds, t, side1, side2, alloc, pst):
+    """One of two direction-template sides (a line through a corner): the attacker chooses."""
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_side(side1, side2, pst)
+    return plan_side(ds, t, side1, side2, alloc)
+
+
+@game_fn(inline="always")
+def choose_facing(pid, ds, i, j, pst):
+    """The facing a close-combat winner ``i`` turns to ("may then turn to face any hexside")."""
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_facing(pst)
+    return plan_facing(ds, i, j)
+
+
+_names = sys.modules[__package__]
+guard_caches(
+    sys.modules[__name__], [_names, _plan, _planner, _random_bot, mechanics, state, _kernels]
+)

@@ -1,0 +1,179 @@
+"""The planners' shared tables, built once per kernel call, and the small helpers reading them.
+
+* the planning table (float64 ``[N_PLAN_ROWS, PLAN_WIDTH]``, :func:`plan_table`): exact odds
+  from :mod:`dragonsim.lords.odds` -- P(hit) by target number, mean damage by weapon step,
+  P(win) / P(lose) of a close combat by the difference of the modifiers;
+* the geometry table (int64, :func:`geometry_table`): per offset within breath range and
+  facing the arc area and the to-hit modifiers it brings, the hex distance per offset, and the
+  room ahead per board hex and facing, so scoring an end state is lookups, not geometry.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+from numba import njit
+
+from ... import _kernels
+from ..._kernels import game_fn, guard_caches
+from .. import hexes, state
+from ..hexes import DQ, DR, arc_area, distance
+from ..state import F_CLAW, F_MR
+
+# ---- planning table rows (float64 [N_PLAN_ROWS, PLAN_WIDTH]) ----------------------------------
+PLAN_P_HIT = 0  # P(hit) by target number 0..PLAN_WIDTH-1 (exact 2d6 with auto miss/hit)
+PLAN_E_DMG = 1  # mean damage by weapon step 0..4
+PLAN_CC_WIN = 2  # P(win close combat) by modifier difference + PLAN_CC_ZERO
+PLAN_CC_LOSS = 3  # P(lose close combat) by modifier difference + PLAN_CC_ZERO
+PLAN_P_HIT1 = 4  # P(hit) of target number k - 1 at k (k = 0: any number below 0, P = 0)
+N_PLAN_ROWS = 5
+PLAN_WIDTH = 48
+PLAN_CC_ZERO = 24
+
+
+#: the mean of one d6 (a close-combat winner's own damage is ``self_dice`` of them)
+MEAN_D6 = 3.5
+
+
+@game_fn(inline="always")
+def p_hit(plan, tn):
+    """P(hit) of target number ``tn`` (0 when ``tn`` < 0: no shot)."""
+    if tn < 0:
+        return 0.0
+    if tn >= PLAN_WIDTH:
+        tn = PLAN_WIDTH - 1
+    return plan[PLAN_P_HIT, tn]
+
+
+@game_fn(inline="always")
+def engage_value(ds, i, j, plan, cc_by_mr, self_dice):
+    """Expected damage balance of ``i`` engaging ``j``: P(win) E[i's claws] - P(lose) E[j's
+    claws] - P(win) E[self damage] (exact close-combat odds)."""
+    diff = cc_by_mr[ds[i, F_MR]] - cc_by_mr[ds[j, F_MR]] + PLAN_CC_ZERO
+    if diff < 0:
+        diff = 0
+    if diff >= PLAN_WIDTH:
+        diff = PLAN_WIDTH - 1
+    pw = plan[PLAN_CC_WIN, diff]
+    pl = plan[PLAN_CC_LOSS, diff]
+    return (
+        pw * plan[PLAN_E_DMG, ds[i, F_CLAW]]
+        - pl * plan[PLAN_E_DMG, ds[j, F_CLAW]]
+        - pw * MEAN_D6 * self_dice
+    )
+
+
+@game_fn(inline="always")
+def room_ahead(q, r, f, width, depth):
+    """Hexes straight ahead that stay on the board (0..4)."""
+    dq = (1, 1, 0, -1, -1, 0)[f]
+    dr = (0, -1, -1, 0, 1, 1)[f]
+    n = 0
+    for k in range(1, 5):
+        qq = q + k * dq
+        rr = r + k * dr
+        if rr < 0 or rr >= depth:
+            break
+        col = qq + (rr - (rr & 1)) // 2
+        if col < 0 or col >= width:
+            break
+        n = k
+    return n
+
+
+#: Layout of the planning geometry table (int64, built once per kernel call by
+#: :func:`geometry_table`): a header, then per offset within breath range and facing the
+#: packed shot ``(arc modifier + range modifier + SHOT_BIAS) * 4 + area`` (or ``OUT_SHOT``),
+#: the hex distance per offset, and the room ahead per board hex and facing.
+G_R = 0  # max breath range R (offsets -R..R on both axes)
+G_SIDE = 1  # 2R + 1
+G_SHOT = 2  # where the packed shots start
+G_DIST = 3  # where the distances start
+G_ROOM = 4  # where the room-ahead values start
+G_WIDTH = 5
+G_HEAD = 8
+SHOT_BIAS = 1 << 20
+#: packed shot of an offset out of the arc (or range): area bits 3 and a modifier so low that
+#: any target number built on it reads P(hit) = 0
+OUT_SHOT = (SHOT_BIAS // 2) * 4 + 3
+#: per facing f (4 bits each), ``3 dq + dr + 4`` of the hex directly ahead ``(dq, dr)``: an
+#: enemy at distance 1 and offset ``(dq, dr)`` is ahead of facing f when the codes match
+ADJ_CODES = sum((3 * int(DQ[f]) + int(DR[f]) + 4) << (4 * f) for f in range(6))
+
+
+@njit(cache=True)
+def geometry_table(arc, range_mod, max_range, width, depth):
+    """The planners' geometry, precomputed: for every offset ``(dq, dr)`` with
+    ``|dq|, |dr| <= max_range`` and every facing, the arc area of the offset and the to-hit
+    modifiers it brings (arc + range), so scoring an end state is table lookups, not angle
+    arithmetic; and the room ahead (:func:`room_ahead`) of every board hex and facing.
+    The values are exactly those :func:`~dragonsim.lords.mechanics.target_number` and
+    :func:`room_ahead` compute."""
+    rr_ = max_range
+    o = np.int64(0)  # the origin, as int64: arc_area is then compiled once, not for literals
+    side = 2 * rr_ + 1
+    nsq = side * side
+    shot = G_HEAD
+    dist_o = shot + 6 * nsq
+    room_o = dist_o + nsq
+    g = np.zeros(room_o + 6 * width * depth, np.int64)
+    g[G_R] = rr_
+    g[G_SIDE] = side
+    g[G_SHOT] = shot
+    g[G_DIST] = dist_o
+    g[G_ROOM] = room_o
+    g[G_WIDTH] = width
+    for a in range(side):
+        for b in range(side):
+            dq = a - rr_
+            dr = b - rr_
+            idx = a * side + b
+            d = distance(o, o, dq, dr)
+            g[dist_o + idx] = d
+            for f in range(6):
+                v = OUT_SHOT
+                if 1 <= d <= rr_:
+                    area = arc_area(o, o, f, dq, dr, arc[3], arc[4], arc[5])
+                    if area >= 0:
+                        v = (arc[area] + range_mod[d] + SHOT_BIAS) * 4 + area
+                g[shot + 6 * idx + f] = v
+    for r in range(depth):
+        for col in range(width):
+            q = col - (r - (r & 1)) // 2
+            for f in range(6):
+                g[room_o + 6 * (r * width + col) + f] = room_ahead(q, r, f, width, depth)
+    return g
+
+
+def plan_table(rules_tables) -> np.ndarray:
+    """The float64 planning table from the exact odds (:mod:`dragonsim.lords.odds`): P(hit)
+    by target number, mean damage by weapon step, P(win)/P(lose) of a close combat by the
+    difference of the modifiers."""
+    from .. import odds
+    from ..tables import S_AUTO_HIT, S_AUTO_MISS
+
+    s = rules_tables.scalars
+    auto_miss = int(s[S_AUTO_MISS])
+    auto_hit = int(s[S_AUTO_HIT])
+    plan = np.zeros((N_PLAN_ROWS, PLAN_WIDTH), dtype=np.float64)
+    for tn in range(PLAN_WIDTH):
+        plan[PLAN_P_HIT, tn] = float(odds.p_to_hit(tn, auto_miss=auto_miss, auto_hit=auto_hit))
+    # the same shifted by one, so a planner clamps a target number into 0..PLAN_WIDTH-1 with
+    # no branch: below 0 (or out of arc) reads P = 0, and beyond the table P(hit) no longer
+    # changes (only the automatic hit is left above 12)
+    plan[PLAN_P_HIT1, 1:] = plan[PLAN_P_HIT, :-1]
+    for step in range(rules_tables.weapon.shape[0]):
+        n, plus = (int(x) for x in rules_tables.weapon[step])
+        plan[PLAN_E_DMG, step] = float(odds.expected(odds.dice_sum(n, plus)))
+    two = odds.two_d6()
+    for d in range(PLAN_WIDTH):
+        diff = d - PLAN_CC_ZERO
+        win = sum(px * py for x, px in two.items() for y, py in two.items() if x + diff > y)
+        loss = sum(px * py for x, px in two.items() for y, py in two.items() if x + diff < y)
+        plan[PLAN_CC_WIN, d] = float(win)
+        plan[PLAN_CC_LOSS, d] = float(loss)
+    return plan
+
+
+guard_caches(sys.modules[__name__], [hexes, state, _kernels])

@@ -1,0 +1,631 @@
+"""The planning bot family: ``hunter`` (hunter-2), ``brawler`` (brawler-1), ``sniper``
+(sniper-1).
+
+Bots never search move sequences: :mod:`dragonsim.lords.movetables` precomputes, per
+maneuverability rating and movement budget, every end state of a legal move relative to its
+start (offset, facing, hexes flown, and the bounding box of one legal path for the board-edge
+check). A planner visits those end states in a scattered order (a stride coprime to the table
+size from a random start) and scores the first ``samples`` that are legal without an
+altitude change, and half as many with one level towards the nearest enemy (the brawler: all
+the way to its altitude); when none of those fits, it scans every altitude change in full, so
+a dragon flies off the board only when no move stays on it. Scoring one end state is a few
+integer operations and lookups in tables built once per kernel call
+(:func:`~.plan.geometry_table`, the packed move records of ``MoveTables``), done for a batch of
+end states at once in loops LLVM vectorises (stack arrays, :func:`dragonsim._llvm.stack_empty`).
+
+The three share the sampling and the expected-damage terms and differ in how they weigh them
+(the constants below); the scoring branch is the only place they differ in a move.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from ... import _kernels, _llvm
+from ... import random as _random
+from ..._kernels import game_fn, guard_caches
+from ..._llvm import prefetch, stack_empty
+from .. import hexes, mechanics, movetables, state
+from ..hexes import DQ, DR, distance, facing_toward, rotate
+from ..mechanics import draw_below, is_enemy, move_fits, target_number
+from ..movetables import PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
+from ..state import (
+    F_ALIVE,
+    F_ALT,
+    F_BREATH,
+    F_DP,
+    F_DP0,
+    F_ENG,
+    F_F,
+    F_MOVED,
+    F_MR,
+    F_Q,
+    F_R,
+    F_TOHIT,
+    N_PARTS,
+)
+from . import P_BRAWLER, P_HUNTER, P_SNIPER
+from . import plan as _plan
+from .plan import (
+    ADJ_CODES,
+    G_ROOM,
+    G_SHOT,
+    G_SIDE,
+    G_WIDTH,
+    PLAN_E_DMG,
+    PLAN_P_HIT1,
+    PLAN_WIDTH,
+    SHOT_BIAS,
+    engage_value,
+    p_hit,
+)
+
+#: end states a planner scores per batch (see :func:`plan_move`)
+PLAN_BATCH = 32
+
+# ---- the weights --------------------------------------------------------------------------------
+# Scores are in expected damage points (P(hit) x mean damage of a breath weapon, from the exact
+# odds); every other term is converted to points by one of these weights.
+
+#: every planner: points a move loses per hex of room ahead it lacks (of ROOM_AHEAD) when it
+#: ends facing a board edge (a dragon that must turn away next turn cannot line up a shot)
+EDGE_WEIGHT = 0.4
+#: room ahead beyond which a board edge no longer matters (hexes straight ahead)
+ROOM_AHEAD = 4
+#: every planner: an enemy that has not moved yet this turn will move before breath combat, so
+#: the damage it threatens from where it stands now counts at this weight (1.0 once it has moved)
+UNMOVED_THREAT_WEIGHT = 0.6
+#: hunter: points per hex of distance to the nearest enemy (a small pull towards the fight,
+#: deciding between end states with equal expected damage)
+HUNTER_PULL = 0.05
+#: brawler: points per hex of distance to the nearest enemy (its whole aim is to close in)
+BRAWLER_PULL = 1.0
+#: brawler: points for an end state from which it can engage (outweighs any distance)
+BRAWLER_ENGAGE_BONUS = 100.0
+#: sniper: weight of the damage it may receive against the damage it may deal (it is cautious)
+SNIPER_DANGER_WEIGHT = 1.5
+#: sniper: points of extra danger for ending in an enemy's dark or grey area (its best shots)
+SNIPER_EXPOSED = 2.0
+#: sniper: the range band it keeps (hexes) ...
+SNIPER_MIN_RANGE = 3
+SNIPER_MAX_RANGE = 5
+#: ... and the points it loses per hex closer than the band, and per hex beyond it
+SNIPER_TOO_CLOSE = 3.0
+SNIPER_TOO_FAR = 0.3
+#: target choice: the value of a target grows by 1 for every this many damage points its most
+#: damaged part has lost (finishing a wounded dragon is worth more than a fresh shot)
+WOUND_SCALE = 60.0
+#: speeds: the hunter's cruising speed (the fastest speed that runs up no cool-down debt:
+#: speed 10 or more must be paid back, p.7) ...
+HUNTER_CRUISE_SPEED = 9
+#: ... its speed when the nearest enemy is at most HUNTER_CLOSE hexes away (a tighter turn
+#: circle for the same maneuverability) ...
+HUNTER_CLOSE = 4
+HUNTER_CLOSE_SPEED = 7
+#: ... and beyond HUNTER_FAR hexes it flies as fast as it may, to close the distance
+HUNTER_FAR = 12
+#: brawler: the speed it records is the distance to the nearest enemy plus this (to reach it)
+BRAWLER_SPEED_OVER_DISTANCE = 2
+#: sniper: its speed (holds its range band)
+SNIPER_SPEED = 8
+#: ways to roll each 2d6 total 2..12 (the weights of a hit location)
+TWO_D6_WAYS = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
+#: "no close combat available" and "no enemy" sentinels of a batch
+NO_ENGAGE = -1e9
+FAR = 1 << 30
+
+
+@game_fn
+def plan_speed(pid, ds, i, lo, hi):
+    """The speed a planner records, ``lo <= speed <= hi``."""
+    near = 1 << 30
+    for j in range(ds.shape[0]):
+        if is_enemy(ds, i, j):
+            d = distance(ds[i, F_Q], ds[i, F_R], ds[j, F_Q], ds[j, F_R])
+            if d < near:
+                near = d
+    if pid == P_BRAWLER:
+        want = near + BRAWLER_SPEED_OVER_DISTANCE
+    elif pid == P_SNIPER:
+        want = SNIPER_SPEED
+    else:
+        # hunter: the safe speed 9 (no cool-down debt) unless the enemy is far away
+        want = HUNTER_CRUISE_SPEED if near <= HUNTER_FAR else hi
+        if near <= HUNTER_CLOSE:
+            want = HUNTER_CLOSE_SPEED
+    if want < lo:
+        want = lo
+    if want > hi:
+        want = hi
+    return want
+
+
+@game_fn(inline="always")
+def _pass_block(mv_off, mr, speed, dalt, dlo, dhi):
+    """``(first entry, count)`` of the move-table block a planner samples for altitude change
+    ``dalt`` at ``speed`` (budget ``speed - dalt``); count 0 when ``dalt`` leaves the
+    altitude bounds ``dlo..dhi`` or no move has that budget."""
+    b = speed - dalt
+    if dalt < dlo or dalt > dhi or b < 0 or b >= mv_off.shape[1] - 1:
+        return 0, 0
+    a = mv_off[mr, b]
+    return a, mv_off[mr, b + 1] - a
+
+
+@game_fn
+def plan_move(
+    pid,
+    ds,
+    i,
+    speed,
+    mv_off,
+    mv_h,
+    mv_rq,
+    mv_rr,
+    mv_box,
+    mv_pk,
+    mv_pe,
+    mv_inv,
+    mv_tg,
+    mv_tg_off,
+    plan,
+    tb_base,
+    alt_mod,
+    max_range,
+    width,
+    depth,
+    alt_levels,
+    cc_by_mr,
+    self_dice,
+    samples,
+    pst,
+    scratch,
+    geo,
+):
+    """Choose a move for dragon ``i`` flying exactly ``speed`` points.
+
+    Returns ``(entry, dalt)``: a move-table entry and the altitude change (climbs cost one
+    extra point per level, dives one point less), or ``(-1, 0)`` when no move stays on the
+    board and ends in an empty hex (the dragon must then leave the board).
+
+    ``scratch`` is an int64 work array of at least 10 * (number of dragons) (per chunk): one
+    record of 8 per enemy, then the other dragons' hexes.
+    """
+    mr = ds[i, F_MR]
+    alt0 = ds[i, F_ALT]
+    dlo = 1 - alt0
+    dhi = alt_levels - alt0
+    # planners: score a scattered sample of end states for up to two altitude changes
+    best = -1e300
+    be = -1
+    bd = 0
+    q0 = ds[i, F_Q]
+    r0 = ds[i, F_R]
+    f0 = ds[i, F_F]
+    near = 1 << 30
+    talt = alt0
+    nq = 0  # the nearest enemy's hex and facing
+    nr_ = 0
+    nf = 0
+    for j in range(ds.shape[0]):
+        if is_enemy(ds, i, j):
+            d = distance(q0, r0, ds[j, F_Q], ds[j, F_R])
+            if d < near:
+                near = d
+                talt = ds[j, F_ALT]
+                nq = ds[j, F_Q]
+                nr_ = ds[j, F_R]
+                nf = ds[j, F_F]
+    full = talt - alt0
+    one = 0
+    if full > 0:
+        one = 1
+    elif full < 0:
+        one = -1
+    # altitude changes considered: none, and one level towards the nearest enemy (a brawler:
+    # all the way, to meet it at its altitude); the second gets half the samples
+    other = full if pid == P_BRAWLER else one
+    pk = mv_pk[f0]
+    # The random starts of the two sampled passes, drawn now (in pass order, so the stream is
+    # the same) and their packed records prefetched: the blocks of all ratings and speeds
+    # outgrow the L2 cache, and the first record of a pass is otherwise a miss that stalls
+    # the decision. The setup below runs while the lines arrive.
+    # A start of -1 means the pass has nothing to sample and is skipped below.
+    start0 = -1
+    start1 = -1
+    for c_ in range(2):
+        if c_ == 1 and other == 0:
+            continue
+        dalt = 0 if c_ == 0 else other
+        a, c = _pass_block(mv_off, mr, speed, dalt, dlo, dhi)
+        if c == 0:
+            continue
+        pos = (draw_below(pst, c) * mv_inv[mr, speed - dalt]) % c
+        for ahead in range(0, 16 if c_ == 0 else 8, 4):  # the lines of its first samples
+            prefetch(pk, a + pos + ahead)
+        prefetch(mv_pe, a + pos)
+        if c_ == 0:
+            start0 = pos
+        else:
+            start1 = pos
+    # hoisted board bounds (offset rows) and the hexes of the other dragons in play
+    par = r0 & 1
+    col0 = q0 + (r0 - par) // 2
+    rlo = -r0
+    rhi = depth - 1 - r0
+    clo = -col0
+    chi = width - 1 - col0
+    pc = PK_BOX + 2 + 2 * par  # column bounds of this row parity in a packed record
+    ho = 8 * ds.shape[0]  # the other dragons' hexes follow the enemy records
+    no = 0
+    for j in range(ds.shape[0]):
+        if j != i and ds[j, F_ALIVE] == 1:
+            scratch[ho + 2 * no] = ds[j, F_Q]
+            scratch[ho + 2 * no + 1] = ds[j, F_R]
+            no += 1
+    # the enemies, once per decision: one record of 8 per enemy in `scratch` (from index 0,
+    # so LLVM sees the indices are not negative and drops numba's wraparound code): q, r,
+    # facing, the target number of my shot at it before the arc, range and altitude
+    # modifiers (less the bias, plus one: PLAN_P_HIT1), altitude, engagement, moved, and
+    # breath step << 8 | index
+    rng = max_range
+    side = geo[G_SIDE]
+    cen = geo[G_SHOT] + 6 * (rng * side + rng)  # the packed shots of offset (0, 0)
+    ro = geo[G_ROOM]
+    gw = geo[G_WIDTH]
+    ne = 0
+    for j in range(ds.shape[0]):
+        if is_enemy(ds, i, j):
+            k = 8 * ne
+            scratch[k] = ds[j, F_Q]
+            scratch[k + 1] = ds[j, F_R]
+            scratch[k + 2] = ds[j, F_F]
+            scratch[k + 3] = tb_base + ds[j, F_TOHIT] - SHOT_BIAS + 1
+            scratch[k + 4] = ds[j, F_ALT]
+            scratch[k + 5] = ds[j, F_ENG]
+            scratch[k + 6] = ds[j, F_MOVED]
+            scratch[k + 7] = ds[j, F_BREATH] * 256 + j
+            ne += 1
+    my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
+    my_tn = tb_base + ds[i, F_TOHIT] - SHOT_BIAS + 1
+    sniper = pid == P_SNIPER
+    # End states are scored in batches. A scalar loop collects up to PLAN_BATCH of them that
+    # fit; loops without branches then score the whole batch, one enemy at a time (LLVM
+    # vectorises them, gathering from the geometry and planning tables; the batch lives on
+    # the stack, which is what lets it: see stack_empty); a last scalar loop keeps the first
+    # best in visiting order. The same end states, the same arithmetic and the same choice
+    # as scoring each end state as it is found, at a fraction of the cost per end state.
+    bp = stack_empty(PLAN_BATCH, np.int64)  # packed-record index
+    bq = stack_empty(PLAN_BATCH, np.int64)  # end hex
+    br = stack_empty(PLAN_BATCH, np.int64)
+    bf = stack_empty(PLAN_BATCH, np.int64)  # end facing
+    bnr = stack_empty(PLAN_BATCH, np.int64)  # distance to the nearest enemy
+    boff = stack_empty(PLAN_BATCH, np.float64)  # best expected breath damage dealt
+    bdng = stack_empty(PLAN_BATCH, np.float64)  # expected breath damage received
+    beng = stack_empty(PLAN_BATCH, np.float64)  # best close combat available (-1e9: none)
+    bsc = stack_empty(PLAN_BATCH, np.float64)  # the policy's score
+    # Passes 0 and 1 sample those two altitude changes. Passes 2 and 3 (the hunter) look up,
+    # for the same two, the end states behind the nearest enemy: the three hexes at its back,
+    # facing it or one hexside off. Those are where an exhaustive search most often ends
+    # (behind it, out of its arc, breathing at point-blank range) and where a sample of a
+    # block of hundreds rarely lands. When nothing fits (a corner, a crowd), passes 4.. scan
+    # every altitude change in full, so a dragon leaves the board only when no legal move
+    # exists at all.
+    for c_ in range(4 + dhi - dlo + 1):
+        # visit the entries in a scattered order (a stride coprime to c from a random start)
+        # and score the first `quota` that fit (the same checks as move_fits, hoisted).
+        # The packed copy stores each block in that order, so the visit reads memory
+        # sequentially (see MoveTables).
+        if c_ < 2:
+            pos = start0 if c_ == 0 else start1
+            if pos < 0:
+                continue
+            dalt = 0 if c_ == 0 else other
+            quota = samples if c_ == 0 else (samples + 1) // 2
+        elif c_ < 4:
+            if pid != P_HUNTER or near == 1 << 30 or (c_ == 3 and other == 0):
+                continue
+            pos = 0
+            dalt = 0 if c_ == 2 else other
+            quota = 1 << 30
+        else:
+            if be >= 0:
+                break
+            pos = 0
+            dalt = dlo + c_ - 4
+            quota = 1 << 30
+        a, c = _pass_block(mv_off, mr, speed, dalt, dlo, dhi)
+        if c == 0:
+            continue
+        adal = dalt if dalt >= 0 else -dalt
+        alt = alt0 + dalt
+        found = 0
+        seen = 0
+        while seen < c and found < quota:
+            # ---- collect the next batch of end states that fit
+            lim = min(PLAN_BATCH, quota - found)
+            nc = 0
+            if c_ == 2 or c_ == 3:
+                # the end states behind the nearest enemy, looked up by where they end (in
+                # the frame of a dragon facing E: rotated back by my facing)
+                b = speed - dalt
+                go = mv_tg_off[mr, b]
+                seen = c  # one batch
+                if go < 0:
+                    break
+                sb = 2 * b + 1
+                # three steps, so the table misses of the nine targets overlap instead of
+                # queueing: look every target up, then ask for the rows its legality check
+                # reads, then check
+                nt = 0
+                for rel in range(2, 5):
+                    dd = (nf + rel) % 6
+                    tq = nq + DQ[dd]
+                    tr = nr_ + DR[dd]
+                    dme = (dd + 3) % 6  # from there towards the enemy
+                    oq, orr = rotate(tq - q0, tr - r0, 6 - f0)
+                    inb = -b <= oq and oq <= b and -b <= orr and orr <= b
+                    for turn_ in range(3):
+                        fe_ = (dme + (0, 1, 5)[turn_]) % 6
+                        k = ((oq + b) * sb + orr + b) * 6 + (fe_ - f0 + 6) % 6
+                        bp[nt] = mv_tg[go + k] if inb else -1
+                        bq[nt] = tq
+                        br[nt] = tr
+                        bf[nt] = fe_
+                        nt += 1
+                for t_ in range(nt):
+                    if bp[t_] >= 0:
+                        prefetch(mv_box, bp[t_])
+                        prefetch(mv_h, bp[t_])
+                        prefetch(mv_rq, bp[t_])
+                for t_ in range(nt):
+                    e = bp[t_]
+                    if e >= 0 and move_fits(
+                        ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels
+                    ):
+                        bp[nc] = e
+                        bq[nc] = bq[t_]
+                        br[nc] = br[t_]
+                        bf[nc] = bf[t_]
+                        nc += 1
+            while nc < lim and seen < c:
+                p = a + pos
+                pos += 1
+                if pos == c:
+                    pos = 0
+                seen += 1
+                q = q0 + pk[p, PK_RQ]
+                r = r0 + pk[p, PK_RR]
+                ok = (
+                    (pk[p, PK_H] >= adal)
+                    & (pk[p, PK_BOX] >= rlo)
+                    & (pk[p, PK_BOX + 1] <= rhi)
+                    & (pk[p, pc] >= clo)
+                    & (pk[p, pc + 1] <= chi)
+                )
+                for o in range(no):
+                    ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
+                # written every time, kept (nc advances) only when it fits: no branch
+                bp[nc] = p
+                bq[nc] = q
+                br[nc] = r
+                bf[nc] = pk[p, PK_F_END]  # the facing at the end
+                nc += 1 if ok else 0
+            if nc == 0:
+                break
+            # ---- the value of ending there: the best expected breath damage dealt next
+            # phase, less the enemies' expected damage from where they stand, the board edge
+            # ahead, the distance to the nearest enemy and an available close combat. Shots
+            # out of arc read P(hit) = 0 (OUT_SHOT, PLAN_P_HIT1); out of range (or beyond
+            # the neck bend) the lookups read offset (0, 0) and their values are dropped.
+            for k in range(nc):
+                boff[k] = 0.0
+                bdng[k] = 0.0
+                beng[k] = -1e9
+                bnr[k] = 1 << 30
+            for m in range(ne):
+                e8 = 8 * m
+                qe = scratch[e8]
+                re_ = scratch[e8 + 1]
+                if scratch[e8 + 5] >= 0:  # engaged: neither breathes nor is breathed at
+                    for k in range(nc):
+                        dq = qe - bq[k]
+                        dr = re_ - br[k]
+                        bnr[k] = min(bnr[k], (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
+                    continue
+                fe = scratch[e8 + 2]
+                c3 = scratch[e8 + 3]
+                ealt = scratch[e8 + 4]
+                moved = scratch[e8 + 6]
+                ada = abs(alt - ealt)
+                am = alt_mod[ada] if ada < alt_mod.shape[0] else 0
+                w = 1.0 if moved else UNMOVED_THREAT_WEIGHT
+                e_dmg = plan[PLAN_E_DMG, scratch[e8 + 7] >> 8]
+                # close combat right after this move: it has moved, same altitude, not Very
+                # Low, and I end facing it from the next hex (checked per end state below)
+                ev = -1e9
+                if moved == 1 and ealt == alt and alt > 1:
+                    ev = engage_value(ds, i, scratch[e8 + 7] & 255, plan, cc_by_mr, self_dice)
+                for k in range(nc):
+                    f = bf[k]
+                    dq = qe - bq[k]
+                    dr = re_ - br[k]
+                    dist = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+                    bnr[k] = min(bnr[k], dist)
+                    inr = 1 <= dist and dist <= rng and dist >= ada
+                    o6 = 6 * (dq * side + dr) if inr else 0
+                    v_ = geo[cen + o6 + f]  # my shot at it
+                    w_ = geo[cen - o6 + fe]  # its shot at me
+                    tn = c3 + (v_ >> 2) + am
+                    off = max(boff[k], plan[PLAN_P_HIT1, min(max(tn, 0), PLAN_WIDTH - 1)] * my_dmg)
+                    tn2 = my_tn + (w_ >> 2) + am
+                    dng = bdng[k] + (
+                        w * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)] * e_dmg
+                    )
+                    if sniper and (w_ & 3) <= 1:
+                        dng += SNIPER_EXPOSED
+                    boff[k] = off if inr else boff[k]
+                    bdng[k] = dng if inr else bdng[k]
+                    adj = dist == 1 and ((ADJ_CODES >> (4 * f)) & 15) == 3 * dq + dr + 4
+                    beng[k] = ev if adj and ev > beng[k] else beng[k]
+            for k in range(nc):
+                nr = bnr[k]
+                if nr == 1 << 30:
+                    bsc[k] = 0.0
+                    continue
+                q = bq[k]
+                r = br[k]
+                room = geo[ro + 6 * (r * gw + q + ((r - (r & 1)) >> 1)) + bf[k]]
+                edge = EDGE_WEIGHT * (ROOM_AHEAD - room)
+                if pid == P_BRAWLER:
+                    sc = -BRAWLER_PULL * nr - edge
+                    if beng[k] > NO_ENGAGE:
+                        sc += BRAWLER_ENGAGE_BONUS
+                elif sniper:
+                    sc = boff[k] - SNIPER_DANGER_WEIGHT * bdng[k] - edge
+                    if nr < SNIPER_MIN_RANGE:
+                        sc -= SNIPER_TOO_CLOSE * (SNIPER_MIN_RANGE - nr)
+                    elif nr > SNIPER_MAX_RANGE:
+                        sc -= SNIPER_TOO_FAR * (nr - SNIPER_MAX_RANGE)
+                else:  # hunter
+                    sc = boff[k] - bdng[k] - edge - HUNTER_PULL * nr
+                    if beng[k] > NO_ENGAGE and beng[k] > sc:
+                        sc = beng[k]
+                bsc[k] = sc
+            # ---- the first best in visiting order
+            nb = -1
+            for k in range(nc):
+                if bsc[k] > best:
+                    best = bsc[k]
+                    nb = k
+            if nb >= 0:
+                be = bp[nb] if c_ == 2 or c_ == 3 else mv_pe[bp[nb]]
+                bd = dalt
+                # the engine applies the chosen entry from the scattered tables next:
+                # start loading its rows now (a hint only)
+                prefetch(mv_rq, be)
+                prefetch(mv_rr, be)
+            found += nc
+    return be, bd
+
+
+@game_fn
+def plan_engage(
+    pid, ds, i, j, plan, tb_base, arc, range_mod, alt_mod, max_range, cc_by_mr, self_dice
+):
+    """Whether a planner engages the one candidate ``j`` (``j`` or -1): the brawler always,
+    the sniper never, the hunter when the expected tooth-and-claw exchange beats the breath
+    exchange it gives up."""
+    if pid == P_BRAWLER:
+        return j
+    if pid == P_SNIPER:
+        return -1
+    ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
+    # the breath exchange given up: my shot at j minus j's shot at me
+    tn = target_number(
+        ds,
+        i,
+        j,
+        ds[i, F_Q],
+        ds[i, F_R],
+        ds[i, F_F],
+        ds[i, F_ALT],
+        tb_base,
+        arc,
+        range_mod,
+        alt_mod,
+        max_range,
+    )
+    mine = p_hit(plan, tn) * plan[PLAN_E_DMG, ds[i, F_BREATH]]
+    tn2 = target_number(
+        ds,
+        j,
+        i,
+        ds[j, F_Q],
+        ds[j, F_R],
+        ds[j, F_F],
+        ds[j, F_ALT],
+        tb_base,
+        arc,
+        range_mod,
+        alt_mod,
+        max_range,
+    )
+    theirs = p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
+    return j if ev > mine - theirs else -1
+
+
+@game_fn
+def plan_target(ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range):
+    """The legal target with the best chance to hit, weighted towards finishing wounded
+    dragons (-1: none)."""
+    best = -1.0
+    bt = -1
+    for j in range(ds.shape[0]):
+        if not is_enemy(ds, i, j) or ds[j, F_ENG] >= 0:
+            continue
+        tn = target_number(
+            ds,
+            i,
+            j,
+            ds[i, F_Q],
+            ds[i, F_R],
+            ds[i, F_F],
+            ds[i, F_ALT],
+            tb_base,
+            arc,
+            range_mod,
+            alt_mod,
+            max_range,
+        )
+        if tn < 0:
+            continue
+        # expected damage, weighted towards finishing weakened dragons
+        weak = 0
+        for p in range(N_PARTS):
+            lost = ds[j, F_DP0 + p] - ds[j, F_DP + p]
+            if lost > weak:
+                weak = lost
+        v = p_hit(plan, tn) * (1.0 + weak / WOUND_SCALE)
+        if v > best:
+            best = v
+            bt = j
+    return bt
+
+
+@game_fn
+def plan_side(ds, t, side1, side2, alloc):
+    """The side whose hit locations bring the target's parts closest to 0."""
+    v1 = 0.0
+    v2 = 0.0
+    w = TWO_D6_WAYS
+    for roll in range(2, 13):
+        p1 = alloc[roll, side1]
+        p2 = alloc[roll, side2]
+        v1 += w[roll - 2] / (1.0 + ds[t, F_DP + p1])
+        v2 += w[roll - 2] / (1.0 + ds[t, F_DP + p2])
+    return side1 if v1 >= v2 else side2
+
+
+@game_fn
+def plan_facing(ds, i, j):
+    """Turn to face the loser."""
+    return facing_toward(ds[i, F_Q], ds[i, F_R], ds[j, F_Q], ds[j, F_R])
+
+
+guard_caches(
+    sys.modules[__name__],
+    [
+        _plan,
+        hexes,
+        mechanics,
+        movetables,
+        state,
+        _random,
+        _llvm,
+        _kernels,
+        sys.modules[__package__],
+    ],
+)

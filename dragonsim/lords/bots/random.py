@@ -1,0 +1,126 @@
+"""The ``random`` bot family: uniformly random legal choices (random-1).
+
+Each function is one decision of :mod:`.dispatch` for a dragon whose policy is in the random
+family; they draw from the policy stream ``pst`` only.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ... import _kernels
+from ... import random as _random
+from ..._kernels import game_fn, guard_caches
+from .. import hexes, mechanics, state
+from ..mechanics import draw_below, is_enemy, move_fits, target_number
+from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
+
+
+@game_fn
+def pick_speed(lo, hi, pst):
+    """A speed uniform on ``lo..hi``."""
+    return lo + draw_below(pst, hi - lo + 1)
+
+
+@game_fn
+def pick_move(ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels, pst):
+    """A move uniform over the (entry, altitude change) pairs that stay on the board and end in
+    an empty hex; ``(-1, 0)`` when there is none."""
+    mr = ds[i, F_MR]
+    alt0 = ds[i, F_ALT]
+    nb = mv_off.shape[1] - 1
+    dlo = 1 - alt0
+    dhi = alt_levels - alt0
+    # uniform over (entry, dalt) pairs: rejection sampling over all pairs, then a scan
+    total = 0
+    for dalt in range(dlo, dhi + 1):
+        b = speed - dalt
+        if 0 <= b < nb:
+            total += mv_off[mr, b + 1] - mv_off[mr, b]
+    if total == 0:
+        return -1, 0
+    for _ in range(64):
+        k = draw_below(pst, total)
+        for dalt in range(dlo, dhi + 1):
+            b = speed - dalt
+            if 0 <= b < nb:
+                c = mv_off[mr, b + 1] - mv_off[mr, b]
+                if k < c:
+                    e = mv_off[mr, b] + k
+                    if move_fits(
+                        ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels
+                    ):
+                        return e, dalt
+                    break
+                k -= c
+    # rejection failed (a corner, a crowd): count the fitting pairs, then take the k-th
+    n = 0
+    for dalt in range(dlo, dhi + 1):
+        b = speed - dalt
+        if 0 <= b < nb:
+            for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
+                if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
+                    n += 1
+    if n == 0:
+        return -1, 0
+    k = draw_below(pst, n)
+    for dalt in range(dlo, dhi + 1):
+        b = speed - dalt
+        if 0 <= b < nb:
+            for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
+                if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
+                    if k == 0:
+                        return e, dalt
+                    k -= 1
+    return -1, 0
+
+
+@game_fn
+def pick_engage(j, pst):
+    """Engage the one candidate ``j`` with probability 1/2."""
+    return j if draw_below(pst, 2) == 1 else -1
+
+
+@game_fn
+def pick_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst):
+    """A target uniform over the legal ones (never declines a shot: breath is free)."""
+    n = 0
+    pick = -1
+    for j in range(ds.shape[0]):
+        if not is_enemy(ds, i, j) or ds[j, F_ENG] >= 0:
+            continue
+        tn = target_number(
+            ds,
+            i,
+            j,
+            ds[i, F_Q],
+            ds[i, F_R],
+            ds[i, F_F],
+            ds[i, F_ALT],
+            tb_base,
+            arc,
+            range_mod,
+            alt_mod,
+            max_range,
+        )
+        if tn < 0:
+            continue
+        n += 1
+        if draw_below(pst, n) == 0:  # reservoir sampling: uniform over legal targets
+            pick = j
+    return pick
+
+
+@game_fn
+def pick_side(side1, side2, pst):
+    """One of the two sides, uniformly."""
+    return side1 if draw_below(pst, 2) == 0 else side2
+
+
+@game_fn
+def pick_facing(pst):
+    """Any of the six facings, uniformly."""
+    return draw_below(pst, 6)
+
+
+guard_caches(sys.modules[__name__], [hexes, mechanics, state, _random, _kernels])

@@ -1,0 +1,443 @@
+"""Dragon Lords rules mechanics (basic rules, rulebook pp. 7-13), one small function each.
+
+Every function here takes the dice it needs as arguments (a roll's sum, a d6 face), so a test
+can force any roll (the Example of Play, pp. 36-37) and the pure-Python reference in the tests
+can be fed the same numbers. They read and write the dragon state rows of
+:mod:`dragonsim.lords.state` and the rules tables (:class:`~dragonsim.lords.tables.KernelTables`
+fields and its ``scalars``); none allocates (:func:`dragonsim._kernels.game_fn`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .. import _kernels
+from .. import random as _random
+from .._kernels import game_fn, guard_caches
+from ..random import below, d6, roll
+from . import hexes, state, tables
+from .hexes import adjacent_facing, arc_area, distance, may_breathe_angle
+from .state import (
+    F_ALIVE,
+    F_ALT,
+    F_BREATH,
+    F_BREATH0,
+    F_CLAW,
+    F_CLAW0,
+    F_COOL,
+    F_DEALT,
+    F_DP,
+    F_DP0,
+    F_ENG,
+    F_F,
+    F_LAST,
+    F_MAX,
+    F_MAX0,
+    F_MIN,
+    F_MOVED,
+    F_MR,
+    F_MR0,
+    F_Q,
+    F_R,
+    F_RIDER,
+    F_SPEED,
+    F_STREAK,
+    F_TEAM,
+    F_TOHIT,
+    F_WINGS,
+    OPT_ACCEL_WINGS,
+    OPT_RIDERS,
+    PART_BODY,
+    PART_HEAD,
+    PART_LEFT_WING,
+    PART_RIGHT_WING,
+    PART_TAIL,
+)
+from .tables import (
+    S_ACCEL,
+    S_BREATH_STEPS_LOST,
+    S_CC_ALTITUDE_DROP,
+    S_CC_SPEED_LOSS,
+    S_CLAW_STEPS_LOST,
+    S_COOLDOWN_FACTOR,
+    S_LANCER_CC,
+    S_LANCER_DAMAGE,
+    S_MR_STEPS_LOST,
+    S_SELF_DAMAGE_POLICY,
+    S_SERIOUS_DEN,
+    S_SERIOUS_NUM,
+    S_SPEED_LOST_PER_WING,
+    S_STREAK_MAX_TURNS,
+    S_STREAK_THRESHOLD,
+)
+
+# ---- dice ---------------------------------------------------------------------------------------
+# Every Lords roll goes through these three: numba inlines dragonsim.random's generator (an
+# ``inline="always"`` function) into each of them once, and callers make plain calls that LLVM
+# inlines, instead of numba typing the generator again at each of some forty call sites.
+
+
+@game_fn
+def roll_dice(st, n):
+    """The sum of ``n`` d6 from stream ``st`` (:func:`dragonsim.random.roll`)."""
+    return roll(st, n)
+
+
+@game_fn
+def roll_d6(st):
+    """One d6 from stream ``st`` (:func:`dragonsim.random.d6`)."""
+    return d6(st)
+
+
+@game_fn
+def draw_below(st, k):
+    """A uniform integer ``0..k-1`` from stream ``st`` (:func:`dragonsim.random.below`)."""
+    return below(st, k)
+
+
+# ---- breath combat: who may be breathed at, and the number to roll ------------------------------
+
+
+@game_fn
+def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, max_range):
+    """Breath target number of ``a`` (placed at qa, ra, fa, alta) against ``t`` where ``t``
+    stands now; -1 when ``t`` cannot be breathed at (arc, range, neck bend).
+
+    "Start with the base number 8 and modify this number appropriately, using the To-Hit
+    Modifiers Table" (p.10): the target's size (wings and body rows, ``F_TOHIT``), the arc area
+    it stands in, the Range Key and the altitude difference (p.11). "A dragon can only breathe
+    at a target in its arc of fire and within 6 hexes" (p.10)."""
+    dist = distance(qa, ra, ds[t, F_Q], ds[t, F_R])
+    if dist < 1 or dist > max_range:
+        return -1
+    da = alta - ds[t, F_ALT]
+    if not may_breathe_angle(dist, da):
+        return -1
+    area = arc_area(qa, ra, fa, ds[t, F_Q], ds[t, F_R], arc[3], arc[4], arc[5])
+    if area < 0:
+        return -1
+    if da < 0:
+        da = -da
+    return tb_base + ds[t, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[da]
+
+
+@game_fn(inline="always")
+def is_enemy(ds, i, j):
+    """Is ``j`` another dragon in play on a different team from ``i``?"""
+    return j != i and ds[j, F_ALIVE] == 1 and ds[j, F_TEAM] != ds[i, F_TEAM]
+
+
+# ---- movement and engagement --------------------------------------------------------------------
+
+
+@game_fn
+def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
+    """Is move-table entry ``e`` with altitude change ``dalt`` legal for dragon ``i`` now?
+
+    "Your dragon has a number of movement points corresponding exactly to the speed you
+    recorded" (p.8); a climb or a dive moves 1 hex forward and "can only dive one altitude
+    level at a time. A dragon may not dive lower than Very Low altitude" (p.8).
+
+    Checks: at least ``|dalt|`` hexes flown (one altitude level per hex), altitude within
+    Very Low..Very High, the path's bounding box on the board (rotated to the dragon's facing,
+    offset-row parity aware), and the end hex not occupied by another dragon in play.
+    """
+    h = mv_h[e]
+    if dalt > h or -dalt > h:
+        return False
+    alt = ds[i, F_ALT] + dalt
+    if alt < 1 or alt > alt_levels:
+        return False
+    f = ds[i, F_F]
+    q0 = ds[i, F_Q]
+    r0 = ds[i, F_R]
+    p = r0 & 1
+    col0 = q0 + (r0 - p) // 2
+    if r0 + mv_box[e, f, 0] < 0 or r0 + mv_box[e, f, 1] >= depth:
+        return False
+    if col0 + mv_box[e, f, 2 + 2 * p] < 0 or col0 + mv_box[e, f, 3 + 2 * p] >= width:
+        return False
+    q = q0 + mv_rq[e, f]
+    r = r0 + mv_rr[e, f]
+    for j in range(ds.shape[0]):
+        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
+            return False
+    return True
+
+
+@game_fn
+def can_engage(ds, i, j):
+    """The engagement conditions (Movement, "Engaging", p.9): ``i`` (which has just moved)
+    ends adjacent to and facing ``j``, at the same altitude, not Very Low ("The dragons may
+    not be at Very Low altitude"), ``j`` has already moved, neither is engaged ("Only two
+    dragons may be engaged in any one fight"), and they are enemies."""
+    return (
+        is_enemy(ds, i, j)
+        and ds[j, F_MOVED] == 1
+        and ds[i, F_ENG] < 0
+        and ds[j, F_ENG] < 0
+        and ds[i, F_ALT] == ds[j, F_ALT]
+        and ds[i, F_ALT] > 1
+        and adjacent_facing(ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[j, F_Q], ds[j, F_R])
+    )
+
+
+# ---- speed, moves, damage, close combat -------------------------------------------------------
+
+
+@game_fn
+def refresh(ds, i, scal):
+    """Serious damage effects and removal for dragon ``i`` from its damage points (p.12).
+
+    "As each body part is reduced to less than half of its original damage points": head ->
+    breath one step down (minimum Cold), body -> tooth and claw one step down, each wing ->
+    maximum speed -2, tail -> maneuverability two steps down (minimum I); "if any of a
+    dragon's body part damage tracks is reduced to 0 points, the dragon ... is removed".
+    """
+    num = scal[S_SERIOUS_NUM]
+    den = scal[S_SERIOUS_DEN]
+    dead = False
+    for p in range(5):
+        if ds[i, F_DP + p] <= 0:
+            dead = True
+    head = 1 if ds[i, F_DP + PART_HEAD] * den < ds[i, F_DP0 + PART_HEAD] * num else 0
+    body = 1 if ds[i, F_DP + PART_BODY] * den < ds[i, F_DP0 + PART_BODY] * num else 0
+    tail = 1 if ds[i, F_DP + PART_TAIL] * den < ds[i, F_DP0 + PART_TAIL] * num else 0
+    lw = 1 if ds[i, F_DP + PART_LEFT_WING] * den < ds[i, F_DP0 + PART_LEFT_WING] * num else 0
+    rw = 1 if ds[i, F_DP + PART_RIGHT_WING] * den < ds[i, F_DP0 + PART_RIGHT_WING] * num else 0
+    b = ds[i, F_BREATH0] - scal[S_BREATH_STEPS_LOST] * head
+    ds[i, F_BREATH] = b if b > 0 else 0
+    c = ds[i, F_CLAW0] - scal[S_CLAW_STEPS_LOST] * body
+    ds[i, F_CLAW] = c if c > 0 else 0
+    m = ds[i, F_MR0] + scal[S_MR_STEPS_LOST] * tail
+    ds[i, F_MR] = m if m < 8 else 8
+    ds[i, F_MAX] = ds[i, F_MAX0] - scal[S_SPEED_LOST_PER_WING] * (lw + rw)
+    if dead:
+        ds[i, F_ALIVE] = 0
+
+
+@game_fn
+def damage(ds, t, part, amount):
+    """Tick ``amount`` points off ``t``'s ``part`` (not below 0); returns the points taken."""
+    left = ds[t, F_DP + part]
+    took = amount if amount < left else left
+    if took < 0:
+        took = 0
+    ds[t, F_DP + part] = left - took
+    return took
+
+
+@game_fn
+def speed_limits(ds, i, scal, accel_wings, opt):
+    """``(lo, hi)`` for the speed dragon ``i`` may record this turn (Record Speed, p.7).
+
+    "within the minimum and maximum speed"; "can't be more than 3 points faster than you moved
+    last turn" (first turn: any speed); "speeds of 10 or more for a maximum of three consecutive
+    turns"; after slowing, "two turns at speed 9 or less for every turn it spent at or above 10".
+    """
+    lo = ds[i, F_MIN]
+    hi = ds[i, F_MAX]
+    if ds[i, F_LAST] >= 0:
+        acc = scal[S_ACCEL]
+        if opt[OPT_ACCEL_WINGS] == 1:
+            acc = accel_wings[ds[i, F_WINGS]]
+        if ds[i, F_LAST] + acc < hi:
+            hi = ds[i, F_LAST] + acc
+    thr = scal[S_STREAK_THRESHOLD]
+    if ds[i, F_STREAK] >= scal[S_STREAK_MAX_TURNS] or ds[i, F_COOL] > 0:
+        if hi > thr - 1:
+            hi = thr - 1
+    if hi < lo:
+        hi = lo
+    return lo, hi
+
+
+@game_fn
+def record_speed(ds, i, speed, scal):
+    """Record ``speed`` and advance the speed-10 streak / cool-down bookkeeping (p.7: "two
+    turns at speed 9 or less for every turn it spent at or above 10"; ``F_COOL`` counts the
+    turns still owed)."""
+    thr = scal[S_STREAK_THRESHOLD]
+    ds[i, F_SPEED] = speed
+    if speed >= thr:
+        ds[i, F_STREAK] += 1
+    else:
+        if ds[i, F_STREAK] > 0:
+            # this turn is the first of the 2-per-turn cool-down
+            ds[i, F_COOL] = scal[S_COOLDOWN_FACTOR] * ds[i, F_STREAK] - 1
+            ds[i, F_STREAK] = 0
+        elif ds[i, F_COOL] > 0:
+            ds[i, F_COOL] -= 1
+    ds[i, F_LAST] = speed
+
+
+@game_fn
+def apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f):
+    """Move dragon ``i`` by move-table entry ``e`` (:mod:`~dragonsim.lords.movetables`) and
+    altitude change ``dalt``; it has now moved this turn (p.8)."""
+    f0 = ds[i, F_F]
+    ds[i, F_Q] += mv_rq[e, f0]
+    ds[i, F_R] += mv_rr[e, f0]
+    ds[i, F_F] = (f0 + mv_f[e]) % 6
+    ds[i, F_ALT] += dalt
+    ds[i, F_MOVED] = 1
+
+
+@game_fn
+def breath_hit(hit_roll, tn, auto_miss, auto_hit):
+    """ "Roll 2d6. If the result is equal to or higher than your final modified target number,
+    you hit ... A roll of 2 always misses, and a roll of 12 always hits" (p.10)."""
+    if hit_roll <= auto_miss:
+        return False
+    return hit_roll >= auto_hit or hit_roll >= tn
+
+
+@game_fn
+def cc_modifier(ds, i, cc_by_mr, scal, opt):
+    """Dragon ``i``'s close-combat modifier: the Close Combat Ability Table by its current
+    maneuverability (p.13), plus the Lancer's bonus when riders are in play (p.18)."""
+    m = cc_by_mr[ds[i, F_MR]]
+    if opt[OPT_RIDERS] == 1 and ds[i, F_RIDER] == 1:
+        m += scal[S_LANCER_CC]
+    return m
+
+
+@game_fn
+def cc_begin(ds, a, b, scal):
+    """ "both dragons automatically drop one altitude level"; "both dragons subtract 2 from their
+    current speed ... If subtracting 2 ... would cause it to drop below its minimum speed,
+    simply record the dragon's minimum speed" (p.13)."""
+    for i in (a, b):
+        ds[i, F_ALT] -= scal[S_CC_ALTITUDE_DROP]
+        if ds[i, F_ALT] < 1:
+            ds[i, F_ALT] = 1
+        s = ds[i, F_SPEED] - scal[S_CC_SPEED_LOSS]
+        if s < ds[i, F_MIN]:
+            s = ds[i, F_MIN]
+        ds[i, F_LAST] = s
+
+
+@game_fn
+def resolve_breath(ds, a, t, side, loc_roll, dmg_roll, tb_alloc, tb_weapon):
+    """A breath hit of ``a`` on ``t`` from direction ``side`` (0 F .. 5 FL): "Roll 2d6 and
+    cross-reference that number with the direction the attack came from on the Damage
+    Allocation Table", then the breath weapon's dice (``dmg_roll`` = their sum) plus its bonus.
+    Ticks the points off and credits ``a``; returns the part hit (p.11)."""
+    part = tb_alloc[loc_roll, side]
+    dmg = dmg_roll + tb_weapon[ds[a, F_BREATH], 1]
+    ds[a, F_DEALT] += damage(ds, t, part, dmg)
+    return part
+
+
+@game_fn
+def cc_winner(ds, a, b, ra, rb, cc_by_mr, scal, opt):
+    """ "Both ... roll 2d6 and add the close combat modifiers ... The highest modified result
+    wins the combat. If the numbers are tied, the combat is a draw" (-1) (p.13)."""
+    sa = ra + cc_modifier(ds, a, cc_by_mr, scal, opt)
+    sb = rb + cc_modifier(ds, b, cc_by_mr, scal, opt)
+    if sa == sb:
+        return -1
+    return a if sa > sb else b
+
+
+@game_fn
+def resolve_close_combat(
+    ds,
+    w,
+    l,
+    col,
+    loc_roll,
+    dmg_roll,
+    self_roll,
+    facing_roll,
+    winner_facing,
+    tb_alloc,
+    tb_weapon,
+    scal,
+    opt,
+):
+    """The rest of a decided close combat: "the winning dragon then rolls 1d6 to determine
+    ... which column to use" (``col`` 0..5), 2d6 location, tooth and claw dice (sum
+    ``dmg_roll``); the winner takes ``self_roll`` points itself; "The loser now rolls 1d6 and
+    consults the direction template. This is the direction (relative to its original facing)
+    in which the losing dragon is now facing" (``facing_roll`` 0..5 = template hexside); the
+    winner turns to ``winner_facing``. Returns the part hit (p.13)."""
+    part = tb_alloc[loc_roll, col]
+    dmg = dmg_roll + tb_weapon[ds[w, F_CLAW], 1]
+    if opt[OPT_RIDERS] == 1 and ds[w, F_RIDER] == 1:
+        dmg += scal[S_LANCER_DAMAGE]
+    ds[w, F_DEALT] += damage(ds, l, part, dmg)
+    allocate_self_damage(ds, w, self_roll, scal[S_SELF_DAMAGE_POLICY], scal)
+    ds[l, F_F] = (ds[l, F_F] - facing_roll) % 6
+    ds[w, F_F] = winner_facing
+    refresh(ds, w, scal)
+    refresh(ds, l, scal)
+    return part
+
+
+@game_fn
+def allocate_self_damage(ds, i, pts, mode, scal):
+    """The close-combat winner's own 1d6 ("Roll 1d6 and allocate that many points of damage",
+    p.13; the rulebook does not say where, so ``S_SELF_DAMAGE_POLICY`` chooses):
+    mode 0 spreads point by point over the parts with most points left, never making a part
+    seriously damaged or destroyed when another choice exists; 1 all on the body; 2 all on the
+    part with most points left. Returns points taken."""
+    num = scal[S_SERIOUS_NUM]
+    den = scal[S_SERIOUS_DEN]
+    took = 0
+    if mode == 1:
+        return damage(ds, i, PART_BODY, pts)
+    if mode == 2:
+        bp = 0
+        for p in range(5):
+            if ds[i, F_DP + p] > ds[i, F_DP + bp]:
+                bp = p
+        return damage(ds, i, bp, pts)
+    for _ in range(pts):
+        best = -1
+        bestv = -1
+        tier = -1
+        for p in range(5):
+            left = ds[i, F_DP + p]
+            if left <= 0:
+                continue
+            after = left - 1
+            t = 0
+            if after > 0:
+                t = 1
+                d0 = ds[i, F_DP0 + p] * num
+                if after * den >= d0 or left * den < d0:
+                    t = 2  # stays healthy, or is already seriously damaged
+            if t > tier or (t == tier and left > bestv):
+                tier = t
+                bestv = left
+                best = p
+        if best < 0:
+            break
+        took += damage(ds, i, best, 1)
+    return took
+
+
+guard_caches(sys.modules[__name__], [hexes, state, tables, _random, _kernels])
+
+__all__ = [
+    "roll_dice",
+    "roll_d6",
+    "draw_below",
+    "target_number",
+    "is_enemy",
+    "move_fits",
+    "can_engage",
+    "refresh",
+    "damage",
+    "speed_limits",
+    "record_speed",
+    "apply_move",
+    "breath_hit",
+    "cc_modifier",
+    "cc_begin",
+    "resolve_breath",
+    "cc_winner",
+    "resolve_close_combat",
+    "allocate_self_damage",
+]

@@ -1,0 +1,150 @@
+"""The Dragon Lords kernel's data layouts, in one home (numba-free: plain integers).
+
+Every array a game reads or writes by column is laid out here:
+
+* the dragon state row (``F_*``, ``NF`` columns, int64): what the engine writes and the bots
+  read about one dragon during a game;
+* the sheet rows a kernel is given (``D_*``, ``N_DCOLS`` columns) for at most ``MAXD`` dragons;
+* the scenario rows (``SC_*``) used when ``OPT_SETUP`` is 1;
+* the options array (``OPT_*``, ``N_OPT`` entries) and :func:`default_options`;
+* the counters a kernel returns (``C_*``, ``N_COUNTERS``), the per-game records (``R_*``,
+  ``N_REC``) and the decision log rows (``L_*``, ``K_*`` kinds, ``N_LOG``) the tests replay.
+
+A column is always written by its name (``ds[i, F_COOL]``), never by its number.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import defaults
+
+# ---- the per-dragon state row (int64 [MAXD, NF]) -------------------------------------------------
+F_Q = 0  # axial q
+F_R = 1  # axial r
+F_F = 2  # facing 0..5
+F_ALT = 3  # altitude 1 Very Low .. 5 Very High (0 Ground is advanced-rules only)
+F_SPEED = 4  # speed recorded this turn
+F_LAST = 5  # speed that limits next turn's acceleration (after close-combat loss); -1 = setup
+F_STREAK = 6  # consecutive turns at speed >= 10
+F_COOL = 7  # turns still to be flown at speed <= 9 after a streak
+F_ALIVE = 8  # 1 in play, 0 removed
+F_TEAM = 9
+F_ENG = 10  # index of the dragon engaged with this turn, -1 none
+F_MOVED = 11  # 1 once it has moved this turn
+F_DP = 12  # 12..16 damage points left: head, body, tail, left wing, right wing
+F_DP0 = 17  # 17..21 starting damage points
+F_BODY = 22
+F_WINGS = 23
+F_BREATH0 = 24  # breath step on the sheet
+F_CLAW0 = 25  # tooth-and-claw step on the sheet
+F_MR0 = 26  # maneuverability index on the sheet
+F_MIN = 27  # minimum speed
+F_MAX0 = 28  # maximum speed on the sheet
+F_RIDER = 29
+F_BREATH = 30  # current breath step (after serious head damage)
+F_CLAW = 31  # current tooth-and-claw step
+F_MR = 32  # current maneuverability index
+F_MAX = 33  # current maximum speed
+F_POLICY = 34
+F_INIT = 35  # position in this turn's initiative order
+F_TARGET = 36  # recorded breath target, -1 none
+F_DEALT = 37  # damage dealt this game
+F_HITS = 38  # breath hits scored this game
+F_TOHIT = 39  # this dragon's size modifier as a target (wings + body rows)
+F_LEFT = 40  # 1 if it left the board
+F_SAMPLES = 41  # end states its planner scores per move (its strength; see parse_policy)
+NF = 42
+
+#: body parts, in the order of the ``F_DP`` / ``F_DP0`` columns
+PART_HEAD, PART_BODY, PART_TAIL, PART_LEFT_WING, PART_RIGHT_WING = range(5)
+N_PARTS = 5
+
+# ---- options: the one structure for rules options (int64 [N_OPT]) --------------------------------
+OPT_TURN_LIMIT = 0  # turns before a game is called a stalemate (draw, counted separately)
+OPT_INIT_MOD = 1  # 1: advanced initiative modifiers by MR (p.15, optional)
+OPT_RIDERS = 2  # 1: riders' close-combat abilities (Lancer +2 / +4, p.18; advanced)
+OPT_PLAN_SAMPLES = 3  # end states a planning bot scores per altitude change
+OPT_RANGE_MOD = 4  # 1: the range row of the To-Hit table (0 reproduces the Example of Play)
+OPT_ACCEL_WINGS = 5  # 1: advanced acceleration allowance by wing size (p.16, optional)
+OPT_SETUP = 6  # 0: rulebook placement along edges; 1: the caller's scenario
+N_OPT = 8
+
+
+def default_options(
+    *,
+    turn_limit: int = defaults.TURN_LIMIT,
+    plan_samples: int = defaults.PLAN_SAMPLES,
+    init_mod: bool = False,
+    riders: bool = False,
+    range_mod: bool = True,
+    accel_wings: bool = False,
+    scenario: bool = False,
+) -> np.ndarray:
+    """The int64 options array (see the ``OPT_*`` constants)."""
+    o = np.zeros(N_OPT, dtype=np.int64)
+    o[OPT_TURN_LIMIT] = turn_limit
+    o[OPT_INIT_MOD] = int(init_mod)
+    o[OPT_RIDERS] = int(riders)
+    o[OPT_PLAN_SAMPLES] = plan_samples
+    o[OPT_RANGE_MOD] = int(range_mod)
+    o[OPT_ACCEL_WINGS] = int(accel_wings)
+    o[OPT_SETUP] = int(scenario)
+    return o
+
+
+# ---- dragons: one int64 sheet row per dragon for the kernel (int64 [nd, N_DCOLS]) ----------------
+D_BODY, D_WINGS, D_BREATH, D_CLAWS, D_RIDER, D_MR, D_TEAM, D_POLICY = range(8)
+D_SAMPLES = 8  # this dragon's planning breadth (``hunter:N``); 0: the run's OPT_PLAN_SAMPLES
+N_DCOLS = 9
+MAXD = 8
+
+# ---- scenario rows (OPT_SETUP = 1; int64 [nd, 5]) ------------------------------------------------
+SC_Q, SC_R, SC_F, SC_ALT, SC_SPEED = range(5)  # SC_SPEED: last turn's speed, -1 = free choice
+
+# ---- counters (int64 [N_COUNTERS]) ---------------------------------------------------------------
+C_GAMES = 0
+C_DRAWS = 1
+C_TURN_LIMIT = 2  # games stopped by the turn limit (also counted in C_DRAWS)
+C_TURNS = 3
+C_TURNS_SQ = 4
+C_DICE = 5  # d6 rolled from the game streams
+C_BREATHS = 6
+C_BREATH_HITS = 7
+C_ENGAGES = 8
+C_LEFT_BOARD = 9
+C_WIN = 10  # + team, MAXD slots
+C_DEALT = C_WIN + MAXD  # + dragon slot: damage dealt
+C_DEALT_SQ = C_DEALT + MAXD
+N_TN = 32  # target numbers counted 0..N_TN-1 (larger ones in the last)
+C_TN_TRIES = C_DEALT_SQ + MAXD  # + target number (clamped)
+C_TN_HITS = C_TN_TRIES + N_TN
+C_LOC = C_TN_HITS + N_TN  # + 5 * direction + part: breath hit locations
+CC_DIFF_ZERO = 20  # close-combat modifier differences -20..+20 are counted ...
+CC_DIFF_MAX = 2 * CC_DIFF_ZERO  # ... (clamped) at difference + CC_DIFF_ZERO
+C_CC = C_LOC + 30  # + 3 * (modifier difference + 20) + outcome (0 win, 1 draw, 2 loss)
+C_TURN_HIST = C_CC + 3 * (CC_DIFF_MAX + 1)  # + turns (clamped to HIST_MAX)
+HIST_MAX = defaults.TURNS_HIST_MAX
+N_COUNTERS = C_TURN_HIST + HIST_MAX + 1
+
+# ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
+R_WINNER = 0  # winning team, -1 draw
+R_TURNS = 1
+R_TURN_LIMIT = 2
+R_DEALT0 = 3  # damage dealt by dragon 0, 1
+R_DEALT1 = 4
+R_LEFT0 = 5  # damage points left, dragon 0, 1
+R_LEFT1 = 6
+R_HITS0 = 7
+R_HITS1 = 8
+R_ENGAGES = 9
+N_REC = 10
+
+# ---- decision log (tests: the legality checker; int64 [k, N_LOG]) --------------------------------
+L_TURN, L_KIND, L_I, L_J = range(4)
+L_A = 4  # N_LOG_VALUES kind-specific values from here
+N_LOG_VALUES = 12
+L_SNAP = L_A + N_LOG_VALUES  # snapshot: MAXD x (q, r, f, alt, alive, eng, moved) before it
+N_SNAP = 7
+N_LOG = L_SNAP + MAXD * N_SNAP
+K_SETUP, K_SPEED, K_MOVE, K_LEAVE, K_ENGAGE, K_TARGET, K_CC, K_END = range(8)

@@ -1,0 +1,146 @@
+"""Every assumed Dragon Lords value has an override that reaches what uses it.
+
+For each rule (or table row) with provenance "assumed" in ``registry("lords")``, the rule at
+another legal value must change what uses it: the counters of a small seeded duel (common
+random numbers: the same seed, so any difference is the rule's), or, for a value the engine
+does not simulate yet, the exact odds the ``odds`` module computes from it. Such a value is
+also listed in ``NOT_SIMULATED`` with the reason. An assumed rule in no list fails, so a new
+assumed rule must be classified here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dragonsim.lords import odds
+from dragonsim.lords.api import duel
+from dragonsim.rules import lords_rules, registry
+
+N = 300
+
+
+def _duel(**kw):
+    """Reaper against Skyblazer, hunters: breath combat every game, on the default board."""
+    return duel("Reaper", "Skyblazer", n=N, seed=3, progress=False, **kw).counters
+
+
+def _brawl(**kw):
+    """Tankerous against Zippinchill, brawlers: they close in and engage, so close combats
+    are won (and the winner's own 1d6 allocated) every few games."""
+    return duel(
+        "Tankerous", "Zippinchill", n=N, seed=3, progress=False, policy="brawler", **kw
+    ).counters
+
+
+#: override key -> (another legal value, the seeded duel whose counters must move)
+KERNEL_CASES = {
+    # the arc of fire: a narrower dark area, a grey area no wider than the dark, a light area
+    # out to 120 deg (each limit alone, the others at their defaults)
+    "arc_degrees.dark": (0, _duel),
+    "arc_degrees.grey": (30, _duel),
+    "arc_degrees.light": (120, _duel),
+    "altitude_mod": ([0, 1, 1, 2, 2], _duel),
+    # a shallower board: the planners meet the edges sooner
+    "board.depth": (16, _duel),
+    # the Damage Allocation Table rows the rulebook's text lost (row 5: only its R, RL, FL)
+    "damage_allocation.5": (["B", "B", "B", "H", "H", "H"], _duel),
+    **{f"damage_allocation.{roll}": (["H"] * 6, _duel) for roll in (6, 7, 8, 9, 10, 11)},
+    "damage_allocation.12": (["B"] * 6, _duel),
+    "self_damage_policy": ("body", _brawl),
+}
+
+
+def _rider(band: str):
+    """The odds of Fiercival's Archer (medium 2 hexes, long 4) shooting Reaper in ``band``."""
+
+    def run(rules):
+        d = 2 if band == "medium" else 4
+        return odds.rider_attack("Fiercival", "Reaper", distance=d, rules=rules)["p_hit"]
+
+    return run
+
+
+def _spell(name: str):
+    """The odds of Slash's Wizard casting ``name`` on Reaper at the spell's medium range
+    (a shorter medium range makes that distance the long band)."""
+
+    def run(rules):
+        med = lords_rules().get("lords.spells")[name][1]
+        return odds.spell("Slash", "Reaper", name, distance=med, rules=rules)["p_hit"]
+
+    return run
+
+
+def _shorter_medium(name: str) -> list[int]:
+    cost, med, far = lords_rules().get("lords.spells")[name]
+    return [cost, med - 1, far]
+
+
+#: values the duel kernel does not simulate yet, with the reason
+NOT_SIMULATED = {
+    "rider_to_hit.medium": "riders' missile attacks are advanced rules (p.18): issue 13",
+    "rider_to_hit.long": "riders' missile attacks are advanced rules (p.18): issue 13",
+    **{
+        f"spells.{name}": "the Wizard's spells are advanced rules (pp. 24-25): issue 13"
+        for name in (
+            "Lethargy",
+            "Lightning Bolt",
+            "Quicken",
+            "Saddlesore",
+            "Sharpen",
+            "Slow",
+            "Spin",
+            "Vigor",
+        )
+    },
+}
+
+#: override key -> (another legal value, the exact odds that must move), for NOT_SIMULATED
+ODDS_CASES = {
+    "rider_to_hit.medium": (1, _rider("medium")),
+    "rider_to_hit.long": (2, _rider("long")),
+    **{
+        key: (_shorter_medium(key[7:]), _spell(key[7:]))
+        for key in NOT_SIMULATED
+        if "spells." in key
+    },
+}
+
+
+def _assumed_keys() -> set[str]:
+    out = set()
+    for rule in registry("lords").values():
+        name = rule.key.removeprefix("lords.")
+        for row in rule.assumed_rows():
+            out.add(f"{name}.{row}" if row else name)
+    return out
+
+
+def test_every_assumed_value_is_classified():
+    """Every assumed value moves a duel (KERNEL_CASES) or is not simulated yet, with the
+    reason (NOT_SIMULATED); nothing else is listed, and each case's value is legal."""
+    assumed = _assumed_keys()
+    listed = set(KERNEL_CASES) | set(NOT_SIMULATED)
+    assert assumed - listed == set(), "assumed values in neither list: classify them here"
+    assert listed - assumed == set(), "listed values that are not assumed"
+    assert set(KERNEL_CASES).isdisjoint(NOT_SIMULATED)
+    assert set(ODDS_CASES) == set(NOT_SIMULATED), "every unsimulated value has its odds case"
+    for key, (value, _) in {**KERNEL_CASES, **ODDS_CASES}.items():
+        lords_rules({key: value})  # legal: the rules accept it
+
+
+@pytest.mark.parametrize("key", sorted(KERNEL_CASES))
+def test_override_reaches_the_kernel(key):
+    """The override changes the counters of a seeded duel (the same seed as the default)."""
+    value, run = KERNEL_CASES[key]
+    base = run()
+    moved = run(rules={key: value})
+    assert not np.array_equal(base, moved), f"{key} = {value!r} did not move its duel"
+
+
+@pytest.mark.parametrize("key", sorted(ODDS_CASES))
+def test_unsimulated_override_reaches_the_odds(key):
+    """A value the kernel does not simulate yet still reaches the exact odds that use it."""
+    value, run = ODDS_CASES[key]
+    assert run(lords_rules()) != run(lords_rules({key: value})), f"{key} did not move its odds"
