@@ -205,7 +205,7 @@ def test_rows_of_the_dice_rules_give_every_column():
             r["provenance"] == "assumed" and r["source"]
         )
         assert r["used_in"]
-        assert "shared/" not in r["source"] and "RULES-GAPS" not in r["source"]
+        # no text points outside the repository: tests/test_docs.py scans every file
 
 
 def test_rule_texts_cite_the_rulebook_by_section():
