@@ -112,7 +112,8 @@ BRAWLER_SPEED_OVER_DISTANCE = 2
 SNIPER_SPEED = 8
 #: ways to roll each 2d6 total 2..12 (the weights of a hit location)
 TWO_D6_WAYS = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
-#: "no close combat available" and "no enemy" sentinels of a batch
+#: sentinels: "no close combat available" (a score below any real one) and "no enemy" /
+#: "no limit" (a distance or count beyond any real one)
 NO_ENGAGE = -1e9
 FAR = 1 << 30
 
@@ -120,7 +121,7 @@ FAR = 1 << 30
 @game_fn
 def plan_speed(pid, ds, i, lo, hi):
     """The speed a planner records, ``lo <= speed <= hi``."""
-    near = 1 << 30
+    near = FAR
     for j in range(ds.shape[0]):
         if is_enemy(ds, i, j):
             d = distance(ds[i, F_Q], ds[i, F_R], ds[j, F_Q], ds[j, F_R])
@@ -204,7 +205,7 @@ def plan_move(
     q0 = ds[i, F_Q]
     r0 = ds[i, F_R]
     f0 = ds[i, F_F]
-    near = 1 << 30
+    near = FAR
     talt = alt0
     nq = 0  # the nearest enemy's hex and facing
     nr_ = 0
@@ -304,7 +305,7 @@ def plan_move(
     bnr = stack_empty(PLAN_BATCH, np.int64)  # distance to the nearest enemy
     boff = stack_empty(PLAN_BATCH, np.float64)  # best expected breath damage dealt
     bdng = stack_empty(PLAN_BATCH, np.float64)  # expected breath damage received
-    beng = stack_empty(PLAN_BATCH, np.float64)  # best close combat available (-1e9: none)
+    beng = stack_empty(PLAN_BATCH, np.float64)  # best close combat available (NO_ENGAGE: none)
     bsc = stack_empty(PLAN_BATCH, np.float64)  # the policy's score
     # Passes 0 and 1 sample those two altitude changes. Passes 2 and 3 (the hunter) look up,
     # for the same two, the end states behind the nearest enemy: the three hexes at its back,
@@ -325,17 +326,17 @@ def plan_move(
             dalt = 0 if c_ == 0 else other
             quota = samples if c_ == 0 else (samples + 1) // 2
         elif c_ < 4:
-            if pid != P_HUNTER or near == 1 << 30 or (c_ == 3 and other == 0):
+            if pid != P_HUNTER or near == FAR or (c_ == 3 and other == 0):
                 continue
             pos = 0
             dalt = 0 if c_ == 2 else other
-            quota = 1 << 30
+            quota = FAR  # the whole block
         else:
             if be >= 0:
                 break
             pos = 0
             dalt = dlo + c_ - 4
-            quota = 1 << 30
+            quota = FAR  # the whole block
         a, c = _pass_block(mv_off, mr, speed, dalt, dlo, dhi)
         if c == 0:
             continue
@@ -423,8 +424,8 @@ def plan_move(
             for k in range(nc):
                 boff[k] = 0.0
                 bdng[k] = 0.0
-                beng[k] = -1e9
-                bnr[k] = 1 << 30
+                beng[k] = NO_ENGAGE
+                bnr[k] = FAR
             for m in range(ne):
                 e8 = 8 * m
                 qe = scratch[e8]
@@ -445,7 +446,7 @@ def plan_move(
                 e_dmg = plan[PLAN_E_DMG, scratch[e8 + 7] >> 8]
                 # close combat right after this move: it has moved, same altitude, not Very
                 # Low, and I end facing it from the next hex (checked per end state below)
-                ev = -1e9
+                ev = NO_ENGAGE
                 if moved == 1 and ealt == alt and alt > 1:
                     ev = engage_value(ds, i, scratch[e8 + 7] & 255, plan, cc_by_mr, self_dice)
                 for k in range(nc):
@@ -472,7 +473,7 @@ def plan_move(
                     beng[k] = ev if adj and ev > beng[k] else beng[k]
             for k in range(nc):
                 nr = bnr[k]
-                if nr == 1 << 30:
+                if nr == FAR:
                     bsc[k] = 0.0
                     continue
                 q = bq[k]
