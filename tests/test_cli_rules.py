@@ -77,10 +77,20 @@ def test_readme_rules_file_example_works_on_duel(capsys, tmp_path):
     ],
 )
 def test_lords_study_commands_take_the_rules_file(capsys, house, argv):
-    """battle, tournament and sensitivity play under the file's [lords] table."""
+    """battle, tournament and sensitivity play under the file's [lords] table: the games'
+    outcomes (not only the manifest's timings) move on the same seed."""
+
+    def outcome(d):
+        if isinstance(d, list):  # sensitivity: one row per value
+            return [(r["value"], r["win_rate_a"]) for r in d]
+        if "matrix" in d:  # tournament
+            return d["matrix"]
+        return (d["wins"], d["draws"], d["mean_turns"])  # battle
+
     plain = _json(capsys, *argv)
     ruled = _json(capsys, *argv, "--rules", house)
-    assert plain != ruled
+    assert outcome(plain) != outcome(ruled)
+    assert outcome(plain) == outcome(_json(capsys, *argv))  # the same seed repeats
     if isinstance(ruled, dict):
         assert ruled["manifest"].get("rules_overrides")
 
@@ -182,13 +192,16 @@ def test_every_listed_key_is_accepted_by_a_rules_file(capsys, tmp_path):
     """What `rules` lists is exactly what a file accepts: each listed override line, written
     to a file, is taken as it is (the value in force stays the same)."""
     d = _json(capsys, "rules")
+    from dragonsim.rules import game_rules
+
     by_game: dict[str, list[str]] = {}
+    keys: dict[str, set[str]] = {}
     for r in d["rules"]:
         by_game.setdefault(r["game"], []).append(r["override"].split("] ", 1)[1])
+        keys.setdefault(r["game"], set()).add(r["key"])
     for game, lines in by_game.items():
         f = tmp_path / f"{game}.toml"
         f.write_text(f"[{game}]\n" + "\n".join(lines) + "\n")
-        from dragonsim.rules import game_rules
-
         rs = game_rules(game, file=f)
-        assert rs.hash == game_rules(game).hash, game
+        assert set(rs.overrides) == keys[game], game  # every line was read as its key
+        assert rs.hash == game_rules(game).hash, game  # ... with the value in force
