@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from fractions import Fraction
 
 from .common import add_rules_option, count, emit_json, rules_from
@@ -115,16 +114,9 @@ def _frac(p: Fraction) -> dict:
     return {"fraction": f"{p.numerator}/{p.denominator}", "decimal": float(p)}
 
 
-def _override_line(game: str, key: str, value) -> str:
-    """How to set ``key`` in a rules file: ``[game] name = value`` (a dotted name quoted)."""
-    name = key.partition(".")[2]
-    if "." in name:
-        name = json.dumps(name)
-    return f"[{game}] {name} = {json.dumps(value)}"
-
-
 def cmd_rules(args) -> int:
     from ..rules import GAMES, rows_of
+    from ..rules.core import override_line
 
     games = GAMES if args.game == "all" else (args.game,)
     rows: list[dict] = []
@@ -135,7 +127,7 @@ def cmd_rules(args) -> int:
         for r in rows_of(rs):
             if args.assumed and r["provenance"] != "assumed":
                 continue
-            rows.append({"game": game, **r, "override": _override_line(game, r["key"], r["value"])})
+            rows.append({"game": game, **r, "override": override_line(r["key"], r["value"])})
     if args.json:
         emit_json(
             {

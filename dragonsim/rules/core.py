@@ -29,7 +29,7 @@ from ..report import rules_hash
 
 PROVENANCES = ("printed", "derived", "published", "assumed")
 
-__all__ = ["Rule", "RuleSet", "PROVENANCES", "load_overrides_file", "read_toml"]
+__all__ = ["Rule", "RuleSet", "PROVENANCES", "load_overrides_file", "read_toml", "override_line"]
 
 
 @dataclass(frozen=True)
@@ -340,6 +340,17 @@ def load_overrides_file(path: str | Path) -> dict[str, Any]:
         for k, v in body.items():
             out[f"{game}.{k}"] = v
     return out
+
+
+def override_line(key: str, value: Any) -> str:
+    """How to set ``key`` (``game.rule`` or ``game.rule.ROW``) to ``value`` in a rules file:
+    ``[game] rule = value``, a dotted name quoted (TOML)."""
+    import json
+
+    game, _, name = key.partition(".")
+    if "." in name:
+        name = json.dumps(name)
+    return f"[{game}] {name} = {json.dumps(value, ensure_ascii=False)}"
 
 
 def rows_of(rules: RuleSet | Iterable[Rule]) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import GAMES, registry
-from .core import PROVENANCES, Rule
+from .core import PROVENANCES, Rule, override_line
 
 __all__ = ["TITLES", "render", "pages", "write", "stale"]
 
@@ -42,16 +42,11 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _override(game: str, rule: Rule, row: str | None = None) -> str:
-    name = rule.key.partition(".")[2]
-    if row is not None:
-        name = f"{name}.{row}"
-        value = rule.value[next(k for k in rule.value if str(k) == row)]
-    else:
-        value = rule.value
-    if "." in name:
-        name = json.dumps(name)
-    return f"[{game}] {name} = {_v(value)}"
+def _override(rule: Rule, row: str | None = None) -> str:
+    if row is None:
+        return override_line(rule.key, rule.value)
+    label = next(k for k in rule.value if str(k) == row)
+    return override_line(f"{rule.key}.{row}", rule.value[label])
 
 
 def _rule_section(game: str, rule: Rule) -> list[str]:
@@ -73,13 +68,13 @@ def _rule_section(game: str, rule: Rule) -> list[str]:
             "Override one row or the whole table in a rules file:",
             "",
             "```toml",
-            _override(game, rule, first),
+            _override(rule, first),
             "```",
             "",
         ]
     else:
         out += [f"Value: `{_v(rule.value)}`", ""]
-        out += ["Override in a rules file:", "", "```toml", _override(game, rule), "```", ""]
+        out += ["Override in a rules file:", "", "```toml", _override(rule), "```", ""]
     allowed = []
     if rule.bounds is not None:
         allowed.append(f"whole numbers {rule.bounds[0]}..{rule.bounds[1]}")
