@@ -37,6 +37,7 @@ No reference counting in a game: every function a game calls is a
 from __future__ import annotations
 
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
@@ -941,16 +942,19 @@ def kernel_inputs(tb, opt):
     return range_mod, geo
 
 
-_POOL: list = [None, 0]  # a thread pool kept between calls, and its size
+_POOLS: dict[int, ThreadPoolExecutor] = {}  # one pool per thread count, kept between calls
+_POOLS_LOCK = threading.Lock()
 
 
 def _pool(threads: int) -> ThreadPoolExecutor:
-    if _POOL[1] != threads:
-        if _POOL[0] is not None:
-            _POOL[0].shutdown(wait=False)
-        _POOL[0] = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonsim-lords")
-        _POOL[1] = threads
-    return _POOL[0]
+    """The pool of ``threads`` workers. Pools are kept, never shut down, so callers on several
+    Python threads at once (a Dask threaded scheduler) each submit to a live pool."""
+    with _POOLS_LOCK:
+        if threads not in _POOLS:
+            _POOLS[threads] = ThreadPoolExecutor(
+                max_workers=threads, thread_name_prefix="dragonsim-lords"
+            )
+        return _POOLS[threads]
 
 
 def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
@@ -994,7 +998,8 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
         play_chunks(0, nchunks, *args, out, rec)
     else:
         runs = [(nchunks * t // threads, nchunks * (t + 1) // threads) for t in range(threads)]
-        jobs = [_pool(threads).submit(play_chunks, c0, c1, *args, out, rec) for c0, c1 in runs]
+        pool = _pool(threads)
+        jobs = [pool.submit(play_chunks, c0, c1, *args, out, rec) for c0, c1 in runs]
         for j in jobs:
             j.result()
     return out.sum(axis=0)
