@@ -334,3 +334,25 @@ def test_dask_backend_gives_the_same_counters_as_local_threads():
     assert np.array_equal(local.counters, dist.counters)
     with pytest.raises(UserError, match="unknown backend"):
         _duel("Lectronist", "Kelvinight", n=10, backend="spark")
+
+
+def test_concurrent_callers_with_different_thread_counts_get_the_serial_counters():
+    """The duel kernel shares games out to a kept thread pool per size: callers on several
+    Python threads at once (a Dask threaded scheduler), asking for 1 or 2 threads, each get
+    exactly the counters of a serial run (per-game streams, one counter row per chunk)."""
+    import threading
+
+    ref = duel("Reaper", "Skyblazer", n=2000, seed=5, progress=False, threads=1).counters
+    got = {}
+
+    def run(k):
+        got[k] = duel(
+            "Reaper", "Skyblazer", n=2000, seed=5, progress=False, threads=1 + k % 2
+        ).counters
+
+    ts = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert len(got) == 4 and all(np.array_equal(ref, c) for c in got.values())
