@@ -97,3 +97,13 @@ def test_kernels_run_as_plain_python(tmp_path):
     plain = json.loads(out.stdout.strip().splitlines()[-1])
     compiled = E.duel_kernel(0, 2, 5, *prep["args"], np.zeros((0, S.N_REC), np.int64))
     assert plain == compiled.tolist()
+
+
+def test_the_game_loop_counts_no_references():
+    """play_game and the movement phase are inlined into the thread kernel, so that kernel must
+    itself be compiled without numba's runtime (``_nrt=False``): with it, every array the
+    inlined game hands to a phase is counted in and out, which measured 0.5-0.6 us of a 1.2 us
+    random-bot turn on one thread. The scratch it needs is allocated by the Python caller."""
+    assert E.play_chunks.targetoptions.get("_nrt") is False
+    w = E.new_work()
+    assert all(isinstance(a, np.ndarray) for a in w)

@@ -222,9 +222,10 @@ class Work(NamedTuple):
     scratch: np.ndarray  # int64 [10 * MAXD]: the planners' per-decision records
 
 
-@njit(cache=True)
-def new_work():
-    """Fresh :class:`Work` scratch for one chunk of games."""
+def new_work() -> Work:
+    """Fresh :class:`Work` scratch for one caller of :func:`play_chunks` (a thread) or one
+    logged game. Allocated here, in Python, so that the compiled game loop allocates nothing
+    and can run without reference counting."""
     return Work(
         np.zeros(1, np.uint64),
         np.zeros(1, np.uint64),
@@ -893,15 +894,19 @@ def play_game(
 # =================================================================================================
 
 
-@njit(cache=True, nogil=True)
+@game_fn(nogil=True)
 def play_chunks(
-    c0, c1, nchunks, start, n, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, out, rec
+    c0, c1, nchunks, start, n, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, out, rec, w
 ):
     """Play the games of chunks ``c0..c1-1`` (of ``nchunks`` over games ``start..start+n-1``)
-    serially, chunk ``c`` into counter row ``out[c]``; records into ``rec`` when it has a row
-    per game. Releases the GIL: :func:`duel_kernel` runs one call per thread."""
+    serially, chunk ``c`` into counter row ``out[c]``, in the caller's scratch ``w``
+    (:func:`new_work`); records into ``rec`` when it has a row per game. Releases the GIL:
+    :func:`duel_kernel` runs one call per thread.
+
+    A :func:`~dragonsim._kernels.game_fn` like every function it inlines: with reference
+    counting, each array the inlined game hands to a phase was counted in and out, about
+    two fifths of a turn."""
     want_rec = rec.shape[0] == n
-    w = new_work()
     for c in range(c0, c1):
         a, b = chunk_bounds(start, n, c, nchunks)
         row = out[c]
@@ -995,22 +1000,25 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
     args = (nchunks, int(start), n, int(seed), dragons, scen, opt, tb, range_mod, mv, plan, geo)
     threads = min(numba.get_num_threads(), nchunks)
     if threads <= 1:
-        play_chunks(0, nchunks, *args, out, rec)
+        play_chunks(0, nchunks, *args, out, rec, new_work())
     else:
         runs = [(nchunks * t // threads, nchunks * (t + 1) // threads) for t in range(threads)]
         pool = _pool(threads)
-        jobs = [pool.submit(play_chunks, c0, c1, *args, out, rec) for c0, c1 in runs]
+        jobs = [pool.submit(play_chunks, c0, c1, *args, out, rec, new_work()) for c0, c1 in runs]
         for j in jobs:
             j.result()
     return out.sum(axis=0)
 
 
-@njit(cache=True)
 def logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log):
     """Play one game (serially) and return ``(counters, log)``; the log has one row per
     decision (``K_*`` kinds) for the legality checker."""
+    return _logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log, new_work())
+
+
+@njit(cache=True)
+def _logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log, w):
     range_mod, geo = kernel_inputs(tb, opt)
-    w = new_work()
     log = np.zeros((max_log, N_LOG), np.int64)
     nlog = np.zeros(1, np.int64)
     cnt = np.zeros(N_COUNTERS, np.int64)
