@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import UserError
+from .errors import UserError, check_int, check_seed
 
 __all__ = ["RunOutcome", "run_blocks", "set_threads"]
 
@@ -42,11 +42,8 @@ def set_threads(threads: int | None) -> int:
     import numba
 
     if threads is not None:
-        if threads < 1 or threads > numba.config.NUMBA_NUM_THREADS:
-            raise UserError(
-                f"threads must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}"
-            )
-        numba.set_num_threads(int(threads))
+        threads = check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
+        numba.set_num_threads(threads)
     else:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return numba.get_num_threads()
@@ -115,8 +112,8 @@ def run_blocks(
     on_block
         Called with ``(start, stop, counters)`` after each local block (records writers use it).
     """
-    if n < 1:
-        raise UserError(f"n must be a positive number of games, got {n}")
+    n = check_int(n, "n", 1, 10**12)
+    seed = check_seed(seed)
     if backend not in ("local", "dask"):
         raise UserError(f"unknown backend {backend!r}; allowed: local, dask")
     nthreads = set_threads(threads)

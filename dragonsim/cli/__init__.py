@@ -36,13 +36,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: the attributes the subcommand parsers store their subcommand in, outermost first
+_SUBCOMMANDS = ("command", "dice_command", "krynn_command", "event", "action")
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    """The command as typed, e.g. ``krynn battle`` or ``odds breath``."""
+    return " ".join(str(getattr(args, k)) for k in _SUBCOMMANDS if getattr(args, k, None))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except UserError as e:
-        print(f"{parser.prog} {args.command}: error: {e}", file=sys.stderr)
+        print(f"{parser.prog} {_command_name(args)}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -240,9 +240,15 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
+    from ..errors import UserError
     from ..lords.study import _parse_value, sensitivity
 
     values = [_parse_value(v.strip()) for v in args.values.split(";") if v.strip()]
+    if not values:
+        raise UserError(
+            f"--values needs at least one value (JSON separated by ';', e.g. "
+            f"'[0,0,1,1,2];[0,1,1,2,2]'), got {args.values!r}"
+        )
     df = sensitivity(
         args.a,
         args.b,

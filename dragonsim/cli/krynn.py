@@ -7,7 +7,6 @@ command runs.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
@@ -72,7 +71,7 @@ def register(subparsers) -> None:
     )
     f.add_argument(
         "--scenario",
-        type=Path,
+        metavar="FILE",
         help="TOML file with control_limit and [[tile]] tables (keys as dragonsim.krynn.Tile)",
     )
     f.add_argument(
@@ -272,27 +271,22 @@ def _sweep(args) -> int:
 
 
 def _battlefield(args) -> int:
-    import tomllib
-
     from ..krynn.api import Tile, battlefield
+    from ..rules.core import read_toml
 
     limit = args.control_limit
     if args.scenario is not None:
-        try:
-            data = tomllib.loads(args.scenario.read_text())
-        except FileNotFoundError:
-            raise UserError(f"scenario file {str(args.scenario)!r} not found") from None
-        except tomllib.TOMLDecodeError as e:
+        data = read_toml(args.scenario, "scenario file")
+        unknown = sorted(set(data) - {"tile", "control_limit"})
+        if unknown:
             raise UserError(
-                f"scenario file {str(args.scenario)!r} is not valid TOML: {e}"
-            ) from None
+                f"scenario file {str(args.scenario)!r}: unknown key(s) {', '.join(unknown)}; "
+                "allowed: control_limit, [[tile]]"
+            )
         raw = data.get("tile")
         if not isinstance(raw, list) or not raw:
             raise UserError("scenario file needs at least one [[tile]] table")
-        try:
-            tiles = [Tile(**t) for t in raw]
-        except TypeError as e:
-            raise UserError(f"scenario file: {e}") from None
+        tiles = raw
         if limit is None:
             limit = data.get("control_limit", 0)
     else:
@@ -305,7 +299,7 @@ def _battlefield(args) -> int:
         ] * args.tiles
     res = battlefield(
         tiles,
-        control_limit=limit or 0,
+        control_limit=0 if limit is None else limit,
         battle_type=args.battle,
         heroes=args.heroes,
         hero_policy=args.hero_policy,

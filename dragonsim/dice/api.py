@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UserError, resolve_name
+from ..errors import UserError, check_seed, resolve_name
 from ..report import manifest, rules_hash
 from ..rules import RuleSet, dice_rules
 from ..rules import registry as _registry
@@ -207,6 +207,13 @@ def _options(
     """The options in force: ``rules`` (default: the shipped rules; a rules file's
     ``[dice]`` table comes in this way) < an army file's ``[options]`` < ``options`` <
     keyword arguments."""
+    if options is not None and not isinstance(options, Options):
+        raise UserError(f"options must be dice Options, got {type(options).__name__}")
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise UserError(
+            f"rules must be a RuleSet of the Dice rules (dragonsim.rules.dice_rules(...)), "
+            f"got {type(rules).__name__}"
+        )
     if options is not None and not kw and not cat.options and rules is None:
         return options
     base = rules if rules is not None else dice_rules()
@@ -227,8 +234,12 @@ def _options(
 
 
 def _catalog(catalog: D.Catalog | None, army_file: str | Path | None) -> D.Catalog:
+    if catalog is not None and not isinstance(catalog, D.Catalog):
+        raise UserError(f"catalog must be a dice Catalog, got {type(catalog).__name__}")
     cat = catalog or D.Catalog()
     if army_file is not None:
+        if not isinstance(army_file, str | Path):
+            raise UserError(f"army file: expected a file path, got {army_file!r}")
         cat = D.load_toml(army_file, cat)
     return cat
 
@@ -239,6 +250,11 @@ def resolve_dragons(
     """Dragons from a name, ``'red-wyrm,red-drake'``, a list of names, or Dragon objects."""
     if isinstance(spec, D.Dragon):
         return [spec]
+    if not isinstance(spec, str | Sequence):
+        raise UserError(
+            f"dragons must be a name such as 'red-wyrm', 'red-wyrm:2', a list of names or "
+            f"Dragon objects; got {spec!r}"
+        )
     if isinstance(spec, str):
         parts = [p.strip() for p in spec.split(",") if p.strip()]
         if not parts:
@@ -336,6 +352,8 @@ def build_army(
 
     for name in army:
         add(catalog.unit(name).name)
+    if dead_area is not None and not isinstance(dead_area, Mapping):
+        raise UserError(f"dead_area must be a mapping of unit names to counts, got {dead_area!r}")
     dead_area = {catalog.unit(k).name: v for k, v in (dead_area or {}).items()}
     for name in dead_area:
         add(name)
@@ -742,7 +760,7 @@ def attack(
     arr = build_army(armyd, cat, colour=colour, dead_area=dead_area, options=opts)
     args = arr.kernel_args(ds, colour, opts, T)
     out = run_blocks(
-        K.army_kernel, nn, int(seed), args, progress=progress, threads=threads, label="games"
+        K.army_kernel, nn, check_seed(seed), args, progress=progress, threads=threads, label="games"
     )
     meta = {
         "unit_faces": {nm: list(cat.units[nm].faces) for nm in arr.names},
@@ -757,7 +775,7 @@ def attack(
         armyd,
         opts,
         out.seconds,
-        int(seed),
+        check_seed(seed),
         out.interrupted,
         meta,
     )
@@ -975,7 +993,7 @@ def duel(
     out = run_blocks(
         K.dvd_kernel,
         _n(n),
-        int(seed),
+        check_seed(seed),
         (faces, side, len(groups), opts.array(), T),
         progress=progress,
         threads=threads,
@@ -989,7 +1007,7 @@ def duel(
         cols,
         opts,
         out.seconds,
-        int(seed),
+        check_seed(seed),
         out.interrupted,
     )
 
@@ -1099,8 +1117,10 @@ def sweep(
         names = list(D.dragons())
     elif isinstance(dragons, str):
         names = [cat.dragon(s.strip()).name for s in dragons.split(",") if s.strip()]
-    else:
+    elif isinstance(dragons, Sequence):
         names = [cat.dragon(s).name for s in dragons]
+    else:
+        raise UserError(f"dragons must be names (comma-separated or a list) or 'all', got {dragons!r}")
     if not names:
         raise UserError("no dragons to sweep; give names or 'all'")
     nn = _n(n)
@@ -1162,7 +1182,7 @@ def sweep(
                 "p_slain_one_less": prev,
             }
         )
-    return SweepResult(float(p), base, T, nn, rows, time.perf_counter() - t0, int(seed), opts)
+    return SweepResult(float(p), base, T, nn, rows, time.perf_counter() - t0, check_seed(seed), opts)
 
 
 def units_frame(catalog: D.Catalog | None = None):
@@ -1365,7 +1385,7 @@ def melee(
         hcap,
     )
     out = run_blocks(
-        K.melee_kernel, _n(n), int(seed), args, progress=progress, threads=threads, label="games"
+        K.melee_kernel, _n(n), check_seed(seed), args, progress=progress, threads=threads, label="games"
     )
     return MeleeResult(
         out.counters,
@@ -1376,7 +1396,7 @@ def melee(
         opts.melee_counter_attack,
         opts.policy,
         out.seconds,
-        int(seed),
+        check_seed(seed),
         out.interrupted,
         opts,
     )
@@ -1480,8 +1500,10 @@ def dragon_table(
         names = list(D.dragons())
     elif isinstance(dragons, str):
         names = [cat.dragon(s.strip()).name for s in dragons.split(",") if s.strip()]
-    else:
+    elif isinstance(dragons, Sequence):
         names = [cat.dragon(s).name for s in dragons]
+    else:
+        raise UserError(f"dragons must be names (comma-separated or a list) or 'all', got {dragons!r}")
     if not names:
         raise UserError("no dragons given; give names or 'all'")
     t0 = time.perf_counter()

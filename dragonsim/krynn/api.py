@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UserError, parse_count, resolve_name
+from ..errors import UserError, check_int, did_you_mean, parse_count, resolve_name
 from ..report import manifest
 from ..runner import run_blocks
 from ..stats import Rate, mean_interval
@@ -32,7 +32,15 @@ from .data import (
     default_rules,
     resolve_commander,
 )
-from .odds import best_conflict_plan, conflict_odds, effective_difficulty
+from .odds import (
+    MAX_ACTIONS,
+    MAX_CARDS,
+    MAX_DIFFICULTY,
+    MAX_POOL,
+    best_conflict_plan,
+    conflict_odds,
+    effective_difficulty,
+)
 
 __all__ = [
     "Tile",
@@ -53,6 +61,10 @@ __all__ = [
 BATTLE_TYPES = {"skirmish": 0.0, "all-out": 1.0, "mixed": 0.5}
 MAX_HEROES = 5  # printed: "3 to 5 players join the War of the Lance"
 MAX_TACTICS = 20
+MAX_TURNS = 10_000  # battles a game may last (a histogram row per battle)
+MAX_TILES = 9
+MAX_SWEEP_VALUES = 101
+MAX_FLANK = 20
 
 LineSpec = str | Mapping[str, int] | None
 
@@ -168,8 +180,7 @@ class Tile:
         if self.alliance_commander_shaken and cmd[0] == 1:
             cmd[0] = 2
         tab = commander_array([self.alliance_commander, self.army_commander], commanders)
-        if not 0 <= int(self.flank) <= 20:
-            raise UserError(f"flank tokens must be between 0 and 20, got {self.flank}")
+        check_int(self.flank, "flank tokens", 0, MAX_FLANK)
         return u, cmd, tab
 
     def describe(
@@ -190,6 +201,22 @@ class Tile:
         return out
 
 
+def _tile(t: Tile | Mapping[str, Any], i: int) -> Tile:
+    """A :class:`Tile`, or one from a mapping of its fields (unknown keys refused)."""
+    if isinstance(t, Tile):
+        return t
+    if not isinstance(t, Mapping):
+        raise UserError(f"tile {i}: expected a Tile or a mapping of its fields, got {t!r}")
+    allowed = list(Tile.__dataclass_fields__)
+    for k in t:
+        if k not in allowed:
+            raise UserError(
+                f"tile {i}: unknown key {k!r}{did_you_mean(str(k), allowed)}; "
+                f"allowed: {', '.join(allowed)}"
+            )
+    return Tile(**t)
+
+
 def _p_all_out(kind: str | float, rules: KrynnRules) -> float:
     if isinstance(kind, int | float) and not isinstance(kind, bool):
         if not 0.0 <= float(kind) <= 1.0:
@@ -200,6 +227,11 @@ def _p_all_out(kind: str | float, rules: KrynnRules) -> float:
 
 
 def _rules(rules: KrynnRules | None, overrides: dict[str, Any]) -> KrynnRules:
+    if rules is not None and not isinstance(rules, KrynnRules):
+        raise UserError(
+            f"rules must be a KrynnRules (dragonsim.krynn.data.default_rules(), "
+            f"KrynnRules.from_ruleset(krynn_rules(...))), got {type(rules).__name__}"
+        )
     r = rules or default_rules()
     return r.replace(**overrides) if overrides else r
 
@@ -210,10 +242,8 @@ def _common(rules, *, heroes, hero_policy, tier, max_turns, battle_type):
     if tier is not None:
         tiers = rules.tier_max_stress
         rules = rules.replace(max_stress=tiers[resolve_name(tier, tiers, "tier")])
-    if isinstance(heroes, bool) or not 0 <= int(heroes) <= MAX_HEROES:
-        raise UserError(f"heroes must be between 0 and {MAX_HEROES}, got {heroes}")
-    if isinstance(max_turns, bool) or not 1 <= int(max_turns) <= 10_000:
-        raise UserError(f"max_turns must be between 1 and 10000, got {max_turns}")
+    heroes = check_int(heroes, "heroes", 0, MAX_HEROES)
+    max_turns = check_int(max_turns, "max_turns", 1, MAX_TURNS)
     p = _p_all_out(battle_type, rules)
     ra = rules.arrays()
     die_hits, die_woe, sk_line, sk_cmd = ra.die_hits, ra.die_woe, ra.sk_line, ra.sk_cmd
@@ -620,13 +650,14 @@ def battlefield(
     tiles are controlled (win / hold / loss by who controls more) or when the Dragon Army
     controls ``control_limit`` tiles (loss; 0 = no limit)."""
     n = parse_count(n)
-    if not 1 <= len(tiles) <= 9:
-        raise UserError(f"a battlefield needs 1 to 9 battle tiles, got {len(tiles)}")
-    ts = [t if isinstance(t, Tile) else Tile(**t) for t in tiles]
-    if isinstance(control_limit, bool) or not 0 <= int(control_limit) <= len(ts):
+    if isinstance(tiles, str | Mapping | Tile) or not isinstance(tiles, Sequence):
+        raise UserError(f"tiles must be a list of Tile or mappings, got {tiles!r}")
+    if not 1 <= len(tiles) <= MAX_TILES:
         raise UserError(
-            f"control_limit must be between 0 (none) and {len(ts)}, got {control_limit}"
+            f"a battlefield needs 1 to {MAX_TILES} battle tiles, got {len(tiles)}"
         )
+    ts = [_tile(t, i) for i, t in enumerate(tiles)]
+    control_limit = check_int(control_limit, "control_limit (0: none)", 0, len(ts))
     r = _rules(rules, overrides)
     arrs = [t.arrays(r.commanders, r.line_capacity) for t in ts]
     u = np.stack([a[0] for a in arrs])
@@ -812,13 +843,12 @@ def conflict(
     kernel following the plan's table."""
     n = parse_count(n)
     r = _rules(rules, overrides)
+    check_int(difficulty, "difficulty", 1, MAX_DIFFICULTY)
     d = effective_difficulty(difficulty, mastered=mastered)
     dh, dw = r.die_arrays()
     carry = int(r.conflict_retry == "carry-over")
     if dice is not None:
-        if isinstance(dice, bool) or not 1 <= int(dice) <= 40:
-            raise UserError(f"dice must be between 1 and 40, got {dice}")
-        dice = int(dice)
+        dice = check_int(dice, "dice", 1, MAX_POOL)
         odds = conflict_odds(difficulty, dice, mastered=mastered, rules=r)
         plan = np.zeros((dice + 1, 1, 1, 2), np.int64)
         plan[dice, 0, 0] = (dice, 0)
@@ -826,6 +856,8 @@ def conflict(
         exact_s, exact_e, exact_w = odds["success"], odds["exceed"], odds["stress"]
         steps = [f"roll {dice} dice once"]
     else:
+        check_int(actions, "actions", 1, MAX_ACTIONS)
+        check_int(cards, "cards", 0, MAX_CARDS)
         bp = best_conflict_plan(
             difficulty, actions=actions, cards=cards, mastered=mastered, rules=r
         )
@@ -953,9 +985,14 @@ class SweepResult:
 def sweep(vary: str, values: Sequence[int], **battle_kwargs: Any) -> SweepResult:
     """Run :func:`battle` once per value of ``vary`` (e.g. ``"barricades.foot"``,
     ``"army.foot"``, ``"tactics.missile"``, ``"heroes"``), all on the same seed."""
-    key = resolve_name(vary, SWEEPABLE, "sweep quantity")
-    if not values:
-        raise UserError("sweep needs at least one value")
+    key = resolve_name(str(vary), SWEEPABLE, "sweep quantity")
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise UserError(f"values must be a list of whole numbers, got {values!r}")
+    if not 1 <= len(values) <= MAX_SWEEP_VALUES:
+        raise UserError(
+            f"sweep needs 1 to {MAX_SWEEP_VALUES} values, got {len(values)}"
+        )
+    values = [check_int(v, f"sweep value of {key}", 0, MAX_TURNS) for v in values]
     results = []
     for v in values:
         kw = dict(battle_kwargs)

@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,14 +18,17 @@ from typing import Any
 import numpy as np
 
 from .. import defaults
-from ..errors import UserError, parse_count
+from ..errors import UserError, check_int, check_seed, parse_count
 from ..stats import Rate, mean_interval
 from . import engine as E
 from . import movetables as MT
 from . import state as S
-from .bots import POLICIES, parse_policy, policy_spec, policy_version
+from .bots import MAX_PLAN_SAMPLES, POLICIES, parse_policy, policy_spec, policy_version
 from .bots.plan import plan_table
 from .tables import S_MR_STEPS_LOST
+
+#: the longest turn limit a game may have (a game past it is a stalemate draw)
+MAX_TURN_LIMIT = 100_000
 
 __all__ = [
     "duel",
@@ -46,6 +50,10 @@ def resolve_policies(
     unknown."""
 
     if policies is not None:
+        if not isinstance(policies, str | Sequence):
+            raise UserError(
+                f"policies must be 'P,Q' or a pair of bot names, got {policies!r}"
+            )
         names = (
             [p.strip() for p in policies.split(",")]
             if isinstance(policies, str)
@@ -462,16 +470,13 @@ def duel(
     from ..runner import run_blocks
 
     n = parse_count(n)
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**63:
-        raise UserError(f"seed must be a whole number between 0 and 2**63-1, got {seed!r}")
-    if (
-        isinstance(turn_limit, bool)
-        or not isinstance(turn_limit, int | np.integer)
-        or turn_limit < 1
-    ):
-        raise UserError(f"turn limit must be a whole number >= 1, got {turn_limit!r}")
-    if not isinstance(plan_samples, int | np.integer) or plan_samples < 1:
-        raise UserError(f"plan_samples must be a whole number >= 1, got {plan_samples!r}")
+    seed = check_seed(seed)
+    turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
+    plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
+    if records is not None and (not isinstance(records, str | os.PathLike) or not str(records)):
+        raise UserError(
+            f"records must name a .parquet file, got {records!r}; drop it for no records"
+        )
     pols = resolve_policies(policy, policies)
     if scenario is not None:
         from .sheets import sheet
@@ -729,17 +734,24 @@ def battle(
     from .tables import kernel_tables
 
     n = parse_count(n)
+    seed = check_seed(seed)
     if isinstance(dragons, str):
         key = resolve_name(dragons, list(TEAM_PAIRINGS), "team pairing")
         sides = TEAM_PAIRINGS[key]
         dragons = [*sides[0], *sides[1]]
         teams = [0] * len(sides[0]) + [1] * len(sides[1])
+    if not isinstance(dragons, Sequence):
+        raise UserError(
+            f"dragons must be a list of 2..{S.MAXD} dragons or a pairing name, got {dragons!r}"
+        )
     dragons = list(dragons)
     if not 2 <= len(dragons) <= S.MAXD:
         raise UserError(f"a battle needs 2..{S.MAXD} dragons, got {len(dragons)}")
     if teams is None:
         teams = list(range(len(dragons)))
-    teams = [int(t) for t in teams]
+    if isinstance(teams, str) or not isinstance(teams, Sequence):
+        raise UserError(f"teams must be a list of team numbers such as [0, 0, 1], got {teams!r}")
+    teams = [check_int(t, "a team number", 0, S.MAXD - 1) for t in teams]
     if len(teams) != len(dragons):
         raise UserError(
             f"teams needs one team number per dragon ({len(dragons)}), got {len(teams)}"
@@ -748,18 +760,16 @@ def battle(
         raise UserError(f"teams must number at least two sides 0, 1, ... without gaps, got {teams}")
     if policies is None:
         pols = [policy_spec(policy)] * len(dragons)
+    elif not isinstance(policies, str | Sequence):
+        raise UserError(f"policies must be 'P,Q,...' or a list of bot names, got {policies!r}")
     else:
         pols = [
             policy_spec(p) for p in (policies.split(",") if isinstance(policies, str) else policies)
         ]
         if len(pols) != len(dragons):
             raise UserError(f"policies needs one bot per dragon ({len(dragons)}), got {len(pols)}")
-    if (
-        isinstance(turn_limit, bool)
-        or not isinstance(turn_limit, int | np.integer)
-        or turn_limit < 1
-    ):
-        raise UserError(f"turn limit must be a whole number >= 1, got {turn_limit!r}")
+    turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
+    plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
     rs = _rules(rules)
     sheets = [sheet(d, rules=rs) for d in dragons]
     tb = kernel_tables(rs)

@@ -35,6 +35,9 @@ from . import state as S
 __all__ = ["outcomes", "compare", "PairedResult", "sensitivity", "tournament", "TournamentResult"]
 
 _BLOCK = 1 << 16
+#: most values one sensitivity study plays, and most dragons in one round robin
+MAX_VALUES = 100
+MAX_ENTRANTS = 32
 
 
 def outcomes(
@@ -54,7 +57,7 @@ def outcomes(
     from .api import _rules, prepare, resolve_policies
 
     n = parse_count(n)
-    pols = resolve_policies(None, list(policies))
+    pols = resolve_policies(None, policies)
     prep = prepare(a, b, policies=pols, rules=_rules(rules), turn_limit=int(turn_limit))
     out = np.empty(n, dtype=np.int8)
     for start in range(0, n, _BLOCK):
@@ -161,6 +164,10 @@ def compare(
     """
 
     def run(cfg: Mapping[str, Any]) -> np.ndarray:
+        if not isinstance(cfg, Mapping):
+            raise UserError(
+                f"base and alt must be mappings of a, b, policies, rules, turn_limit; got {cfg!r}"
+            )
         unknown = set(cfg) - {"a", "b", "policies", "rules", "turn_limit"}
         if unknown:
             raise UserError(
@@ -211,6 +218,13 @@ def sensitivity(
 
     from .api import _rules
 
+    if not isinstance(rule, str) or not rule.strip():
+        raise UserError(f"rule must be a rule key such as altitude_mod, got {rule!r}")
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Sequence):
+        raise UserError(f"values must be a list of rule values, got {values!r}")
+    if not 1 <= len(values) <= MAX_VALUES:
+        raise UserError(f"sensitivity needs 1 to {MAX_VALUES} values, got {len(values)}")
+    n = parse_count(n)
     key = rule if rule.startswith("lords.") else f"lords.{rule}"
     start = _rules(rules)
     default = start.get(key)
@@ -302,6 +316,12 @@ def tournament(dragons: Sequence, *, n: int, seed: int = 1, policy: str = "hunte
     from .sheets import sheet
 
     n = parse_count(n)
+    if isinstance(dragons, str) or not isinstance(dragons, Sequence):
+        raise UserError(f"dragons must be a list of two or more dragons, got {dragons!r}")
+    if not 2 <= len(dragons) <= MAX_ENTRANTS:
+        raise UserError(
+            f"a tournament needs 2 to {MAX_ENTRANTS} dragons, got {len(dragons)}"
+        )
     rs = _rules(rules)
     sheets = [sheet(d, rules=rs) for d in dragons]
     names = [s.name for s in sheets]
