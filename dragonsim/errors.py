@@ -127,9 +127,7 @@ def read_text(path: Any, what: str, *, limit: int = MAX_FILE_BYTES) -> str:
     if not stat.S_ISREG(st.st_mode):
         raise UserError(f"{what} {str(p)!r} is not a regular file")
     if st.st_size > limit:
-        raise UserError(
-            f"{what} {str(p)!r} is {st.st_size:,} bytes; the limit is {limit:,} bytes"
-        )
+        raise UserError(f"{what} {str(p)!r} is {st.st_size:,} bytes; the limit is {limit:,} bytes")
     try:
         data = p.read_bytes()
     except OSError as e:

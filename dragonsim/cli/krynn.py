@@ -227,17 +227,16 @@ def _battle_kwargs(args) -> dict[str, Any]:
     )
 
 
-def _print(result, args) -> int:
-    from .common import show
+def _print(result, args, unit: str = "games") -> int:
+    from .common import finish
 
-    show(args, result)
-    return 130 if getattr(result, "interrupted", False) and result.n == 0 else 0
+    return finish(args, result, unit)
 
 
 def _battle(args) -> int:
     from ..krynn.api import battle
 
-    return _print(battle(**_battle_kwargs(args)), args)
+    return _print(battle(**_battle_kwargs(args), checkpoint=args.checkpoint), args)
 
 
 def parse_values(text: str) -> list[int]:
@@ -262,12 +261,11 @@ def parse_values(text: str) -> list[int]:
 
 def _sweep(args) -> int:
     from ..krynn.api import sweep
-    from .common import show
+    from .common import finish
 
     kw = _battle_kwargs(args)
-    res = sweep(args.vary, parse_values(args.values), **kw)
-    show(args, res)
-    return 0
+    res = sweep(args.vary, parse_values(args.values), checkpoint=args.checkpoint, **kw)
+    return finish(args, res, "values")
 
 
 def _battlefield(args) -> int:
@@ -310,8 +308,9 @@ def _battlefield(args) -> int:
         threads=args.threads,
         progress=False if args.no_progress else None,
         rules=_rules(args),
+        checkpoint=args.checkpoint,
     )
-    return _print(res, args)
+    return _print(res, args, "scenarios")
 
 
 def _conflict(args) -> int:
@@ -328,8 +327,9 @@ def _conflict(args) -> int:
         threads=args.threads,
         progress=False if args.no_progress else None,
         rules=_rules(args),
+        checkpoint=args.checkpoint,
     )
-    return _print(res, args)
+    return _print(res, args, "trials")
 
 
 def _assumed(args) -> int:

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from ..checkpoint import Checkpoint, open_checkpoint
 from ..errors import UserError, check_int, did_you_mean, parse_count, resolve_name
-from ..report import manifest
+from ..report import interrupted_line, manifest
 from ..runner import run_blocks
 from ..stats import Rate, mean_interval
 from . import kernel as K
@@ -272,6 +273,7 @@ class BattleResult:
     seconds: float
     interrupted: bool
     manifest: dict[str, Any] = field(repr=False)
+    requested: int | None = None
 
     def _off(self):
         bins = int(self.heroes) * int(self.manifest["max_stress"]) + 1
@@ -380,6 +382,7 @@ class BattleResult:
         ms, slo, shi = self.mean_stress
         return {
             "n": self.n,
+            "requested": self.requested,
             "p_alliance_controls": pa.rate,
             "ci_p_alliance_controls": list(pa.ci),
             "p_army_controls": pd.rate,
@@ -417,8 +420,8 @@ class BattleResult:
         t = self.tile
         mt, mlo, mhi = self.mean_turns
         lines = [
-            f"Warriors of Krynn battle ({self.battle_type}), {self.n:,} games"
-            + (" (interrupted)" if self.interrupted else ""),
+            f"Warriors of Krynn battle ({self.battle_type}), {self.n:,} games",
+            *interrupted_line(self),
             f"  alliance {_fmt_lines(t['alliance'])}  vs  army {_fmt_lines(t['army'])}",
             f"  Alliance controls the tile: {self.p_alliance_controls}",
             f"  Dragon Army controls it:    {self.p_army_controls}",
@@ -466,6 +469,7 @@ def battle(
     threads: int | None = None,
     progress: bool | None = None,
     rules: KrynnRules | None = None,
+    checkpoint=None,
     **overrides: Any,
 ) -> BattleResult:
     """Play battles on one battle tile until one side controls it, ``n`` times.
@@ -518,8 +522,19 @@ def battle(
         battle_type=battle_type,
     )
     args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
+    section = open_checkpoint(
+        checkpoint, {"command": "krynn battle", "seed": seed, "n": n, "rules_hash": r.hash}
+    )
     out = run_blocks(
-        K.battle_kernel, n, seed, args, progress=progress, threads=threads, label="battles"
+        K.battle_kernel,
+        n,
+        seed,
+        args,
+        progress=progress,
+        threads=threads,
+        label="battles",
+        checkpoint=section,
+        game="Warriors of Krynn",
     )
     kind = (
         resolve_name(battle_type, BATTLE_TYPES, "battle type")
@@ -548,6 +563,7 @@ def battle(
         out.seconds,
         out.interrupted,
         man,
+        n,
     )
 
 
@@ -563,6 +579,8 @@ class BattlefieldResult:
     control_limit: int
     seconds: float
     manifest: dict[str, Any] = field(repr=False)
+    interrupted: bool = False
+    requested: int | None = None
 
     def rate(self, what: str) -> Rate:
         idx = {
@@ -590,7 +608,11 @@ class BattlefieldResult:
         ]
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"n": self.n}
+        out: dict[str, Any] = {
+            "n": self.n,
+            "requested": self.requested,
+            "interrupted": self.interrupted,
+        }
         for k in ("win", "hold", "loss", "loss_by_limit", "unfinished"):
             r = self.rate(k)
             out[f"p_{k}"] = r.rate
@@ -617,7 +639,10 @@ class BattlefieldResult:
 
     def summary(self) -> str:
         m, lo, hi = self.mean_turns
-        lines = [f"Warriors of Krynn battlefield, {len(self.tiles)} tiles, {self.n:,} scenarios"]
+        lines = [
+            f"Warriors of Krynn battlefield, {len(self.tiles)} tiles, {self.n:,} scenarios",
+            *interrupted_line(self, "scenarios"),
+        ]
         for k in ("win", "hold", "loss", "loss_by_limit", "unfinished"):
             lines.append(f"  {k:<14} {self.rate(k)}")
         lines.append(f"  turns: {m:.2f} [{lo:.2f}, {hi:.2f}]")
@@ -640,6 +665,7 @@ def battlefield(
     threads: int | None = None,
     progress: bool | None = None,
     rules: KrynnRules | None = None,
+    checkpoint=None,
     **overrides: Any,
 ) -> BattlefieldResult:
     """Play a scenario on a row of battle tiles (far left ... far right) ``n`` times.
@@ -653,9 +679,7 @@ def battlefield(
     if isinstance(tiles, str | Mapping | Tile) or not isinstance(tiles, Sequence):
         raise UserError(f"tiles must be a list of Tile or mappings, got {tiles!r}")
     if not 1 <= len(tiles) <= MAX_TILES:
-        raise UserError(
-            f"a battlefield needs 1 to {MAX_TILES} battle tiles, got {len(tiles)}"
-        )
+        raise UserError(f"a battlefield needs 1 to {MAX_TILES} battle tiles, got {len(tiles)}")
     ts = [_tile(t, i) for i, t in enumerate(tiles)]
     control_limit = check_int(control_limit, "control_limit (0: none)", 0, len(ts))
     r = _rules(rules, overrides)
@@ -674,8 +698,20 @@ def battlefield(
     )
     opts[K.O_CONTROL_LIMIT] = int(control_limit)
     args = (u, cmd, tab, flank, cards, sizes, dh, dw, sl, sc, opts, fopts)
+    section = open_checkpoint(
+        checkpoint,
+        {"command": "krynn battlefield", "seed": seed, "n": n, "rules_hash": r.hash},
+    )
     out = run_blocks(
-        K.field_kernel, n, seed, args, progress=progress, threads=threads, label="scenarios"
+        K.field_kernel,
+        n,
+        seed,
+        args,
+        progress=progress,
+        threads=threads,
+        label="scenarios",
+        checkpoint=section,
+        game="Warriors of Krynn",
     )
     man = manifest(
         command="krynn battlefield",
@@ -694,6 +730,8 @@ def battlefield(
         int(control_limit),
         out.seconds,
         man,
+        out.interrupted,
+        n,
     )
 
 
@@ -716,6 +754,8 @@ class ConflictResult:
     counters: np.ndarray
     seconds: float
     manifest: dict[str, Any] = field(repr=False)
+    interrupted: bool = False
+    requested: int | None = None
 
     @property
     def success(self) -> Rate:
@@ -747,6 +787,8 @@ class ConflictResult:
             "exact_exceed": None if self.exact_exceed is None else float(self.exact_exceed),
             "exact_stress": float(self.exact_stress),
             "n": self.n,
+            "requested": self.requested,
+            "interrupted": self.interrupted,
             "p_success": s.rate,
             "ci_p_success": list(s.ci),
             "p_exceed": e.rate,
@@ -797,7 +839,7 @@ class ConflictResult:
         d = f"difficulty {self.difficulty}"
         if self.mastered:
             d += f" (mastered: {self.effective_difficulty})"
-        lines = [f"Warriors of Krynn conflict, {d}"]
+        lines = [f"Warriors of Krynn conflict, {d}", *interrupted_line(self, "trials")]
         if self.dice is not None:
             lines.append(f"  one roll of {self.dice} battle dice")
         else:
@@ -832,6 +874,7 @@ def conflict(
     threads: int | None = None,
     progress: bool | None = None,
     rules: KrynnRules | None = None,
+    checkpoint=None,
     **overrides: Any,
 ) -> ConflictResult:
     """A conflict's exact success probability next to a simulation of it.
@@ -869,6 +912,10 @@ def conflict(
             plan[key if carry else (*key, 0)] = (sa, sc)
         exact_s, exact_e, exact_w = bp.success, bp.exceed, bp.expected_stress
         steps = bp.steps()
+    section = open_checkpoint(
+        checkpoint,
+        {"command": "krynn conflict", "seed": seed, "n": n, "rules_hash": r.hash},
+    )
     out = run_blocks(
         K.conflict_kernel,
         n,
@@ -877,6 +924,8 @@ def conflict(
         progress=progress,
         threads=threads,
         label="conflicts",
+        checkpoint=section,
+        game="Warriors of Krynn",
     )
     man = manifest(
         command="krynn conflict",
@@ -902,6 +951,8 @@ def conflict(
         out.counters,
         out.seconds,
         man,
+        out.interrupted,
+        n,
     )
 
 
@@ -920,6 +971,16 @@ class SweepResult:
     vary: str
     values: list[int]
     results: list[BattleResult]
+    interrupted: bool = False
+    values_requested: int | None = None
+
+    @property
+    def requested(self) -> int | None:
+        return self.values_requested
+
+    @property
+    def finished(self) -> int:
+        return len(self.results)
 
     def to_frame(self):
         import pandas as pd
@@ -945,13 +1006,24 @@ class SweepResult:
         return pd.DataFrame(rows)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"vary": self.vary, "rows": self.to_frame().to_dict(orient="records")}
+        return {
+            "vary": self.vary,
+            "rows": self.to_frame().to_dict(orient="records"),
+            "interrupted": self.interrupted,
+            "values_requested": self.values_requested,
+            "manifest": self.results[0].manifest if self.results else {},
+        }
 
     def summary(self) -> str:
         f = self.to_frame()
         lines = [
             f"sweep over {self.vary} ({self.results[0].battle_type}, "
-            f"{self.results[0].n:,} games each)"
+            f"{self.results[0].n:,} games each)",
+            *(
+                [f"  INTERRUPTED: {len(self.results)} of {self.values_requested} values finished"]
+                if self.interrupted
+                else []
+            ),
         ]
         for _, row in f.iterrows():
             lines.append(
@@ -982,18 +1054,29 @@ class SweepResult:
         return ax
 
 
-def sweep(vary: str, values: Sequence[int], **battle_kwargs: Any) -> SweepResult:
+def sweep(
+    vary: str, values: Sequence[int], *, checkpoint=None, **battle_kwargs: Any
+) -> SweepResult:
     """Run :func:`battle` once per value of ``vary`` (e.g. ``"barricades.foot"``,
-    ``"army.foot"``, ``"tactics.missile"``, ``"heroes"``), all on the same seed."""
+    ``"army.foot"``, ``"tactics.missile"``, ``"heroes"``), all on the same seed. An
+    interruption keeps the values that finished; ``checkpoint`` (a path) keeps every finished
+    block, and the same call resumes from it."""
     key = resolve_name(str(vary), SWEEPABLE, "sweep quantity")
     if isinstance(values, str | bytes) or not isinstance(values, Sequence):
         raise UserError(f"values must be a list of whole numbers, got {values!r}")
     if not 1 <= len(values) <= MAX_SWEEP_VALUES:
-        raise UserError(
-            f"sweep needs 1 to {MAX_SWEEP_VALUES} values, got {len(values)}"
-        )
+        raise UserError(f"sweep needs 1 to {MAX_SWEEP_VALUES} values, got {len(values)}")
     values = [check_int(v, f"sweep value of {key}", 0, MAX_TURNS) for v in values]
+    ck = checkpoint
+    if ck is not None and not isinstance(ck, Checkpoint):
+        ident = {k: v for k, v in battle_kwargs.items() if k not in ("progress", "threads")}
+        if isinstance(ident.get("rules"), KrynnRules):
+            ident["rules"] = ident["rules"].hash
+        ck = Checkpoint(
+            ck, {"command": "krynn sweep", "vary": key, "values": values, "battle": ident}
+        )
     results = []
+    interrupted = False
     for v in values:
         kw = dict(battle_kwargs)
         if key == "heroes":
@@ -1003,5 +1086,18 @@ def sweep(vary: str, values: Sequence[int], **battle_kwargs: Any) -> SweepResult
             spec = parse_lines(kw.get(prefix), prefix, upper=MAX_TACTICS)
             spec[line] = int(v)
             kw[prefix] = spec
-        results.append(battle(**kw))
-    return SweepResult(key, [int(v) for v in values], results)
+        if ck is not None:
+            kw["checkpoint"] = ck.section(f"{key}={v}")
+        try:
+            r = battle(**kw)
+        except KeyboardInterrupt:
+            r = None
+        if r is None or r.interrupted:
+            if not results:
+                raise KeyboardInterrupt
+            interrupted = True
+            break
+        results.append(r)
+    return SweepResult(
+        key, [int(v) for v in values[: len(results)]], results, interrupted, len(values)
+    )
