@@ -199,7 +199,7 @@ def _rules(args):
     from ..rules import krynn_rules
 
     path = getattr(args, "rules", None)
-    return KrynnRules.from_ruleset(krynn_rules(file=path)) if path else None
+    return KrynnRules.from_ruleset(krynn_rules(file=path)) if path is not None else None
 
 
 def _battle_kwargs(args) -> dict[str, Any]:
