@@ -318,6 +318,14 @@ def run_blocks(
             signum = getattr(e, "signum", int(signal.SIGINT))
             _record(signum)
             stop.set()
+            try:  # what the worker had already handed over still counts
+                while True:
+                    msg = q.get_nowait()
+                    if not handle(msg):
+                        q.put(msg)  # leave the end marker for the wait below
+                        break
+            except queue.Empty:
+                pass
             if t_play is None or done == resumed:
                 # nothing finished (still compiling, or in the first block): stop at once
                 abandoned.set()

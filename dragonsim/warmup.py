@@ -94,7 +94,7 @@ def _dispatchers(game: str) -> list:
     if game == "Dragon Dice":
         from .dice import kernel
 
-        return [kernel.army_kernel, kernel.dvd_kernel, kernel.melee_kernel]
+        return [kernel._army_kernel, kernel.dvd_kernel, kernel.melee_kernel]
     from .krynn import kernel
 
     return [kernel.battle_kernel, kernel.field_kernel, kernel.conflict_kernel]

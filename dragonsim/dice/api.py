@@ -781,6 +781,7 @@ def attack(
         threads=threads,
         label="games",
         checkpoint=section,
+        compiled=K._army_kernel,
         game="Dragon Dice",
     )
     meta = {
