@@ -551,6 +551,9 @@ def battle(
         hero_policy=r.hero_policy,
         max_stress=r.max_stress,
         seconds=out.seconds,
+        compile_seconds=out.compile_seconds,
+        resumed=out.resumed,
+        interrupted=out.interrupted,
     )
     return BattleResult(
         out.n,
@@ -722,6 +725,9 @@ def battlefield(
         overrides=r.overrides,
         p_all_out=p,
         seconds=out.seconds,
+        compile_seconds=out.compile_seconds,
+        resumed=out.resumed,
+        interrupted=out.interrupted,
     )
     return BattlefieldResult(
         out.n,
@@ -935,6 +941,9 @@ def conflict(
         rules_hash=r.hash,
         overrides=r.overrides,
         seconds=out.seconds,
+        compile_seconds=out.compile_seconds,
+        resumed=out.resumed,
+        interrupted=out.interrupted,
     )
     return ConflictResult(
         int(difficulty),
