@@ -87,7 +87,8 @@ def test_a_checkpoint_of_another_run_is_refused(tmp_path, capsys):
     assert main([*base, "--seed", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "belongs to another run (seed: 2 here, 1 in the file)" in err[0]
-    assert main(["krynn", "battle", "--alliance", "foot=1", "--army", "foot=1", "--checkpoint", str(ck)]) == 2  # fmt: skip
+    other = ["krynn", "battle", "--alliance", "foot=1", "--army", "foot=1"]
+    assert main([*other, "--checkpoint", str(ck)]) == 2
     assert "command" in capsys.readouterr().err
     assert main([*base[:3], "4", *base[4:]]) == 2  # another difficulty: other kernel arguments
     assert "games differ" in capsys.readouterr().err
@@ -196,7 +197,8 @@ def test_first_run_line_only_on_a_cold_cache(tmp_path):
     """An empty numba cache: the compile line (with how long it takes) on stderr; the same
     command again (cache now warm): no such line."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    cmd = [sys.executable, "-m", "dragonsim", "dice", "duel", "--a", "red-wyrm", "--b", "blue-drake", "-n", "100"]  # fmt: skip
+    duel = ["dice", "duel", "--a", "red-wyrm", "--b", "blue-drake", "-n", "100"]
+    cmd = [sys.executable, "-m", "dragonsim", *duel]
     cold = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     assert cold.returncode == 0, cold.stderr
     assert "compiling the Dragon Dice kernels once" in cold.stderr and "about" in cold.stderr
