@@ -3,9 +3,27 @@
 from __future__ import annotations
 
 import difflib
+import json
+import os
+import stat
 from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
-__all__ = ["UserError", "did_you_mean", "resolve_name", "parse_count"]
+__all__ = [
+    "UserError",
+    "did_you_mean",
+    "resolve_name",
+    "parse_count",
+    "check_int",
+    "check_seed",
+    "read_text",
+    "read_json",
+    "MAX_FILE_BYTES",
+]
+
+#: the largest rules, army, scenario or baseline file read (they are small text files)
+MAX_FILE_BYTES = 1024 * 1024
 
 
 class UserError(ValueError):
@@ -62,3 +80,71 @@ def parse_count(text: str | int | float, what: str = "n") -> int:
     if value > 10**12:
         raise UserError(f"{what} must be at most 1e12, got {text!r}")
     return value
+
+
+def check_int(value: Any, what: str, lo: int, hi: int) -> int:
+    """``value`` as an int in ``lo..hi``: a real whole number (an int or a numpy integer; not a
+    bool, a float such as 1.5 or a string), else a UserError naming the limits.
+
+    >>> check_int(4, "threads", 1, 8)
+    4
+    """
+    import numpy as np
+
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise UserError(f"{what} must be a whole number {lo}..{hi}, got {value!r}")
+    if not lo <= int(value) <= hi:
+        raise UserError(f"{what} must be {lo}..{hi}, got {value!r}")
+    return int(value)
+
+
+def check_seed(seed: Any) -> int:
+    """A run's seed: a whole number ``0..2**63-1``."""
+    import numpy as np
+
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**63:
+        raise UserError(f"seed must be a whole number between 0 and 2**63-1, got {seed!r}")
+    return int(seed)
+
+
+def read_text(path: Any, what: str, *, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a user's file; every way it can be wrong is one UserError naming it:
+    an empty or non-path argument, no such file, a directory or other non-regular file (a
+    FIFO, ``/dev/zero``), a file over ``limit`` bytes, not UTF-8, or empty."""
+    if not isinstance(path, str | os.PathLike):
+        raise UserError(f"{what}: expected a file path, got {path!r}")
+    if str(path) == "":
+        raise UserError(f"{what}: an empty path was given; name a file")
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise UserError(f"{what} {str(p)!r} not found (no such file)") from None
+    except OSError as e:
+        raise UserError(f"{what} {str(p)!r} cannot be read: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise UserError(f"{what} {str(p)!r} is a directory; name a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise UserError(f"{what} {str(p)!r} is not a regular file")
+    if st.st_size > limit:
+        raise UserError(f"{what} {str(p)!r} is {st.st_size:,} bytes; the limit is {limit:,} bytes")
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise UserError(f"{what} {str(p)!r} cannot be read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{what} {str(p)!r} is not UTF-8 text") from None
+    if not text.strip():
+        raise UserError(f"{what} {str(p)!r} is empty")
+    return text
+
+
+def read_json(path: Any, what: str, *, limit: int = MAX_FILE_BYTES) -> Any:
+    """A user's JSON file (see :func:`read_text`); invalid JSON is a UserError naming it."""
+    text = read_text(path, what, limit=limit)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UserError(f"{what} {str(path)!r} is not valid JSON: {e}") from None

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["manifest", "rules_hash", "plot_style"]
+__all__ = ["manifest", "rules_hash", "plot_style", "interrupted_line"]
 
 STYLE_FILE = Path(__file__).with_name("dragonsim.mplstyle")
 
@@ -36,6 +36,16 @@ def manifest(**fields: Any) -> dict[str, Any]:
     }
     out.update(fields)
     return out
+
+
+def interrupted_line(r, unit: str = "games") -> list[str]:
+    """The summary line of an interrupted run (none for a finished one): what the numbers
+    above and below cover."""
+    if not getattr(r, "interrupted", False):
+        return []
+    req = getattr(r, "requested", None)
+    of = f" of {req:,}" if req else ""
+    return [f"  INTERRUPTED: {r.n:,}{of} {unit} finished; every rate and interval is for those"]
 
 
 def plot_style():

@@ -4,26 +4,92 @@ A *kernel* here is any callable ``kernel(start, stop, seed, *args) -> int64 arra
 games ``start..stop-1`` (each from its own random stream, see :mod:`dragonsim.random`) and
 returns counters that add. The runner calls it on blocks of games, so that
 
-* a progress bar can move on a terminal,
-* Ctrl-C keeps every finished block (the result says how many games it holds),
+* a progress bar can move on a terminal, its rate and ETA measured after compilation,
+* an interruption (Ctrl-C, SIGTERM under :func:`handle_signals`) keeps every finished block
+  (the result says how many games it holds and that it was interrupted),
+* a checkpoint file can keep the finished blocks across a kill (:mod:`dragonsim.checkpoint`),
 * the work can go to Dask workers block by block,
 
 and because counters add and streams depend on the game index only, the total is the same for
-any block size, thread count or backend.
+any block size, thread count, backend or resumption.
+
+The blocks run on one worker thread while the calling (main) thread waits, so a signal is
+handled at once, even while numba compiles: an interruption before any block has finished
+(during the first compile, say) raises :class:`Interrupted` immediately; one after it lets the
+block in flight finish (a fraction of a second) and returns what finished.
 """
 
 from __future__ import annotations
 
+import contextlib
+import queue
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import UserError
+from .errors import UserError, check_int, check_seed
 
-__all__ = ["RunOutcome", "run_blocks", "set_threads"]
+__all__ = [
+    "RunOutcome",
+    "run_blocks",
+    "set_threads",
+    "Interrupted",
+    "handle_signals",
+    "interrupt_exit_code",
+]
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived (``signum``); a KeyboardInterrupt, so code that stops on
+    Ctrl-C stops on SIGTERM too under :func:`handle_signals`."""
+
+    def __init__(self, signum: int = signal.SIGINT, during_compile: bool = False):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = int(signum)
+        self.during_compile = during_compile
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+#: the last interrupting signal seen (by :func:`handle_signals` or a run), for exit codes
+_last_signal: list[int] = []
+
+
+def _record(signum: int) -> None:
+    _last_signal[:] = [int(signum)]
+
+
+def interrupt_exit_code() -> int:
+    """130 after SIGINT (Ctrl-C), 143 after SIGTERM: 128 + the last interrupting signal."""
+    return 128 + (_last_signal[0] if _last_signal else int(signal.SIGINT))
+
+
+@contextlib.contextmanager
+def handle_signals() -> Iterator[None]:
+    """While active, SIGINT and SIGTERM raise :class:`Interrupted` in the main thread (the
+    command line runs every command under it); the previous handlers come back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_(signum, frame):
+        _record(signum)
+        raise Interrupted(signum)
+
+    _last_signal.clear()
+    old = {s: signal.signal(s, raise_) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
 
 
 @dataclass
@@ -35,44 +101,58 @@ class RunOutcome:
     interrupted: bool = False
     backend: str = "local"
     threads: int = 1
+    #: seconds the first call spent before playing (compiling on a cold cache)
+    compile_seconds: float = 0.0
+    #: games of this outcome that a checkpoint already held
+    resumed: int = 0
+    #: bytes the ``on_block`` callbacks returned, in game order (a checkpoint keeps them)
+    extra: bytes = b""
+
+    @property
+    def rate(self) -> float:
+        """Games per second of playing (compilation excluded)."""
+        return (self.n - self.resumed) / self.seconds if self.seconds > 0 else 0.0
 
 
 def set_threads(threads: int | None) -> int:
-    """Set numba's thread count (None: all cores); returns the count in use."""
+    """Set numba's thread count (None: all cores) for the calling thread; returns it."""
     import numba
 
     if threads is not None:
-        if threads < 1 or threads > numba.config.NUMBA_NUM_THREADS:
-            raise UserError(
-                f"threads must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}"
-            )
-        numba.set_num_threads(int(threads))
+        threads = check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
+        numba.set_num_threads(threads)
     else:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return numba.get_num_threads()
 
 
 class _Progress:
-    def __init__(self, total: int, label: str, enabled: bool | None):
+    """``[####    ] 40.0% 4,000/10,000 games  12,345/s  eta 0.5s`` on stderr. The clock starts
+    after the first block, so neither the rate nor the ETA counts compilation."""
+
+    def __init__(self, total: int, label: str, enabled: bool | None, done: int = 0):
         self.total = total
         self.label = label
         self.enabled = sys.stderr.isatty() if enabled is None else bool(enabled)
-        self.t0 = time.perf_counter()
+        self.t0: float | None = None
+        self.done0 = done
+        self.last = 0.0
         self.shown = False
 
     def update(self, done: int) -> None:
-        if not self.enabled:
+        now = time.perf_counter()
+        if self.t0 is None:  # the first block (maybe compiled): start the clock here
+            self.t0, self.done0 = now, done
+        if not self.enabled or (now - self.last < 0.5 and done < self.total):
             return
-        el = time.perf_counter() - self.t0
-        if el < 0.5 and done < self.total:
-            return
+        self.last = now
+        el = now - self.t0
         frac = done / self.total if self.total else 1.0
-        rate = done / el if el > 0 else 0.0
-        eta = (self.total - done) / rate if rate > 0 else 0.0
+        rate = (done - self.done0) / el if el > 0 else 0.0
+        speed = f"  {rate:,.0f}/s  eta {(self.total - done) / rate:5.1f}s" if rate > 0 else ""
         bar = "#" * int(30 * frac)
         sys.stderr.write(
-            f"\r[{bar:<30}] {100 * frac:5.1f}% {done:,}/{self.total:,} {self.label}"
-            f"  {rate:,.0f}/s  eta {eta:5.1f}s"
+            f"\r[{bar:<30}] {100 * frac:5.1f}% {done:,}/{self.total:,} {self.label}{speed}"
         )
         sys.stderr.flush()
         self.shown = True
@@ -81,6 +161,16 @@ class _Progress:
         if self.shown:
             sys.stderr.write("\n")
             sys.stderr.flush()
+
+
+#: called (in the main thread) with the games done after each block; tests use it to send a
+#: signal at a known point of a run
+_after_block: Callable[[int], None] | None = None
+
+
+def _note(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
 
 
 def run_blocks(
@@ -97,7 +187,10 @@ def run_blocks(
     backend: str = "local",
     threads: int | None = None,
     dask_client=None,
-    on_block: Callable[[int, int, np.ndarray], None] | None = None,
+    on_block: Callable[[int, int, np.ndarray], bytes | None] | None = None,
+    checkpoint=None,
+    compiled=None,
+    game: str | None = None,
 ) -> RunOutcome:
     """Play games ``first..first+n-1`` with ``kernel`` and add up its counters.
 
@@ -108,48 +201,164 @@ def run_blocks(
     n, seed, first
         How many games, the run's seed, the first game index (extend a run with ``first=n``).
     progress
-        Show a progress bar on stderr (None: only when stderr is a terminal).
+        Show a progress bar on stderr (None: only when stderr is a terminal). Unless it is
+        False, a line on stderr says when the kernels compile (a cold cache).
     backend
         ``"local"`` (numba threads on this machine) or ``"dask"`` (blocks as Dask tasks on
         ``dask_client`` or the default scheduler).
     on_block
-        Called with ``(start, stop, counters)`` after each local block (records writers use it).
+        Called with ``(start, stop, counters)`` after each local block (records writers use
+        it); bytes it returns are kept in order (``RunOutcome.extra``, and the checkpoint).
+    checkpoint
+        A :class:`~dragonsim.checkpoint.Section`: finished blocks are saved to it as they
+        finish, and a run resumes from what it holds.
+    compiled, game
+        The numba dispatcher(s) the kernel runs (default: ``kernel`` itself when it is one)
+        and the game's name, for the first-run compile line
+        (:func:`dragonsim.warmup.compile_note`).
     """
-    if n < 1:
-        raise UserError(f"n must be a positive number of games, got {n}")
+    n = check_int(n, "n", 1, 10**12)
+    seed = check_seed(seed)
     if backend not in ("local", "dask"):
         raise UserError(f"unknown backend {backend!r}; allowed: local, dask")
     nthreads = set_threads(threads)
     if backend == "dask":
+        if checkpoint is not None:
+            raise UserError("checkpoints are written by the local backend only")
         return _run_dask(kernel, n, seed, args, first, dask_client, nthreads)
 
-    bar = _Progress(n, label, progress)
-    t0 = time.perf_counter()
-    total = None
     done = 0
-    block = min(n, max(min_block, 256 * nthreads))
+    total = None
+    extra = bytearray()
+    if checkpoint is not None:
+        checkpoint.bind(kernel=_kernel_name(kernel), n=n, seed=seed, first=first, args=args)
+        done, total, old = checkpoint.load()
+        extra += old
+        if done >= n:
+            return RunOutcome(total, n, n, 0.0, False, "local", nthreads, 0.0, n, bytes(extra))
+    resumed = done
+    note = None
+    if progress is not False:
+        from .warmup import compile_note
+
+        note = compile_note(compiled if compiled is not None else kernel, game)
+        if note:
+            _note(note)
+
+    q: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    abandoned = threading.Event()
+
+    def work() -> None:
+        try:
+            set_threads(nthreads)  # numba's thread count is per thread
+            t = time.perf_counter()
+            zero = kernel(first, first, seed, *args)  # compiles on a cold cache
+            q.put(("compiled", time.perf_counter() - t, zero))
+            a = done
+            block = min(n - a, max(min_block, 256 * nthreads))
+            while a < n and not stop.is_set():
+                b = min(n, a + block)
+                tb = time.perf_counter()
+                part = kernel(first + a, first + b, seed, *args)
+                dt = time.perf_counter() - tb
+                if abandoned.is_set():  # the caller stopped waiting: keep nothing
+                    return
+                more = on_block(first + a, first + b, part) if on_block is not None else None
+                q.put(("block", a, b, part, more))
+                a = b
+                # grow (or shrink) blocks towards block_seconds each
+                if dt > 0:
+                    block = int(min(max(min_block, block * block_seconds / dt), 4 * block, 1 << 24))
+        except BaseException as e:  # noqa: BLE001 - handed to the main thread
+            q.put(("error", e))
+        finally:
+            q.put(("end",))
+
+    bar = _Progress(n, label, progress, done)
+    worker = threading.Thread(target=work, name="dragonsim-blocks", daemon=True)
+    t_play = None
+    compile_s = 0.0
     interrupted = False
+    signum = int(signal.SIGINT)
+
+    def handle(msg) -> bool:
+        """Take one message; False at the end."""
+        nonlocal total, done, t_play, compile_s
+        kind = msg[0]
+        if kind == "end":
+            return False
+        if kind == "error":
+            raise msg[1]
+        if kind == "compiled":
+            compile_s = msg[1]
+            if total is None:
+                total = msg[2].copy()
+            t_play = time.perf_counter()
+            return True
+        _, a, b, part, more = msg
+        total = part.copy() if total is None else total + part
+        done = b
+        if more:
+            extra.extend(more)
+        if checkpoint is not None:
+            checkpoint.save(done, total, bytes(extra))
+        bar.update(done)
+        if _after_block is not None:
+            _after_block(done)
+        return True
+
+    worker.start()
     try:
-        while done < n:
-            stop = min(n, done + block)
-            tb = time.perf_counter()
-            part = kernel(first + done, first + stop, seed, *args)
-            dt = time.perf_counter() - tb
-            total = part.copy() if total is None else total + part
-            if on_block is not None:
-                on_block(first + done, first + stop, part)
-            done = stop
-            bar.update(done)
-            # grow (or shrink) blocks towards block_seconds each
-            if dt > 0:
-                block = int(min(max(min_block, block * block_seconds / dt), 4 * block, 1 << 24))
-    except KeyboardInterrupt:
-        interrupted = True
+        try:
+            while handle(q.get()):
+                pass
+        except KeyboardInterrupt as e:
+            interrupted = True
+            signum = getattr(e, "signum", int(signal.SIGINT))
+            _record(signum)
+            stop.set()
+            try:  # what the worker had already handed over still counts
+                while True:
+                    msg = q.get_nowait()
+                    if not handle(msg):
+                        q.put(msg)  # leave the end marker for the wait below
+                        break
+            except queue.Empty:
+                pass
+            if t_play is None or done == resumed:
+                # nothing finished (still compiling, or in the first block): stop at once
+                abandoned.set()
+                bar.close()
+                raise Interrupted(signum, during_compile=t_play is None) from None
+            # let the block in flight finish and keep it; a second signal stops waiting
+            try:
+                while handle(q.get()):
+                    pass
+            except KeyboardInterrupt:
+                pass
     finally:
+        stop.set()
         bar.close()
-    if total is None:
-        total = kernel(first, first, seed, *args)  # an all-zero counter of the right shape
-    return RunOutcome(total, done, n, time.perf_counter() - t0, interrupted, "local", nthreads)
+    worker.join(timeout=0.1)
+    seconds = time.perf_counter() - t_play if t_play is not None else 0.0
+    return RunOutcome(
+        total,
+        done,
+        n,
+        seconds,
+        interrupted,
+        "local",
+        nthreads,
+        compile_s,
+        resumed,
+        bytes(extra),
+    )
+
+
+def _kernel_name(kernel) -> str:
+    f = getattr(kernel, "py_func", kernel)
+    return f"{getattr(f, '__module__', '')}.{getattr(f, '__qualname__', repr(f))}"
 
 
 def _call_kernel(kernel, start, stop, seed, args):

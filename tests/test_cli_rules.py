@@ -81,8 +81,8 @@ def test_lords_study_commands_take_the_rules_file(capsys, house, argv):
     outcomes (not only the manifest's timings) move on the same seed."""
 
     def outcome(d):
-        if isinstance(d, list):  # sensitivity: one row per value
-            return [(r["value"], r["win_rate_a"]) for r in d]
+        if "rows" in d:  # sensitivity: one row per value
+            return [(r["value"], r["win_rate_a"]) for r in d["rows"]]
         if "matrix" in d:  # tournament
             return d["matrix"]
         return (d["wins"], d["draws"], d["mean_turns"])  # battle

@@ -88,7 +88,7 @@ def test_sensitivity_command(capsys):
         "--json",
     ]
     assert main(argv) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     assert [r["value"] for r in rows] == ["[0, 0, 1, 1, 2]", "[0, 1, 1, 2, 2]"]
     assert main(argv[:6] + ["[0,1]", "-n", "10"]) == 2
     assert "expected 5 entries" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from typing import Any
 
 from ..errors import UserError, parse_count
@@ -64,6 +65,7 @@ def add_run_options(p: argparse.ArgumentParser, default_n: int = 100_000) -> Non
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    add_checkpoint_option(p)
 
 
 def _clean(o: Any) -> Any:
@@ -84,7 +86,18 @@ def _clean(o: Any) -> Any:
     return o
 
 
+#: the command line being run (``main`` sets it), written into every JSON result's manifest so
+#: ``python -m dragonsim reproduce RESULT.json`` can run it again
+ARGV: list[str] | None = None
+
+
 def emit_json(obj: Any) -> None:
+    if ARGV is not None and isinstance(obj, dict):
+        man = obj.get("manifest")
+        if isinstance(man, dict):
+            obj = {**obj, "manifest": {**man, "argv": list(ARGV)}}
+        elif man is None:
+            obj = {**obj, "manifest": {"argv": list(ARGV)}}
     print(json.dumps(_clean(obj), indent=2))
 
 
@@ -94,6 +107,37 @@ def show(args: argparse.Namespace, result: Any) -> None:
         emit_json(result.to_dict())
     else:
         print(result.summary())
+
+
+def add_checkpoint_option(p: argparse.ArgumentParser) -> None:
+    """``--checkpoint FILE``: save finished blocks as they finish; the same command resumes."""
+    p.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        default=None,
+        help="save finished games to FILE as they finish; after a kill the same command with "
+        "the same FILE resumes and ends with the uninterrupted result",
+    )
+
+
+def finish(args: argparse.Namespace, result: Any, unit: str = "games") -> int:
+    """Print a result (:func:`show`) and give the exit code: 0, or for an interrupted run
+    (SIGINT / SIGTERM) 130 / 143 after a line on stderr saying how much finished."""
+    show(args, result)
+    return interrupted_code(result, unit)
+
+
+def interrupted_code(result: Any, unit: str = "games") -> int:
+    """0, or 130 / 143 with one line on stderr when ``result`` was interrupted."""
+    from ..runner import interrupt_exit_code
+
+    if not getattr(result, "interrupted", False):
+        return 0
+    req = getattr(result, "requested", None)
+    done = getattr(result, "finished", getattr(result, "n", None))
+    what = f"{done:,} of {req:,} {unit} finished" if req and done is not None else "partial result"
+    print(f"interrupted: {what} (printed above)", file=sys.stderr)
+    return interrupt_exit_code()
 
 
 def add_rules_option(p: argparse.ArgumentParser) -> None:

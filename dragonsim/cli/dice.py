@@ -92,7 +92,7 @@ def _progress(args):
 
 def cmd_attack(args) -> int:
     from ..dice.api import attack
-    from .common import emit_json
+    from .common import emit_json, interrupted_code
 
     r = attack(
         args.dragon,
@@ -104,6 +104,7 @@ def cmd_attack(args) -> int:
         army_file=args.army_file,
         threads=args.threads,
         progress=_progress(args),
+        checkpoint=args.checkpoint,
         **_common(args),
     )
     if args.json:
@@ -115,12 +116,12 @@ def cmd_attack(args) -> int:
             print("  survival by attack (army still there / dragon still there):")
             for _, row in s.iterrows():
                 print(f"    {int(row['turn']):>4}  {row['army']:.4f}  {row['dragon']:.4f}")
-    return 0
+    return interrupted_code(r)
 
 
 def cmd_table(args) -> int:
     from ..dice.api import dragon_table
-    from .common import show
+    from .common import finish
 
     r = dragon_table(
         args.army,
@@ -131,16 +132,16 @@ def cmd_table(args) -> int:
         turns=_turns(args.turns),
         army_file=args.army_file,
         threads=args.threads,
+        checkpoint=args.checkpoint,
         **_common(args),
     )
-    show(args, r)
-    return 0
+    return finish(args, r, "dragons")
 
 
 def cmd_duel(args) -> int:
     from ..dice.api import duel
     from ..errors import UserError
-    from .common import show
+    from .common import finish
 
     teams = [t for t in (args.a, args.b) if t]
     if args.dragons and teams:
@@ -164,16 +165,16 @@ def cmd_duel(args) -> int:
         army_file=args.army_file,
         threads=args.threads,
         progress=_progress(args),
+        checkpoint=args.checkpoint,
         **{k: v for k, v in given.items() if v is not None},
     )
-    show(args, r)
-    return 0
+    return finish(args, r)
 
 
 def cmd_sweep(args) -> int:
     from ..dice.api import sweep
     from ..errors import UserError
-    from .common import show
+    from .common import finish
 
     try:
         p = float(args.p)
@@ -195,15 +196,15 @@ def cmd_sweep(args) -> int:
         army_file=args.army_file,
         threads=args.threads,
         progress=False,
+        checkpoint=args.checkpoint,
         **_common(args),
     )
-    show(args, r)
-    return 0
+    return finish(args, r, "dragons")
 
 
 def cmd_melee(args) -> int:
     from ..dice.api import melee
-    from .common import show
+    from .common import finish
 
     r = melee(
         args.attacker,
@@ -216,9 +217,9 @@ def cmd_melee(args) -> int:
         army_file=args.army_file,
         threads=args.threads,
         progress=_progress(args),
+        checkpoint=args.checkpoint,
     )
-    show(args, r)
-    return 0
+    return finish(args, r)
 
 
 def cmd_exact(args) -> int:

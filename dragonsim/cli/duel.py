@@ -4,20 +4,21 @@ printing only; the work is :func:`dragonsim.lords.api.duel`."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..defaults import PLAN_SAMPLES as DEFAULT_PLAN_SAMPLES
 from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
 from ..lords.bots import POLICIES
 from .common import (
+    add_checkpoint_option,
     add_rules_option,
     add_run_options,
     count,
     emit_json,
+    finish,
+    interrupted_code,
     positive_int,
     rules_from,
     seed_int,
-    show,
 )
 
 
@@ -114,6 +115,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_option(p)
+    add_checkpoint_option(p)
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser(
@@ -136,6 +138,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--policies", metavar="P,Q", default="hunter,hunter")
     p.add_argument("--json", action="store_true", help="print JSON rows")
     add_rules_option(p)
+    add_checkpoint_option(p)
     p.set_defaults(func=cmd_sensitivity)
 
 
@@ -154,12 +157,9 @@ def cmd_duel(args: argparse.Namespace) -> int:
         threads=args.threads,
         progress=False if args.no_progress else None,
         rules=rules_from(args, "lords"),
+        checkpoint=args.checkpoint,
     )
-    show(args, res)
-    if res.interrupted:
-        print(f"interrupted: {res.n:,} of {res.requested:,} games finished", file=sys.stderr)
-        return 130
-    return 0
+    return finish(args, res)
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
@@ -194,39 +194,22 @@ def cmd_battle(args: argparse.Namespace) -> int:
         threads=args.threads,
         progress=False if args.no_progress else None,
         rules=rules_from(args, "lords"),
+        checkpoint=args.checkpoint,
     )
-    if args.json:
-        emit_json(
-            {
-                "dragons": res.dragons,
-                "teams": res.teams,
-                "policies": res.policies,
-                "n": res.n,
-                "seed": res.seed,
-                "wins": res.wins,
-                "draws": res.draws,
-                "win_rates": [r.rate for r in res.rates],
-                "ci": [[r.lo, r.hi] for r in res.rates],
-                "draw_rate": res.rate_draw.rate,
-                "mean_turns": res.mean_turns,
-                "turn_limit_hits": res.turn_limit_hits,
-                "seconds": res.seconds,
-                "manifest": res.manifest,
-            }
-        )
-    else:
-        print(res.summary())
-    if res.interrupted:
-        print(f"interrupted: {res.n:,} games finished", file=sys.stderr)
-        return 130
-    return 0
+    return finish(args, res)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from ..lords.study import tournament
 
     res = tournament(
-        args.dragons, n=args.n, seed=args.seed, policy=args.policy, rules=rules_from(args, "lords")
+        args.dragons,
+        n=args.n,
+        seed=args.seed,
+        policy=args.policy,
+        rules=rules_from(args, "lords"),
+        checkpoint=args.checkpoint,
+        progress=None,
     )
     if args.json:
         d = res.to_dict()
@@ -236,13 +219,19 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(res.summary())
         print()
         print(res.matrix().round(3).to_string())
-    return 0
+    return interrupted_code(res, "pairs")
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
+    from ..errors import UserError
     from ..lords.study import _parse_value, sensitivity
 
     values = [_parse_value(v.strip()) for v in args.values.split(";") if v.strip()]
+    if not values:
+        raise UserError(
+            f"--values needs at least one value (JSON separated by ';', e.g. "
+            f"'[0,0,1,1,2];[0,1,1,2,2]'), got {args.values!r}"
+        )
     df = sensitivity(
         args.a,
         args.b,
@@ -252,14 +241,29 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
         seed=args.seed,
         policies=[p.strip() for p in args.policies.split(",")],
         rules=rules_from(args, "lords"),
+        checkpoint=args.checkpoint,
+        progress=None,
     )
+    done = _Done(df, len(values))
     if args.json:
-        emit_json(df.to_dict(orient="records"))
-        return 0
+        emit_json(
+            {
+                "rule": df.attrs["rule"],
+                "n": args.n,
+                "seed": args.seed,
+                "values_requested": len(values),
+                "interrupted": done.interrupted,
+                "rows": df.to_dict(orient="records"),
+                "manifest": df.attrs.get("manifest", {}),
+            }
+        )
+        return interrupted_code(done, "values")
     print(
-        f"{args.a} vs {args.b}: A's win rate by {df['rule'].iloc[0]}, {args.n:,} common "
+        f"{args.a} vs {args.b}: A's win rate by {df.attrs['rule']}, {args.n:,} common "
         f"games each (seed {args.seed})"
     )
+    if done.interrupted:
+        print(f"  INTERRUPTED: {done.n} of {done.requested} values finished (shown below)")
     for _, r in df.iterrows():
         mark = " (default)" if r["is_default"] else ""
         print(
@@ -267,4 +271,13 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
             f"{100 * r['ci_high']:.2f}]  vs default {100 * r['difference']:+.2f} pp "
             f"[{100 * r['diff_low']:+.2f}, {100 * r['diff_high']:+.2f}]{mark}"
         )
-    return 0
+    return interrupted_code(done, "values")
+
+
+class _Done:
+    """How much of a sensitivity study finished (its DataFrame's ``attrs``)."""
+
+    def __init__(self, df, requested: int):
+        self.interrupted = bool(df.attrs.get("interrupted"))
+        self.n = len(df)
+        self.requested = requested

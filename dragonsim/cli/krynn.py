@@ -7,7 +7,6 @@ command runs.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
@@ -72,7 +71,7 @@ def register(subparsers) -> None:
     )
     f.add_argument(
         "--scenario",
-        type=Path,
+        metavar="FILE",
         help="TOML file with control_limit and [[tile]] tables (keys as dragonsim.krynn.Tile)",
     )
     f.add_argument(
@@ -200,7 +199,7 @@ def _rules(args):
     from ..rules import krynn_rules
 
     path = getattr(args, "rules", None)
-    return KrynnRules.from_ruleset(krynn_rules(file=path)) if path else None
+    return KrynnRules.from_ruleset(krynn_rules(file=path)) if path is not None else None
 
 
 def _battle_kwargs(args) -> dict[str, Any]:
@@ -228,17 +227,16 @@ def _battle_kwargs(args) -> dict[str, Any]:
     )
 
 
-def _print(result, args) -> int:
-    from .common import show
+def _print(result, args, unit: str = "games") -> int:
+    from .common import finish
 
-    show(args, result)
-    return 130 if getattr(result, "interrupted", False) and result.n == 0 else 0
+    return finish(args, result, unit)
 
 
 def _battle(args) -> int:
     from ..krynn.api import battle
 
-    return _print(battle(**_battle_kwargs(args)), args)
+    return _print(battle(**_battle_kwargs(args), checkpoint=args.checkpoint), args)
 
 
 def parse_values(text: str) -> list[int]:
@@ -263,36 +261,30 @@ def parse_values(text: str) -> list[int]:
 
 def _sweep(args) -> int:
     from ..krynn.api import sweep
-    from .common import show
+    from .common import finish
 
     kw = _battle_kwargs(args)
-    res = sweep(args.vary, parse_values(args.values), **kw)
-    show(args, res)
-    return 0
+    res = sweep(args.vary, parse_values(args.values), checkpoint=args.checkpoint, **kw)
+    return finish(args, res, "values")
 
 
 def _battlefield(args) -> int:
-    import tomllib
-
     from ..krynn.api import Tile, battlefield
+    from ..rules.core import read_toml
 
     limit = args.control_limit
     if args.scenario is not None:
-        try:
-            data = tomllib.loads(args.scenario.read_text())
-        except FileNotFoundError:
-            raise UserError(f"scenario file {str(args.scenario)!r} not found") from None
-        except tomllib.TOMLDecodeError as e:
+        data = read_toml(args.scenario, "scenario file")
+        unknown = sorted(set(data) - {"tile", "control_limit"})
+        if unknown:
             raise UserError(
-                f"scenario file {str(args.scenario)!r} is not valid TOML: {e}"
-            ) from None
+                f"scenario file {str(args.scenario)!r}: unknown key(s) {', '.join(unknown)}; "
+                "allowed: control_limit, [[tile]]"
+            )
         raw = data.get("tile")
         if not isinstance(raw, list) or not raw:
             raise UserError("scenario file needs at least one [[tile]] table")
-        try:
-            tiles = [Tile(**t) for t in raw]
-        except TypeError as e:
-            raise UserError(f"scenario file: {e}") from None
+        tiles = raw
         if limit is None:
             limit = data.get("control_limit", 0)
     else:
@@ -305,7 +297,7 @@ def _battlefield(args) -> int:
         ] * args.tiles
     res = battlefield(
         tiles,
-        control_limit=limit or 0,
+        control_limit=0 if limit is None else limit,
         battle_type=args.battle,
         heroes=args.heroes,
         hero_policy=args.hero_policy,
@@ -316,8 +308,9 @@ def _battlefield(args) -> int:
         threads=args.threads,
         progress=False if args.no_progress else None,
         rules=_rules(args),
+        checkpoint=args.checkpoint,
     )
-    return _print(res, args)
+    return _print(res, args, "scenarios")
 
 
 def _conflict(args) -> int:
@@ -334,8 +327,9 @@ def _conflict(args) -> int:
         threads=args.threads,
         progress=False if args.no_progress else None,
         rules=_rules(args),
+        checkpoint=args.checkpoint,
     )
-    return _print(res, args)
+    return _print(res, args, "trials")
 
 
 def _assumed(args) -> int:

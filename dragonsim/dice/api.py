@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UserError, resolve_name
-from ..report import manifest, rules_hash
+from ..checkpoint import Checkpoint, open_checkpoint
+from ..errors import UserError, check_seed, resolve_name
+from ..report import interrupted_line, manifest, rules_hash
 from ..rules import RuleSet, dice_rules
 from ..rules import registry as _registry
 from ..runner import run_blocks
@@ -207,6 +208,13 @@ def _options(
     """The options in force: ``rules`` (default: the shipped rules; a rules file's
     ``[dice]`` table comes in this way) < an army file's ``[options]`` < ``options`` <
     keyword arguments."""
+    if options is not None and not isinstance(options, Options):
+        raise UserError(f"options must be dice Options, got {type(options).__name__}")
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise UserError(
+            f"rules must be a RuleSet of the Dice rules (dragonsim.rules.dice_rules(...)), "
+            f"got {type(rules).__name__}"
+        )
     if options is not None and not kw and not cat.options and rules is None:
         return options
     base = rules if rules is not None else dice_rules()
@@ -227,8 +235,12 @@ def _options(
 
 
 def _catalog(catalog: D.Catalog | None, army_file: str | Path | None) -> D.Catalog:
+    if catalog is not None and not isinstance(catalog, D.Catalog):
+        raise UserError(f"catalog must be a dice Catalog, got {type(catalog).__name__}")
     cat = catalog or D.Catalog()
     if army_file is not None:
+        if not isinstance(army_file, str | Path):
+            raise UserError(f"army file: expected a file path, got {army_file!r}")
         cat = D.load_toml(army_file, cat)
     return cat
 
@@ -239,6 +251,11 @@ def resolve_dragons(
     """Dragons from a name, ``'red-wyrm,red-drake'``, a list of names, or Dragon objects."""
     if isinstance(spec, D.Dragon):
         return [spec]
+    if not isinstance(spec, str | Sequence):
+        raise UserError(
+            f"dragons must be a name such as 'red-wyrm', 'red-wyrm:2', a list of names or "
+            f"Dragon objects; got {spec!r}"
+        )
     if isinstance(spec, str):
         parts = [p.strip() for p in spec.split(",") if p.strip()]
         if not parts:
@@ -336,6 +353,8 @@ def build_army(
 
     for name in army:
         add(catalog.unit(name).name)
+    if dead_area is not None and not isinstance(dead_area, Mapping):
+        raise UserError(f"dead_area must be a mapping of unit names to counts, got {dead_area!r}")
     dead_area = {catalog.unit(k).name: v for k, v in (dead_area or {}).items()}
     for name in dead_area:
         add(name)
@@ -427,6 +446,11 @@ def _saves_from_stone(u: D.UnitDie, f: int) -> int:
     return int(kd == "id" or (kd == "save" and c > 0) or (u.is_kin and kd != "belly"))
 
 
+def _identity(command: str, seed, n, opts: Options, **what: Any) -> dict[str, Any]:
+    """What a Dice checkpoint belongs to (the kernel's arguments are checked as well)."""
+    return {"command": command, "seed": seed, "n": n, "rules_hash": opts.rules.hash, **what}
+
+
 def _dragon_faces(ds: Sequence[D.Dragon]) -> np.ndarray:
     return np.array([d.die.icon_codes() for d in ds], np.int64)
 
@@ -461,6 +485,7 @@ class AttackResult:
     seed: int
     interrupted: bool = False
     meta: dict[str, Any] = field(default_factory=dict)
+    requested: int | None = None
 
     def _c(self, i: int) -> int:
         return int(self.counters[i])
@@ -588,6 +613,7 @@ class AttackResult:
         last = int(np.max(np.nonzero(h)[0])) if h.any() else 0
         out: dict[str, Any] = {
             "n": self.n,
+            "requested": self.requested,
             "dragons": self.dragons,
             "army": self.army,
             "turns": self.turns,
@@ -642,8 +668,8 @@ class AttackResult:
         lines = [
             f"{' + '.join(self.dragons)} attacking "
             f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}",
-            f"  {self.n:,} games, up to {self.turns} attack(s) each, {self.seconds:.2f} s"
-            + (" (interrupted)" if self.interrupted else ""),
+            f"  {self.n:,} games, up to {self.turns} attack(s) each, {self.seconds:.2f} s",
+            *interrupted_line(self),
             f"  {'a dragon slain   ' if len(self.dragons) > 1 else 'dragon slain     '} "
             f"{self.p_dragon_slain}",
         ]
@@ -693,6 +719,7 @@ def attack(
     dead_area: Mapping[str, int] | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    checkpoint=None,
     **option_kw: Any,
 ) -> AttackResult:
     """Dragons of one colour attacking an army, ``turns`` attacks at most.
@@ -741,8 +768,21 @@ def attack(
     colour = ds[0].colour_code
     arr = build_army(armyd, cat, colour=colour, dead_area=dead_area, options=opts)
     args = arr.kernel_args(ds, colour, opts, T)
+    section = open_checkpoint(
+        checkpoint,
+        _identity("dice attack", seed, nn, opts, dragons=[d.name for d in ds], army=armyd),
+    )
     out = run_blocks(
-        K.army_kernel, nn, int(seed), args, progress=progress, threads=threads, label="games"
+        K.army_kernel,
+        nn,
+        check_seed(seed),
+        args,
+        progress=progress,
+        threads=threads,
+        label="games",
+        checkpoint=section,
+        compiled=K._army_kernel,
+        game="Dragon Dice",
     )
     meta = {
         "unit_faces": {nm: list(cat.units[nm].faces) for nm in arr.names},
@@ -757,9 +797,10 @@ def attack(
         armyd,
         opts,
         out.seconds,
-        int(seed),
+        check_seed(seed),
         out.interrupted,
         meta,
+        nn,
     )
 
 
@@ -777,6 +818,7 @@ class DuelResult:
     seconds: float
     seed: int
     interrupted: bool = False
+    requested: int | None = None
 
     @property
     def team_a(self) -> list[str]:
@@ -850,6 +892,8 @@ class DuelResult:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "n": self.n,
+            "requested": self.requested,
+            "interrupted": self.interrupted,
             "teams": self.teams,
             "colours": self.colours,
             "turns": self.turns,
@@ -884,6 +928,7 @@ class DuelResult:
         lines = [
             "  vs  ".join(" + ".join(t) for t in self.teams),
             f"  {self.n:,} games, up to {self.turns} round(s), {self.seconds:.2f} s",
+            *interrupted_line(self),
         ]
         for i, col in enumerate(self.colours):
             lines.append(f"  {col + ' wins':<24}{self.p_team_wins(i)}")
@@ -923,6 +968,7 @@ def duel(
     army_file: str | Path | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    checkpoint=None,
     **option_kw: Any,
 ) -> DuelResult:
     """Dragons of different colours fighting each other, one team per colour.
@@ -972,14 +1018,21 @@ def duel(
     T = _turns(turns)
     faces = _dragon_faces(dragons_all)
     side = np.array([i for i, t in enumerate(groups) for _ in t], np.int64)
+    nn = _n(n)
+    section = open_checkpoint(
+        checkpoint,
+        _identity("dice duel", seed, nn, opts, teams=[[d.name for d in t] for t in groups]),
+    )
     out = run_blocks(
         K.dvd_kernel,
-        _n(n),
-        int(seed),
+        nn,
+        check_seed(seed),
         (faces, side, len(groups), opts.array(), T),
         progress=progress,
         threads=threads,
         label="games",
+        checkpoint=section,
+        game="Dragon Dice",
     )
     return DuelResult(
         out.counters,
@@ -989,8 +1042,9 @@ def duel(
         cols,
         opts,
         out.seconds,
-        int(seed),
+        check_seed(seed),
         out.interrupted,
+        nn,
     )
 
 
@@ -1007,6 +1061,16 @@ class SweepResult:
     seconds: float
     seed: int
     options: Options
+    interrupted: bool = False
+    dragons_requested: int | None = None
+
+    @property
+    def requested(self) -> int | None:
+        return self.dragons_requested
+
+    @property
+    def finished(self) -> int:
+        return len(self.rows)
 
     def to_frame(self):
         import pandas as pd
@@ -1021,6 +1085,8 @@ class SweepResult:
             "n": self.n,
             "rows": self.rows,
             "seconds": self.seconds,
+            "interrupted": self.interrupted,
+            "dragons_requested": self.dragons_requested,
             "manifest": manifest(
                 game="dragon-dice",
                 mode="sweep",
@@ -1041,6 +1107,11 @@ class SweepResult:
             f"army size (copies of {base}) to slay the dragon with probability >= "
             f"{self.p:g} within {self.turns} attack(s); {self.n:,} games per size, "
             f"{self.seconds:.1f} s",
+            *(
+                [f"  INTERRUPTED: {len(self.rows)} of {self.dragons_requested} dragons finished"]
+                if self.interrupted
+                else []
+            ),
             f"  {'dragon':<14}{'copies':>7}{'units':>7}{'health':>8}   p at that size",
         ]
         for r in self.rows:
@@ -1073,6 +1144,7 @@ def sweep(
     army_file: str | Path | None = None,
     threads: int | None = None,
     progress: bool | None = False,
+    checkpoint=None,
     **option_kw: Any,
 ) -> SweepResult:
     """Smallest number of copies of ``army`` that slays each dragon with probability >= p.
@@ -1099,20 +1171,29 @@ def sweep(
         names = list(D.dragons())
     elif isinstance(dragons, str):
         names = [cat.dragon(s.strip()).name for s in dragons.split(",") if s.strip()]
-    else:
+    elif isinstance(dragons, Sequence):
         names = [cat.dragon(s).name for s in dragons]
+    else:
+        raise UserError(
+            f"dragons must be names (comma-separated or a list) or 'all', got {dragons!r}"
+        )
     if not names:
         raise UserError("no dragons to sweep; give names or 'all'")
     nn = _n(n)
     T = _turns(turns)
+    ck = _study_checkpoint(
+        checkpoint,
+        _identity("dice sweep", seed, nn, opts, army=base, dragons=names, p=float(p), turns=T),
+    )
     t0 = time.perf_counter()
     rows = []
+    interrupted = False
     for name in names:
         memo: dict[int, AttackResult] = {}
 
         def run(m: int, name=name, memo=memo) -> AttackResult:
             if m not in memo:
-                memo[m] = attack(
+                r = attack(
                     name,
                     {u: c * m for u, c in base.items()},
                     n=nn,
@@ -1122,47 +1203,76 @@ def sweep(
                     catalog=cat,
                     threads=threads,
                     progress=progress,
+                    checkpoint=None if ck is None else ck.section(f"{name} x{m}"),
                 )
+                if r.interrupted:
+                    raise KeyboardInterrupt
+                memo[m] = r
             return memo[m]
 
-        if run(max_copies).p_dragon_slain.rate < p:
-            r = run(max_copies).p_dragon_slain
-            rows.append(
-                {
-                    "dragon": name,
-                    "copies": None,
-                    "max_copies": max_copies,
-                    "units": None,
-                    "health": None,
-                    "p_slain": r.rate,
-                    "ci_slain": [r.lo, r.hi],
-                }
-            )
-            continue
-        lo, hi = 0, max_copies  # p(lo) < p <= p(hi); p(0) = 0
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if run(mid).p_dragon_slain.rate >= p:
-                hi = mid
-            else:
-                lo = mid
-        r = run(hi).p_dragon_slain
-        units_n = sum(c * hi for c in base.values())
-        health = sum(c * hi * cat.units[u].health for u, c in base.items())
-        prev = run(hi - 1).p_dragon_slain.rate if hi > 1 else 0.0
-        rows.append(
-            {
-                "dragon": name,
-                "copies": hi,
-                "max_copies": max_copies,
-                "units": units_n,
-                "health": health,
-                "p_slain": r.rate,
-                "ci_slain": [r.lo, r.hi],
-                "p_slain_one_less": prev,
-            }
-        )
-    return SweepResult(float(p), base, T, nn, rows, time.perf_counter() - t0, int(seed), opts)
+        try:
+            row = _sweep_row(run, name, p, max_copies, base, cat)
+        except KeyboardInterrupt:
+            if not rows:
+                raise
+            interrupted = True
+            break
+        rows.append(row)
+    return SweepResult(
+        float(p),
+        base,
+        T,
+        nn,
+        rows,
+        time.perf_counter() - t0,
+        check_seed(seed),
+        opts,
+        interrupted,
+        len(names),
+    )
+
+
+def _study_checkpoint(checkpoint, identity) -> Checkpoint | None:
+    """A checkpoint of several kernel runs (one section each), from a path or a Checkpoint."""
+    if checkpoint is None or isinstance(checkpoint, Checkpoint):
+        return checkpoint
+    return Checkpoint(checkpoint, identity)
+
+
+def _sweep_row(run, name, p, max_copies, base, cat) -> dict[str, Any]:
+    """The bisection of :func:`sweep` for one dragon (``run(m)``: the attack of m copies)."""
+    if run(max_copies).p_dragon_slain.rate < p:
+        r = run(max_copies).p_dragon_slain
+        return {
+            "dragon": name,
+            "copies": None,
+            "max_copies": max_copies,
+            "units": None,
+            "health": None,
+            "p_slain": r.rate,
+            "ci_slain": [r.lo, r.hi],
+        }
+    lo, hi = 0, max_copies  # p(lo) < p <= p(hi); p(0) = 0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if run(mid).p_dragon_slain.rate >= p:
+            hi = mid
+        else:
+            lo = mid
+    r = run(hi).p_dragon_slain
+    units_n = sum(c * hi for c in base.values())
+    health = sum(c * hi * cat.units[u].health for u, c in base.items())
+    prev = run(hi - 1).p_dragon_slain.rate if hi > 1 else 0.0
+    return {
+        "dragon": name,
+        "copies": hi,
+        "max_copies": max_copies,
+        "units": units_n,
+        "health": health,
+        "p_slain": r.rate,
+        "ci_slain": [r.lo, r.hi],
+        "p_slain_one_less": prev,
+    }
 
 
 def units_frame(catalog: D.Catalog | None = None):
@@ -1207,6 +1317,7 @@ class MeleeResult:
     seed: int
     interrupted: bool = False
     options: Options | None = None
+    requested: int | None = None
 
     def _r(self, i: int) -> Rate:
         return Rate.of(int(self.counters[i]), self.n)
@@ -1256,6 +1367,8 @@ class MeleeResult:
         al = self.attacker_lost
         return {
             "n": self.n,
+            "requested": self.requested,
+            "interrupted": self.interrupted,
             "attacker": self.attacker,
             "defender": self.defender,
             "counter_attack": self.counter,
@@ -1293,6 +1406,7 @@ class MeleeResult:
                 f"{fmt(f'{u} x{c}' for u, c in self.defender.items())}",
                 f"  {self.n:,} games, {'with' if self.counter else 'without'} counter-attack, "
                 f"{self.seconds:.2f} s",
+                *interrupted_line(self),
                 f"  defender destroyed   {self.p_defender_destroyed}",
                 f"  attacker destroyed   {self.p_attacker_destroyed}",
                 f"  defender health lost {bl[0]:.3f} [{bl[1]:.3f}, {bl[2]:.3f}]",
@@ -1315,6 +1429,7 @@ def melee(
     army_file: str | Path | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    checkpoint=None,
     **option_kw: Any,
 ) -> MeleeResult:
     """One melee attack of ``attacker`` on ``defender``, with dragonkin breath in melee.
@@ -1364,8 +1479,20 @@ def melee(
         opts.melee_array(),
         hcap,
     )
+    nn = _n(n)
+    section = open_checkpoint(
+        checkpoint, _identity("dice melee", seed, nn, opts, attacker=a, defender=b)
+    )
     out = run_blocks(
-        K.melee_kernel, _n(n), int(seed), args, progress=progress, threads=threads, label="games"
+        K.melee_kernel,
+        nn,
+        check_seed(seed),
+        args,
+        progress=progress,
+        threads=threads,
+        label="games",
+        checkpoint=section,
+        game="Dragon Dice",
     )
     return MeleeResult(
         out.counters,
@@ -1376,9 +1503,10 @@ def melee(
         opts.melee_counter_attack,
         opts.policy,
         out.seconds,
-        int(seed),
+        check_seed(seed),
         out.interrupted,
         opts,
+        nn,
     )
 
 
@@ -1392,6 +1520,16 @@ class DragonTable:
     n: int
     results: list[AttackResult]
     seconds: float
+    interrupted: bool = False
+    dragons_requested: int | None = None
+
+    @property
+    def requested(self) -> int | None:
+        return self.dragons_requested
+
+    @property
+    def finished(self) -> int:
+        return len(self.results)
 
     def to_frame(self):
         """One row per dragon: slain, army destroyed, flew away, mean health lost, with
@@ -1423,6 +1561,8 @@ class DragonTable:
             "n": self.n,
             "rows": self.to_frame().to_dict(orient="records"),
             "seconds": self.seconds,
+            "interrupted": self.interrupted,
+            "dragons_requested": self.dragons_requested,
             "manifest": manifest(
                 game="dragon-dice",
                 mode="dragon-table",
@@ -1441,6 +1581,11 @@ class DragonTable:
         lines = [
             f"every dragon against {', '.join(f'{u} x{c}' for u, c in self.army.items())}"
             f", up to {self.turns} attack(s), {self.n:,} games each, {self.seconds:.1f} s",
+            *(
+                [f"  INTERRUPTED: {len(self.results)} of {self.dragons_requested} dragons finished"]
+                if self.interrupted
+                else []
+            ),
             f"  {'dragon':<13}{'slain':>8}{'destroyed':>11}{'flew':>8}{'health lost':>13}",
         ]
         for r in self.results:
@@ -1464,6 +1609,7 @@ def dragon_table(
     catalog: D.Catalog | None = None,
     army_file: str | Path | None = None,
     threads: int | None = None,
+    checkpoint=None,
     **option_kw: Any,
 ) -> DragonTable:
     """Every dragon (default: all colours and both variants) attacking the same army.
@@ -1480,23 +1626,52 @@ def dragon_table(
         names = list(D.dragons())
     elif isinstance(dragons, str):
         names = [cat.dragon(s.strip()).name for s in dragons.split(",") if s.strip()]
-    else:
+    elif isinstance(dragons, Sequence):
         names = [cat.dragon(s).name for s in dragons]
+    else:
+        raise UserError(
+            f"dragons must be names (comma-separated or a list) or 'all', got {dragons!r}"
+        )
     if not names:
         raise UserError("no dragons given; give names or 'all'")
+    nn = _n(n)
+    ck = _study_checkpoint(
+        checkpoint,
+        _identity(
+            "dice table", seed, nn, opts, army=D.parse_army(army, cat), dragons=names, turns=turns
+        ),
+    )
     t0 = time.perf_counter()
-    res = [
-        attack(
-            nm,
-            army,
-            n=n,
-            seed=seed,
-            turns=turns,
-            options=opts,
-            catalog=cat,
-            threads=threads,
-            progress=False,
-        )
-        for nm in names
-    ]
-    return DragonTable(res[0].army, res[0].turns, res[0].n, res, time.perf_counter() - t0)
+    res: list[AttackResult] = []
+    interrupted = False
+    for nm in names:
+        try:
+            r = attack(
+                nm,
+                army,
+                n=nn,
+                seed=seed,
+                turns=turns,
+                options=opts,
+                catalog=cat,
+                threads=threads,
+                progress=False,
+                checkpoint=None if ck is None else ck.section(nm),
+            )
+        except KeyboardInterrupt:
+            r = None
+        if r is None or r.interrupted:
+            if not res:
+                raise KeyboardInterrupt
+            interrupted = True
+            break
+        res.append(r)
+    return DragonTable(
+        res[0].army,
+        res[0].turns,
+        res[0].n,
+        res,
+        time.perf_counter() - t0,
+        interrupted,
+        len(names),
+    )

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UserError, parse_count, resolve_name
-from ..report import manifest
+from ..checkpoint import Checkpoint, open_checkpoint
+from ..errors import UserError, check_int, did_you_mean, parse_count, resolve_name
+from ..report import interrupted_line, manifest
 from ..runner import run_blocks
 from ..stats import Rate, mean_interval
 from . import kernel as K
@@ -32,7 +33,15 @@ from .data import (
     default_rules,
     resolve_commander,
 )
-from .odds import best_conflict_plan, conflict_odds, effective_difficulty
+from .odds import (
+    MAX_ACTIONS,
+    MAX_CARDS,
+    MAX_DIFFICULTY,
+    MAX_POOL,
+    best_conflict_plan,
+    conflict_odds,
+    effective_difficulty,
+)
 
 __all__ = [
     "Tile",
@@ -53,6 +62,10 @@ __all__ = [
 BATTLE_TYPES = {"skirmish": 0.0, "all-out": 1.0, "mixed": 0.5}
 MAX_HEROES = 5  # printed: "3 to 5 players join the War of the Lance"
 MAX_TACTICS = 20
+MAX_TURNS = 10_000  # battles a game may last (a histogram row per battle)
+MAX_TILES = 9
+MAX_SWEEP_VALUES = 101
+MAX_FLANK = 20
 
 LineSpec = str | Mapping[str, int] | None
 
@@ -168,8 +181,7 @@ class Tile:
         if self.alliance_commander_shaken and cmd[0] == 1:
             cmd[0] = 2
         tab = commander_array([self.alliance_commander, self.army_commander], commanders)
-        if not 0 <= int(self.flank) <= 20:
-            raise UserError(f"flank tokens must be between 0 and 20, got {self.flank}")
+        check_int(self.flank, "flank tokens", 0, MAX_FLANK)
         return u, cmd, tab
 
     def describe(
@@ -190,6 +202,22 @@ class Tile:
         return out
 
 
+def _tile(t: Tile | Mapping[str, Any], i: int) -> Tile:
+    """A :class:`Tile`, or one from a mapping of its fields (unknown keys refused)."""
+    if isinstance(t, Tile):
+        return t
+    if not isinstance(t, Mapping):
+        raise UserError(f"tile {i}: expected a Tile or a mapping of its fields, got {t!r}")
+    allowed = list(Tile.__dataclass_fields__)
+    for k in t:
+        if k not in allowed:
+            raise UserError(
+                f"tile {i}: unknown key {k!r}{did_you_mean(str(k), allowed)}; "
+                f"allowed: {', '.join(allowed)}"
+            )
+    return Tile(**t)
+
+
 def _p_all_out(kind: str | float, rules: KrynnRules) -> float:
     if isinstance(kind, int | float) and not isinstance(kind, bool):
         if not 0.0 <= float(kind) <= 1.0:
@@ -200,6 +228,11 @@ def _p_all_out(kind: str | float, rules: KrynnRules) -> float:
 
 
 def _rules(rules: KrynnRules | None, overrides: dict[str, Any]) -> KrynnRules:
+    if rules is not None and not isinstance(rules, KrynnRules):
+        raise UserError(
+            f"rules must be a KrynnRules (dragonsim.krynn.data.default_rules(), "
+            f"KrynnRules.from_ruleset(krynn_rules(...))), got {type(rules).__name__}"
+        )
     r = rules or default_rules()
     return r.replace(**overrides) if overrides else r
 
@@ -210,10 +243,8 @@ def _common(rules, *, heroes, hero_policy, tier, max_turns, battle_type):
     if tier is not None:
         tiers = rules.tier_max_stress
         rules = rules.replace(max_stress=tiers[resolve_name(tier, tiers, "tier")])
-    if isinstance(heroes, bool) or not 0 <= int(heroes) <= MAX_HEROES:
-        raise UserError(f"heroes must be between 0 and {MAX_HEROES}, got {heroes}")
-    if isinstance(max_turns, bool) or not 1 <= int(max_turns) <= 10_000:
-        raise UserError(f"max_turns must be between 1 and 10000, got {max_turns}")
+    heroes = check_int(heroes, "heroes", 0, MAX_HEROES)
+    max_turns = check_int(max_turns, "max_turns", 1, MAX_TURNS)
     p = _p_all_out(battle_type, rules)
     ra = rules.arrays()
     die_hits, die_woe, sk_line, sk_cmd = ra.die_hits, ra.die_woe, ra.sk_line, ra.sk_cmd
@@ -242,6 +273,7 @@ class BattleResult:
     seconds: float
     interrupted: bool
     manifest: dict[str, Any] = field(repr=False)
+    requested: int | None = None
 
     def _off(self):
         bins = int(self.heroes) * int(self.manifest["max_stress"]) + 1
@@ -350,6 +382,7 @@ class BattleResult:
         ms, slo, shi = self.mean_stress
         return {
             "n": self.n,
+            "requested": self.requested,
             "p_alliance_controls": pa.rate,
             "ci_p_alliance_controls": list(pa.ci),
             "p_army_controls": pd.rate,
@@ -387,8 +420,8 @@ class BattleResult:
         t = self.tile
         mt, mlo, mhi = self.mean_turns
         lines = [
-            f"Warriors of Krynn battle ({self.battle_type}), {self.n:,} games"
-            + (" (interrupted)" if self.interrupted else ""),
+            f"Warriors of Krynn battle ({self.battle_type}), {self.n:,} games",
+            *interrupted_line(self),
             f"  alliance {_fmt_lines(t['alliance'])}  vs  army {_fmt_lines(t['army'])}",
             f"  Alliance controls the tile: {self.p_alliance_controls}",
             f"  Dragon Army controls it:    {self.p_army_controls}",
@@ -436,6 +469,7 @@ def battle(
     threads: int | None = None,
     progress: bool | None = None,
     rules: KrynnRules | None = None,
+    checkpoint=None,
     **overrides: Any,
 ) -> BattleResult:
     """Play battles on one battle tile until one side controls it, ``n`` times.
@@ -488,8 +522,19 @@ def battle(
         battle_type=battle_type,
     )
     args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
+    section = open_checkpoint(
+        checkpoint, {"command": "krynn battle", "seed": seed, "n": n, "rules_hash": r.hash}
+    )
     out = run_blocks(
-        K.battle_kernel, n, seed, args, progress=progress, threads=threads, label="battles"
+        K.battle_kernel,
+        n,
+        seed,
+        args,
+        progress=progress,
+        threads=threads,
+        label="battles",
+        checkpoint=section,
+        game="Warriors of Krynn",
     )
     kind = (
         resolve_name(battle_type, BATTLE_TYPES, "battle type")
@@ -506,6 +551,9 @@ def battle(
         hero_policy=r.hero_policy,
         max_stress=r.max_stress,
         seconds=out.seconds,
+        compile_seconds=out.compile_seconds,
+        resumed=out.resumed,
+        interrupted=out.interrupted,
     )
     return BattleResult(
         out.n,
@@ -518,6 +566,7 @@ def battle(
         out.seconds,
         out.interrupted,
         man,
+        n,
     )
 
 
@@ -533,6 +582,8 @@ class BattlefieldResult:
     control_limit: int
     seconds: float
     manifest: dict[str, Any] = field(repr=False)
+    interrupted: bool = False
+    requested: int | None = None
 
     def rate(self, what: str) -> Rate:
         idx = {
@@ -560,7 +611,11 @@ class BattlefieldResult:
         ]
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"n": self.n}
+        out: dict[str, Any] = {
+            "n": self.n,
+            "requested": self.requested,
+            "interrupted": self.interrupted,
+        }
         for k in ("win", "hold", "loss", "loss_by_limit", "unfinished"):
             r = self.rate(k)
             out[f"p_{k}"] = r.rate
@@ -587,7 +642,10 @@ class BattlefieldResult:
 
     def summary(self) -> str:
         m, lo, hi = self.mean_turns
-        lines = [f"Warriors of Krynn battlefield, {len(self.tiles)} tiles, {self.n:,} scenarios"]
+        lines = [
+            f"Warriors of Krynn battlefield, {len(self.tiles)} tiles, {self.n:,} scenarios",
+            *interrupted_line(self, "scenarios"),
+        ]
         for k in ("win", "hold", "loss", "loss_by_limit", "unfinished"):
             lines.append(f"  {k:<14} {self.rate(k)}")
         lines.append(f"  turns: {m:.2f} [{lo:.2f}, {hi:.2f}]")
@@ -610,6 +668,7 @@ def battlefield(
     threads: int | None = None,
     progress: bool | None = None,
     rules: KrynnRules | None = None,
+    checkpoint=None,
     **overrides: Any,
 ) -> BattlefieldResult:
     """Play a scenario on a row of battle tiles (far left ... far right) ``n`` times.
@@ -620,13 +679,12 @@ def battlefield(
     tiles are controlled (win / hold / loss by who controls more) or when the Dragon Army
     controls ``control_limit`` tiles (loss; 0 = no limit)."""
     n = parse_count(n)
-    if not 1 <= len(tiles) <= 9:
-        raise UserError(f"a battlefield needs 1 to 9 battle tiles, got {len(tiles)}")
-    ts = [t if isinstance(t, Tile) else Tile(**t) for t in tiles]
-    if isinstance(control_limit, bool) or not 0 <= int(control_limit) <= len(ts):
-        raise UserError(
-            f"control_limit must be between 0 (none) and {len(ts)}, got {control_limit}"
-        )
+    if isinstance(tiles, str | Mapping | Tile) or not isinstance(tiles, Sequence):
+        raise UserError(f"tiles must be a list of Tile or mappings, got {tiles!r}")
+    if not 1 <= len(tiles) <= MAX_TILES:
+        raise UserError(f"a battlefield needs 1 to {MAX_TILES} battle tiles, got {len(tiles)}")
+    ts = [_tile(t, i) for i, t in enumerate(tiles)]
+    control_limit = check_int(control_limit, "control_limit (0: none)", 0, len(ts))
     r = _rules(rules, overrides)
     arrs = [t.arrays(r.commanders, r.line_capacity) for t in ts]
     u = np.stack([a[0] for a in arrs])
@@ -643,8 +701,20 @@ def battlefield(
     )
     opts[K.O_CONTROL_LIMIT] = int(control_limit)
     args = (u, cmd, tab, flank, cards, sizes, dh, dw, sl, sc, opts, fopts)
+    section = open_checkpoint(
+        checkpoint,
+        {"command": "krynn battlefield", "seed": seed, "n": n, "rules_hash": r.hash},
+    )
     out = run_blocks(
-        K.field_kernel, n, seed, args, progress=progress, threads=threads, label="scenarios"
+        K.field_kernel,
+        n,
+        seed,
+        args,
+        progress=progress,
+        threads=threads,
+        label="scenarios",
+        checkpoint=section,
+        game="Warriors of Krynn",
     )
     man = manifest(
         command="krynn battlefield",
@@ -655,6 +725,9 @@ def battlefield(
         overrides=r.overrides,
         p_all_out=p,
         seconds=out.seconds,
+        compile_seconds=out.compile_seconds,
+        resumed=out.resumed,
+        interrupted=out.interrupted,
     )
     return BattlefieldResult(
         out.n,
@@ -663,6 +736,8 @@ def battlefield(
         int(control_limit),
         out.seconds,
         man,
+        out.interrupted,
+        n,
     )
 
 
@@ -685,6 +760,8 @@ class ConflictResult:
     counters: np.ndarray
     seconds: float
     manifest: dict[str, Any] = field(repr=False)
+    interrupted: bool = False
+    requested: int | None = None
 
     @property
     def success(self) -> Rate:
@@ -716,6 +793,8 @@ class ConflictResult:
             "exact_exceed": None if self.exact_exceed is None else float(self.exact_exceed),
             "exact_stress": float(self.exact_stress),
             "n": self.n,
+            "requested": self.requested,
+            "interrupted": self.interrupted,
             "p_success": s.rate,
             "ci_p_success": list(s.ci),
             "p_exceed": e.rate,
@@ -766,7 +845,7 @@ class ConflictResult:
         d = f"difficulty {self.difficulty}"
         if self.mastered:
             d += f" (mastered: {self.effective_difficulty})"
-        lines = [f"Warriors of Krynn conflict, {d}"]
+        lines = [f"Warriors of Krynn conflict, {d}", *interrupted_line(self, "trials")]
         if self.dice is not None:
             lines.append(f"  one roll of {self.dice} battle dice")
         else:
@@ -801,6 +880,7 @@ def conflict(
     threads: int | None = None,
     progress: bool | None = None,
     rules: KrynnRules | None = None,
+    checkpoint=None,
     **overrides: Any,
 ) -> ConflictResult:
     """A conflict's exact success probability next to a simulation of it.
@@ -812,13 +892,12 @@ def conflict(
     kernel following the plan's table."""
     n = parse_count(n)
     r = _rules(rules, overrides)
+    check_int(difficulty, "difficulty", 1, MAX_DIFFICULTY)
     d = effective_difficulty(difficulty, mastered=mastered)
     dh, dw = r.die_arrays()
     carry = int(r.conflict_retry == "carry-over")
     if dice is not None:
-        if isinstance(dice, bool) or not 1 <= int(dice) <= 40:
-            raise UserError(f"dice must be between 1 and 40, got {dice}")
-        dice = int(dice)
+        dice = check_int(dice, "dice", 1, MAX_POOL)
         odds = conflict_odds(difficulty, dice, mastered=mastered, rules=r)
         plan = np.zeros((dice + 1, 1, 1, 2), np.int64)
         plan[dice, 0, 0] = (dice, 0)
@@ -826,6 +905,8 @@ def conflict(
         exact_s, exact_e, exact_w = odds["success"], odds["exceed"], odds["stress"]
         steps = [f"roll {dice} dice once"]
     else:
+        check_int(actions, "actions", 1, MAX_ACTIONS)
+        check_int(cards, "cards", 0, MAX_CARDS)
         bp = best_conflict_plan(
             difficulty, actions=actions, cards=cards, mastered=mastered, rules=r
         )
@@ -837,6 +918,10 @@ def conflict(
             plan[key if carry else (*key, 0)] = (sa, sc)
         exact_s, exact_e, exact_w = bp.success, bp.exceed, bp.expected_stress
         steps = bp.steps()
+    section = open_checkpoint(
+        checkpoint,
+        {"command": "krynn conflict", "seed": seed, "n": n, "rules_hash": r.hash},
+    )
     out = run_blocks(
         K.conflict_kernel,
         n,
@@ -845,6 +930,8 @@ def conflict(
         progress=progress,
         threads=threads,
         label="conflicts",
+        checkpoint=section,
+        game="Warriors of Krynn",
     )
     man = manifest(
         command="krynn conflict",
@@ -854,6 +941,9 @@ def conflict(
         rules_hash=r.hash,
         overrides=r.overrides,
         seconds=out.seconds,
+        compile_seconds=out.compile_seconds,
+        resumed=out.resumed,
+        interrupted=out.interrupted,
     )
     return ConflictResult(
         int(difficulty),
@@ -870,6 +960,8 @@ def conflict(
         out.counters,
         out.seconds,
         man,
+        out.interrupted,
+        n,
     )
 
 
@@ -888,6 +980,16 @@ class SweepResult:
     vary: str
     values: list[int]
     results: list[BattleResult]
+    interrupted: bool = False
+    values_requested: int | None = None
+
+    @property
+    def requested(self) -> int | None:
+        return self.values_requested
+
+    @property
+    def finished(self) -> int:
+        return len(self.results)
 
     def to_frame(self):
         import pandas as pd
@@ -913,13 +1015,24 @@ class SweepResult:
         return pd.DataFrame(rows)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"vary": self.vary, "rows": self.to_frame().to_dict(orient="records")}
+        return {
+            "vary": self.vary,
+            "rows": self.to_frame().to_dict(orient="records"),
+            "interrupted": self.interrupted,
+            "values_requested": self.values_requested,
+            "manifest": self.results[0].manifest if self.results else {},
+        }
 
     def summary(self) -> str:
         f = self.to_frame()
         lines = [
             f"sweep over {self.vary} ({self.results[0].battle_type}, "
-            f"{self.results[0].n:,} games each)"
+            f"{self.results[0].n:,} games each)",
+            *(
+                [f"  INTERRUPTED: {len(self.results)} of {self.values_requested} values finished"]
+                if self.interrupted
+                else []
+            ),
         ]
         for _, row in f.iterrows():
             lines.append(
@@ -950,13 +1063,29 @@ class SweepResult:
         return ax
 
 
-def sweep(vary: str, values: Sequence[int], **battle_kwargs: Any) -> SweepResult:
+def sweep(
+    vary: str, values: Sequence[int], *, checkpoint=None, **battle_kwargs: Any
+) -> SweepResult:
     """Run :func:`battle` once per value of ``vary`` (e.g. ``"barricades.foot"``,
-    ``"army.foot"``, ``"tactics.missile"``, ``"heroes"``), all on the same seed."""
-    key = resolve_name(vary, SWEEPABLE, "sweep quantity")
-    if not values:
-        raise UserError("sweep needs at least one value")
+    ``"army.foot"``, ``"tactics.missile"``, ``"heroes"``), all on the same seed. An
+    interruption keeps the values that finished; ``checkpoint`` (a path) keeps every finished
+    block, and the same call resumes from it."""
+    key = resolve_name(str(vary), SWEEPABLE, "sweep quantity")
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise UserError(f"values must be a list of whole numbers, got {values!r}")
+    if not 1 <= len(values) <= MAX_SWEEP_VALUES:
+        raise UserError(f"sweep needs 1 to {MAX_SWEEP_VALUES} values, got {len(values)}")
+    values = [check_int(v, f"sweep value of {key}", 0, MAX_TURNS) for v in values]
+    ck = checkpoint
+    if ck is not None and not isinstance(ck, Checkpoint):
+        ident = {k: v for k, v in battle_kwargs.items() if k not in ("progress", "threads")}
+        if isinstance(ident.get("rules"), KrynnRules):
+            ident["rules"] = ident["rules"].hash
+        ck = Checkpoint(
+            ck, {"command": "krynn sweep", "vary": key, "values": values, "battle": ident}
+        )
     results = []
+    interrupted = False
     for v in values:
         kw = dict(battle_kwargs)
         if key == "heroes":
@@ -966,5 +1095,18 @@ def sweep(vary: str, values: Sequence[int], **battle_kwargs: Any) -> SweepResult
             spec = parse_lines(kw.get(prefix), prefix, upper=MAX_TACTICS)
             spec[line] = int(v)
             kw[prefix] = spec
-        results.append(battle(**kw))
-    return SweepResult(key, [int(v) for v in values], results)
+        if ck is not None:
+            kw["checkpoint"] = ck.section(f"{key}={v}")
+        try:
+            r = battle(**kw)
+        except KeyboardInterrupt:
+            r = None
+        if r is None or r.interrupted:
+            if not results:
+                raise KeyboardInterrupt
+            interrupted = True
+            break
+        results.append(r)
+    return SweepResult(
+        key, [int(v) for v in values[: len(results)]], results, interrupted, len(values)
+    )

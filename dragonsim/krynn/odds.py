@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from ..errors import UserError
+from ..errors import UserError, check_int
 from .data import KrynnRules, default_rules
 
 __all__ = [
@@ -31,6 +31,8 @@ __all__ = [
 
 MAX_DIFFICULTY = 20
 MAX_POOL = 40
+MAX_ACTIONS = 12
+MAX_CARDS = 12
 
 
 def die_distribution(rules: KrynnRules | None = None) -> dict[tuple[int, int], Fraction]:
@@ -70,8 +72,7 @@ def _pool(die_key: tuple, n: int) -> tuple[tuple[tuple[int, int], Fraction], ...
 
 def pool_distribution(n: int, rules: KrynnRules | None = None) -> dict[tuple[int, int], Fraction]:
     """Exact joint distribution ``{(hits, woe): p}`` of ``n`` battle dice."""
-    if not 0 <= int(n) <= MAX_POOL:
-        raise UserError(f"dice pool must be between 0 and {MAX_POOL}, got {n}")
+    n = check_int(n, "dice pool", 0, MAX_POOL)
     return dict(_pool(_key(rules), int(n)))
 
 
@@ -86,10 +87,7 @@ def hits_distribution(n: int, rules: KrynnRules | None = None) -> dict[int, Frac
 def effective_difficulty(difficulty: int, *, mastered: bool = False) -> int:
     """Printed: "A conflict's difficulty is reduced by 1 if the specified ability is one of your
     hero's mastered abilities." Validates ``1 <= difficulty <= 20``."""
-    if isinstance(difficulty, bool) or int(difficulty) != difficulty:
-        raise UserError(f"difficulty must be a whole number, got {difficulty!r}")
-    if not 1 <= int(difficulty) <= MAX_DIFFICULTY:
-        raise UserError(f"difficulty must be between 1 and {MAX_DIFFICULTY}, got {difficulty}")
+    check_int(difficulty, "difficulty", 1, MAX_DIFFICULTY)
     return max(0, int(difficulty) - (1 if mastered else 0))
 
 
@@ -106,8 +104,7 @@ def conflict_odds(
     Fraction(1, 3)
     """
     d = effective_difficulty(difficulty, mastered=mastered)
-    if not 1 <= int(dice) <= MAX_POOL:
-        raise UserError(f"dice must be between 1 and {MAX_POOL}, got {dice}")
+    dice = check_int(dice, "dice", 1, MAX_POOL)
     dist = pool_distribution(dice, rules)
     succ = sum((p for (h, _), p in dist.items() if h >= d), Fraction(0))
     exc = sum((p for (h, _), p in dist.items() if h > d), Fraction(0))
@@ -185,10 +182,8 @@ def best_conflict_plan(
     Fraction(3, 4)
     """
     d = effective_difficulty(difficulty, mastered=mastered)
-    if not 1 <= int(actions) <= 12:
-        raise UserError(f"actions must be between 1 and 12, got {actions}")
-    if not 0 <= int(cards) <= 12:
-        raise UserError(f"cards must be between 0 and 12, got {cards}")
+    actions = check_int(actions, "actions", 1, MAX_ACTIONS)
+    cards = check_int(cards, "cards", 0, MAX_CARDS)
     key = _key(rules)
     if (rules or default_rules()).conflict_retry == "carry-over":
         return _carry_over_plan(difficulty, d, int(actions), int(cards), mastered, key)

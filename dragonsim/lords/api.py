@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,14 +18,19 @@ from typing import Any
 import numpy as np
 
 from .. import defaults
-from ..errors import UserError, parse_count
+from ..checkpoint import open_checkpoint
+from ..errors import UserError, check_int, check_seed, parse_count
+from ..report import interrupted_line
 from ..stats import Rate, mean_interval
 from . import engine as E
 from . import movetables as MT
 from . import state as S
-from .bots import POLICIES, parse_policy, policy_spec, policy_version
+from .bots import MAX_PLAN_SAMPLES, POLICIES, parse_policy, policy_spec, policy_version
 from .bots.plan import plan_table
 from .tables import S_MR_STEPS_LOST
+
+#: the longest turn limit a game may have (a game past it is a stalemate draw)
+MAX_TURN_LIMIT = 100_000
 
 __all__ = [
     "duel",
@@ -46,6 +52,8 @@ def resolve_policies(
     unknown."""
 
     if policies is not None:
+        if not isinstance(policies, str | Sequence):
+            raise UserError(f"policies must be 'P,Q' or a pair of bot names, got {policies!r}")
         names = (
             [p.strip() for p in policies.split(",")]
             if isinstance(policies, str)
@@ -288,8 +296,8 @@ class DuelResult:
         w = max(len(na), len(nb), 6)
         lines = [
             f"Dragon Lords duel: {self.a} ({self.policies[0]}) vs {self.b} "
-            f"({self.policies[1]}), {self.n:,} games, seed {self.seed}"
-            + ("  [INTERRUPTED: finished games only]" if self.interrupted else ""),
+            f"({self.policies[1]}), {self.n:,} games, seed {self.seed}",
+            *interrupted_line(self),
             "",
             f"  {'':<{w}}  {'wins':>10}  {'rate':>8}  {'95% interval':>18}  {'dmg dealt':>9}",
         ]
@@ -326,12 +334,19 @@ class DuelResult:
                 f"and its verdicts move with it: check with --policy {sampled[0]}:128)"
             )
         lines.append(
-            f"  {self.seconds:.2f} s ({self.n / max(self.seconds, 1e-9):,.0f} games/s)"
-            f"; rules {self.manifest.get('rules_hash', '')}"
+            f"  {self.seconds:.2f} s ({_rate(self)}); rules {self.manifest.get('rules_hash', '')}"
         )
         if self.records:
             lines.append(f"  per-game records: {self.records}")
         return "\n".join(lines)
+
+
+def _rate(r) -> str:
+    """Games per second of playing: compilation and games resumed from a checkpoint excluded."""
+    played = r.n - int(r.manifest.get("resumed", 0) or 0)
+    if r.seconds <= 0 or played <= 0:
+        return "resumed from a checkpoint" if played <= 0 else "n/a games/s"
+    return f"{played / r.seconds:,.0f} games/s"
 
 
 def _verdict(r: DuelResult) -> str:
@@ -419,6 +434,7 @@ def duel(
     scenario=None,
     backend: str = "local",
     dask_client=None,
+    checkpoint=None,
 ) -> DuelResult:
     """Play ``n`` complete basic-rules games of dragon ``a`` against dragon ``b``.
 
@@ -450,6 +466,9 @@ def duel(
         counters are the same either way.
     plan_samples
         End states a planning bot scores per altitude change.
+    checkpoint
+        A file path: finished blocks are saved there as they finish, and a run with the same
+        arguments resumes from it (see :mod:`dragonsim.checkpoint`).
     scenario
         Starting positions instead of the rulebook's edge placement: two rows
         ``(q, r, facing, altitude, speed)`` (see :func:`check_scenario`).
@@ -462,16 +481,13 @@ def duel(
     from ..runner import run_blocks
 
     n = parse_count(n)
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**63:
-        raise UserError(f"seed must be a whole number between 0 and 2**63-1, got {seed!r}")
-    if (
-        isinstance(turn_limit, bool)
-        or not isinstance(turn_limit, int | np.integer)
-        or turn_limit < 1
-    ):
-        raise UserError(f"turn limit must be a whole number >= 1, got {turn_limit!r}")
-    if not isinstance(plan_samples, int | np.integer) or plan_samples < 1:
-        raise UserError(f"plan_samples must be a whole number >= 1, got {plan_samples!r}")
+    seed = check_seed(seed)
+    turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
+    plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
+    if records is not None and (not isinstance(records, str | os.PathLike) or not str(records)):
+        raise UserError(
+            f"records must name a .parquet file, got {records!r}; drop it for no records"
+        )
     pols = resolve_policies(policy, policies)
     if scenario is not None:
         from .sheets import sheet
@@ -508,6 +524,20 @@ def duel(
         raise UserError(
             "records are written by the local backend only; drop records= or use backend='local'"
         )
+    if checkpoint is not None and writer is not None:
+        raise UserError("records and a checkpoint cannot be combined yet; drop one of them")
+    section = open_checkpoint(
+        checkpoint,
+        {
+            "command": "duel",
+            "a": sa.name,
+            "b": sb.name,
+            "policies": list(pols),
+            "seed": seed,
+            "n": n,
+            "rules_hash": prep["rules"].hash,
+        },
+    )
     try:
         out = run_blocks(
             kernel,
@@ -520,12 +550,13 @@ def duel(
             label="games",
             backend=backend,
             dask_client=dask_client,
+            checkpoint=section,
+            compiled=E.play_chunks,
+            game="Dragon Lords",
         )
     finally:
         if writer is not None:
             writer.close()
-    if out.n == 0 and out.interrupted:
-        raise KeyboardInterrupt
     c = out.counters
     games = int(c[S.C_GAMES])
     wa, wb, dr = int(c[S.C_WIN]), int(c[S.C_WIN + 1]), int(c[S.C_DRAWS])
@@ -544,6 +575,8 @@ def duel(
         n=games,
         requested=n,
         seconds=out.seconds,
+        compile_seconds=out.compile_seconds,
+        resumed=out.resumed,
         threads=out.threads,
         options={
             "turn_limit": int(turn_limit),
@@ -656,6 +689,27 @@ class BattleResult:
     interrupted: bool
     counters: np.ndarray = field(repr=False)
     manifest: dict[str, Any] = field(default_factory=dict, repr=False)
+    requested: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dragons": self.dragons,
+            "teams": self.teams,
+            "policies": self.policies,
+            "n": self.n,
+            "requested": self.requested,
+            "seed": self.seed,
+            "wins": self.wins,
+            "draws": self.draws,
+            "win_rates": [r.rate for r in self.rates],
+            "ci": [[r.lo, r.hi] for r in self.rates],
+            "draw_rate": self.rate_draw.rate,
+            "mean_turns": self.mean_turns,
+            "turn_limit_hits": self.turn_limit_hits,
+            "seconds": self.seconds,
+            "interrupted": self.interrupted,
+            "manifest": self.manifest,
+        }
 
     def to_frame(self):
         import pandas as pd
@@ -686,7 +740,10 @@ class BattleResult:
         return pd.DataFrame(rows)
 
     def summary(self) -> str:
-        lines = [f"Dragon Lords battle, {self.n:,} games, seed {self.seed}"]
+        lines = [
+            f"Dragon Lords battle, {self.n:,} games, seed {self.seed}",
+            *interrupted_line(self),
+        ]
         for t, (k, r) in enumerate(zip(self.wins, self.rates, strict=True)):
             members = [d for d, tt in zip(self.dragons, self.teams, strict=True) if tt == t]
             lines.append(f"  side {t} ({', '.join(members)}): {k:,} wins, {r}")
@@ -711,6 +768,7 @@ def battle(
     progress: bool | None = None,
     rules=None,
     plan_samples: int = defaults.PLAN_SAMPLES,
+    checkpoint=None,
 ) -> BattleResult:
     """Free-for-all or team games of 2..8 dragons (rulebook p.14).
 
@@ -729,17 +787,24 @@ def battle(
     from .tables import kernel_tables
 
     n = parse_count(n)
+    seed = check_seed(seed)
     if isinstance(dragons, str):
         key = resolve_name(dragons, list(TEAM_PAIRINGS), "team pairing")
         sides = TEAM_PAIRINGS[key]
         dragons = [*sides[0], *sides[1]]
         teams = [0] * len(sides[0]) + [1] * len(sides[1])
+    if not isinstance(dragons, Sequence):
+        raise UserError(
+            f"dragons must be a list of 2..{S.MAXD} dragons or a pairing name, got {dragons!r}"
+        )
     dragons = list(dragons)
     if not 2 <= len(dragons) <= S.MAXD:
         raise UserError(f"a battle needs 2..{S.MAXD} dragons, got {len(dragons)}")
     if teams is None:
         teams = list(range(len(dragons)))
-    teams = [int(t) for t in teams]
+    if isinstance(teams, str) or not isinstance(teams, Sequence):
+        raise UserError(f"teams must be a list of team numbers such as [0, 0, 1], got {teams!r}")
+    teams = [check_int(t, "a team number", 0, S.MAXD - 1) for t in teams]
     if len(teams) != len(dragons):
         raise UserError(
             f"teams needs one team number per dragon ({len(dragons)}), got {len(teams)}"
@@ -748,18 +813,16 @@ def battle(
         raise UserError(f"teams must number at least two sides 0, 1, ... without gaps, got {teams}")
     if policies is None:
         pols = [policy_spec(policy)] * len(dragons)
+    elif not isinstance(policies, str | Sequence):
+        raise UserError(f"policies must be 'P,Q,...' or a list of bot names, got {policies!r}")
     else:
         pols = [
             policy_spec(p) for p in (policies.split(",") if isinstance(policies, str) else policies)
         ]
         if len(pols) != len(dragons):
             raise UserError(f"policies needs one bot per dragon ({len(dragons)}), got {len(pols)}")
-    if (
-        isinstance(turn_limit, bool)
-        or not isinstance(turn_limit, int | np.integer)
-        or turn_limit < 1
-    ):
-        raise UserError(f"turn limit must be a whole number >= 1, got {turn_limit!r}")
+    turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
+    plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
     rs = _rules(rules)
     sheets = [sheet(d, rules=rs) for d in dragons]
     tb = kernel_tables(rs)
@@ -784,9 +847,29 @@ def battle(
     def kernel(start, stop, seed_, *kargs):
         return E.duel_kernel(start, stop, seed_, *kargs, empty)
 
-    out = run_blocks(kernel, n, int(seed), args, progress=progress, threads=threads)
-    if out.n == 0 and out.interrupted:
-        raise KeyboardInterrupt
+    section = open_checkpoint(
+        checkpoint,
+        {
+            "command": "battle",
+            "dragons": [s.name for s in sheets],
+            "teams": teams,
+            "policies": pols,
+            "seed": seed,
+            "n": n,
+            "rules_hash": rs.hash,
+        },
+    )
+    out = run_blocks(
+        kernel,
+        n,
+        int(seed),
+        args,
+        progress=progress,
+        threads=threads,
+        checkpoint=section,
+        compiled=E.play_chunks,
+        game="Dragon Lords",
+    )
     c = out.counters
     games = int(c[S.C_GAMES])
     k = len(set(teams))
@@ -803,9 +886,12 @@ def battle(
         n=games,
         requested=n,
         seconds=out.seconds,
+        compile_seconds=out.compile_seconds,
+        resumed=out.resumed,
         threads=out.threads,
         scenario=None if scenario is None else scen.tolist(),
         options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)},
+        interrupted=out.interrupted,
     )
     return BattleResult(
         dragons=[s.name for s in sheets],
@@ -823,4 +909,5 @@ def battle(
         interrupted=out.interrupted,
         counters=c,
         manifest=man,
+        requested=n,
     )

@@ -152,7 +152,7 @@ def check(
     """Replay the stored matchups on a fresh seed; True when nothing changed significantly.
 
     ``rules`` (a RuleSet or overrides) must be the rules the baseline was written under."""
-    from ..errors import UserError
+    from ..errors import UserError, read_json
     from .api import _rules
 
     p = Path(path)
@@ -160,7 +160,17 @@ def check(
         raise UserError(
             f"no baseline at {str(p)!r}; write one with `python -m dragonsim baseline write`"
         )
-    data = json.loads(p.read_text())
+    data = read_json(p, "baseline file")
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("manifest"), dict)
+        or not isinstance(data.get("matchups"), dict)
+        or not {"seed", "rules_hash"} <= set(data["manifest"])
+    ):
+        raise UserError(
+            f"baseline file {str(p)!r} is not a baseline (a JSON object with 'manifest' and "
+            "'matchups', as `python -m dragonsim baseline write` writes)"
+        )
     if seed == data["manifest"]["seed"]:
         raise UserError(
             "check must use a seed other than the baseline's, so the samples are independent"

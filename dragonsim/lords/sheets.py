@@ -271,7 +271,17 @@ def sheet(dragon: str | Sheet | Mapping[str, str], *, rules: RuleSet | None = No
             return design(**_components(dragon), name=dragon.name, rules=rules)
         return dragon
     if isinstance(dragon, Mapping):
-        return design(**dict(dragon), rules=rules)
+        # the same checks as an inline design: known keys, each once, the four components
+        return design(
+            **parse_design(",".join(f"{k}={v}" for k, v in dragon.items())),
+            rules=rules,
+        )
+    if not isinstance(dragon, str):
+        raise UserError(
+            f"a dragon is a ready-made name, an inline design such as "
+            f"'body=Heavy,wings=Large,breath=Ice,claws=Sharp', a mapping of its components or "
+            f"a Sheet; got {dragon!r}"
+        )
     text = str(dragon).strip()
     if "=" in text:
         return design(**parse_design(text), rules=rules)

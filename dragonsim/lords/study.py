@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .. import defaults
+from ..checkpoint import Checkpoint, open_checkpoint
 from ..errors import UserError, parse_count
 from ..stats import Rate, bradley_terry, nontransitive_cycles, z_for
 from . import engine as E
@@ -35,6 +36,9 @@ from . import state as S
 __all__ = ["outcomes", "compare", "PairedResult", "sensitivity", "tournament", "TournamentResult"]
 
 _BLOCK = 1 << 16
+#: most values one sensitivity study plays, and most dragons in one round robin
+MAX_VALUES = 100
+MAX_ENTRANTS = 32
 
 
 def outcomes(
@@ -46,23 +50,62 @@ def outcomes(
     policies: Sequence[str] = ("hunter", "hunter"),
     rules=None,
     turn_limit: int = defaults.TURN_LIMIT,
+    progress: bool | None = False,
+    checkpoint=None,
+    interrupted: list | None = None,
 ) -> np.ndarray:
     """The winner of each game ``0..n-1``: int8, 0 = ``a``, 1 = ``b``, -1 = draw.
 
-    Memory is one byte per game; the kernel runs in blocks, in parallel.
+    Memory is one byte per game; the kernel runs in blocks, in parallel. An interruption
+    (Ctrl-C, or SIGTERM under :func:`dragonsim.runner.handle_signals`) returns the games that
+    finished (a shorter array) and appends True to ``interrupted`` when given. ``checkpoint``:
+    a :class:`~dragonsim.checkpoint.Section` (or a path) the finished games are kept in.
     """
+    from ..runner import run_blocks
     from .api import _rules, prepare, resolve_policies
 
     n = parse_count(n)
-    pols = resolve_policies(None, list(policies))
-    prep = prepare(a, b, policies=pols, rules=_rules(rules), turn_limit=int(turn_limit))
-    out = np.empty(n, dtype=np.int8)
-    for start in range(0, n, _BLOCK):
-        stop = min(n, start + _BLOCK)
+    pols = resolve_policies(None, policies)
+    rs = _rules(rules)
+    prep = prepare(a, b, policies=pols, rules=rs, turn_limit=int(turn_limit))
+    section = open_checkpoint(
+        checkpoint,
+        {
+            "command": "outcomes",
+            "a": prep["a"].name,
+            "b": prep["b"].name,
+            "policies": list(pols),
+            "seed": seed,
+            "n": n,
+            "rules_hash": rs.hash,
+        },
+    )
+    current: list[np.ndarray] = []
+
+    def kernel(start, stop, seed_, *kargs):
         rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
-        E.duel_kernel(start, stop, int(seed), *prep["args"], rec)
-        out[start:stop] = rec[:, S.R_WINNER]
-    return out
+        counters = E.duel_kernel(start, stop, seed_, *kargs, rec)
+        current[:] = [rec[:, S.R_WINNER].astype(np.int8)]
+        return counters
+
+    def on_block(start, stop, part):
+        return current[0].tobytes()
+
+    out = run_blocks(
+        kernel,
+        n,
+        seed,
+        prep["args"],
+        progress=progress,
+        on_block=on_block,
+        checkpoint=section,
+        compiled=E.play_chunks,
+        game="Dragon Lords",
+        label=f"games {prep['a'].name}-{prep['b'].name}",
+    )
+    if out.interrupted and interrupted is not None:
+        interrupted.append(True)
+    return np.frombuffer(out.extra, dtype=np.int8)[: out.n].copy()
 
 
 @dataclass
@@ -161,6 +204,10 @@ def compare(
     """
 
     def run(cfg: Mapping[str, Any]) -> np.ndarray:
+        if not isinstance(cfg, Mapping):
+            raise UserError(
+                f"base and alt must be mappings of a, b, policies, rules, turn_limit; got {cfg!r}"
+            )
         unknown = set(cfg) - {"a", "b", "policies", "rules", "turn_limit"}
         if unknown:
             raise UserError(
@@ -199,47 +246,118 @@ def sensitivity(
     policies: Sequence[str] = ("hunter", "hunter"),
     confidence: float = 0.95,
     rules=None,
+    progress: bool | None = False,
+    checkpoint=None,
 ):
     """``a``'s win rate for each value of one rule, paired against the rule's value in force.
 
     ``rule`` is any overridable key (``altitude_mod``, ``damage_allocation.7``, ...); values
     are checked like any override. ``rules`` (a RuleSet or overrides) is the game the sweep
     starts from (default: the rules as printed and assumed); each value is applied on top of
-    it. Returns a pandas DataFrame, one row per value.
+    it. Returns a pandas DataFrame, one row per value. An interruption keeps the values that
+    finished (``df.attrs["interrupted"]`` is True); ``checkpoint`` (a path) keeps every finished
+    block, and the same call resumes from it.
     """
     import pandas as pd
 
+    from ..report import manifest
     from .api import _rules
 
+    if not isinstance(rule, str) or not rule.strip():
+        raise UserError(f"rule must be a rule key such as altitude_mod, got {rule!r}")
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Sequence):
+        raise UserError(f"values must be a list of rule values, got {values!r}")
+    if not 1 <= len(values) <= MAX_VALUES:
+        raise UserError(f"sensitivity needs 1 to {MAX_VALUES} values, got {len(values)}")
+    n = parse_count(n)
     key = rule if rule.startswith("lords.") else f"lords.{rule}"
     start = _rules(rules)
     default = start.get(key)
     for v in values:  # refuse a bad value before any game is played
         start.with_overrides({key: v})
-    base = outcomes(a, b, n=n, seed=seed, policies=policies, rules=start) == 0
+    ck = _checkpoint(
+        checkpoint,
+        {
+            "command": "sensitivity",
+            "a": str(a),
+            "b": str(b),
+            "rule": key,
+            "values": [json.dumps(v) for v in values],
+            "policies": list(policies) if not isinstance(policies, str) else policies,
+            "seed": seed,
+            "n": n,
+            "rules_hash": start.hash,
+        },
+    )
+    stopped: list = []
+
+    def play(name: str, rs) -> np.ndarray | None:
+        w = outcomes(
+            a,
+            b,
+            n=n,
+            seed=seed,
+            policies=policies,
+            rules=rs,
+            progress=progress,
+            checkpoint=None if ck is None else ck.section(name),
+            interrupted=stopped,
+        )
+        return None if stopped else w == 0
+
     rows = []
-    for v in values:
-        alt = (
-            outcomes(a, b, n=n, seed=seed, policies=policies, rules=start.with_overrides({key: v}))
-            == 0
-        )
-        r = paired(base, alt, confidence)
-        rows.append(
-            {
-                "rule": key,
-                "value": json.dumps(v),
-                "is_default": v == default,
-                "win_rate_a": r.alt.rate,
-                "ci_low": r.alt.lo,
-                "ci_high": r.alt.hi,
-                "difference": r.difference,
-                "diff_low": r.ci[0],
-                "diff_high": r.ci[1],
-                "mcnemar_p": r.pvalue,
-                "variance_reduction": r.variance_reduction,
-            }
-        )
-    return pd.DataFrame(rows)
+    base = None
+    try:
+        base = play("default", start)
+        for i, v in enumerate(values):
+            if base is None:
+                break
+            alt = play(f"value {i}", start.with_overrides({key: v}))
+            if alt is None:
+                break
+            r = paired(base, alt, confidence)
+            rows.append(
+                {
+                    "rule": key,
+                    "value": json.dumps(v),
+                    "is_default": v == default,
+                    "win_rate_a": r.alt.rate,
+                    "ci_low": r.alt.lo,
+                    "ci_high": r.alt.hi,
+                    "difference": r.difference,
+                    "diff_low": r.ci[0],
+                    "diff_high": r.ci[1],
+                    "mcnemar_p": r.pvalue,
+                    "variance_reduction": r.variance_reduction,
+                }
+            )
+    except KeyboardInterrupt:
+        if not rows:
+            raise
+        stopped.append(True)
+    df = pd.DataFrame(rows)
+    df.attrs.update(
+        rule=key,
+        interrupted=bool(stopped),
+        values_requested=len(values),
+        manifest=manifest(
+            command="sensitivity",
+            rule=key,
+            rules_hash=start.hash,
+            rules_overrides=start.overrides,
+            seed=seed,
+            n=n,
+            interrupted=bool(stopped),
+        ),
+    )
+    return df
+
+
+def _checkpoint(checkpoint, identity) -> Checkpoint | None:
+    """A study's checkpoint (one section per kernel run), from a path or a Checkpoint."""
+    if checkpoint is None or isinstance(checkpoint, Checkpoint):
+        return checkpoint
+    return Checkpoint(checkpoint, identity)
 
 
 @dataclass
@@ -252,6 +370,17 @@ class TournamentResult:
     ratings: Any  # pandas DataFrame (Bradley-Terry)
     cycles: list[tuple[str, ...]]
     manifest: dict[str, Any] = field(default_factory=dict)
+    interrupted: bool = False
+    pairs_done: int | None = None
+    pairs: int | None = None
+
+    @property
+    def requested(self) -> int | None:
+        return self.pairs
+
+    @property
+    def finished(self) -> int | None:
+        return self.pairs_done
 
     def matrix(self):
         """P(row beats column), draws counted half."""
@@ -270,12 +399,23 @@ class TournamentResult:
             "policy": self.policy,
             "ratings": self.ratings.to_dict(orient="records"),
             "cycles": [list(c) for c in self.cycles],
+            "interrupted": self.interrupted,
+            "pairs_done": self.pairs_done,
+            "pairs": self.pairs,
             "manifest": self.manifest,
         }
 
     def summary(self) -> str:
         lines = [
             f"Round robin, {self.n:,} games per pair, policy {self.policy}, seed {self.seed}",
+            *(
+                [
+                    f"  INTERRUPTED: {self.pairs_done} of {self.pairs} pairs finished; the "
+                    "ratings and the matrix are from those pairs only"
+                ]
+                if self.interrupted
+                else []
+            ),
             f"  {'dragon':<14} {'rating':>7}  {'95% interval':>17}  {'win share':>9}",
         ]
         for _, r in self.ratings.iterrows():
@@ -290,46 +430,119 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def tournament(dragons: Sequence, *, n: int, seed: int = 1, policy: str = "hunter", rules=None):
+def tournament(
+    dragons: Sequence,
+    *,
+    n: int,
+    seed: int = 1,
+    policy: str = "hunter",
+    rules=None,
+    progress: bool | None = False,
+    checkpoint=None,
+):
     """Round robin: every pair plays ``n`` games (each side first-listed in half of them).
 
     Draws count half a win to each. Returns Bradley-Terry ratings (log scale, centred) with
     intervals, the win matrix and any significant non-transitive cycles (Holm, 5%).
-    ``rules``: a RuleSet or overrides (default: the rules as printed and assumed).
+    ``rules``: a RuleSet or overrides (default: the rules as printed and assumed). An
+    interruption keeps the pairs that finished (``interrupted`` is True, ``pairs_done`` of
+    ``pairs``); ``checkpoint`` (a path) keeps every finished block, and the same call resumes.
     """
     from ..report import manifest
-    from .api import _rules
+    from ..runner import run_blocks
+    from .api import _rules, prepare, resolve_policies
     from .sheets import sheet
 
     n = parse_count(n)
+    if isinstance(dragons, str) or not isinstance(dragons, Sequence):
+        raise UserError(f"dragons must be a list of two or more dragons, got {dragons!r}")
+    if not 2 <= len(dragons) <= MAX_ENTRANTS:
+        raise UserError(f"a tournament needs 2 to {MAX_ENTRANTS} dragons, got {len(dragons)}")
     rs = _rules(rules)
     sheets = [sheet(d, rules=rs) for d in dragons]
     names = [s.name for s in sheets]
     if len(set(names)) != len(names) or len(names) < 2:
         raise UserError(f"a tournament needs at least two different dragons, got {names}")
+    pols = resolve_policies(policy)
+    ck = _checkpoint(
+        checkpoint,
+        {
+            "command": "tournament",
+            "dragons": names,
+            "policy": policy,
+            "seed": seed,
+            "n": n,
+            "rules_hash": rs.hash,
+        },
+    )
     k = len(sheets)
     wins = np.zeros((k, k))
     half = n // 2
-    for i in range(k):
-        for j in range(i + 1, k):
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    done = 0
+    interrupted = False
+    for i, j in pairs:
+        got = np.zeros((k, k))
+        try:
             for first, second, m, s in ((i, j, n - half, seed), (j, i, half, seed + 1)):
                 if m == 0:
                     continue
-                w = outcomes(
-                    sheets[first], sheets[second], n=m, seed=s, policies=(policy, policy), rules=rs
+                prep = prepare(sheets[first], sheets[second], policies=pols, rules=rs)
+                out = run_blocks(
+                    _duel_counts,
+                    m,
+                    s,
+                    prep["args"],
+                    progress=progress,
+                    checkpoint=None if ck is None else ck.section(f"{first}-{second}"),
+                    compiled=E.play_chunks,
+                    game="Dragon Lords",
+                    label=f"games {names[first]}-{names[second]}",
                 )
-                wins[first, second] += np.sum(w == 0) + 0.5 * np.sum(w == -1)
-                wins[second, first] += np.sum(w == 1) + 0.5 * np.sum(w == -1)
-    ratings = bradley_terry(wins, names)
+                if out.interrupted:
+                    raise KeyboardInterrupt
+                c = out.counters
+                w0, w1, dr = int(c[S.C_WIN]), int(c[S.C_WIN + 1]), int(c[S.C_DRAWS])
+                got[first, second] += w0 + 0.5 * dr
+                got[second, first] += w1 + 0.5 * dr
+        except KeyboardInterrupt:
+            if done == 0:
+                raise
+            interrupted = True
+            break
+        wins += got
+        done += 1
+    # ratings from the finished pairs (an unplayed pair adds nothing to the likelihood)
+    played = sorted({d for p in pairs[:done] for d in p})
+    sub = wins[np.ix_(played, played)]
+    sub_names = [names[d] for d in played]
+    ratings = bradley_terry(sub, sub_names)
     return TournamentResult(
-        names,
+        sub_names,
         n,
         seed,
         policy,
-        wins,
+        sub,
         ratings,
-        nontransitive_cycles(wins, names),
+        nontransitive_cycles(sub, sub_names),
         manifest(
-            rules_hash=rs.hash, rules_overrides=rs.overrides, seed=seed, n_per_pair=n, policy=policy
+            command="tournament",
+            rules_hash=rs.hash,
+            rules_overrides=rs.overrides,
+            seed=seed,
+            n_per_pair=n,
+            policy=policy,
+            interrupted=interrupted,
         ),
+        interrupted=interrupted,
+        pairs_done=done,
+        pairs=len(pairs),
     )
+
+
+def _duel_counts(start, stop, seed, *args):
+    """The duel kernel's counters, no records (a tournament needs only wins and draws)."""
+    return E.duel_kernel(start, stop, seed, *args, _NO_RECORDS)
+
+
+_NO_RECORDS = np.zeros((0, S.N_REC), dtype=np.int64)

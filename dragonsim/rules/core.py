@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import UserError, did_you_mean
+from ..errors import UserError, did_you_mean, read_text
 from ..report import rules_hash
 
 PROVENANCES = ("printed", "derived", "published", "assumed")
@@ -288,22 +288,13 @@ class RuleSet:
 
 
 def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
-    """Parse a TOML file; a missing, unreadable or malformed file is a UserError naming it."""
-    p = Path(path)
-    if str(path) == "":
-        raise UserError(f"{what}: an empty path was given; name a .toml file")
+    """Parse a TOML file; a missing, unreadable, empty, oversized or malformed file is a
+    UserError naming it (see :func:`~dragonsim.errors.read_text`)."""
+    text = read_text(path, what)
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"{what} {str(p)!r} not found (no such file)") from None
-    except IsADirectoryError:
-        raise UserError(f"{what} {str(p)!r} is a directory; name a .toml file") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{what} {str(p)!r} is not UTF-8 text (a TOML file is)") from None
-    except OSError as e:
-        raise UserError(f"{what} {str(p)!r} cannot be read: {e.strerror or e}") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise UserError(f"{what} {str(p)!r} is not valid TOML: {e}") from None
+        raise UserError(f"{what} {str(path)!r} is not valid TOML: {e}") from None
 
 
 #: the top-level tables a rules file may hold, one per game

@@ -1,0 +1,180 @@
+"""Checkpoints: a run's finished blocks in a file, so a killed run resumes where it stopped.
+
+One JSON file per command (``--checkpoint FILE``). It records what it belongs to (the
+*identity*: command, the arguments that change results, seed, rules hash, dragonsim version)
+and, per *section* (one kernel run of the command: a duel, one pair of a tournament, one value
+of a sweep), the games finished, their summed counters and any per-game bytes (a sensitivity
+study's outcomes), with a digest of the kernel's every argument array. A file is rewritten
+whole after each block, to a temporary file first and then renamed over the old one
+(``os.replace``), so a kill at any moment leaves the previous or the new state, never half of
+one. Because every game plays from its own streams, resuming from a finished block gives the
+same counters as a run that was never stopped.
+
+A file that belongs to another run (a different identity, or a section whose arguments
+differ) is refused with one line; nothing is overwritten.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import UserError, read_json
+
+__all__ = ["Checkpoint", "Section", "open_checkpoint", "digest"]
+
+FORMAT = 1
+#: checkpoints hold per-game outcomes of sensitivity studies: allow big files
+MAX_CHECKPOINT_BYTES = 1 << 30
+
+
+def digest(obj: Any) -> str:
+    """A stable hash of a kernel's arguments: arrays (dtype, shape, bytes), tuples and named
+    tuples (each field), numbers and strings."""
+    h = hashlib.sha256()
+
+    def feed(o: Any) -> None:
+        if isinstance(o, np.ndarray):
+            a = np.ascontiguousarray(o)
+            h.update(f"A{a.dtype.str}{a.shape}".encode())
+            h.update(a.tobytes())
+        elif isinstance(o, tuple | list):
+            h.update(f"T{len(o)}(".encode())
+            for x in o:
+                feed(x)
+            h.update(b")")
+        elif isinstance(o, Mapping):
+            h.update(f"M{len(o)}(".encode())
+            for k in sorted(o, key=str):
+                h.update(str(k).encode())
+                feed(o[k])
+            h.update(b")")
+        else:
+            h.update(f"S{type(o).__name__}:{o!r};".encode())
+
+    feed(obj)
+    return h.hexdigest()[:32]
+
+
+def _differences(mine: Mapping[str, Any], theirs: Any) -> list[str]:
+    if not isinstance(theirs, Mapping):
+        return ["it is not a dragonsim checkpoint"]
+    out = []
+    for k in sorted(set(mine) | set(theirs)):
+        if mine.get(k) != theirs.get(k):
+            a, b = json.dumps(mine.get(k)), json.dumps(theirs.get(k))
+            if len(a) + len(b) > 120:
+                out.append(f"{k} differs")
+            else:
+                out.append(f"{k}: {a} here, {b} in the file")
+    return out
+
+
+class Checkpoint:
+    """The checkpoint file of one command run (see the module docstring)."""
+
+    def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any]):
+        from . import __version__
+
+        if not isinstance(path, str | os.PathLike) or not str(path):
+            raise UserError(f"checkpoint: expected a file path, got {path!r}")
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise UserError(f"checkpoint {str(self.path)!r} is a directory; name a file")
+        self.identity = json.loads(
+            json.dumps({"format": FORMAT, "dragonsim": __version__, **identity}, default=str)
+        )
+        self.sections: dict[str, dict[str, Any]] = {}
+        if self.path.exists():
+            old = read_json(self.path, "checkpoint", limit=MAX_CHECKPOINT_BYTES)
+            theirs = old.get("identity") if isinstance(old, dict) else None
+            diff = _differences(self.identity, theirs)
+            if diff:
+                raise UserError(
+                    f"checkpoint {str(self.path)!r} belongs to another run ({'; '.join(diff)}); "
+                    "resume with the same command and arguments, or name a new file"
+                )
+            self.sections = dict(old.get("sections") or {})
+        elif not self.path.parent.exists():
+            raise UserError(f"checkpoint {str(self.path)!r}: no folder {str(self.path.parent)!r}")
+
+    def section(self, name: str) -> Section:
+        return Section(self, str(name))
+
+    def done(self, name: str) -> bool:
+        """Whether section ``name`` holds a finished run."""
+        s = self.sections.get(str(name))
+        return bool(s) and s.get("done", 0) >= s.get("key", {}).get("n", -1)
+
+    def write(self) -> None:
+        """Write the file atomically (a temporary file in the same folder, then a rename)."""
+        blob = json.dumps({"identity": self.identity, "sections": self.sections})
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(blob)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except OSError as e:
+            raise UserError(
+                f"cannot write checkpoint {str(self.path)!r}: {e.strerror or e}"
+            ) from None
+
+
+class Section:
+    """One kernel run inside a checkpoint: what the runner loads from and saves to."""
+
+    def __init__(self, checkpoint: Checkpoint, name: str):
+        self.checkpoint = checkpoint
+        self.name = name
+        self.key: dict[str, Any] | None = None
+
+    def bind(self, *, kernel: str, n: int, seed: int, first: int, args: Any) -> None:
+        """Fix what this section's games are (refusing a stored section of other games)."""
+        self.key = {"kernel": kernel, "n": n, "seed": seed, "first": first, "args": digest(args)}
+        stored = self.checkpoint.sections.get(self.name)
+        if stored is not None and stored.get("key") != self.key:
+            diff = _differences(self.key, stored.get("key"))
+            raise UserError(
+                f"checkpoint {str(self.checkpoint.path)!r} belongs to another run (its "
+                f"{self.name!r} games differ: {'; '.join(diff)}); resume with the same command "
+                "and arguments, or name a new file"
+            )
+
+    def load(self) -> tuple[int, np.ndarray | None, bytes]:
+        """``(games done, their counters or None, their per-game bytes)``."""
+        s = self.checkpoint.sections.get(self.name)
+        if not s:
+            return 0, None, b""
+        extra = zlib.decompress(base64.b64decode(s["extra"])) if s.get("extra") else b""
+        return int(s["done"]), np.asarray(s["counters"], dtype=np.int64), extra
+
+    def save(self, done: int, counters: np.ndarray, extra: bytes = b"") -> None:
+        self.checkpoint.sections[self.name] = {
+            "key": self.key,
+            "done": int(done),
+            "counters": [int(x) for x in counters],
+            "extra": base64.b64encode(zlib.compress(extra)).decode() if extra else "",
+        }
+        self.checkpoint.write()
+
+
+def open_checkpoint(checkpoint, identity: Mapping[str, Any], section: str = "run"):
+    """What a public function's ``checkpoint=`` becomes: a path opens a :class:`Checkpoint`
+    (checked against ``identity``) and returns its ``section``; a :class:`Checkpoint` gives
+    its section; a :class:`Section` (a sweep handing one down) is used as it is; None is
+    None."""
+    if checkpoint is None or isinstance(checkpoint, Section):
+        return checkpoint
+    if isinstance(checkpoint, Checkpoint):
+        return checkpoint.section(section)
+    return Checkpoint(checkpoint, identity).section(section)
