@@ -316,7 +316,7 @@ def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
             w = 1.0 if ds[j, S.F_MOVED] else 0.6
             danger += w * BP.p_hit(plan, tn2) * plan[BP.PLAN_E_DMG, ds[j, S.F_BREATH]]
             area = hx.arc_area(qj, rj, int(ds[j, S.F_F]), q, r, tb.arc[3], tb.arc[4], tb.arc[5])
-            if pid == B.P_SNIPER and area <= 1:
+            if B.KINDS[pid] == B.P_SNIPER and area <= 1:
                 danger += 2.0
         if (
             ds[j, S.F_MOVED] == 1
@@ -330,9 +330,9 @@ def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
     if nr is None:
         return 0.0
     edge = 0.4 * (4 - BP.room_ahead(q, r, f, width, depth))
-    if pid == B.P_BRAWLER:
+    if B.KINDS[pid] == B.P_BRAWLER:
         return -1.0 * nr - edge + (100.0 if eng > -1e9 else 0.0)
-    if pid == B.P_SNIPER:
+    if B.KINDS[pid] == B.P_SNIPER:
         s = best_off - 1.5 * danger - edge
         return s - (3.0 * (3 - nr) if nr < 3 else 0.3 * (nr - 5) if nr > 5 else 0.0)
     s = best_off - danger - edge - 0.05 * nr
@@ -396,7 +396,7 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
             if ds[j, S.F_TEAM] != ds[0, S.F_TEAM]
         )[1]
         full = int(ds[near, S.F_ALT]) - alt0
-        other = full if pid == B.P_BRAWLER else int(np.sign(full))
+        other = full if B.KINDS[pid] == B.P_BRAWLER else int(np.sign(full))
         scores = {}
         for d in sorted({0, other}):
             b = speed - d

@@ -18,6 +18,7 @@ from dragonsim.lords import api
 from dragonsim.lords.bots import (
     MAX_PLAN_SAMPLES,
     P_HUNTER,
+    P_HUNTER_3,
     parse_policy,
     policy_id,
     policy_spec,
@@ -31,9 +32,22 @@ def test_policy_spellings():
     assert parse_policy(" Hunter:32 ") == ("hunter", 32)
     assert parse_policy("sniper:1") == ("sniper", 1)
     assert policy_spec("BRAWLER:8") == "brawler:8"
-    assert policy_id("hunter:4") == P_HUNTER
-    assert policy_version("hunter") == "hunter-2"
-    assert policy_version("hunter:32") == "hunter-2:32"
+    assert policy_id("hunter:4") == P_HUNTER_3
+    assert policy_version("hunter") == "hunter-3"
+    assert policy_version("hunter:32") == "hunter-3:32"
+
+
+def test_released_versions_stay_selectable():
+    """A released bot stays selectable by version; a plain name is the newest."""
+    assert parse_policy("hunter@2") == ("hunter@2", None)
+    assert parse_policy("Hunter-2:32") == ("hunter@2", 32)
+    assert policy_spec("hunter-2") == "hunter@2"
+    assert policy_id("hunter@2") == P_HUNTER
+    assert policy_version("hunter@2:8") == "hunter-2:8"
+    assert policy_version("brawler@1") == "brawler-1"
+    assert policy_version("sniper") == "sniper-2"
+    with pytest.raises(UserError, match="released: hunter@2, hunter@3"):
+        parse_policy("hunter@1")
 
 
 @pytest.mark.parametrize(
@@ -67,7 +81,7 @@ def test_the_default_breadth_written_out_changes_nothing():
     )
     assert np.array_equal(a.counters, b.counters)
     assert b.policies == (f"hunter:{defaults.PLAN_SAMPLES}", "hunter")
-    assert b.manifest["policies"] == [f"hunter-2:{defaults.PLAN_SAMPLES}", "hunter-2"]
+    assert b.manifest["policies"] == [f"hunter-3:{defaults.PLAN_SAMPLES}", "hunter-3"]
 
 
 def _decisive_share(res):
@@ -100,7 +114,7 @@ def test_battle_takes_a_breadth_per_dragon():
         policies="hunter:32,hunter:2,hunter:2",
     )
     assert res.policies == ["hunter:32", "hunter:2", "hunter:2"]
-    assert res.manifest["policies"] == ["hunter-2:32", "hunter-2:2", "hunter-2:2"]
+    assert res.manifest["policies"] == ["hunter-3:32", "hunter-3:2", "hunter-3:2"]
     wins = np.asarray(res.wins)
     assert wins[0] > wins[1] and wins[0] > wins[2]
 

@@ -25,7 +25,7 @@ from ..stats import Rate, mean_interval
 from . import engine as E
 from . import movetables as MT
 from . import state as S
-from .bots import MAX_PLAN_SAMPLES, POLICIES, parse_policy, policy_spec, policy_version
+from .bots import MAX_PLAN_SAMPLES, POLICIES, parse_policy, policy_id, policy_spec, policy_version
 from .bots.plan import plan_table
 from .tables import S_MR_STEPS_LOST
 
@@ -96,7 +96,7 @@ def dragon_row(s, team: int, policy: str) -> np.ndarray:
     row[S.D_MR] = s.mr_i
     row[S.D_TEAM] = team
     name, breadth = parse_policy(policy)
-    row[S.D_POLICY] = POLICIES[name][0]
+    row[S.D_POLICY] = policy_id(name)
     row[S.D_SAMPLES] = breadth or 0  # 0: the run's plan_samples
     return row
 

@@ -15,10 +15,17 @@ compiled bots live beside it:
 * :mod:`.plan` -- the planners' shared tables (exact odds by target number, damage, close
   combat; the geometry of shots and board edges), built once per kernel call.
 
-Adding a bot: give it an id and a version in :data:`POLICIES` and its family in
-:data:`FAMILIES` (a new planner variant needs nothing else but its branches in
-:mod:`.planner`); a new family adds a module with its six decision functions and one branch
-per dispatcher in :mod:`.dispatch`.
+Adding a bot: give it an id and a version in :data:`RELEASED` (and, if it is the newest of
+its name, in :data:`POLICIES`), its family in :data:`FAMILIES`, its scoring in :data:`KINDS`
+and its tie rule in :data:`FAIR` (a new planner variant needs nothing else but its branches
+in :mod:`.planner`); a new family adds a module with its six decision functions and one
+branch per dispatcher in :mod:`.dispatch`.
+
+Versions
+--------
+A released bot's results never change. A change of play is a new version with a new kernel
+id; the old one stays selectable as ``name@version`` (``--policy hunter@2``), and a plain
+name means the newest. Results and manifests name the version (``hunter-3``).
 
 Policies
 --------
@@ -27,7 +34,7 @@ Policies
     (end state, altitude change) pairs that stay on the board and end in an empty hex, engages
     with probability 1/2, breathes at a uniformly chosen legal target (never declines a shot:
     breath is free in the basic rules), corner sides and a winner's facing uniform.
-``hunter`` (hunter-2, the default)
+``hunter`` (hunter-3, the default; hunter-2 as ``hunter@2``)
     Scores an end state by the expected breath damage it can deal next breath phase (best
     target: P(hit) from the exact 2d6 odds times the mean damage of its breath weapon) minus
     the expected breath damage the enemies can deal to it from where they stand, with a small
@@ -36,13 +43,23 @@ Policies
     exchange it gives up. Besides its sample it scores the end states behind the nearest
     enemy (its three rear hexes, facing it or one hexside off), looked up in ``MoveTables.tg``:
     an exhaustive search ends there most often, and a sample rarely finds them. hunter-1
-    (the sample only) gave verdicts up to 17 points away from an exhaustive search at the
-    default 16 end states; hunter-2 is within about 2 points at 16.
-``brawler`` (brawler-1)
+    (the sample only, no longer selectable: it was replaced before versions were kept) gave
+    verdicts up to 17 points away from an exhaustive search at the default 16 end states;
+    hunter-2 is within about 2 points at 16.
+    hunter-3 plays as hunter-2 but breaks ties fairly: between equally near enemies, end
+    states scored exactly alike, breath targets of equal value and the two sides of a corner
+    it chooses uniformly from its policy stream, where hunter-2 takes the first by index or
+    visiting order. hunter-2 is unfair to seats (three Lectronists, 6,000 games, seed 3:
+    26.8% / 31.6% / 40.6%, every hunter-2 going after seat 0), and its verdicts lean on the
+    order it happens to visit end states in: Reaper against Skyblazer, 20,000 games, seed 5,
+    is 46.1% for Reaper under hunter-2 and 41.5% under hunter-3, nearly all of it from ties
+    between end states (hunter-3 with only that tie rule reverted: 46.0%).
+``brawler`` (brawler-2; brawler-1 as ``brawler@1``)
     Closes in: maximises engagement chances (adjacent, facing, same altitude), engages whenever
-    it may.
-``sniper`` (sniper-1)
-    Keeps range 3-5, stays out of the enemies' dark and grey areas, never engages.
+    it may. brawler-2 breaks ties as hunter-3 does.
+``sniper`` (sniper-2; sniper-1 as ``sniper@1``)
+    Keeps range 3-5, stays out of the enemies' dark and grey areas, never engages. sniper-2
+    breaks ties as hunter-3 does.
 """
 
 from __future__ import annotations
@@ -56,6 +73,12 @@ __all__ = [
     "P_HUNTER",
     "P_BRAWLER",
     "P_SNIPER",
+    "P_HUNTER_3",
+    "P_BRAWLER_2",
+    "P_SNIPER_2",
+    "RELEASED",
+    "KINDS",
+    "FAIR",
     "MAX_PLAN_SAMPLES",
     "parse_policy",
     "policy_spec",
@@ -70,45 +93,104 @@ FAMILY_PLANNER = 1
 
 # ---- the policy table ---------------------------------------------------------------------------
 P_RANDOM = 0
-P_HUNTER = 1
-P_BRAWLER = 2
-P_SNIPER = 3
+P_HUNTER = 1  # hunter-2
+P_BRAWLER = 2  # brawler-1
+P_SNIPER = 3  # sniper-1
+P_HUNTER_3 = 4
+P_BRAWLER_2 = 5
+P_SNIPER_2 = 6
 
-#: name -> (id, version). The CLI and the API resolve names only here.
+#: every released bot, ``name@version`` -> (kernel id, version label). A released bot's
+#: results never change: a new version gets a new id and the old one stays selectable, so a
+#: published result can be reproduced (``--policy hunter@2``).
+RELEASED = {
+    "random@1": (P_RANDOM, "random-1"),
+    "hunter@2": (P_HUNTER, "hunter-2"),
+    "hunter@3": (P_HUNTER_3, "hunter-3"),
+    "brawler@1": (P_BRAWLER, "brawler-1"),
+    "brawler@2": (P_BRAWLER_2, "brawler-2"),
+    "sniper@1": (P_SNIPER, "sniper-1"),
+    "sniper@2": (P_SNIPER_2, "sniper-2"),
+}
+
+#: name -> (id, version) of the newest version: what a plain name (``hunter``) means. The
+#: CLI and the API resolve names only here and in :data:`RELEASED`.
 POLICIES = {
-    "random": (P_RANDOM, "random-1"),
-    "hunter": (P_HUNTER, "hunter-2"),
-    "brawler": (P_BRAWLER, "brawler-1"),
-    "sniper": (P_SNIPER, "sniper-1"),
+    "random": RELEASED["random@1"],
+    "hunter": RELEASED["hunter@3"],
+    "brawler": RELEASED["brawler@2"],
+    "sniper": RELEASED["sniper@2"],
 }
 
 #: the bot family of each policy id (index: the id): the dispatchers' one branch
-FAMILIES = (FAMILY_RANDOM, FAMILY_PLANNER, FAMILY_PLANNER, FAMILY_PLANNER)
+FAMILIES = (
+    FAMILY_RANDOM,
+    FAMILY_PLANNER,
+    FAMILY_PLANNER,
+    FAMILY_PLANNER,
+    FAMILY_PLANNER,
+    FAMILY_PLANNER,
+    FAMILY_PLANNER,
+)
+
+#: the planner whose scoring each id plays (index: the id): hunter, brawler or sniper
+KINDS = (P_RANDOM, P_HUNTER, P_BRAWLER, P_SNIPER, P_HUNTER, P_BRAWLER, P_SNIPER)
+
+#: 1 where the bot breaks ties between equally good choices (the nearest enemy, the end
+#: state, the breath target, a corner's side) uniformly from its policy stream, 0 where it
+#: takes the first in index or visiting order (the versions released before fair seats; the
+#: random bot's choices are uniform already)
+FAIR = (1, 0, 0, 0, 1, 1, 1)
 
 
 #: the most end states a planner may score per move (``hunter:N``)
 MAX_PLAN_SAMPLES = 1024
 
 
-def parse_policy(spec: str) -> tuple[str, int | None]:
-    """A bot as written by a user: a policy name, optionally with its planning breadth.
+def _versions(base: str) -> list[str]:
+    return [k for k in RELEASED if k.partition("@")[0] == base]
 
-    ``"hunter"`` -> ``("hunter", None)`` (the run's ``plan_samples``, default 16);
-    ``"hunter:32"`` -> ``("hunter", 32)``: this dragon's planner scores the first 32 end
-    states that fit at its own altitude (and 16 with an altitude change) per move, a
-    stronger player; ``"hunter:4"`` a weaker one. Only planners (hunter, brawler, sniper)
-    take a breadth. UserError on anything else, naming what is allowed.
+
+def parse_policy(spec: str) -> tuple[str, int | None]:
+    """A bot as written by a user: a policy name, optionally pinned to a released version and
+    optionally with its planning breadth.
+
+    ``"hunter"`` -> ``("hunter", None)``: the newest hunter, with the run's ``plan_samples``
+    (default 16); ``"hunter@2"`` -> ``("hunter@2", None)``: the released hunter-2 exactly
+    (``"hunter-2"`` is read the same way); ``"hunter:32"`` -> ``("hunter", 32)``: this
+    dragon's planner scores the first 32 end states that fit at its own altitude (and 16 with
+    an altitude change) per move, a stronger player; ``"hunter@2:4"`` a weaker hunter-2. Only
+    planners (hunter, brawler, sniper) take a breadth. UserError on anything else, naming what
+    is allowed.
     """
     from ...errors import UserError, resolve_name
 
     text = str(spec).strip()
-    name, sep, breadth = text.partition(":")
+    head, sep, breadth = text.partition(":")
+    head = head.strip()
+    name, at, version = head.partition("@")
+    if not at and "-" in head and head.rpartition("-")[2].strip().isdigit():
+        name, _, version = head.rpartition("-")
+        at = "@"
     name = resolve_name(
-        name, list(POLICIES), "policy", hint="a planner may carry its breadth, e.g. hunter:32"
+        name,
+        list(POLICIES),
+        "policy",
+        hint="a bot may name its version and carry its breadth, e.g. hunter@2 or hunter:32",
     )
+    if at:
+        key = f"{name}@{version.strip()}"
+        if key not in RELEASED:
+            raise UserError(
+                f"policy {text!r}: {name} has no released version {version.strip()!r}; "
+                f"released: {', '.join(_versions(name))} (plain {name!r} is the newest, "
+                f"{POLICIES[name][1]})"
+            )
+        name = key
+    table = RELEASED if at else POLICIES
     if not sep:
         return name, None
-    if FAMILIES[POLICIES[name][0]] != FAMILY_PLANNER:
+    if FAMILIES[table[name][0]] != FAMILY_PLANNER:
         raise UserError(
             f"policy {text!r}: random does not plan, so it takes no breadth; "
             f"write random, or a planner such as hunter:32"
@@ -125,21 +207,28 @@ def parse_policy(spec: str) -> tuple[str, int | None]:
     return name, n
 
 
+def _entry(name: str) -> tuple[int, str]:
+    return RELEASED[name] if "@" in name else POLICIES[name]
+
+
 def policy_spec(spec: str) -> str:
-    """The canonical spelling of a bot (``"Hunter : 32"`` -> ``"hunter:32"``)."""
+    """The canonical spelling of a bot (``"Hunter : 32"`` -> ``"hunter:32"``,
+    ``"Hunter-2"`` -> ``"hunter@2"``)."""
     name, n = parse_policy(spec)
     return name if n is None else f"{name}:{n}"
 
 
 def policy_id(name: str) -> int:
     """The kernel id of a bot (case-insensitive, breadth ignored); UserError when unknown."""
-    return POLICIES[parse_policy(name)[0]][0]
+    return _entry(parse_policy(name)[0])[0]
 
 
 def policy_version(name: str) -> str:
-    """The versioned bot for manifests: ``hunter-2``, or ``hunter-2:32`` with a breadth."""
+    """The versioned bot for manifests: ``hunter-3``, or ``hunter-3:32`` with a breadth
+    (``hunter`` names the newest version, ``hunter@2`` the released hunter-2)."""
     base, n = parse_policy(name)
-    return POLICIES[base][1] if n is None else f"{POLICIES[base][1]}:{n}"
+    label = _entry(base)[1]
+    return label if n is None else f"{label}:{n}"
 
 
 def policy_family(name: str) -> int:

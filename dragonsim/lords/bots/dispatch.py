@@ -134,7 +134,7 @@ def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
         return -1
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst)
-    return plan_target(ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range)
+    return plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst)
 
 
 @game_fn(inline="always")
@@ -142,7 +142,7 @@ def choose_side(pid, ds, t, side1, side2, alloc, pst):
     """One of two direction-template sides (a line through a corner): the attacker chooses."""
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_side(side1, side2, pst)
-    return plan_side(ds, t, side1, side2, alloc)
+    return plan_side(pid, ds, t, side1, side2, alloc, pst)
 
 
 @game_fn(inline="always")

@@ -46,7 +46,7 @@ from ..state import (
     F_TOHIT,
     N_PARTS,
 )
-from . import P_BRAWLER, P_HUNTER, P_SNIPER
+from . import FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER
 from . import plan as _plan
 from .plan import (
     ADJ_CODES,
@@ -121,15 +121,16 @@ FAR = 1 << 30
 @game_fn
 def plan_speed(pid, ds, i, lo, hi):
     """The speed a planner records, ``lo <= speed <= hi``."""
+    kind = KINDS[pid]
     near = FAR
     for j in range(ds.shape[0]):
         if is_enemy(ds, i, j):
             d = distance(ds[i, F_Q], ds[i, F_R], ds[j, F_Q], ds[j, F_R])
             if d < near:
                 near = d
-    if pid == P_BRAWLER:
+    if kind == P_BRAWLER:
         want = near + BRAWLER_SPEED_OVER_DISTANCE
-    elif pid == P_SNIPER:
+    elif kind == P_SNIPER:
         want = SNIPER_SPEED
     else:
         # hunter: the safe speed 9 (no cool-down debt) unless the enemy is far away
@@ -194,6 +195,8 @@ def plan_move(
     ``scratch`` is an int64 work array of at least 10 * (number of dragons) (per chunk): one
     record of 8 per enemy, then the other dragons' hexes.
     """
+    kind = KINDS[pid]
+    fair = FAIR[pid] == 1
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
     dlo = 1 - alt0
@@ -210,10 +213,17 @@ def plan_move(
     nq = 0  # the nearest enemy's hex and facing
     nr_ = 0
     nf = 0
+    ties = 0  # enemies as near as the nearest so far (fair versions: one kept uniformly)
     for j in range(ds.shape[0]):
         if is_enemy(ds, i, j):
             d = distance(q0, r0, ds[j, F_Q], ds[j, F_R])
-            if d < near:
+            take = d < near
+            if take:
+                ties = 1
+            elif fair and d == near:
+                ties += 1
+                take = draw_below(pst, ties) == 0
+            if take:
                 near = d
                 talt = ds[j, F_ALT]
                 nq = ds[j, F_Q]
@@ -227,7 +237,7 @@ def plan_move(
         one = -1
     # altitude changes considered: none, and one level towards the nearest enemy (a brawler:
     # all the way, to meet it at its altitude); the second gets half the samples
-    other = full if pid == P_BRAWLER else one
+    other = full if kind == P_BRAWLER else one
     pk = mv_pk[f0]
     # The random starts of the two sampled passes, drawn now (in pass order, so the stream is
     # the same) and their packed records prefetched: the blocks of all ratings and speeds
@@ -291,7 +301,8 @@ def plan_move(
             ne += 1
     my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
     my_tn = tb_base + ds[i, F_TOHIT] - SHOT_BIAS + 1
-    sniper = pid == P_SNIPER
+    sniper = kind == P_SNIPER
+    nbest = 0  # end states scored as high as the best so far (fair versions)
     # End states are scored in batches. A scalar loop collects up to PLAN_BATCH of them that
     # fit; loops without branches then score the whole batch, one enemy at a time (LLVM
     # vectorises them, gathering from the geometry and planning tables; the batch lives on
@@ -326,7 +337,7 @@ def plan_move(
             dalt = 0 if c_ == 0 else other
             quota = samples if c_ == 0 else (samples + 1) // 2
         elif c_ < 4:
-            if pid != P_HUNTER or near == FAR or (c_ == 3 and other == 0):
+            if kind != P_HUNTER or near == FAR or (c_ == 3 and other == 0):
                 continue
             pos = 0
             dalt = 0 if c_ == 2 else other
@@ -480,7 +491,7 @@ def plan_move(
                 r = br[k]
                 room = geo[ro + 6 * (r * gw + q + ((r - (r & 1)) >> 1)) + bf[k]]
                 edge = EDGE_WEIGHT * (ROOM_AHEAD - room)
-                if pid == P_BRAWLER:
+                if kind == P_BRAWLER:
                     sc = -BRAWLER_PULL * nr - edge
                     if beng[k] > NO_ENGAGE:
                         sc += BRAWLER_ENGAGE_BONUS
@@ -495,12 +506,18 @@ def plan_move(
                     if beng[k] > NO_ENGAGE and beng[k] > sc:
                         sc = beng[k]
                 bsc[k] = sc
-            # ---- the first best in visiting order
+            # ---- the first best in visiting order; a fair version keeps one of the end
+            # states scored exactly as high uniformly (reservoir sampling over the ties)
             nb = -1
             for k in range(nc):
                 if bsc[k] > best:
                     best = bsc[k]
                     nb = k
+                    nbest = 1
+                elif fair and bsc[k] == best:
+                    nbest += 1
+                    if draw_below(pst, nbest) == 0:
+                        nb = k
             if nb >= 0:
                 be = bp[nb] if c_ == 2 or c_ == 3 else mv_pe[bp[nb]]
                 bd = dalt
@@ -519,9 +536,10 @@ def plan_engage(
     """Whether a planner engages the one candidate ``j`` (``j`` or -1): the brawler always,
     the sniper never, the hunter when the expected tooth-and-claw exchange beats the breath
     exchange it gives up."""
-    if pid == P_BRAWLER:
+    kind = KINDS[pid]
+    if kind == P_BRAWLER:
         return j
-    if pid == P_SNIPER:
+    if kind == P_SNIPER:
         return -1
     ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
     # the breath exchange given up: my shot at j minus j's shot at me
@@ -559,11 +577,14 @@ def plan_engage(
 
 
 @game_fn
-def plan_target(ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range):
+def plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst):
     """The legal target with the best chance to hit, weighted towards finishing wounded
-    dragons (-1: none)."""
+    dragons (-1: none). Between targets of equal value a fair version takes one uniformly
+    (from ``pst``), an earlier one the lowest index."""
+    fair = FAIR[pid] == 1
     best = -1.0
     bt = -1
+    ties = 0
     for j in range(ds.shape[0]):
         if not is_enemy(ds, i, j) or ds[j, F_ENG] >= 0:
             continue
@@ -593,12 +614,18 @@ def plan_target(ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range):
         if v > best:
             best = v
             bt = j
+            ties = 1
+        elif fair and v == best:
+            ties += 1
+            if draw_below(pst, ties) == 0:
+                bt = j
     return bt
 
 
 @game_fn
-def plan_side(ds, t, side1, side2, alloc):
-    """The side whose hit locations bring the target's parts closest to 0."""
+def plan_side(pid, ds, t, side1, side2, alloc, pst):
+    """The side whose hit locations bring the target's parts closest to 0; on a tie the first
+    (earlier versions) or either with probability 1/2 (fair versions, from ``pst``)."""
     v1 = 0.0
     v2 = 0.0
     w = TWO_D6_WAYS
@@ -607,6 +634,8 @@ def plan_side(ds, t, side1, side2, alloc):
         p2 = alloc[roll, side2]
         v1 += w[roll - 2] / (1.0 + ds[t, F_DP + p1])
         v2 += w[roll - 2] / (1.0 + ds[t, F_DP + p2])
+    if v1 == v2 and FAIR[pid] == 1:
+        return side1 if draw_below(pst, 2) == 0 else side2
     return side1 if v1 >= v2 else side2
 
 
