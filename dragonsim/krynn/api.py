@@ -470,6 +470,7 @@ def battle(
     progress: bool | None = None,
     rules: KrynnRules | None = None,
     checkpoint=None,
+    _check_only: bool = False,
     **overrides: Any,
 ) -> BattleResult:
     """Play battles on one battle tile until one side controls it, ``n`` times.
@@ -522,6 +523,8 @@ def battle(
         battle_type=battle_type,
     )
     args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
+    if _check_only:
+        return None
     section = open_checkpoint(
         checkpoint, {"command": "krynn battle", "seed": seed, "n": n, "rules_hash": r.hash}
     )
@@ -1084,8 +1087,9 @@ def sweep(
         ck = Checkpoint(
             ck, {"command": "krynn sweep", "vary": key, "values": values, "battle": ident}
         )
-    results = []
-    interrupted = False
+    # every value's battle arguments are built (and checked) before the first battle, so a
+    # bad value is refused at once, not after the values before it have been played
+    kws = []
     for v in values:
         kw = dict(battle_kwargs)
         if key == "heroes":
@@ -1095,6 +1099,11 @@ def sweep(
             spec = parse_lines(kw.get(prefix), prefix, upper=MAX_TACTICS)
             spec[line] = int(v)
             kw[prefix] = spec
+        battle(**kw, _check_only=True)
+        kws.append(kw)
+    results = []
+    interrupted = False
+    for v, kw in zip(values, kws, strict=True):
         if ck is not None:
             kw["checkpoint"] = ck.section(f"{key}={v}")
         try:
