@@ -490,7 +490,8 @@ def _rules() -> list[Rule]:
             "engine read this one value: the Lancer's +2 counts in both or in neither. Of the "
             "riders' abilities the engine simulates the Lancer's; ranged rider attacks, spells "
             "and rider damage are not simulated yet (odds.rider_attack and odds.spell give "
-            "their exact odds).",
+            "their exact odds), and the bots' estimate of a close combat before they engage "
+            "reads the Close Combat Ability Table alone.",
             "close combat (Lancer), odds",
             bounds=(0, 1),
         ),
@@ -654,7 +655,8 @@ def _rules() -> list[Rule]:
             "1). Set to 1 to use the printed 9: the sheet's value then counts in the exact odds "
             "and in every simulated close combat alike (the kernel keeps the sheet's difference "
             "from the table when serious tail damage lowers the maneuverability, which 'does "
-            "affect your close combat modifier', p.12).",
+            "affect your close combat modifier', p.12). The bots' estimate of a close combat "
+            "before they engage still reads the table alone.",
             "sheets, odds, close combat",
             bounds=(0, 1),
         ),
