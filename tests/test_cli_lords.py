@@ -71,12 +71,26 @@ def test_rules_shows_overrides_from_file(capsys, tmp_path):
 def test_odds_close_combat_and_breath_json(capsys):
     rc, out, _ = run(capsys, "odds", "close-combat", "Tankerous", "Zippinchill", "--json")
     d = json.loads(out)
-    assert rc == 0 and d["win_a"]["fraction"] == "35/1296"
+    assert rc == 0 and d["win_a"]["fraction"] == "5/1296"  # cc 1 vs 9: no rider acts
+    assert (d["modifier_a"], d["modifier_b"], d["riders_in_play"]) == (1, 9, False)
     rc, out, _ = run(
         capsys, "odds", "breath", "Reaper", "Skyblazer", "--range", "5", "--area", "grey", "--json"
     )
     d = json.loads(out)
     assert d["target_number"] == 9 and d["p_hit"]["fraction"] == "5/18"
+
+
+def test_odds_close_combat_follows_the_riders_rule(capsys, tmp_path):
+    """Riders act in the advanced rules only (p.15): by default the Lancer's "+2 to the
+    dragon's close combat roll" (p.18) does not count, and the output says so; with
+    riders_in_play = 1 from a rules file it does (Zippinchill 9 vs Tankerous 1 + 2)."""
+    rc, out, _ = run(capsys, "odds", "close-combat", "Zippinchill", "Tankerous")
+    assert rc == 0 and "Tankerous (cc 1)" in out and "riders do not act" in out
+    assert "613/648" not in out
+    f = tmp_path / "r.toml"
+    f.write_text("[lords]\nriders_in_play = 1\n")
+    rc, out, _ = run(capsys, "odds", "close-combat", "Zippinchill", "Tankerous", "--rules", str(f))
+    assert rc == 0 and "Tankerous (cc 1 + 2 Lancer)" in out and "613/648" in out
 
 
 @pytest.mark.parametrize(

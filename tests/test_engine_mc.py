@@ -2,8 +2,6 @@
 (:mod:`dragonsim.lords.odds`), with tolerances derived from the counts
 (:func:`dragonsim.stats.binomial_consistent`, alpha 1e-6 per check)."""
 
-from fractions import Fraction
-
 import numpy as np
 
 from dragonsim.lords import engine as E
@@ -60,20 +58,6 @@ def test_hit_locations_match_the_damage_allocation_table():
     assert checked >= 3
 
 
-def _cc_exact(diff):
-    d = odds.two_d6()
-    win = draw = loss = Fraction(0)
-    for x, px in d.items():
-        for y, py in d.items():
-            if x + diff > y:
-                win += px * py
-            elif x + diff == y:
-                draw += px * py
-            else:
-                loss += px * py
-    return win, draw, loss
-
-
 def test_close_combat_outcomes_match_exact_odds():
     """'Both of the dragons ... roll 2d6 and add the close combat modifiers ... The highest
     modified result wins ... If the numbers are tied, the combat is a draw': win/draw/loss
@@ -86,7 +70,7 @@ def test_close_combat_outcomes_match_exact_odds():
         total = int(cc[di].sum())
         if total < 200:
             continue
-        exact = _cc_exact(di - 20)
+        exact = odds.close_combat_by_difference(di - 20)
         for k in range(3):
             assert binomial_consistent(int(cc[di, k]), total, float(exact[k]), ALPHA), (
                 di - 20,
@@ -96,5 +80,5 @@ def test_close_combat_outcomes_match_exact_odds():
         checked += 1
     assert checked >= 1
     # the healthy sheets' difference (Zippinchill A 9 vs Reaper E 5 = +4) agrees with odds.py
-    assert _cc_exact(4) == odds.close_combat("Zippinchill", "Reaper")
+    assert odds.close_combat_by_difference(4) == odds.close_combat("Zippinchill", "Reaper")
     assert cc[24].sum() >= 200

@@ -78,6 +78,13 @@ def _brute_cc(ma, mb):
     return F(w, 1296), F(d, 1296), F(l, 1296)
 
 
+@pytest.mark.parametrize("diff", range(-12, 13))
+def test_close_combat_by_difference_against_brute_force(diff):
+    """ "The highest modified result wins the combat. If the numbers are tied, the combat is a
+    draw" (p.13): only the difference of the modifiers matters."""
+    assert odds.close_combat_by_difference(diff) == _brute_cc(diff, 0)
+
+
 def test_close_combat_equal_modifiers_draw_is_sum_of_squares():
     """ "If the numbers are tied, the combat is a draw ... Do not reroll." (p.13)"""
     w, d, l = odds.close_combat("Reaper", "Lectronist")
@@ -85,12 +92,17 @@ def test_close_combat_equal_modifiers_draw_is_sum_of_squares():
 
 
 def test_close_combat_lancer_and_tactics_against_brute_force():
-    """Tankerous (cc 1) has a Lancer: "+2 to the dragon's close combat roll" (p.18);
-    Zippinchill cc 9. Tactics: Lunge vs Defend is -4 to the attacker (p.22)."""
-    assert odds.close_combat("Tankerous", "Zippinchill") == _brute_cc(3, 9)
-    assert odds.close_combat("Zippinchill", "Tankerous", tactics=("Lunge", "Defend")) == _brute_cc(
-        9 - 4, 3
-    )
+    """Tankerous (cc 1) has a Lancer: "+2 to the dragon's close combat roll" (p.18), a rider,
+    and riders act in the advanced rules only (p.15; rule lords.riders_in_play); Zippinchill
+    cc 9. Tactics: Lunge vs Defend is -4 to the attacker (p.22)."""
+    from dragonsim.rules import lords_rules
+
+    riders = lords_rules({"riders_in_play": 1})
+    assert odds.close_combat("Tankerous", "Zippinchill") == _brute_cc(1, 9)
+    assert odds.close_combat("Tankerous", "Zippinchill", rules=riders) == _brute_cc(3, 9)
+    assert odds.close_combat(
+        "Zippinchill", "Tankerous", tactics=("Lunge", "Defend"), rules=riders
+    ) == _brute_cc(9 - 4, 3)
     with pytest.raises(UserError, match="unknown tactic"):
         odds.close_combat("Reaper", "Reaper", tactics=("Punch", "Lunge"))
 

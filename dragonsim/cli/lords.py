@@ -214,7 +214,7 @@ def cmd_roster(args) -> int:
 def cmd_odds_cc(args) -> int:
     from ..errors import UserError
     from ..lords import odds
-    from ..lords.sheets import sheet
+    from ..lords.sheets import close_combat_modifier, riders_in_play, sheet
 
     tactics = None
     if args.tactics:
@@ -225,11 +225,15 @@ def cmd_odds_cc(args) -> int:
     rs = rules_from(args, "lords")
     a, b = sheet(args.a, rules=rs), sheet(args.b, rules=rs)
     w, d, l = odds.close_combat(a, b, tactics=tactics, rules=rs)
+    ma, mb = close_combat_modifier(a, rs), close_combat_modifier(b, rs)
     if args.json:
         emit_json(
             {
                 "a": a.name,
                 "b": b.name,
+                "modifier_a": ma,
+                "modifier_b": mb,
+                "riders_in_play": riders_in_play(rs),
                 "tactics": tactics,
                 "win_a": _frac(w),
                 "draw": _frac(d),
@@ -237,12 +241,18 @@ def cmd_odds_cc(args) -> int:
             }
         )
         return 0
+
+    def mod(s, m):
+        return f"cc {s.cc}" + (f" + {m - s.cc} Lancer" if m != s.cc else "")
+
     print(
-        f"close combat {a.name} (cc {a.cc}) vs {b.name} (cc {b.cc})"
+        f"close combat {a.name} ({mod(a, ma)}) vs {b.name} ({mod(b, mb)})"
         + (f", tactics {tactics[0]} vs {tactics[1]}" if tactics else "")
     )
     for label, p in ((f"{a.name} wins", w), ("draw", d), (f"{b.name} wins", l)):
         print(f"  {label:<20} {str(p):>9}  = {float(p):.6f}")
+    if "Lancer" in (a.rider, b.rider) and not riders_in_play(rs):
+        print("  (basic rules: riders do not act; riders_in_play = 1 counts the Lancer's +2)")
     return 0
 
 

@@ -86,7 +86,9 @@ def _rules(rules: Any):
 
 
 def dragon_row(s, team: int, policy: str) -> np.ndarray:
-    """The kernel's int64 sheet row for a :class:`~dragonsim.lords.sheets.Sheet`."""
+    """The kernel's int64 sheet row for a :class:`~dragonsim.lords.sheets.Sheet`: its
+    components, maneuverability and close-combat modifier as the sheet has them under the
+    rules it was computed with (the values the exact odds use), team and bot."""
     row = np.zeros(S.N_DCOLS, dtype=np.int64)
     row[S.D_BODY] = s.body_i
     row[S.D_WINGS] = s.wings_i
@@ -94,6 +96,7 @@ def dragon_row(s, team: int, policy: str) -> np.ndarray:
     row[S.D_CLAWS] = s.claws_i
     row[S.D_RIDER] = s.rider_i
     row[S.D_MR] = s.mr_i
+    row[S.D_CC] = s.cc
     row[S.D_TEAM] = team
     name, breadth = parse_policy(policy)
     row[S.D_POLICY] = policy_id(name)
@@ -113,7 +116,7 @@ def prepare(
     scenario: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Sheets, rules and every kernel argument for a duel (also used by tests/benchmarks)."""
-    from .sheets import sheet
+    from .sheets import riders_in_play, sheet
     from .tables import kernel_tables
 
     rs = _rules(rules)
@@ -134,6 +137,7 @@ def prepare(
         turn_limit=turn_limit,
         plan_samples=plan_samples,
         range_mod=range_mod,
+        riders=riders_in_play(rs),
         scenario=scenario is not None,
     )
     args = (dragons, scen, opt, tb, mv, plan_table(tb))
@@ -582,7 +586,7 @@ def duel(
             "turn_limit": int(turn_limit),
             "plan_samples": int(plan_samples),
             "init_mod": False,
-            "riders": False,
+            "riders": bool(args[2][S.OPT_RIDERS]),
             "range_mod": True,
         },
         scenario=None if scenario is None else np.asarray(scenario).tolist(),
@@ -783,7 +787,7 @@ def battle(
     from ..report import manifest
     from ..rules.lords import TEAM_PAIRINGS
     from ..runner import run_blocks
-    from .sheets import sheet
+    from .sheets import riders_in_play, sheet
     from .tables import kernel_tables
 
     n = parse_count(n)
@@ -839,7 +843,10 @@ def battle(
         else check_scenario(scenario, sheets, rs)
     )
     opt = S.default_options(
-        turn_limit=int(turn_limit), plan_samples=int(plan_samples), scenario=scenario is not None
+        turn_limit=int(turn_limit),
+        plan_samples=int(plan_samples),
+        riders=riders_in_play(rs),
+        scenario=scenario is not None,
     )
     args = (rows, scen, opt, tb, mv, plan_table(tb))
     empty = np.zeros((0, S.N_REC), dtype=np.int64)
@@ -890,7 +897,11 @@ def battle(
         resumed=out.resumed,
         threads=out.threads,
         scenario=None if scenario is None else scen.tolist(),
-        options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)},
+        options={
+            "turn_limit": int(turn_limit),
+            "plan_samples": int(plan_samples),
+            "riders": riders_in_play(rs),
+        },
         interrupted=out.interrupted,
     )
     return BattleResult(

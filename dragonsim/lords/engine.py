@@ -105,6 +105,7 @@ from .state import (
     CC_DIFF_ZERO,
     D_BODY,
     D_BREATH,
+    D_CC,
     D_CLAWS,
     D_MR,
     D_POLICY,
@@ -117,6 +118,7 @@ from .state import (
     F_BODY,
     F_BREATH,
     F_BREATH0,
+    F_CC_ADJ,
     F_CLAW,
     F_CLAW0,
     F_COOL,
@@ -246,7 +248,9 @@ def new_work() -> Work:
 def init_dragons(ds, dragons, tb):
     """Fill each dragon's state row from its sheet row (``dragons``: int64 [nd, N_DCOLS]) and
     the rules tables ``tb`` (:class:`~dragonsim.lords.tables.KernelTables`): speeds by body and
-    wings, damage points by part and size, its size modifier as a target."""
+    wings, damage points by part and size, its size modifier as a target, and how far its
+    sheet's close-combat modifier (``D_CC``, the value the exact odds use) stands from the
+    Close Combat Ability Table's at its maneuverability (``F_CC_ADJ``: 0 for a derived sheet)."""
     scal = tb.scalars
     nd = dragons.shape[0]
     for i in range(ds.shape[0]):
@@ -267,6 +271,7 @@ def init_dragons(ds, dragons, tb):
         ds[i, F_CLAW0] = dragons[i, D_CLAWS]
         ds[i, F_MR0] = dragons[i, D_MR]
         ds[i, F_RIDER] = dragons[i, D_RIDER]
+        ds[i, F_CC_ADJ] = dragons[i, D_CC] - tb.cc_by_mr[dragons[i, D_MR]]
         ds[i, F_MIN] = tb.min_speed[body]
         ds[i, F_MAX0] = tb.max_speed[wings]
         ds[i, F_LAST] = -1

@@ -22,6 +22,7 @@ from .state import (
     F_ALT,
     F_BREATH,
     F_BREATH0,
+    F_CC_ADJ,
     F_CLAW,
     F_CLAW0,
     F_COOL,
@@ -295,8 +296,10 @@ def breath_hit(hit_roll, tn, auto_miss, auto_hit):
 @game_fn
 def cc_modifier(ds, i, cc_by_mr, scal, opt):
     """Dragon ``i``'s close-combat modifier: the Close Combat Ability Table by its current
-    maneuverability (p.13), plus the Lancer's bonus when riders are in play (p.18)."""
-    m = cc_by_mr[ds[i, F_MR]]
+    maneuverability (p.13; serious tail damage "does affect your close combat modifier",
+    p.12) plus its sheet's difference from that table (``F_CC_ADJ``, 0 unless the printed
+    sheet values are in force), plus the Lancer's bonus when riders are in play (p.18)."""
+    m = cc_by_mr[ds[i, F_MR]] + ds[i, F_CC_ADJ]
     if opt[OPT_RIDERS] == 1 and ds[i, F_RIDER] == 1:
         m += scal[S_LANCER_CC]
     return m

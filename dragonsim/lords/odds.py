@@ -22,7 +22,7 @@ from functools import lru_cache
 from ..errors import UserError, resolve_name
 from ..rules import RuleSet, lords_rules
 from ..rules.lords import DIRECTIONS, PART_CODES, PARTS, RIDERS, TACTICS
-from .sheets import Sheet, sheet
+from .sheets import Sheet, close_combat_modifier, sheet
 
 __all__ = [
     "dice_sum",
@@ -34,6 +34,7 @@ __all__ = [
     "weapon_damage",
     "location",
     "close_combat",
+    "close_combat_by_difference",
     "rider_attack",
     "spell_on_own_dragon",
     "expected",
@@ -208,28 +209,42 @@ def close_combat(
     tactics: tuple[str, str] | None = None,
     rules: RuleSet | None = None,
 ) -> tuple[Fraction, Fraction, Fraction]:
-    """P(a wins), P(draw), P(b wins) of one close combat (p.13).
+    """P(a wins), P(draw), P(b wins) of one close combat of two healthy dragons (p.13).
 
-    Each rolls 2d6 + close combat modifier (+2 for a Lancer, p.18); higher wins, ties draw.
-    ``tactics=(a's, b's)`` adds the optional Tactics Result Table's modifier to ``a``'s
-    score, ``a`` being the attacker (p.22).
+    Each rolls 2d6 + its close combat modifier
+    (:func:`~dragonsim.lords.sheets.close_combat_modifier`: the sheet's, +2 for a Lancer
+    when riders are in play, p.18, rule ``lords.riders_in_play``; the engine uses the same
+    values); higher wins, ties draw. ``tactics=(a's, b's)`` adds the optional Tactics Result
+    Table's modifier to ``a``'s score, ``a`` being the attacker (p.22).
     """
     r = rules or lords_rules()
     sa, sb = sheet(a, rules=r), sheet(b, rules=r)
-    lancer = r.get("lords.lancer")["close_combat"]
-    ma = sa.cc + (lancer if sa.rider == "Lancer" else 0)
-    mb = sb.cc + (lancer if sb.rider == "Lancer" else 0)
+    ma = close_combat_modifier(sa, r)
+    mb = close_combat_modifier(sb, r)
     if tactics is not None:
         ta = resolve_name(tactics[0], TACTICS, "tactic")
         tb = resolve_name(tactics[1], TACTICS, "tactic")
         ma += r.get("lords.tactics")[ta][TACTICS.index(tb)]
+    return close_combat_by_difference(ma - mb)
+
+
+@lru_cache(maxsize=64)
+def close_combat_by_difference(diff: int) -> tuple[Fraction, Fraction, Fraction]:
+    """P(win), P(draw), P(loss) of a dragon whose close-combat modifier exceeds its
+    opponent's by ``diff``: "Both ... roll 2d6 and add the close combat modifiers ... The
+    highest modified result wins the combat. If the numbers are tied, the combat is a draw"
+    (p.13).
+
+    >>> close_combat_by_difference(0)[1]
+    Fraction(73, 648)
+    """
     d = two_d6()
     win = draw = loss = Fraction(0)
     for x, px in d.items():
         for y, py in d.items():
-            if x + ma > y + mb:
+            if x + diff > y:
                 win += px * py
-            elif x + ma == y + mb:
+            elif x + diff == y:
                 draw += px * py
             else:
                 loss += px * py

@@ -24,7 +24,18 @@ from ..errors import UserError, resolve_name
 from ..rules import RuleSet, lords_rules
 from ..rules.lords import BODIES, BREATHS, CLAWS, MRS, PARTS, RIDERS, ROSTER, WINGS
 
-__all__ = ["Sheet", "sheet", "design", "parse_design", "roster", "legion", "dice_text", "ROSTER"]
+__all__ = [
+    "Sheet",
+    "sheet",
+    "design",
+    "parse_design",
+    "roster",
+    "legion",
+    "dice_text",
+    "riders_in_play",
+    "close_combat_modifier",
+    "ROSTER",
+]
 
 _COMPONENTS = {"body": BODIES, "wings": WINGS, "breath": BREATHS, "claws": CLAWS, "rider": RIDERS}
 _ALIASES = {
@@ -217,6 +228,40 @@ def design(
         magic_points=r.get("lords.wizard")["magic_points"] if comp["rider"] == "Wizard" else 0,
         rules_hash=r.hash,
     )
+
+
+def riders_in_play(rules: RuleSet | None = None) -> bool:
+    """Whether riders act under ``rules`` (rule ``lords.riders_in_play``): not in the basic
+    rules, whose sequence of play has no rider phase (p.7); yes in the advanced rules' (p.15).
+
+    The exact odds and the engine's options (``OPT_RIDERS``) both read it here.
+
+    >>> riders_in_play(), riders_in_play(lords_rules({"riders_in_play": 1}))
+    (False, True)
+    """
+    return bool(_rules(rules).get("lords.riders_in_play"))
+
+
+def close_combat_modifier(s: Sheet, rules: RuleSet | None = None) -> int:
+    """What a healthy ``s`` adds to its 2d6 in a close combat under ``rules``.
+
+    "add the close combat modifiers listed on their respective play sheets" (p.13): the
+    sheet's ``cc`` (the Close Combat Ability Table by maneuverability, or the printed value
+    with ``lords.printed_sheet_values``), plus "The Lancer adds +2 to the dragon's close
+    combat roll" (p.18) when riders are in play. The kernel gets the same terms: ``s.cc`` in
+    the dragon row (``D_CC``, see :func:`dragonsim.lords.api.dragon_row`), the Lancer's bonus
+    from ``lords.lancer`` switched on by :func:`riders_in_play`.
+
+    >>> close_combat_modifier(sheet("Tankerous"))
+    1
+    >>> close_combat_modifier(sheet("Tankerous"), lords_rules({"riders_in_play": 1}))
+    3
+    """
+    r = _rules(rules)
+    m = s.cc
+    if s.rider == "Lancer" and riders_in_play(r):
+        m += r.get("lords.lancer")["close_combat"]
+    return m
 
 
 def _wing_alias(w: str) -> str:

@@ -54,7 +54,8 @@ F_HITS = 38  # breath hits scored this game
 F_TOHIT = 39  # this dragon's size modifier as a target (wings + body rows)
 F_LEFT = 40  # 1 if it left the board
 F_SAMPLES = 41  # end states its planner scores per move (its strength; see parse_policy)
-NF = 42
+F_CC_ADJ = 42  # sheet's close-combat modifier minus the table's at the sheet's MR (0 but printed)
+NF = 43
 
 #: body parts, in the order of the ``F_DP`` / ``F_DP0`` columns
 PART_HEAD, PART_BODY, PART_TAIL, PART_LEFT_WING, PART_RIGHT_WING = range(5)
@@ -63,7 +64,7 @@ N_PARTS = 5
 # ---- options: the one structure for rules options (int64 [N_OPT]) --------------------------------
 OPT_TURN_LIMIT = 0  # turns before a game is called a stalemate (draw, counted separately)
 OPT_INIT_MOD = 1  # 1: advanced initiative modifiers by MR (p.15, optional)
-OPT_RIDERS = 2  # 1: riders' close-combat abilities (Lancer +2 / +4, p.18; advanced)
+OPT_RIDERS = 2  # 1: riders in play (rule lords.riders_in_play): the Lancer's +2 / +4 (p.18)
 OPT_PLAN_SAMPLES = 3  # end states a planning bot scores per altitude change
 OPT_RANGE_MOD = 4  # 1: the range row of the To-Hit table (0 reproduces the Example of Play)
 OPT_ACCEL_WINGS = 5  # 1: advanced acceleration allowance by wing size (p.16, optional)
@@ -96,7 +97,9 @@ def default_options(
 # ---- dragons: one int64 sheet row per dragon for the kernel (int64 [nd, N_DCOLS]) ----------------
 D_BODY, D_WINGS, D_BREATH, D_CLAWS, D_RIDER, D_MR, D_TEAM, D_POLICY = range(8)
 D_SAMPLES = 8  # this dragon's planning breadth (``hunter:N``); 0: the run's OPT_PLAN_SAMPLES
-N_DCOLS = 9
+D_CC = 9  # the sheet's close-combat modifier (Sheet.cc: derived, or printed with
+# lords.printed_sheet_values), the value the exact odds use
+N_DCOLS = 10
 MAXD = 8
 
 # ---- scenario rows (OPT_SETUP = 1; int64 [nd, 5]) ------------------------------------------------

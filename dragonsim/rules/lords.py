@@ -478,6 +478,24 @@ def _rules() -> list[Rule]:
             bounds=(0, 20),
         ),
         R(
+            "lords.riders_in_play",
+            0,
+            _P,
+            "Riders act only in the advanced rules: the basic sequence of play has six phases "
+            "and none for riders (p.7), and its close combat adds 'the close combat modifiers "
+            "listed on their respective play sheets' (p.13); the advanced sequence adds 'Record "
+            "Rider Actions' and 'Rider Actions' (p.15), and 'The Lancer adds +2 to the dragon's "
+            "close combat roll and +4 points of damage in close combat' (p.18). 0: the basic "
+            "rules, no rider acts; 1: riders in play. Exact odds (odds.close_combat) and the "
+            "engine read this one value: the Lancer's +2 counts in both or in neither. Of the "
+            "riders' abilities the engine simulates the Lancer's; ranged rider attacks, spells "
+            "and rider damage are not simulated yet (odds.rider_attack and odds.spell give "
+            "their exact odds), and the bots' estimate of a close combat before they engage "
+            "reads the Close Combat Ability Table alone.",
+            "close combat (Lancer), odds",
+            bounds=(0, 1),
+        ),
+        R(
             "lords.rider_hit_roll",
             7,
             _P,
@@ -634,8 +652,12 @@ def _rules() -> list[Rule]:
             _D,
             "Tankerous's sheet prints close combat 9 but MR I gives 1; sheets are derived from "
             "their components (the Close Combat Ability Table, p.13, gives MR I a modifier of "
-            "1). Set to 1 to use the printed 9.",
-            "sheets",
+            "1). Set to 1 to use the printed 9: the sheet's value then counts in the exact odds "
+            "and in every simulated close combat alike (the kernel keeps the sheet's difference "
+            "from the table when serious tail damage lowers the maneuverability, which 'does "
+            "affect your close combat modifier', p.12). The bots' estimate of a close combat "
+            "before they engage still reads the table alone.",
+            "sheets, odds, close combat",
             bounds=(0, 1),
         ),
     ]
