@@ -51,6 +51,8 @@ from .._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
 from ..random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, seed_stream
 from . import bots as _bots
 from . import hexes, mechanics, movetables, state, tables
+from . import search as _search
+from .bots import FAMILIES, FAMILY_SEARCH
 from .bots import dispatch as _dispatch
 from .bots import plan as _plan
 from .bots import planner as _planner
@@ -210,6 +212,8 @@ from .tables import (
 #: initiative keys are rolls times this, so that a roll-off (2d6, at most 12) added within a
 #: tied group orders the group without reaching the next roll
 TIE_SCALE = 16
+#: movement: the engagement is not chosen with the move, the bot is asked after moving
+ASK_BOT = -2
 
 
 class Work(NamedTuple):
@@ -549,11 +553,17 @@ def record_speeds(ds, na, opt, tb, w, turn, log, nlog):
 
 
 @game_fn(inline="always")  # into play_game: the planners' code is linked one level fewer
-def movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog):
+def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
     """ "3. Movement" (p.8): in initiative order each dragon flies exactly its speed; a dragon
     with no move that stays on the board flies off and is out of the game. After each move the
     dragon may engage the one enemy in front of it (:func:`~dragonsim.lords.mechanics.
-    can_engage`, p.9). Returns the engagements made."""
+    can_engage`, p.9). Returns the engagements made.
+
+    The movers are ``w.order[k0:na]`` (a game starts at 0; a look-ahead continues a turn after
+    its own move). ``srch`` is the look-ahead's scratch (:func:`~dragonsim.lords.search.
+    new_search_work`) when the game has a ``search`` bot, or None: then the look-ahead is not
+    compiled in at all (numba prunes the branch), which is also what keeps the look-ahead's
+    own games from calling it."""
     scal = tb.scalars
     width = scal[S_BOARD_WIDTH]
     depth = scal[S_BOARD_DEPTH]
@@ -562,39 +572,45 @@ def movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog):
     max_range = scal[S_MAX_RANGE]
     self_dice = scal[S_CC_SELF_DAMAGE_DICE]
     engages = 0
-    for k in range(na):
+    for k in range(k0, na):
         i = w.order[k]
         if ds[i, F_ALIVE] == 0:
             continue
-        e, dalt = choose_move(
-            ds[i, F_POLICY],
-            ds,
-            i,
-            ds[i, F_SPEED],
-            mv.off,
-            mv.h,
-            mv.rq,
-            mv.rr,
-            mv.box,
-            mv.pk,
-            mv.pe,
-            mv.inv,
-            mv.tg,
-            mv.tg_off,
-            plan,
-            base,
-            tb.alt_mod,
-            max_range,
-            width,
-            depth,
-            alt_levels,
-            tb.cc_by_mr,
-            self_dice,
-            ds[i, F_SAMPLES],
-            w.pst,
-            w.scratch,
-            geo,
-        )
+        jeng = ASK_BOT  # the engagement: chosen with the move (search) or asked after it
+        if srch is not None and FAMILIES[ds[i, F_POLICY]] == FAMILY_SEARCH:
+            e, dalt, jeng = _search.search_move(
+                ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn
+            )
+        else:
+            e, dalt = choose_move(
+                ds[i, F_POLICY],
+                ds,
+                i,
+                ds[i, F_SPEED],
+                mv.off,
+                mv.h,
+                mv.rq,
+                mv.rr,
+                mv.box,
+                mv.pk,
+                mv.pe,
+                mv.inv,
+                mv.tg,
+                mv.tg_off,
+                plan,
+                base,
+                tb.alt_mod,
+                max_range,
+                width,
+                depth,
+                alt_levels,
+                tb.cc_by_mr,
+                self_dice,
+                ds[i, F_SAMPLES],
+                w.pst,
+                w.scratch,
+                geo,
+            )
         if e < 0:
             # no move stays on the board: the dragon flies off and is out of the game
             if log is not None:
@@ -618,20 +634,22 @@ def movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog):
                 log[r, L_A + 4] = (f0 + mv.f[e]) % 6
                 log[r, L_A + 5] = ds[i, F_ALT] + dalt
         apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
-        j = choose_engage(
-            ds[i, F_POLICY],
-            ds,
-            i,
-            plan,
-            base,
-            tb.arc,
-            range_mod,
-            tb.alt_mod,
-            max_range,
-            tb.cc_by_mr,
-            self_dice,
-            w.pst,
-        )
+        j = jeng
+        if jeng == ASK_BOT:
+            j = choose_engage(
+                ds[i, F_POLICY],
+                ds,
+                i,
+                plan,
+                base,
+                tb.arc,
+                range_mod,
+                tb.alt_mod,
+                max_range,
+                tb.cc_by_mr,
+                self_dice,
+                w.pst,
+            )
         if j >= 0 and can_engage(ds, i, j):
             if log is not None:
                 log_row(log, nlog, ds, turn, K_ENGAGE, i, j)
@@ -824,8 +842,45 @@ def end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog
 
 
 @game_fn(inline="always")
+def finish_turn(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
+    """The rest of a turn from the movement phase on, its speeds recorded: movement from
+    initiative slot ``k0`` (:func:`movement`), then, while more than one team is in play,
+    breath targets, breath combat and close combat. Returns ``(engagements made, teams in
+    play, one such team)``. The game loop calls it with ``k0 = 0``; the look-ahead
+    (:mod:`~dragonsim.lords.search`) continues a turn after a move it is judging."""
+    made = movement(
+        ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
+    )
+    nteams, last_team = teams_alive(ds, nd)
+    if nteams > 1:
+        record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog)
+        breath_combat(ds, nd, na, tb, range_mod, w, cnt)
+        nteams, last_team = teams_alive(ds, nd)
+        if nteams > 1:
+            close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog)
+            nteams, last_team = teams_alive(ds, nd)
+    return made, nteams, last_team
+
+
+@game_fn(inline="always")
 def play_game(
-    game, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, w, cnt, rec, rrow, log, nlog
+    game,
+    seed,
+    dragons,
+    scen,
+    opt,
+    tb,
+    range_mod,
+    mv,
+    plan,
+    geo,
+    w,
+    cnt,
+    rec,
+    rrow,
+    log,
+    nlog,
+    srch,
 ):
     """Play game number ``game`` of the run ``seed`` to the end and add it to ``cnt``.
 
@@ -855,6 +910,9 @@ def play_game(
     log, nlog : int64 [k, N_LOG], int64 [1], or None, None
         Every decision is logged while ``nlog[0] < k`` (tests); with None (a plain duel) the
         logging code is not compiled at all (numba prunes ``if log is not None`` branches).
+    srch : SearchWork or None
+        The look-ahead's scratch when a dragon plays the ``search`` bot
+        (:func:`~dragonsim.lords.search.new_search_work`), else None.
     """
     nd = dragons.shape[0]
     ds = w.ds[:nd]  # loops over dragons run over the ones in this game only
@@ -880,17 +938,10 @@ def play_game(
         turn += 1
         na = initiative(ds, nd, opt, tb, w, cnt)
         record_speeds(ds, na, opt, tb, w, turn, log, nlog)
-        engages += movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog)
-        nteams, last_team = teams_alive(ds, nd)
-        if nteams <= 1:
-            continue
-        record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog)
-        breath_combat(ds, nd, na, tb, range_mod, w, cnt)
-        nteams, last_team = teams_alive(ds, nd)
-        if nteams <= 1:
-            continue
-        close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog)
-        nteams, last_team = teams_alive(ds, nd)
+        made, nteams, last_team = finish_turn(
+            ds, nd, na, 0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
+        )
+        engages += made
     end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog)
 
 
@@ -901,12 +952,29 @@ def play_game(
 
 @game_fn(nogil=True)
 def play_chunks(
-    c0, c1, nchunks, start, n, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, out, rec, w
+    c0,
+    c1,
+    nchunks,
+    start,
+    n,
+    seed,
+    dragons,
+    scen,
+    opt,
+    tb,
+    range_mod,
+    mv,
+    plan,
+    geo,
+    out,
+    rec,
+    w,
+    srch,
 ):
     """Play the games of chunks ``c0..c1-1`` (of ``nchunks`` over games ``start..start+n-1``)
     serially, chunk ``c`` into counter row ``out[c]``, in the caller's scratch ``w``
-    (:func:`new_work`); records into ``rec`` when it has a row per game. Releases the GIL:
-    :func:`duel_kernel` runs one call per thread.
+    (:func:`new_work`) and ``srch`` (the look-ahead's, or None); records into ``rec`` when it
+    has a row per game. Releases the GIL: :func:`duel_kernel` runs one call per thread.
 
     A :func:`~dragonsim._kernels.game_fn` like every function it inlines: with reference
     counting, each array the inlined game hands to a phase was counted in and out, about
@@ -934,6 +1002,7 @@ def play_chunks(
                 rrow,
                 None,
                 None,
+                srch,
             )
 
 
@@ -1005,31 +1074,61 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
     args = (nchunks, int(start), n, int(seed), dragons, scen, opt, tb, range_mod, mv, plan, geo)
     threads = min(numba.get_num_threads(), nchunks)
     if threads <= 1:
-        play_chunks(0, nchunks, *args, out, rec, new_work())
+        play_chunks(0, nchunks, *args, out, rec, new_work(), _search_work(dragons))
     else:
         runs = [(nchunks * t // threads, nchunks * (t + 1) // threads) for t in range(threads)]
         pool = _pool(threads)
-        jobs = [pool.submit(play_chunks, c0, c1, *args, out, rec, new_work()) for c0, c1 in runs]
+        jobs = [
+            pool.submit(play_chunks, c0, c1, *args, out, rec, new_work(), _search_work(dragons))
+            for c0, c1 in runs
+        ]
         for j in jobs:
             j.result()
     return out.sum(axis=0)
 
 
+def _search_work(dragons):
+    """The look-ahead's scratch when a dragon of ``dragons`` plays the ``search`` bot, else
+    None (then no look-ahead is compiled into the game)."""
+    if any(_bots.FAMILIES[int(p)] == FAMILY_SEARCH for p in dragons[:, D_POLICY]):
+        return _search.new_search_work()
+    return None
+
+
 def logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log):
     """Play one game (serially) and return ``(counters, log)``; the log has one row per
     decision (``K_*`` kinds) for the legality checker."""
-    return _logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log, new_work())
+    w = new_work()
+    return _logged_game(
+        game, seed, dragons, scen, opt, tb, mv, plan, max_log, w, _search_work(dragons)
+    )
 
 
 @njit(cache=True)
-def _logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log, w):
+def _logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log, w, srch):
     range_mod, geo = kernel_inputs(tb, opt)
     log = np.zeros((max_log, N_LOG), np.int64)
     nlog = np.zeros(1, np.int64)
     cnt = np.zeros(N_COUNTERS, np.int64)
     rec = np.zeros((0, N_REC), np.int64)
     play_game(
-        game, seed, dragons, scen, opt, tb, range_mod, mv, plan, geo, w, cnt, rec, -1, log, nlog
+        game,
+        seed,
+        dragons,
+        scen,
+        opt,
+        tb,
+        range_mod,
+        mv,
+        plan,
+        geo,
+        w,
+        cnt,
+        rec,
+        -1,
+        log,
+        nlog,
+        srch,
     )
     return cnt, log[: nlog[0]]
 
@@ -1045,6 +1144,7 @@ guard_caches(
         _plan,
         _planner,
         _random_bot,
+        _search,
         hexes,
         tables,
         _random,
@@ -1063,6 +1163,7 @@ __all__ = [
     "initiative",
     "record_speeds",
     "movement",
+    "finish_turn",
     "record_targets",
     "breath_combat",
     "close_combat",
