@@ -59,6 +59,8 @@ def _lords() -> None:
     from .lords.api import duel
 
     duel("Reaper", "Skyblazer", n=1, progress=False, threads=None)
+    # a game with a look-ahead dragon compiles the game loop once more (the rollouts in it)
+    duel("Reaper", "Skyblazer", n=1, policy="search", progress=False, threads=None)
 
 
 def _dice() -> None:

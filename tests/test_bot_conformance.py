@@ -107,3 +107,38 @@ def test_the_released_hunter_2_is_not_fair_and_stays_so():
     assert _seats_p(res.wins) < ALPHA
     fair = api.battle(["Lectronist"] * 3, n=6000, seed=3, policy="hunter", progress=False)
     assert _seats_p(fair.wins) > ALPHA
+
+
+# ---- the look-ahead bot -------------------------------------------------------------------------
+# search plays every candidate forward many times, about a hundred times slower than the
+# hunter, so it gets the same checks at smaller counts (short Reaper games); each still has
+# hundreds of decided games.
+
+
+@pytest.mark.parametrize(
+    "dragons, teams, n",
+    [(["Reaper"] * 3, None, 150), (["Reaper"] * 4, [0, 1, 0, 1], 200)],
+    ids=["free-for-all-3", "teams-interleaved"],
+)
+def test_search_is_fair_to_every_seat(dragons, teams, n):
+    """search in a free-for-all of three identical dragons and in a team game of four: every
+    seat (team) wins alike."""
+    res = api.battle(dragons, teams=teams, n=n, seed=14, policy="search", progress=False)
+    p = _seats_p(res.wins)
+    assert p > ALPHA, f"search {teams}: wins {res.wins} (draws {res.draws}), p = {p:.2g}"
+
+
+def test_search_mirror_duel_is_even_and_seats_swap():
+    """search against itself is even, and Reaper against Skyblazer wins as often from either
+    seat."""
+    res = api.duel("Reaper", "Reaper", n=600, seed=9, policy="search", progress=False)
+    p = _even_p(res.wins_a, res.wins_b)
+    assert p > ALPHA, f"search mirror: {res.wins_a} / {res.wins_b}, p = {p:.2g}"
+    n = 400
+    ab = api.duel("Reaper", "Skyblazer", n=n, seed=21, policy="search", progress=False)
+    ba = api.duel("Skyblazer", "Reaper", n=n, seed=22, policy="search", progress=False)
+    k1, k2 = ab.wins_a, ba.wins_b
+    pooled = (k1 + k2) / (2 * n)
+    z = (k1 - k2) / n / np.sqrt(2 * pooled * (1 - pooled) / n)
+    p = 2 * stats.norm.sf(abs(z))
+    assert p > ALPHA, f"search Reaper-Skyblazer: {k1} from seat 0, {k2} from seat 1, p = {p:.2g}"

@@ -13,7 +13,9 @@ compiled bots live beside it:
 * :mod:`.planner` -- the planning family (``hunter``, ``brawler``, ``sniper``): score sampled
   move end states with the exact odds; the weights are named constants there;
 * :mod:`.plan` -- the planners' shared tables (exact odds by target number, damage, close
-  combat; the geometry of shots and board edges), built once per kernel call.
+  combat; the geometry of shots and board edges), built once per kernel call;
+* :mod:`dragonsim.lords.search` -- the ``search`` family's moves: it plays the game loop
+  forward, so it lives beside the engine (its other decisions are the hunter's).
 
 Adding a bot: give it an id and a version in :data:`RELEASED` (and, if it is the newest of
 its name, in :data:`POLICIES`), its family in :data:`FAMILIES`, its scoring in :data:`KINDS`
@@ -60,6 +62,15 @@ Policies
 ``sniper`` (sniper-2; sniper-1 as ``sniper@1``)
     Keeps range 3-5, stays out of the enemies' dark and grey areas, never engages. sniper-2
     breaks ties as hunter-3 does.
+``search`` (search-1)
+    The look-ahead reference bot (:mod:`dragonsim.lords.search`): its candidate moves are
+    three hunter samples, the brawler's and the sniper's moves and two random legal ones,
+    each with and without the engagement it allows; it plays each forward (the rest of the
+    turn and two more, every dragon the hunter, 8 rollouts on common streams) and takes the
+    best only when its rollouts beat the hunter's own choice by more than a standard error of
+    the paired differences. Its speeds, targets, corner sides and facings are hunter-3's.
+    About a hundred times slower than the hunter; a breadth (``search:32``) widens the hunter
+    samples it draws candidates from.
 """
 
 from __future__ import annotations
@@ -68,6 +79,7 @@ __all__ = [
     "POLICIES",
     "FAMILY_RANDOM",
     "FAMILY_PLANNER",
+    "FAMILY_SEARCH",
     "FAMILIES",
     "P_RANDOM",
     "P_HUNTER",
@@ -76,6 +88,8 @@ __all__ = [
     "P_HUNTER_3",
     "P_BRAWLER_2",
     "P_SNIPER_2",
+    "P_SEARCH",
+    "P_ROLLOUT",
     "RELEASED",
     "KINDS",
     "FAIR",
@@ -90,6 +104,9 @@ __all__ = [
 #: bot families: the dispatchers (:mod:`.dispatch`) branch on these
 FAMILY_RANDOM = 0
 FAMILY_PLANNER = 1
+#: the look-ahead (:mod:`dragonsim.lords.search`): its moves and engagements come from
+#: rollouts; every other decision is the planner's (its ``KINDS`` entry)
+FAMILY_SEARCH = 2
 
 # ---- the policy table ---------------------------------------------------------------------------
 P_RANDOM = 0
@@ -99,6 +116,9 @@ P_SNIPER = 3  # sniper-1
 P_HUNTER_3 = 4
 P_BRAWLER_2 = 5
 P_SNIPER_2 = 6
+P_SEARCH = 7  # search-1
+#: the bot that plays every dragon in the look-ahead's rollouts
+P_ROLLOUT = P_HUNTER_3
 
 #: every released bot, ``name@version`` -> (kernel id, version label). A released bot's
 #: results never change: a new version gets a new id and the old one stays selectable, so a
@@ -111,6 +131,7 @@ RELEASED = {
     "brawler@2": (P_BRAWLER_2, "brawler-2"),
     "sniper@1": (P_SNIPER, "sniper-1"),
     "sniper@2": (P_SNIPER_2, "sniper-2"),
+    "search@1": (P_SEARCH, "search-1"),
 }
 
 #: name -> (id, version) of the newest version: what a plain name (``hunter``) means. The
@@ -120,6 +141,7 @@ POLICIES = {
     "hunter": RELEASED["hunter@3"],
     "brawler": RELEASED["brawler@2"],
     "sniper": RELEASED["sniper@2"],
+    "search": RELEASED["search@1"],
 }
 
 #: the bot family of each policy id (index: the id): the dispatchers' one branch
@@ -131,16 +153,17 @@ FAMILIES = (
     FAMILY_PLANNER,
     FAMILY_PLANNER,
     FAMILY_PLANNER,
+    FAMILY_SEARCH,
 )
 
 #: the planner whose scoring each id plays (index: the id): hunter, brawler or sniper
-KINDS = (P_RANDOM, P_HUNTER, P_BRAWLER, P_SNIPER, P_HUNTER, P_BRAWLER, P_SNIPER)
+KINDS = (P_RANDOM, P_HUNTER, P_BRAWLER, P_SNIPER, P_HUNTER, P_BRAWLER, P_SNIPER, P_HUNTER)
 
 #: 1 where the bot breaks ties between equally good choices (the nearest enemy, the end
 #: state, the breath target, a corner's side) uniformly from its policy stream, 0 where it
 #: takes the first in index or visiting order (the versions released before fair seats; the
 #: random bot's choices are uniform already)
-FAIR = (1, 0, 0, 0, 1, 1, 1)
+FAIR = (1, 0, 0, 0, 1, 1, 1, 1)
 
 
 #: the most end states a planner may score per move (``hunter:N``)
@@ -190,7 +213,7 @@ def parse_policy(spec: str) -> tuple[str, int | None]:
     table = RELEASED if at else POLICIES
     if not sep:
         return name, None
-    if FAMILIES[table[name][0]] != FAMILY_PLANNER:
+    if FAMILIES[table[name][0]] == FAMILY_RANDOM:
         raise UserError(
             f"policy {text!r}: random does not plan, so it takes no breadth; "
             f"write random, or a planner such as hunter:32"

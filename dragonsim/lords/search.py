@@ -1,0 +1,368 @@
+"""The look-ahead bot, ``search`` (search-1): a move judged by the games that follow it.
+
+When a ``search`` dragon comes up in the movement phase, it gathers candidate moves from the
+planners it can imitate -- three independent hunter samples (each a different scattered
+sample of end states), the brawler's closing move, the sniper's stand-off move and two
+uniformly random legal moves -- each once, and each move that leaves an enemy directly in
+front twice: with and without the engagement (p.9). Then it plays every candidate forward: the
+rest of this turn and :data:`HORIZON` more turns of the real game loop (the same phase
+functions as every simulated game, :func:`~dragonsim.lords.engine.finish_turn`), every dragon
+played by the hunter (:data:`~dragonsim.lords.bots.P_ROLLOUT`), :data:`ROLLOUTS` times, and
+keeps the candidate whose rollouts end best for its side on average (:func:`position_value`).
+
+Every candidate is played from the same :data:`ROLLOUTS` pairs of rollout streams (common
+random numbers: the k-th rollout of each candidate rolls the same dice in the same order as
+long as the games agree), so the comparison between two candidates is much less noisy than
+either value; the streams come from the game's own policy stream, so a search game is
+reproducible and independent of threads and chunking like every game. Ties between candidates
+whose rollouts score exactly alike are broken uniformly from the policy stream (fair seats).
+
+Its other decisions -- the speed it records, its breath target, a corner's side, a close-combat
+winner's facing -- are hunter-3's (``KINDS``/``FAIR`` in :mod:`dragonsim.lords.bots`).
+
+The rollouts model every dragon, the opponent included, as the hunter: the search answers
+"which of these moves is best if everyone then plays as hunter-3 does", a one-step policy
+improvement over the hunter (Tesauro & Galperin 1996; Bertsekas, *Rollout algorithms*). A game
+with a ``search`` dragon compiles the game loop once more with the look-ahead in it
+(:func:`~dragonsim.lords.engine.movement`'s ``srch``); games without one never compile it.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import _kernels
+from .. import random as _random
+from .._kernels import game_fn, guard_caches
+from ..random import STREAM_GAME, STREAM_POLICY, game_key, next_u64, purpose_seed
+from . import engine as _engine
+from . import mechanics, state
+from .bots import (
+    FAMILIES,
+    FAMILY_RANDOM,
+    P_BRAWLER_2,
+    P_HUNTER_3,
+    P_RANDOM,
+    P_ROLLOUT,
+    P_SNIPER_2,
+)
+from .bots import planner as _planner
+from .bots import random as _random_bot
+from .bots.planner import plan_engage, plan_move
+from .bots.random import pick_move
+from .mechanics import apply_move, can_engage, draw_below
+from .state import (
+    F_ALIVE,
+    F_ALT,
+    F_DP,
+    F_DP0,
+    F_ENG,
+    F_F,
+    F_MOVED,
+    F_POLICY,
+    F_Q,
+    F_R,
+    F_SAMPLES,
+    F_SPEED,
+    F_TEAM,
+    MAXD,
+    N_COUNTERS,
+    N_PARTS,
+    NF,
+    OPT_TURN_LIMIT,
+)
+from .tables import (
+    S_ALTITUDE_LEVELS,
+    S_BASE_TO_HIT,
+    S_BOARD_DEPTH,
+    S_BOARD_WIDTH,
+    S_CC_SELF_DAMAGE_DICE,
+    S_MAX_RANGE,
+)
+
+#: the planners whose moves are candidates, in the order they are asked (the policy stream
+#: draws in this order): three hunter samples, the brawler, the sniper, two random moves
+GENERATORS = (P_HUNTER_3, P_HUNTER_3, P_HUNTER_3, P_BRAWLER_2, P_SNIPER_2, P_RANDOM, P_RANDOM)
+#: the most candidates (every generator's move, with and without an engagement)
+MAX_CANDIDATES = 2 * len(GENERATORS)
+#: rollouts per candidate (the same streams for every candidate)
+ROLLOUTS = 8
+#: full turns played after the rest of this one before a rollout is scored
+HORIZON = 2
+#: a candidate replaces the hunter's own choice only when its rollouts beat the hunter's by
+#: more than this many standard errors of the paired differences (rollout by rollout, on the
+#: same streams): the best of a dozen noisy means is biased upwards (the winner's curse), and
+#: this is what keeps the search from trading a good move for a lucky one
+SWITCH_Z = 1.0
+#: the rollout bot's breadth (end states scored per move), whatever the game's: a search's own
+#: breadth (``search:32``) widens its candidate hunter samples only. (8 plays about 15% faster
+#: and is measurably weaker: Tankerous's mirror against the hunter 0.66 instead of 0.69.)
+ROLLOUT_BREADTH = 16
+#: how much a side's health (its dragons' weakest parts, 0..1) counts in an unfinished
+#: rollout's value: kept below 1/2 so that no unfinished game is worth a win or a loss
+HEALTH_WEIGHT = 0.45
+
+
+class SearchWork(NamedTuple):
+    """The look-ahead's scratch, one per thread (allocated in Python: the game allocates
+    nothing)."""
+
+    rw: _engine.Work  # the rollouts' game scratch (state rows, order, streams)
+    ds0: np.ndarray  # int64 [MAXD, NF]: the position being judged, kept between rollouts
+    cand: np.ndarray  # int64 [MAX_CANDIDATES, 3]: entry, altitude change, engaged (-1 none)
+    ref: np.ndarray  # float64 [ROLLOUTS]: the hunter's choice's value in each rollout
+    cnt: np.ndarray  # int64 [N_COUNTERS]: the rollouts' counters (thrown away)
+
+
+def new_search_work() -> SearchWork:
+    """Fresh :class:`SearchWork` for one thread of games with a ``search`` dragon."""
+    return SearchWork(
+        _engine.new_work(),
+        np.zeros((MAXD, NF), np.int64),
+        np.zeros((MAX_CANDIDATES, 3), np.int64),
+        np.zeros(ROLLOUTS, np.float64),
+        np.zeros(N_COUNTERS, np.int64),
+    )
+
+
+@game_fn
+def health(ds, i):
+    """Dragon ``i``'s weakest part as a fraction of its starting damage points (a dragon is
+    removed when any part reaches 0, p.12); 0 once it is out of play."""
+    if ds[i, F_ALIVE] == 0:
+        return 0.0
+    h = 1.0
+    for p in range(N_PARTS):
+        f = ds[i, F_DP + p] / ds[i, F_DP0 + p]
+        if f < h:
+            h = f
+    return h
+
+
+@game_fn
+def position_value(ds, nd, team, turn, turn_limit):
+    """What a rollout's end is worth to ``team``: 1 a win, 0 a loss, 1/2 a draw (every dragon
+    out, or the turn limit reached), and for a game still going 1/2 plus
+    :data:`HEALTH_WEIGHT` times the side's mean health less its enemies' (:func:`health`)."""
+    nteams, last = _engine.teams_alive(ds, nd)
+    if nteams <= 1:
+        if last < 0:
+            return 0.5
+        return 1.0 if last == team else 0.0
+    if turn >= turn_limit:
+        return 0.5
+    mine = 0.0
+    theirs = 0.0
+    nm = 0
+    nt = 0
+    for j in range(nd):
+        if ds[j, F_TEAM] == team:
+            mine += health(ds, j)
+            nm += 1
+        else:
+            theirs += health(ds, j)
+            nt += 1
+    return 0.5 + HEALTH_WEIGHT * (mine / nm - theirs / nt)
+
+
+@game_fn
+def rollout(ds0, nd, na, k, order, e, dalt, jeng, opt, tb, range_mod, mv, plan, geo, srch, turn):
+    """Play the position ``ds0`` (the dragon at initiative slot ``k`` about to move) forward
+    with move ``(e, dalt)`` and engagement ``jeng``: the rest of this turn, then up to
+    :data:`HORIZON` turns, every dragon the rollout bot; returns :func:`position_value` for the
+    mover's team. The caller has pointed ``srch.rw``'s streams at this rollout's."""
+    rw = srch.rw
+    ds = rw.ds[:nd]
+    for j in range(nd):
+        for c in range(NF):
+            ds[j, c] = ds0[j, c]
+        ds[j, F_POLICY] = P_ROLLOUT
+        ds[j, F_SAMPLES] = ROLLOUT_BREADTH
+    for c in range(na):
+        rw.order[c] = order[c]
+    i = order[k]
+    team = ds[i, F_TEAM]
+    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
+    if jeng >= 0:
+        ds[i, F_ENG] = jeng
+        ds[jeng, F_ENG] = i
+    cnt = srch.cnt
+    _, nteams, _ = _engine.finish_turn(
+        ds, nd, na, k + 1, opt, tb, range_mod, mv, plan, geo, rw, cnt, turn, None, None, None
+    )
+    t = turn
+    limit = opt[OPT_TURN_LIMIT]
+    while nteams > 1 and t < turn + HORIZON and t < limit:
+        t += 1
+        na2 = _engine.initiative(ds, nd, opt, tb, rw, cnt)
+        _engine.record_speeds(ds, na2, opt, tb, rw, t, None, None)
+        _, nteams, _ = _engine.finish_turn(
+            ds, nd, na2, 0, opt, tb, range_mod, mv, plan, geo, rw, cnt, t, None, None, None
+        )
+    return position_value(ds, nd, team, t, limit)
+
+
+@game_fn
+def _add(cand, nc, e, dalt, j):
+    """Append candidate ``(e, dalt, j)`` unless it is there already; the new count."""
+    for c in range(nc):
+        if cand[c, 0] == e and cand[c, 1] == dalt and cand[c, 2] == j:
+            return nc
+    cand[nc, 0] = e
+    cand[nc, 1] = dalt
+    cand[nc, 2] = j
+    return nc + 1
+
+
+@game_fn
+def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn):
+    """The move of the ``search`` dragon at initiative slot ``k``: ``(entry, dalt, engaged)``,
+    a move-table entry, the altitude change and the enemy it engages after the move (-1
+    none), or ``(-1, 0, -1)`` when no move stays on the board (it flies off)."""
+    i = w.order[k]
+    scal = tb.scalars
+    width = scal[S_BOARD_WIDTH]
+    depth = scal[S_BOARD_DEPTH]
+    alt_levels = scal[S_ALTITUDE_LEVELS]
+    speed = ds[i, F_SPEED]
+    cand = srch.cand
+    nc = 0
+    for g in range(len(GENERATORS)):
+        pid = GENERATORS[g]
+        if FAMILIES[pid] == FAMILY_RANDOM:
+            e, dalt = pick_move(
+                ds, i, speed, mv.off, mv.h, mv.rq, mv.rr, mv.box, width, depth, alt_levels, w.pst
+            )
+        else:
+            e, dalt = plan_move(
+                pid,
+                ds,
+                i,
+                speed,
+                mv.off,
+                mv.h,
+                mv.rq,
+                mv.rr,
+                mv.box,
+                mv.pk,
+                mv.pe,
+                mv.inv,
+                mv.tg,
+                mv.tg_off,
+                plan,
+                scal[S_BASE_TO_HIT],
+                tb.alt_mod,
+                scal[S_MAX_RANGE],
+                width,
+                depth,
+                alt_levels,
+                tb.cc_by_mr,
+                scal[S_CC_SELF_DAMAGE_DICE],
+                ds[i, F_SAMPLES],
+                w.pst,
+                w.scratch,
+                geo,
+            )
+        if e < 0:
+            continue  # no legal move at all: every generator says so
+        # the engagement this move would allow (at most one enemy is directly in front); the
+        # first candidate is the hunter's own move and engagement decision, the reference
+        q, r, f, alt = ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT]
+        apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
+        jj = -1
+        for j in range(nd):
+            if can_engage(ds, i, j):
+                jj = j
+                break
+        first = -1
+        if nc == 0 and jj >= 0:
+            first = plan_engage(
+                P_HUNTER_3,
+                ds,
+                i,
+                jj,
+                plan,
+                scal[S_BASE_TO_HIT],
+                tb.arc,
+                range_mod,
+                tb.alt_mod,
+                scal[S_MAX_RANGE],
+                tb.cc_by_mr,
+                scal[S_CC_SELF_DAMAGE_DICE],
+            )
+        ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT] = q, r, f, alt
+        ds[i, F_MOVED] = 0
+        nc = _add(cand, nc, e, dalt, first)
+        nc = _add(cand, nc, e, dalt, jj if first < 0 else -1)
+    if nc == 0:
+        return -1, 0, -1
+    if nc == 1:
+        return cand[0, 0], cand[0, 1], cand[0, 2]
+    # the position, kept: each rollout starts from a copy
+    ds0 = srch.ds0
+    for j in range(nd):
+        for c in range(NF):
+            ds0[j, c] = ds[j, c]
+    base = next_u64(w.pst)
+    rw = srch.rw
+    ref = srch.ref
+    best = 0.0  # the best mean paired gain over the reference so far (0: the reference)
+    bc = 0
+    ties = 1
+    for c in range(nc):
+        s1 = 0.0
+        s2 = 0.0
+        for r in range(ROLLOUTS):
+            gk = game_key(base, r)
+            rw.gst[0] = purpose_seed(gk, STREAM_GAME)
+            rw.pst[0] = purpose_seed(gk, STREAM_POLICY)
+            v = rollout(
+                ds0,
+                nd,
+                na,
+                k,
+                w.order,
+                cand[c, 0],
+                cand[c, 1],
+                cand[c, 2],
+                opt,
+                tb,
+                range_mod,
+                mv,
+                plan,
+                geo,
+                srch,
+                turn,
+            )
+            if c == 0:
+                ref[r] = v
+                continue
+            d = v - ref[r]
+            s1 += d
+            s2 += d * d
+        if c == 0:
+            continue
+        m = s1 / ROLLOUTS
+        var = (s2 - s1 * m) / (ROLLOUTS - 1)
+        se = np.sqrt(var / ROLLOUTS) if var > 0.0 else 0.0
+        if m <= SWITCH_Z * se:
+            continue  # not shown better than the hunter's choice
+        if m > best:
+            best = m
+            bc = c
+            ties = 1
+        elif m == best:
+            ties += 1
+            if draw_below(w.pst, ties) == 0:
+                bc = c
+    return cand[bc, 0], cand[bc, 1], cand[bc, 2]
+
+
+_names = sys.modules[__package__ + ".bots"]
+guard_caches(
+    sys.modules[__name__],
+    [_names, _engine, _planner, _random_bot, mechanics, state, _random, _kernels],
+)
