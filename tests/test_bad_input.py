@@ -89,6 +89,7 @@ RULES_COMMANDS = {
     "duel": ["duel", "Reaper", "Skyblazer", "-n", "10"],
     "battle": ["battle", "Reaper", "Slash", "-n", "10"],
     "tournament": ["tournament", "Reaper", "Slash", "-n", "10"],
+    "robustness": ["robustness", "Reaper", "Slash", "--bots", "hunter,hunter@2", "-n", "10"],
     "sensitivity": [
         "sensitivity",
         "Reaper",
@@ -199,6 +200,7 @@ MC_COMMANDS = [
     "duel",
     "battle",
     "tournament",
+    "robustness",
     "sensitivity",
     "dice attack",
     "dice table",
@@ -248,7 +250,7 @@ CLI_CASES += [
 CLI_CASES += [
     pytest.param([*_base(cmd), "-n", "10", *opt], 2, msg, id=f"{cmd} {' '.join(opt)}")
     for cmd in MC_COMMANDS
-    if cmd not in ("tournament", "sensitivity")
+    if cmd not in ("tournament", "robustness", "sensitivity")
     for opt, msg in THREAD_CASES.items()
 ]
 CLI_CASES += [
@@ -283,6 +285,9 @@ OWN = [
     (["tournament", "Reaper", "-n", "10"], "2 to 32 dragons, got 1"),
     (["tournament", "Reaper", "Reaper", "-n", "10"], "at least two different dragons"),
     (["tournament", *["Reaper"] * 33, "-n", "10"], "2 to 32 dragons"),
+    (["robustness", "Reaper", "Slash", "--bots", "hunter"], "two or more different bots"),
+    (["robustness", "Reaper", "--bots", "hunter,search"], "2 to 32 dragons, got 1"),
+    (["robustness", "Reaper", "Slash", "--reference", "sniper"], "reference bot 'sniper'"),
     (
         ["sensitivity", "Reaper", "Slash", "--rule", "altitude_mod", "--values", "", "-n", "10"],
         "--values needs at least one value",

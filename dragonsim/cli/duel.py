@@ -141,6 +141,37 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_checkpoint_option(p)
     p.set_defaults(func=cmd_sensitivity)
 
+    from ..lords.robustness import DEFAULT_BOTS, DEFAULT_REFERENCE
+
+    p = sub.add_parser(
+        "robustness",
+        help="which verdicts (who wins more) flip when the bot changes",
+        description="Plays the round robin of DRAGONS (default: the twelve ready-made "
+        "dragons) under each bot and reports, for every pair, the first dragon's win share "
+        "per bot and its verdict (A, B or even?; Holm over every pair and bot, 5%%), the "
+        "pairs whose verdict flips between bots, and how far each bot sits from the "
+        "reference.",
+    )
+    p.add_argument("dragons", nargs="*", help="ready-made names or inline designs")
+    p.add_argument("-n", type=count, default=1_000, help="games per pair per bot (default 1,000)")
+    p.add_argument("--seed", type=seed_int, default=1)
+    p.add_argument(
+        "--bots",
+        default=",".join(DEFAULT_BOTS),
+        help=f"bots to compare, comma separated (default {','.join(DEFAULT_BOTS)})",
+    )
+    p.add_argument(
+        "--reference",
+        default=DEFAULT_REFERENCE,
+        help=f"the bot the others are measured from (default {DEFAULT_REFERENCE})",
+    )
+    p.add_argument("--plot", metavar="FILE.png", help="write the figure of every pair's shares")
+    p.add_argument("--csv", metavar="FILE.csv", help="write one row per pair and bot")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_rules_option(p)
+    add_checkpoint_option(p)
+    p.set_defaults(func=cmd_robustness)
+
 
 def cmd_duel(args: argparse.Namespace) -> int:
     from ..lords.api import duel
@@ -281,3 +312,34 @@ class _Done:
         self.interrupted = bool(df.attrs.get("interrupted"))
         self.n = len(df)
         self.requested = requested
+
+
+def cmd_robustness(args: argparse.Namespace) -> int:
+    from ..errors import UserError
+    from ..lords.robustness import robustness
+
+    for path, ext in ((args.plot, ".png"), (args.csv, ".csv")):
+        if path is not None and not str(path).lower().endswith(ext):
+            raise UserError(f"{path!r}: the file must end in {ext}")
+    res = robustness(
+        args.dragons or None,
+        n=args.n,
+        seed=args.seed,
+        bots=args.bots,
+        reference=args.reference,
+        rules=rules_from(args, "lords"),
+        progress=None,
+        checkpoint=args.checkpoint,
+    )
+    if args.csv:
+        res.frame().to_csv(args.csv, index=False)
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        res.plot().savefig(args.plot, dpi=130)
+    if args.json:
+        emit_json(res.to_dict())
+    else:
+        print(res.summary())
+    return interrupted_code(res, "bots")
