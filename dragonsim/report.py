@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["manifest", "rules_hash", "plot_style", "interrupted_line"]
+__all__ = ["manifest", "rules_hash", "rules_line", "plot_style", "use_style", "interrupted_line"]
 
 STYLE_FILE = Path(__file__).with_name("dragonsim.mplstyle")
 
@@ -38,6 +38,22 @@ def manifest(**fields: Any) -> dict[str, Any]:
     return out
 
 
+def rules_line(hash_: str | None, overrides: dict[str, Any] | None) -> str:
+    """What a result's rules hash means, for a summary: ``rules hash 1179097308a1b35b (the
+    shipped rules, no override)`` or ``... (2 overrides: lords.altitude_mod = [0, 1, 1, 2, 2],
+    ...)``. The hash names every rules value in force (two runs with one hash played one
+    game)."""
+    if not hash_:
+        return ""
+    if not overrides:
+        return f"rules hash {hash_} (the shipped rules, no override)"
+    shown = ", ".join(f"{k} = {json.dumps(v)}" for k, v in overrides.items())
+    if len(shown) > 100:
+        shown = shown[:97] + "..."
+    s = "s" if len(overrides) > 1 else ""
+    return f"rules hash {hash_} ({len(overrides)} override{s} in force: {shown})"
+
+
 def interrupted_line(r, unit: str = "games") -> list[str]:
     """The summary line of an interrupted run (none for a finished one): what the numbers
     above and below cover."""
@@ -49,7 +65,17 @@ def interrupted_line(r, unit: str = "games") -> list[str]:
 
 
 def plot_style():
-    """A context manager applying dragonsim's one matplotlib style."""
+    """A context manager applying dragonsim's one matplotlib style (what every ``.plot()``
+    draws under). Figures made under it keep the style's sizes, colours and grid after the
+    block ends, so a notebook cell shows them as drawn."""
     import matplotlib.pyplot as plt
 
     return plt.style.context(str(STYLE_FILE))
+
+
+def use_style() -> None:
+    """Apply dragonsim's matplotlib style for the rest of the session (a notebook's first
+    cell calls it, so every figure of every cell has it, whatever draws it)."""
+    import matplotlib.pyplot as plt
+
+    plt.style.use(str(STYLE_FILE))

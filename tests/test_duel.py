@@ -94,7 +94,7 @@ def test_records_parquet(tmp_path):
 def test_turn_limit_is_reported():
     r = duel("Tankerous", "Tankerous", n=100, seed=1, turn_limit=1, progress=False)
     assert r.turn_limit_hits > 0 and r.draws >= r.turn_limit_hits
-    assert "turn limit 1 reached" in r.summary()
+    assert "turn limit       1 turns reached in" in r.summary()
 
 
 def test_inline_designs():

@@ -113,9 +113,10 @@ def cmd_attack(args) -> int:
         print(r.summary())
         if r.turns > 1:
             s = r.survival_frame()
-            print("  survival by attack (army still there / dragon still there):")
+            print("  survival: share of games with the army / the dragon still there after")
+            print(f"    {'attack':>6}  {'army':>6}  {'dragon':>6}")
             for _, row in s.iterrows():
-                print(f"    {int(row['turn']):>4}  {row['army']:.4f}  {row['dragon']:.4f}")
+                print(f"    {int(row['turn']):>6}  {row['army']:.4f}  {row['dragon']:.4f}")
     return interrupted_code(r)
 
 
@@ -266,13 +267,23 @@ def cmd_exact(args) -> int:
                 f"exact: up to {turns} attacks of {g.dragon} on "
                 + ", ".join(f"{u} x{c}" for u, c in g.army.items())
             )
-            for k in ("p_dragon_slain", "p_army_destroyed", "p_flew", "p_still_fighting"):
-                print(f"  {k:<18} {d[k]:.6f}")
-            print("  turn  slain     destroyed  flew away")
+            print(f"  within {turns} attacks (probabilities, exact):")
+            for k, label in (
+                ("p_dragon_slain", "dragon slain"),
+                ("p_army_destroyed", "army destroyed"),
+                ("p_flew", "dragon flew away"),
+                ("p_still_fighting", "still fighting"),
+            ):
+                print(f"    {label:<18} {d[k]:.6f}")
+            print("  by attack: P(it ends at that attack with ...)")
+            print(
+                f"    {'attack':>6}  {'dragon slain':>12}  {'army destroyed':>14}  "
+                f"{'dragon flew away':>16}"
+            )
             for r in rows:
                 print(
-                    f"  {r['turn']:>4}  {r['p_slain_at']:.6f}  {r['p_destroyed_at']:.6f}"
-                    f"   {r['p_flew_at']:.6f}"
+                    f"    {r['turn']:>6}  {r['p_slain_at']:>12.6f}  {r['p_destroyed_at']:>14.6f}"
+                    f"  {r['p_flew_at']:>16.6f}"
                 )
         return 0
     r = exact_attack(
@@ -338,7 +349,12 @@ def cmd_assumed(args) -> int:
         emit_json(rows)
         return 0
     for r in rows:
-        print(f"{r['key']} = {r['value']!r}\n    {r['source']}\n    used in: {r['used_in']}")
+        mark = (
+            f"   [override; shipped: {r['default']!r}, assumed]"
+            if r["provenance"] == "override"
+            else ""
+        )
+        print(f"{r['key']} = {r['value']!r}{mark}\n    {r['source']}\n    used in: {r['used_in']}")
     return 0
 
 

@@ -106,8 +106,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "tournament",
         help="round robin between dragons: Bradley-Terry ratings with intervals",
         description="Every pair plays -n games (each side listed first in half of them); "
-        "draws count half. Prints Bradley-Terry ratings with 95%% intervals, the win matrix "
-        "and any significant non-transitive cycles (Holm, 5%%).",
+        "draws count half. Prints Bradley-Terry ratings (log-odds) with 95% intervals, the "
+        "matrix of P(row beats column) and any significant non-transitive cycles (Holm, 5%).",
     )
     p.add_argument("dragons", nargs="+", help="two or more ready-made names or inline designs")
     p.add_argument("-n", type=count, default=10_000, help="games per pair (default 10,000)")
@@ -218,7 +218,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     else:
         print(res.summary())
         print()
-        print(res.matrix().round(3).to_string())
+        print(res.matrix_text())
     return interrupted_code(res, "pairs")
 
 

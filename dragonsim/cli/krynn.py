@@ -341,6 +341,11 @@ def _assumed(args) -> int:
         emit_json(rows)
     else:
         for r in rows:
-            print(f"{r['key']:<34} [{r['provenance']}] {r['value']}")
+            shipped = (
+                f"   (shipped: {r['default']}, {r['default_provenance']})"
+                if r["provenance"] == "override"
+                else ""
+            )
+            print(f"{r['key']:<34} [{r['provenance']}] {r['value']}{shipped}")
             print(f"{'':<34} used in: {r['where_used']}; {r['reason']}")
     return 0

@@ -125,7 +125,7 @@ def cmd_rules(args) -> int:
         rs = rules_from(args, game)
         head[game] = {"hash": rs.hash, "overrides": rs.overrides}
         for r in rows_of(rs):
-            if args.assumed and r["provenance"] != "assumed":
+            if args.assumed and r.get("default_provenance", r["provenance"]) != "assumed":
                 continue
             rows.append({"game": game, **r, "override": override_line(r["key"], r["value"])})
     if args.json:
@@ -139,21 +139,30 @@ def cmd_rules(args) -> int:
             }
         )
         return 0
+    from ..report import rules_line
+
     width = max((len(r["key"]) for r in rows), default=10)
+    print(
+        "provenance: printed (in the rulebook), derived (from printed values), published "
+        "(outside the rulebook), assumed (our choice), override (set by --rules)"
+    )
     for game in games:
         h = head[game]
-        print(
-            f"{game} rules hash {h['hash']}"
-            + (f"  overrides: {h['overrides']}" if h["overrides"] else "")
-        )
+        print(f"{game}: {rules_line(h['hash'], h['overrides'])}")
+        print(f"  {'key':<{width}}  {'provenance':<10}  value in force")
         last_source = None
         for r in (r for r in rows if r["game"] == game):
-            print(f"  {r['key']:<{width}}  {r['provenance']:<9}  {r['value']}")
+            shipped = (
+                f"   (shipped: {r['default']}, {r['default_provenance']})"
+                if r["provenance"] == "override"
+                else ""
+            )
+            print(f"  {r['key']:<{width}}  {r['provenance']:<10}  {r['value']}{shipped}")
             if args.assumed:
                 if r.get("source") != last_source:
                     print(f"  {'':<{width}}  used in: {r.get('used_in', '')}")
                     print(f"  {'':<{width}}  why: {r.get('source', '')}")
-                print(f"  {'':<{width}}  override: {r['override']}")
+                print(f"  {'':<{width}}  to override: {r['override']}")
             last_source = r.get("source")
     return 0
 
@@ -304,14 +313,22 @@ def cmd_odds_breath(args) -> int:
 
 
 def cmd_odds_location(args) -> int:
+    from ..errors import resolve_name
     from ..lords import odds
 
-    dist = odds.location(args.direction, rules_from(args, "lords"))
+    rs = rules_from(args, "lords")
+    dist = odds.location(args.direction, rs)
     if args.json:
         emit_json({k: _frac(v) for k, v in dist.items()})
         return 0
+    d = resolve_name(args.direction, odds.DIRECTIONS, "direction")
+    print(
+        f"where a hit from direction {d} lands: P(part), exact (2d6 on the Damage "
+        "Allocation Table, p.11)"
+    )
+    print(f"  {'part':<11} {'P':>6}   decimal")
     for k, v in dist.items():
-        print(f"  {k:<11} {str(v):>6} = {float(v):.4f}")
+        print(f"  {k.replace('_', ' '):<11} {str(v):>6} = {float(v):.4f}")
     return 0
 
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..checkpoint import Checkpoint, open_checkpoint
 from ..errors import UserError, check_seed, resolve_name
-from ..report import interrupted_line, manifest, rules_hash
+from ..report import interrupted_line, manifest, rules_hash, rules_line
 from ..rules import RuleSet, dice_rules
 from ..rules import registry as _registry
 from ..runner import run_blocks
@@ -679,10 +679,16 @@ class AttackResult:
             f"  army destroyed    {self.p_army_destroyed}",
             f"  dragon flew away  {self.p_flew}",
             f"  still fighting    {self.p_timeout}",
-            f"  health lost       {hl[0]:.3f} [{hl[1]:.3f}, {hl[2]:.3f}]",
-            f"  promotions        {pm[0]:.3f} [{pm[1]:.3f}, {pm[2]:.3f}]",
-            f"  attacks           {tp[0]:.3f} [{tp[1]:.3f}, {tp[2]:.3f}]",
+            f"  army health lost  {hl[0]:.3f} [{hl[1]:.3f}, {hl[2]:.3f}]  (mean health-worth of "
+            "the army's units lost, per game)",
+            f"  promotions        {pm[0]:.3f} [{pm[1]:.3f}, {pm[2]:.3f}]  (mean units "
+            "promoted, per game)",
+            f"  attacks made      {tp[0]:.3f} [{tp[1]:.3f}, {tp[2]:.3f}]  (mean, of at most "
+            f"{self.turns})",
+            "  (a share of games with its 95% interval; means with their 95% intervals)",
         ]
+        m = self.manifest()
+        lines.append("  " + rules_line(m["rules_hash"], m["rules_overrides"]))
         return "\n".join(lines)
 
     def plot(self, ax=None):
@@ -938,7 +944,9 @@ class DuelResult:
         ]
         for i, col in enumerate(self.colours):
             lines.append(f"  {'a ' + col + ' dragon slain':<24}{self.p_team_slain(i)}")
-        lines.append(f"  {'rounds':<24}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]")
+        lines.append(f"  {'rounds played':<24}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]  (mean)")
+        rs = self.options.rules
+        lines.append("  " + rules_line(rs.hash, rs.overrides))
         return "\n".join(lines)
 
 
@@ -1409,8 +1417,14 @@ class MeleeResult:
                 *interrupted_line(self),
                 f"  defender destroyed   {self.p_defender_destroyed}",
                 f"  attacker destroyed   {self.p_attacker_destroyed}",
-                f"  defender health lost {bl[0]:.3f} [{bl[1]:.3f}, {bl[2]:.3f}]",
-                f"  attacker health lost {al[0]:.3f} [{al[1]:.3f}, {al[2]:.3f}]",
+                f"  defender health lost {bl[0]:.3f} [{bl[1]:.3f}, {bl[2]:.3f}]  (mean "
+                "health-worth of its units lost)",
+                f"  attacker health lost {al[0]:.3f} [{al[1]:.3f}, {al[2]:.3f}]  (mean)",
+                *(
+                    ["  " + rules_line(self.options.rules.hash, self.options.rules.overrides)]
+                    if self.options
+                    else []
+                ),
             ]
         )
 
@@ -1594,6 +1608,10 @@ class DragonTable:
                 f"{r.p_army_destroyed.rate:>11.4f}{r.p_flew.rate:>8.4f}"
                 f"{r.health_lost[0]:>13.3f}"
             )
+        lines.append(
+            "  (slain, destroyed, flew: share of games the dragon was slain, the army destroyed, "
+            "the dragon flew away; health lost: mean health-worth of the army's units lost)"
+        )
         return "\n".join(lines)
 
 

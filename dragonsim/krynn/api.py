@@ -18,7 +18,7 @@ import numpy as np
 
 from ..checkpoint import Checkpoint, open_checkpoint
 from ..errors import UserError, check_int, did_you_mean, parse_count, resolve_name
-from ..report import interrupted_line, manifest
+from ..report import interrupted_line, manifest, rules_line
 from ..runner import run_blocks
 from ..stats import Rate, mean_interval
 from . import kernel as K
@@ -422,16 +422,17 @@ class BattleResult:
         lines = [
             f"Warriors of Krynn battle ({self.battle_type}), {self.n:,} games",
             *interrupted_line(self),
-            f"  alliance {_fmt_lines(t['alliance'])}  vs  army {_fmt_lines(t['army'])}",
+            f"  Alliance {_fmt_lines(t['alliance'])}  vs  Dragon Army {_fmt_lines(t['army'])}",
             f"  Alliance controls the tile: {self.p_alliance_controls}",
             f"  Dragon Army controls it:    {self.p_army_controls}",
         ]
         if self.p_undecided.k:
             lines.append(f"  undecided after {self.max_turns} battles: {self.p_undecided}")
-        lines.append(f"  battles until control: {mt:.2f} [{mlo:.2f}, {mhi:.2f}]")
+        lines.append(f"  battles until control: {mt:.2f} [{mlo:.2f}, {mhi:.2f}] (mean)")
         for side in SIDES:
             m, lo, hi = self.mean_units_left(side)
-            lines.append(f"  {side} units left: {m:.2f} [{lo:.2f}, {hi:.2f}]")
+            name = "Alliance" if side == "alliance" else "Dragon Army"
+            lines.append(f"  {name} units left: {m:.2f} [{lo:.2f}, {hi:.2f}] (mean, at the end)")
         if self.heroes:
             ms, slo, shi = self.mean_stress
             lines.append(
@@ -440,6 +441,9 @@ class BattleResult:
                 f" {self.p_hero_at_max_stress}"
             )
         lines.append(f"  {self.n / max(self.seconds, 1e-9):,.0f} games/s, {self.seconds:.2f} s")
+        lines.append(
+            "  " + rules_line(self.manifest.get("rules_hash"), self.manifest.get("overrides"))
+        )
         return "\n".join(lines)
 
 
@@ -649,11 +653,24 @@ class BattlefieldResult:
             f"Warriors of Krynn battlefield, {len(self.tiles)} tiles, {self.n:,} scenarios",
             *interrupted_line(self, "scenarios"),
         ]
-        for k in ("win", "hold", "loss", "loss_by_limit", "unfinished"):
-            lines.append(f"  {k:<14} {self.rate(k)}")
-        lines.append(f"  turns: {m:.2f} [{lo:.2f}, {hi:.2f}]")
+        labels = {
+            "win": "win (Alliance controls more tiles)",
+            "hold": "hold (both control as many)",
+            "loss": "loss (Dragon Army controls more, or its limit)",
+            "loss_by_limit": "  of which by the control limit",
+            "unfinished": f"unfinished after {self.manifest.get('max_turns', '?')} turns",
+        }
+        w = max(len(v) for v in labels.values())
+        lines.append("  scenario outcome, share of scenarios:")
+        for k, lab in labels.items():
+            lines.append(f"    {lab:<{w}}  {self.rate(k)}")
+        lines.append(f"  scenario length: {m:.2f} turns [{lo:.2f}, {hi:.2f}]")
+        lines.append("  tile control at the end, share of scenarios:")
         for i, c in enumerate(self.tile_control()):
-            lines.append(f"  tile {i}: alliance {c['alliance']}  army {c['army']}")
+            lines.append(f"    tile {i}: Alliance {c['alliance']}  Dragon Army {c['army']}")
+        lines.append(
+            "  " + rules_line(self.manifest.get("rules_hash"), self.manifest.get("overrides"))
+        )
         return "\n".join(lines)
 
 
@@ -727,6 +744,8 @@ def battlefield(
         rules_hash=r.hash,
         overrides=r.overrides,
         p_all_out=p,
+        max_turns=int(max_turns),
+        control_limit=int(control_limit),
         seconds=out.seconds,
         compile_seconds=out.compile_seconds,
         resumed=out.resumed,
@@ -852,7 +871,9 @@ class ConflictResult:
         if self.dice is not None:
             lines.append(f"  one roll of {self.dice} battle dice")
         else:
-            lines.append(f"  best use of {self.actions} actions and {self.cards} ability cards:")
+            lines.append(
+                f"  best use of {self.actions} action(s) and {self.cards} ability card(s):"
+            )
             lines += [f"    {i + 1}. {s}" for i, s in enumerate(self.plan)]
         lines.append(
             f"  success: exact {float(self.exact_success):.4%} ({self.exact_success})"
@@ -866,7 +887,10 @@ class ConflictResult:
         m, lo, hi = self.mean_stress
         lines.append(
             f"  stress from Woe: exact {float(self.exact_stress):.4f}"
-            f"   simulated {m:.4f} [{lo:.4f}, {hi:.4f}]"
+            f"   simulated {m:.4f} [{lo:.4f}, {hi:.4f}] (mean stress per conflict)"
+        )
+        lines.append(
+            "  " + rules_line(self.manifest.get("rules_hash"), self.manifest.get("overrides"))
         )
         return "\n".join(lines)
 
@@ -1029,8 +1053,8 @@ class SweepResult:
     def summary(self) -> str:
         f = self.to_frame()
         lines = [
-            f"sweep over {self.vary} ({self.results[0].battle_type}, "
-            f"{self.results[0].n:,} games each)",
+            f"Warriors of Krynn sweep over {self.vary} ({self.results[0].battle_type}, "
+            f"{self.results[0].n:,} games each, the same seed for every value)",
             *(
                 [f"  INTERRUPTED: {len(self.results)} of {self.values_requested} values finished"]
                 if self.interrupted
@@ -1041,8 +1065,11 @@ class SweepResult:
             lines.append(
                 f"  {self.vary}={int(row[self.vary]):<3} Alliance controls "
                 f"{100 * row['p_alliance_controls']:6.2f}% [{100 * row['lo']:.2f}, "
-                f"{100 * row['hi']:.2f}]  turns {row['mean_turns']:.2f}"
+                f"{100 * row['hi']:.2f}]  battles until control {row['mean_turns']:.2f}"
             )
+        if self.results:
+            m = self.results[0].manifest
+            lines.append("  " + rules_line(m.get("rules_hash"), m.get("overrides")))
         return "\n".join(lines)
 
     def plot(self, ax=None):

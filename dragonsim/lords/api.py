@@ -295,6 +295,8 @@ class DuelResult:
 
     def summary(self) -> str:
         """A readable table."""
+        from ..report import rules_line
+
         # A: and B: tell a mirror match's two sides apart
         na, nb = f"A: {self.a}", f"B: {self.b}"
         w = max(len(na), len(nb), 6)
@@ -303,29 +305,40 @@ class DuelResult:
             f"({self.policies[1]}), {self.n:,} games, seed {self.seed}",
             *interrupted_line(self),
             "",
-            f"  {'':<{w}}  {'wins':>10}  {'rate':>8}  {'95% interval':>18}  {'dmg dealt':>9}",
+            f"  {'':<{w}}  {'wins':>10}  {'share':>8}  {'95% interval':>18}  {'damage dealt':>12}",
         ]
         for name, r, dmg in ((na, self.rate_a, self.damage_a), (nb, self.rate_b, self.damage_b)):
             lines.append(
                 f"  {name:<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
-                f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%  {dmg[0]:9.1f}"
+                f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%  {dmg[0]:12.1f}"
             )
         r = self.rate_draw
         lines.append(
             f"  {'draw':<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
             f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
         )
+        lines.append(
+            f"  (share: of the {self.n:,} games; damage dealt: mean damage points the dragon "
+            "dealt per game)"
+        )
         lines.append("")
         lines.append(
-            f"  turns per game {self.mean_turns:.2f} "
-            f"[{self.turns_ci[0]:.2f}, {self.turns_ci[1]:.2f}]; "
-            f"breath hit rate {100 * self.breath_hit_rate:.1f}%; "
-            f"engagements/game {self.engagements_per_game:.2f}"
+            f"  game length      {self.mean_turns:.2f} turns [{self.turns_ci[0]:.2f}, "
+            f"{self.turns_ci[1]:.2f}]"
+        )
+        lines.append(
+            f"  breath attacks   {100 * self.breath_hit_rate:.1f}% of them hit"
+            if self.breath_hit_rate == self.breath_hit_rate
+            else "  breath attacks   none made"
+        )
+        lines.append(
+            f"  close combat     {self.engagements_per_game:.2f} engagements per game "
+            "(a dragon moving in to fight at close quarters)"
         )
         if self.turn_limit_hits:
             lines.append(
-                f"  turn limit {self.turn_limit} reached in {self.turn_limit_hits:,} "
-                "games (counted as draws)"
+                f"  turn limit       {self.turn_limit} turns reached in "
+                f"{self.turn_limit_hits:,} games (counted as draws)"
             )
         verdict = _verdict(self)
         if verdict:
@@ -337,9 +350,10 @@ class DuelResult:
                 f"  ({sampled[0]} plans from a sample of {breadth} end states per move "
                 f"and its verdicts move with it: check with --policy {sampled[0]}:128)"
             )
-        lines.append(
-            f"  {self.seconds:.2f} s ({_rate(self)}); rules {self.manifest.get('rules_hash', '')}"
-        )
+        lines.append(f"  {self.seconds:.2f} s ({_rate(self)})")
+        rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))
+        if rl:
+            lines.append(f"  {rl}")
         if self.records:
             lines.append(f"  per-game records: {self.records}")
         return "\n".join(lines)
@@ -744,17 +758,49 @@ class BattleResult:
         return pd.DataFrame(rows)
 
     def summary(self) -> str:
+        from ..report import rules_line
+
+        free = len(set(self.teams)) == len(self.teams)
+        one_bot = len(set(self.policies)) == 1
         lines = [
-            f"Dragon Lords battle, {self.n:,} games, seed {self.seed}",
+            f"Dragon Lords battle ({'free-for-all' if free else 'teams'}), {self.n:,} games, "
+            + (f"bot {self.policies[0]}, " if one_bot else "")
+            + f"seed {self.seed}",
             *interrupted_line(self),
+            "",
         ]
-        for t, (k, r) in enumerate(zip(self.wins, self.rates, strict=True)):
-            members = [d for d, tt in zip(self.dragons, self.teams, strict=True) if tt == t]
-            lines.append(f"  side {t} ({', '.join(members)}): {k:,} wins, {r}")
+        labels = []
+        for t in range(len(self.wins)):
+            members = [
+                d if one_bot else f"{d} ({p})"
+                for d, tt, p in zip(self.dragons, self.teams, self.policies, strict=True)
+                if tt == t
+            ]
+            labels.append(f"side {t}: {', '.join(members)}")
+        w = max(len(x) for x in [*labels, "draw"])
+        lines.append(f"  {'':<{w}}  {'wins':>9}  {'share':>8}  {'95% interval':>18}")
+        for lab, k, r in zip(labels, self.wins, self.rates, strict=True):
+            lines.append(
+                f"  {lab:<{w}}  {k:>9,}  {100 * r.rate:7.2f}%  "
+                f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
+            )
+        r = self.rate_draw
         lines.append(
-            f"  draws {self.draws:,}, {self.rate_draw}; turns per game "
-            f"{self.mean_turns:.2f}; turn limit hit {self.turn_limit_hits:,}"
+            f"  {'draw':<{w}}  {self.draws:>9,}  {100 * r.rate:7.2f}%  "
+            f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
         )
+        lines.append("")
+        lines.append(f"  game length      {self.mean_turns:.2f} turns")
+        limit = self.manifest.get("options", {}).get("turn_limit")
+        lines.append(
+            f"  turn limit       {limit} turns reached in {self.turn_limit_hits:,} games "
+            "(counted as draws)"
+        )
+        rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))
+        if rl:
+            lines.append(f"  {rl}")
+        if getattr(self, "records", None):
+            lines.append(f"  per-game records: {self.records}")
         return "\n".join(lines)
 
 

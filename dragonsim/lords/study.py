@@ -405,9 +405,30 @@ class TournamentResult:
             "manifest": self.manifest,
         }
 
+    def matrix_text(self, digits: int = 3) -> str:
+        """:meth:`matrix` as text, saying which way it reads, with a dash on the diagonal (a
+        dragon does not play itself) and on any pair that was not played."""
+        m = self.matrix()
+        names = list(m.index)
+        w = max(8, *(len(x) for x in names)) if names else 8
+        cw = max(digits + 3, *(len(x) for x in names)) if names else digits + 3
+        lines = [
+            f"P(row beats column): the row dragon's share of their {self.n:,} games, draws "
+            "counted half",
+            f"  {'':<{w}} " + " ".join(f"{c:>{cw}}" for c in names),
+        ]
+        for r in names:
+            cells = []
+            for c in names:
+                v = m.loc[r, c]
+                cells.append(f"{'-':>{cw}}" if v != v else f"{v:>{cw}.{digits}f}")
+            lines.append(f"  {r:<{w}} " + " ".join(cells))
+        return "\n".join(lines)
+
     def summary(self) -> str:
         lines = [
-            f"Round robin, {self.n:,} games per pair, policy {self.policy}, seed {self.seed}",
+            f"Dragon Lords round robin, {self.n:,} games per pair, bot {self.policy}, seed "
+            f"{self.seed}",
             *(
                 [
                     f"  INTERRUPTED: {self.pairs_done} of {self.pairs} pairs finished; the "
@@ -416,6 +437,9 @@ class TournamentResult:
                 if self.interrupted
                 else []
             ),
+            "  rating: Bradley-Terry strength in log-odds, centred at 0 (a difference of 1 "
+            "means odds of e = 2.7 to 1);",
+            "  win share: share of its games won, draws counted half",
             f"  {'dragon':<14} {'rating':>7}  {'95% interval':>17}  {'win share':>9}",
         ]
         for _, r in self.ratings.iterrows():
