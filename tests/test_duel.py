@@ -85,10 +85,10 @@ def test_records_parquet(tmp_path):
     r = duel("Reaper", "Skyblazer", n=300, seed=5, records=str(path), progress=False)
     df = pd.read_parquet(path)
     assert len(df) == 300 and list(df["game"]) == list(range(300))
-    assert (df["winner"] == "Reaper").sum() == r.wins_a
-    assert (df["winner"] == "Skyblazer").sum() == r.wins_b
+    assert (df["winner"] == "Reaper").sum() == (df["winner_side"] == 0).sum() == r.wins_a
+    assert (df["winner"] == "Skyblazer").sum() == (df["winner_side"] == 1).sum() == r.wins_b
     assert df["turns"].sum() == r.counters[S.C_TURNS]
-    assert df["dealt_a"].sum() == r.counters[S.C_DEALT]
+    assert df["damage_dealt_a"].sum() == r.counters[S.C_DEALT]
 
 
 def test_turn_limit_is_reported():
@@ -174,7 +174,7 @@ def test_cli_table_and_policies(capsys):
         ["duel", "Reaper", "Skyblazer", "--turn-limit", "0"],
         ["duel", "Reaper", "Skyblazer", "--policy", "bogus"],
         ["duel", "Reaper", "Skyblazer", "--policies", "hunter,bogus"],
-        ["duel", "Reaper", "Skyblazer", "-n", "10", "--records", "out.csv"],
+        ["duel", "Reaper", "Skyblazer", "-n", "10", "--records", "out.txt"],
     ],
 )
 def test_cli_bad_input_exits_2_with_one_line(argv, capsys):

@@ -21,7 +21,7 @@ def _run(capsys, *argv):
 def house(tmp_path):
     f = tmp_path / "house.toml"
     f.write_text(
-        "[lords]\naltitude_mod = [0, 1, 1, 2, 2]\n[dice]\nid_split = \"save-first\"\n"
+        '[lords]\naltitude_mod = [0, 1, 1, 2, 2]\n[dice]\nid_split = "save-first"\n'
         "[krynn]\nmax_stress = 3\n"
     )
     return f

@@ -105,6 +105,7 @@ def cmd_attack(args) -> int:
         threads=args.threads,
         progress=_progress(args),
         checkpoint=args.checkpoint,
+        records=args.records,
         **_common(args),
     )
     if args.json:
@@ -134,6 +135,7 @@ def cmd_table(args) -> int:
         army_file=args.army_file,
         threads=args.threads,
         checkpoint=args.checkpoint,
+        records=args.records,
         **_common(args),
     )
     return finish(args, r, "dragons")
@@ -167,6 +169,7 @@ def cmd_duel(args) -> int:
         threads=args.threads,
         progress=_progress(args),
         checkpoint=args.checkpoint,
+        records=args.records,
         **{k: v for k, v in given.items() if v is not None},
     )
     return finish(args, r)
@@ -198,6 +201,7 @@ def cmd_sweep(args) -> int:
         threads=args.threads,
         progress=False,
         checkpoint=args.checkpoint,
+        records=args.records,
         **_common(args),
     )
     return finish(args, r, "dragons")
@@ -219,6 +223,7 @@ def cmd_melee(args) -> int:
         threads=args.threads,
         progress=_progress(args),
         checkpoint=args.checkpoint,
+        records=args.records,
     )
     return finish(args, r)
 
@@ -360,7 +365,7 @@ def cmd_assumed(args) -> int:
 
 def register(subparsers) -> None:
     """Add ``dice`` and its subcommands."""
-    from .common import add_rules_option, add_run_options
+    from .common import add_records_option, add_rules_option, add_run_options
 
     p = subparsers.add_parser(
         "dice",
@@ -389,6 +394,7 @@ def register(subparsers) -> None:
     _opt_args(a)
     add_rules_option(a)
     add_run_options(a)
+    add_records_option(a)
     a.set_defaults(func=cmd_attack)
 
     t = sub.add_parser(
@@ -401,6 +407,7 @@ def register(subparsers) -> None:
     _opt_args(t)
     add_rules_option(t)
     add_run_options(t)
+    add_records_option(t)
     t.set_defaults(func=cmd_table)
 
     d = sub.add_parser(
@@ -433,6 +440,7 @@ def register(subparsers) -> None:
     )
     add_rules_option(d)
     add_run_options(d)
+    add_records_option(d)
     d.set_defaults(func=cmd_duel)
 
     s = sub.add_parser(
@@ -450,6 +458,7 @@ def register(subparsers) -> None:
     _opt_args(s)
     add_rules_option(s)
     add_run_options(s, default_n=20_000)
+    add_records_option(s)
     s.set_defaults(func=cmd_sweep)
 
     m = sub.add_parser(
@@ -469,6 +478,7 @@ def register(subparsers) -> None:
     m.add_argument("--no-counter", action="store_true", help="no counter-attack")
     add_rules_option(m)
     add_run_options(m)
+    add_records_option(m)
     m.set_defaults(func=cmd_melee)
 
     e = sub.add_parser("exact", help="exact single-attack outcome distribution (small armies)")

@@ -10,6 +10,7 @@ from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
 from ..lords.bots import POLICIES
 from .common import (
     add_checkpoint_option,
+    add_records_option,
     add_rules_option,
     add_run_options,
     count,
@@ -53,12 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=DEFAULT_TURN_LIMIT,
         help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})",
     )
-    p.add_argument(
-        "--records",
-        metavar="FILE.parquet",
-        default=None,
-        help="write one row per game (winner, turns, damage dealt, ...) to parquet",
-    )
+    add_records_option(p)
     add_rules_option(p)
     p.set_defaults(func=cmd_duel)
 
@@ -99,6 +95,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=DEFAULT_TURN_LIMIT,
         help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})",
     )
+    add_records_option(p)
     add_rules_option(p)
     p.set_defaults(func=cmd_battle)
 
@@ -114,6 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=seed_int, default=1)
     p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_records_option(p)
     add_rules_option(p)
     add_checkpoint_option(p)
     p.set_defaults(func=cmd_tournament)
@@ -137,6 +135,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=seed_int, default=1)
     p.add_argument("--policies", metavar="P,Q", default="hunter,hunter")
     p.add_argument("--json", action="store_true", help="print JSON rows")
+    add_records_option(p, "game and value")
     add_rules_option(p)
     add_checkpoint_option(p)
     p.set_defaults(func=cmd_sensitivity)
@@ -195,6 +194,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
         progress=False if args.no_progress else None,
         rules=rules_from(args, "lords"),
         checkpoint=args.checkpoint,
+        records=args.records,
     )
     return finish(args, res)
 
@@ -210,6 +210,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         rules=rules_from(args, "lords"),
         checkpoint=args.checkpoint,
         progress=None,
+        records=args.records,
     )
     if args.json:
         d = res.to_dict()
@@ -243,6 +244,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
         rules=rules_from(args, "lords"),
         checkpoint=args.checkpoint,
         progress=None,
+        records=args.records,
     )
     done = _Done(df, len(values))
     if args.json:

@@ -24,10 +24,10 @@ import numpy as np
 
 from ..checkpoint import Checkpoint, open_checkpoint
 from ..errors import UserError, check_seed, resolve_name
+from ..records import RecordsFile, check_path, run_blocks_recorded
 from ..report import interrupted_line, manifest, rules_hash, rules_line
 from ..rules import RuleSet, dice_rules
 from ..rules import registry as _registry
-from ..runner import run_blocks
 from ..stats import Rate, mean_interval
 from . import data as D
 from . import kernel as K
@@ -451,6 +451,122 @@ def _identity(command: str, seed, n, opts: Options, **what: Any) -> dict[str, An
     return {"command": command, "seed": seed, "n": n, "rules_hash": opts.rules.hash, **what}
 
 
+#: what each column of a dragon attack's records holds (``records=``, ``--records``)
+ATTACK_COLUMNS = {
+    "game": "game index (its random streams are (seed, game): replayable)",
+    "winner_side": "0: the dragons (the army destroyed, a dragon left), 1: the army (no dragon "
+    "left, slain or flown away, the army still there), -1: neither (both gone, or still "
+    "fighting)",
+    "winner": "dragons, army or none (as winner_side)",
+    "attacks": "attacks made",
+    "dragons_slain": "dragons slain",
+    "all_dragons_slain": "true when every dragon was slain",
+    "army_destroyed": "true when the army was destroyed",
+    "dragon_flew_away": "true when no dragon was left and one flew away",
+    "still_fighting": "true when dragons and army were both still there after the last attack",
+    "army_health_lost": "health-worth of the army's units lost (killed, buried, dragonkin removed)",
+    "army_health_buried": "health-worth buried (black and red breath)",
+    "promotions": "units promoted (slaying and treasure)",
+}
+#: a dragon fight's records (``dice duel``)
+DUEL_COLUMNS = {
+    "game": ATTACK_COLUMNS["game"],
+    "winner_side": "the team left alone (0 for the first colour given, 1 the next, ...), -1: "
+    "none (all gone, or still fighting)",
+    "winner": "the winning colour, 'all gone' or 'still fighting'",
+    "rounds": "rounds fought",
+    "all_gone": "true when no dragon was left at all",
+    "still_fighting": "true when two or more colours were left after the last round",
+}
+#: a melee's records (``dice melee``)
+MELEE_COLUMNS = {
+    "game": ATTACK_COLUMNS["game"],
+    "winner_side": "0: the attacker (the defender destroyed, the attacker not), 1: the "
+    "defender (the other way round), -1: neither or both destroyed",
+    "winner": "attacker, defender or none (as winner_side)",
+    "defender_destroyed": "true when the defending army was destroyed",
+    "attacker_destroyed": "true when the attacking army was destroyed (by the counter-attack)",
+    "defender_health_lost": "health-worth the defender lost",
+    "attacker_health_lost": "health-worth the attacker lost",
+    "attacker_breaths": "dragonkin breath icons the attacker rolled",
+}
+
+
+def _sides(first: np.ndarray, second: np.ndarray, names: tuple[str, str]) -> dict:
+    """winner_side / winner from two per-game booleans (side 0 won / side 1 won)."""
+    side = np.where(first & ~second, 0, np.where(second & ~first, 1, -1)).astype(np.int64)
+    label = np.array([*names, "none"], dtype=str)
+    return {"winner_side": side, "winner": label[np.where(side < 0, 2, side)]}
+
+
+def _attack_columns(rows: np.ndarray) -> dict:
+    destroyed = rows[:, K.C_DESTROYED] > 0
+    gone = (rows[:, K.C_ALL_SLAIN] > 0) | (rows[:, K.C_FLEW] > 0)
+    return {
+        **_sides(destroyed, gone, ("dragons", "army")),
+        "attacks": rows[:, K.C_TURNS],
+        "dragons_slain": rows[:, K.C_SLAIN_SUM],
+        "all_dragons_slain": rows[:, K.C_ALL_SLAIN] > 0,
+        "army_destroyed": destroyed,
+        "dragon_flew_away": rows[:, K.C_FLEW] > 0,
+        "still_fighting": rows[:, K.C_TIMEOUT] > 0,
+        "army_health_lost": rows[:, K.C_LOST],
+        "army_health_buried": rows[:, K.C_BURIED],
+        "promotions": rows[:, K.C_PROMO],
+    }
+
+
+def _duel_columns(colours: Sequence[str]):
+    def cols(rows: np.ndarray) -> dict:
+        wins = np.stack(
+            [rows[:, K.VHEAD + K.VT * i + K.VT_WINS] for i in range(len(colours))], axis=1
+        )
+        side = np.where(wins.any(axis=1), wins.argmax(axis=1), -1).astype(np.int64)
+        gone = rows[:, K.V_ALL_GONE] > 0
+        label = np.array([*colours, "all gone", "still fighting"], dtype=str)
+        out = {
+            "winner_side": side,
+            "winner": label[
+                np.where(side >= 0, side, np.where(gone, len(colours), len(colours) + 1))
+            ],
+            "rounds": rows[:, K.V_ROUNDS],
+            "all_gone": gone,
+            "still_fighting": rows[:, K.V_TIMEOUT] > 0,
+        }
+        for i, c in enumerate(colours):
+            out[f"slain_{c}"] = rows[:, K.VHEAD + K.VT * i + K.VT_SLAIN]
+            out[f"flew_{c}"] = rows[:, K.VHEAD + K.VT * i + K.VT_FLEW]
+        return out
+
+    return cols
+
+
+def _melee_columns(rows: np.ndarray) -> dict:
+    bd = rows[:, K.M_B_DESTROYED] > 0
+    ad = rows[:, K.M_A_DESTROYED] > 0
+    return {
+        **_sides(bd, ad, ("attacker", "defender")),
+        "defender_destroyed": bd,
+        "attacker_destroyed": ad,
+        "defender_health_lost": rows[:, K.M_B_LOST],
+        "attacker_health_lost": rows[:, K.M_A_LOST],
+        "attacker_breaths": rows[:, K.M_BREATHS_A],
+    }
+
+
+def _records_manifest(command: str, seed, n, opts: Options, **what: Any) -> dict[str, Any]:
+    return manifest(
+        command=command,
+        game="dragon-dice",
+        seed=int(seed),
+        requested=int(n),
+        rules_hash=opts.rules.hash,
+        rules_overrides=opts.rules.overrides,
+        options=opts.to_dict(),
+        **what,
+    )
+
+
 def _dragon_faces(ds: Sequence[D.Dragon]) -> np.ndarray:
     return np.array([d.die.icon_codes() for d in ds], np.int64)
 
@@ -726,6 +842,8 @@ def attack(
     threads: int | None = None,
     progress: bool | None = None,
     checkpoint=None,
+    records=None,
+    _records_context: Mapping[str, Any] | None = None,
     **option_kw: Any,
 ) -> AttackResult:
     """Dragons of one colour attacking an army, ``turns`` attacks at most.
@@ -753,6 +871,10 @@ def attack(
         file, see :func:`~dragonsim.dice.data.load_toml`).
     dead_area
         Units in the army's dead unit area at the start (for ``promotion_supply='dead-area'``).
+    records
+        A ``.parquet`` or ``.csv`` path: one row per game (:data:`ATTACK_COLUMNS`) and the
+        run's manifest (:mod:`dragonsim.records`). The kernel keeps no per-game rows, so each
+        game is played on its own: the counters are the same, the run slower.
 
     Returns
     -------
@@ -778,11 +900,20 @@ def attack(
         checkpoint,
         _identity("dice attack", seed, nn, opts, dragons=[d.name for d in ds], army=armyd),
     )
-    out = run_blocks(
+    if records is not None and not isinstance(records, RecordsFile):
+        check_path(records)
+    out = run_blocks_recorded(
         K.army_kernel,
         nn,
         check_seed(seed),
         args,
+        records=records,
+        manifest=lambda: _records_manifest(
+            "dice attack", seed, nn, opts, dragons=[d.name for d in ds], army=armyd, turns=T
+        ),
+        columns=ATTACK_COLUMNS,
+        to_columns=_attack_columns,
+        context=_records_context,
         progress=progress,
         threads=threads,
         label="games",
@@ -977,6 +1108,7 @@ def duel(
     threads: int | None = None,
     progress: bool | None = None,
     checkpoint=None,
+    records=None,
     **option_kw: Any,
 ) -> DuelResult:
     """Dragons of different colours fighting each other, one team per colour.
@@ -992,6 +1124,10 @@ def duel(
     teams
         Two or more teams, e.g. ``duel("red-wyrm", "blue-drake:2")``; or one spec holding
         several colours (``duel("red-wyrm,blue-drake,green-wyrm")``), grouped by colour.
+    records
+        A ``.parquet`` or ``.csv`` path: one row per game (:data:`DUEL_COLUMNS`, and each
+        colour's dragons slain and flown away), played one game at a time (see
+        :func:`attack`).
     """
     cat = _catalog(catalog, army_file)
     opts = _options(options, cat, option_kw, rules)
@@ -1031,11 +1167,23 @@ def duel(
         checkpoint,
         _identity("dice duel", seed, nn, opts, teams=[[d.name for d in t] for t in groups]),
     )
-    out = run_blocks(
+    if records is not None:
+        check_path(records)
+    colcols = dict(DUEL_COLUMNS)
+    for c in cols:
+        colcols[f"slain_{c}"] = f"{c} dragons slain"
+        colcols[f"flew_{c}"] = f"{c} dragons flown away"
+    out = run_blocks_recorded(
         K.dvd_kernel,
         nn,
         check_seed(seed),
         (faces, side, len(groups), opts.array(), T),
+        records=records,
+        manifest=lambda: _records_manifest(
+            "dice duel", seed, nn, opts, teams=[[d.name for d in t] for t in groups], turns=T
+        ),
+        columns=colcols,
+        to_columns=_duel_columns(cols),
         progress=progress,
         threads=threads,
         label="games",
@@ -1153,13 +1301,16 @@ def sweep(
     threads: int | None = None,
     progress: bool | None = False,
     checkpoint=None,
+    records=None,
     **option_kw: Any,
 ) -> SweepResult:
     """Smallest number of copies of ``army`` that slays each dragon with probability >= p.
 
     Every size is played on the same game indices (common random numbers), and the search
     is a bisection over 1..``max_copies`` on the estimated probability (slaying chance grows
-    with the army; the estimate's own interval is reported).
+    with the army; the estimate's own interval is reported). ``records``: a ``.parquet`` or
+    ``.csv`` path for one row per game of every size tried (``dragon``, ``copies``, then
+    :data:`ATTACK_COLUMNS`).
     """
     import time
 
@@ -1193,6 +1344,20 @@ def sweep(
         checkpoint,
         _identity("dice sweep", seed, nn, opts, army=base, dragons=names, p=float(p), turns=T),
     )
+    file = None
+    if records is not None:
+        check_path(records)
+        file = RecordsFile(
+            records,
+            _records_manifest(
+                "dice sweep", seed, nn, opts, army=base, dragons=names, p=float(p), turns=T
+            ),
+            {
+                "dragon": "the attacking dragon",
+                "copies": "copies of the army in these games (the bisection's sizes)",
+                **ATTACK_COLUMNS,
+            },
+        )
     t0 = time.perf_counter()
     rows = []
     interrupted = False
@@ -1212,6 +1377,8 @@ def sweep(
                     threads=threads,
                     progress=progress,
                     checkpoint=None if ck is None else ck.section(f"{name} x{m}"),
+                    records=file,
+                    _records_context={"dragon": name, "copies": m},
                 )
                 if r.interrupted:
                     raise KeyboardInterrupt
@@ -1222,10 +1389,14 @@ def sweep(
             row = _sweep_row(run, name, p, max_copies, base, cat)
         except KeyboardInterrupt:
             if not rows:
+                if file is not None:
+                    file.close(dragons_finished=0, interrupted=True)
                 raise
             interrupted = True
             break
         rows.append(row)
+    if file is not None:
+        file.close(dragons_finished=len(rows), interrupted=interrupted)
     return SweepResult(
         float(p),
         base,
@@ -1444,6 +1615,7 @@ def melee(
     threads: int | None = None,
     progress: bool | None = None,
     checkpoint=None,
+    records=None,
     **option_kw: Any,
 ) -> MeleeResult:
     """One melee attack of ``attacker`` on ``defender``, with dragonkin breath in melee.
@@ -1459,7 +1631,8 @@ def melee(
     ``counter_attack``, ``policy`` and ``black_needs_id`` are the rules
     ``dice.melee_counter_attack``, ``dice.casualty_policy`` and ``dice.kin_black_needs_id``
     (``None``: the value in ``rules``, default the shipped rules); ``option_kw`` takes any
-    other rule by name.
+    other rule by name. ``records``: a ``.parquet`` or ``.csv`` path for one row per game
+    (:data:`MELEE_COLUMNS`), played one game at a time (see :func:`attack`).
     """
     cat = _catalog(catalog, army_file)
     kw = dict(option_kw)
@@ -1497,11 +1670,17 @@ def melee(
     section = open_checkpoint(
         checkpoint, _identity("dice melee", seed, nn, opts, attacker=a, defender=b)
     )
-    out = run_blocks(
+    if records is not None:
+        check_path(records)
+    out = run_blocks_recorded(
         K.melee_kernel,
         nn,
         check_seed(seed),
         args,
+        records=records,
+        manifest=lambda: _records_manifest("dice melee", seed, nn, opts, attacker=a, defender=b),
+        columns=MELEE_COLUMNS,
+        to_columns=_melee_columns,
         progress=progress,
         threads=threads,
         label="games",
@@ -1628,12 +1807,15 @@ def dragon_table(
     army_file: str | Path | None = None,
     threads: int | None = None,
     checkpoint=None,
+    records=None,
     **option_kw: Any,
 ) -> DragonTable:
     """Every dragon (default: all colours and both variants) attacking the same army.
 
     All dragons play the same game indices, so the army rolls the same dice against each
-    (common random numbers): 'wyrm or drake?' differences are paired.
+    (common random numbers): 'wyrm or drake?' differences are paired. ``records``: a
+    ``.parquet`` or ``.csv`` path for one row per game of every dragon (``dragon``, then
+    :data:`ATTACK_COLUMNS`).
     """
     import time
 
@@ -1659,6 +1841,22 @@ def dragon_table(
             "dice table", seed, nn, opts, army=D.parse_army(army, cat), dragons=names, turns=turns
         ),
     )
+    file = None
+    if records is not None:
+        check_path(records)
+        file = RecordsFile(
+            records,
+            _records_manifest(
+                "dice table",
+                seed,
+                nn,
+                opts,
+                army=D.parse_army(army, cat),
+                dragons=names,
+                turns=turns,
+            ),
+            {"dragon": "the attacking dragon", **ATTACK_COLUMNS},
+        )
     t0 = time.perf_counter()
     res: list[AttackResult] = []
     interrupted = False
@@ -1675,15 +1873,21 @@ def dragon_table(
                 threads=threads,
                 progress=False,
                 checkpoint=None if ck is None else ck.section(nm),
+                records=file,
+                _records_context={"dragon": nm},
             )
         except KeyboardInterrupt:
             r = None
         if r is None or r.interrupted:
             if not res:
+                if file is not None:
+                    file.close(dragons_finished=0, interrupted=True)
                 raise KeyboardInterrupt
             interrupted = True
             break
         res.append(r)
+    if file is not None:
+        file.close(dragons_finished=len(res), interrupted=interrupted)
     return DragonTable(
         res[0].army,
         res[0].turns,

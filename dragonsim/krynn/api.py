@@ -18,8 +18,8 @@ import numpy as np
 
 from ..checkpoint import Checkpoint, open_checkpoint
 from ..errors import UserError, check_int, did_you_mean, parse_count, resolve_name
+from ..records import RecordsFile, check_path, run_blocks_recorded
 from ..report import interrupted_line, manifest, rules_line
-from ..runner import run_blocks
 from ..stats import Rate, mean_interval
 from . import kernel as K
 from .data import (
@@ -447,6 +447,105 @@ class BattleResult:
         return "\n".join(lines)
 
 
+#: what each column of a battle's records holds (``records=``, ``--records``)
+BATTLE_COLUMNS = {
+    "game": "game index (its random streams are (seed, game): replayable)",
+    "winner_side": "the side controlling the tile: 0 the Alliance, 1 the Dragon Army, -1 "
+    "undecided after the most battles",
+    "winner": "alliance, army or undecided (as winner_side)",
+    "battles": "battles fought",
+    "alliance_units_left": "Alliance units (ready and shaken) on the tile at the end",
+    "army_units_left": "Dragon Army units on the tile at the end",
+    "hero_stress": "stress the heroes took (all together)",
+    "hero_at_max_stress": "true when a hero ended at maximum stress",
+    "battle_dice": "battle dice rolled",
+}
+#: a battlefield scenario's records (``krynn battlefield``); ``tile_I`` columns follow
+FIELD_COLUMNS = {
+    "game": BATTLE_COLUMNS["game"],
+    "winner_side": "0 the Alliance (a win), 1 the Dragon Army (a loss), -1 neither (a hold, "
+    "or unfinished)",
+    "outcome": "win, hold, loss, loss by limit (the Dragon Army's control limit) or unfinished",
+    "turns": "turns played",
+    "hero_stress": BATTLE_COLUMNS["hero_stress"],
+}
+#: a conflict's records (``krynn conflict``)
+CONFLICT_COLUMNS = {
+    "game": "trial index (its random streams are (seed, trial): replayable)",
+    "success": "true when the conflict succeeded",
+    "exceeded": "true when the hits exceeded the difficulty (equipment)",
+    "stress": "stress from Woe results",
+    "attempts": "attempts made",
+    "actions": "actions spent",
+    "cards": "ability cards discarded",
+}
+_SIDE_LABELS = np.array(["alliance", "army", "undecided"], dtype=str)
+
+
+def _battle_columns(rows: np.ndarray) -> dict:
+    side = np.where(rows[:, K.B_ALLIANCE] > 0, 0, np.where(rows[:, K.B_ARMY] > 0, 1, -1)).astype(
+        np.int64
+    )
+    return {
+        "winner_side": side,
+        "winner": _SIDE_LABELS[np.where(side < 0, 2, side)],
+        "battles": rows[:, K.B_PLAYED],
+        "alliance_units_left": rows[:, K.B_TOTAL],
+        "army_units_left": rows[:, K.B_TOTAL + 1],
+        "hero_stress": rows[:, K.B_STRESS_SUM],
+        "hero_at_max_stress": rows[:, K.B_HERO_MAXED] > 0,
+        "battle_dice": rows[:, K.B_DICE],
+    }
+
+
+def _field_columns(ntiles: int):
+    def cols(rows: np.ndarray) -> dict:
+        names = np.array(["win", "hold", "loss", "loss by limit", "unfinished"], dtype=str)
+        limit = rows[:, K.F_LOSS_LIMIT] > 0
+        k = np.select(
+            [rows[:, K.F_WIN] > 0, rows[:, K.F_HOLD] > 0, limit, rows[:, K.F_LOSS] > 0],
+            [0, 1, 3, 2],
+            4,
+        )
+        side = np.where(k == 0, 0, np.where((k == 2) | (k == 3), 1, -1)).astype(np.int64)
+        out = {
+            "winner_side": side,
+            "outcome": names[k],
+            "turns": rows[:, K.F_TURNS_SUM],
+            "hero_stress": rows[:, K.F_STRESS_SUM],
+        }
+        for t in range(ntiles):
+            a = rows[:, K.F_TILES + 2 * t] > 0
+            b = rows[:, K.F_TILES + 2 * t + 1] > 0
+            out[f"tile_{t}"] = np.where(a, "alliance", np.where(b, "army", "none"))
+        return out
+
+    return cols
+
+
+def _conflict_columns(rows: np.ndarray) -> dict:
+    return {
+        "success": rows[:, K.K_SUCCESS] > 0,
+        "exceeded": rows[:, K.K_EXCEED] > 0,
+        "stress": rows[:, K.K_STRESS_SUM],
+        "attempts": rows[:, K.K_ATTEMPTS],
+        "actions": rows[:, K.K_ACTIONS],
+        "cards": rows[:, K.K_CARDS],
+    }
+
+
+def _records_manifest(command: str, seed, n, r, **what: Any) -> dict[str, Any]:
+    return manifest(
+        command=command,
+        game="warriors-of-krynn",
+        seed=int(seed),
+        requested=int(n),
+        rules_hash=r.hash,
+        rules_overrides=r.overrides,
+        **what,
+    )
+
+
 def _fmt_lines(d: Mapping[str, int]) -> str:
     return ",".join(f"{k}={v}" for k, v in d.items())
 
@@ -474,7 +573,9 @@ def battle(
     progress: bool | None = None,
     rules: KrynnRules | None = None,
     checkpoint=None,
+    records=None,
     _check_only: bool = False,
+    _records_context: Mapping[str, Any] | None = None,
     **overrides: Any,
 ) -> BattleResult:
     """Play battles on one battle tile until one side controls it, ``n`` times.
@@ -498,6 +599,10 @@ def battle(
         ``alliance_hits="ready-first"`` or ``**{"battle_die.woe": 2}`` (see
         :meth:`~dragonsim.krynn.data.KrynnRules.replace`; ``python -m dragonsim rules --game
         krynn`` lists them).
+    records
+        A ``.parquet`` or ``.csv`` path: one row per game (:data:`BATTLE_COLUMNS`) and the
+        run's manifest (:mod:`dragonsim.records`). The kernel keeps no per-game rows, so each
+        game is played on its own: the counters are the same, the run slower.
 
     Returns
     -------
@@ -527,16 +632,32 @@ def battle(
         battle_type=battle_type,
     )
     args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
+    if records is not None and not isinstance(records, RecordsFile):
+        check_path(records)
     if _check_only:
         return None
     section = open_checkpoint(
         checkpoint, {"command": "krynn battle", "seed": seed, "n": n, "rules_hash": r.hash}
     )
-    out = run_blocks(
+    out = run_blocks_recorded(
         K.battle_kernel,
         n,
         seed,
         args,
+        records=records,
+        manifest=lambda: _records_manifest(
+            "krynn battle",
+            seed,
+            n,
+            r,
+            tile=tile.describe(r.commanders, r.line_capacity),
+            battle_type=str(battle_type),
+            heroes=int(heroes),
+            max_turns=int(max_turns),
+        ),
+        columns=BATTLE_COLUMNS,
+        to_columns=_battle_columns,
+        context=_records_context,
         progress=progress,
         threads=threads,
         label="battles",
@@ -689,6 +810,7 @@ def battlefield(
     progress: bool | None = None,
     rules: KrynnRules | None = None,
     checkpoint=None,
+    records=None,
     **overrides: Any,
 ) -> BattlefieldResult:
     """Play a scenario on a row of battle tiles (far left ... far right) ``n`` times.
@@ -697,7 +819,9 @@ def battlefield(
     tokens, assumed) and fights a battle; a controlled tile's flank token and 1 unit of each
     type of the victor move to a neighbouring uncontrolled tile. The scenario ends when all
     tiles are controlled (win / hold / loss by who controls more) or when the Dragon Army
-    controls ``control_limit`` tiles (loss; 0 = no limit)."""
+    controls ``control_limit`` tiles (loss; 0 = no limit). ``records``: a ``.parquet`` or
+    ``.csv`` path for one row per scenario (:data:`FIELD_COLUMNS` and who controls each tile
+    at the end), played one scenario at a time (see :func:`battle`)."""
     n = parse_count(n)
     if isinstance(tiles, str | Mapping | Tile) or not isinstance(tiles, Sequence):
         raise UserError(f"tiles must be a list of Tile or mappings, got {tiles!r}")
@@ -725,11 +849,29 @@ def battlefield(
         checkpoint,
         {"command": "krynn battlefield", "seed": seed, "n": n, "rules_hash": r.hash},
     )
-    out = run_blocks(
+    if records is not None:
+        check_path(records)
+    fcols = dict(FIELD_COLUMNS)
+    for t in range(len(ts)):
+        fcols[f"tile_{t}"] = f"who controls tile {t} at the end: alliance, army or none"
+    out = run_blocks_recorded(
         K.field_kernel,
         n,
         seed,
         args,
+        records=records,
+        manifest=lambda: _records_manifest(
+            "krynn battlefield",
+            seed,
+            n,
+            r,
+            tiles=[t.describe(r.commanders, r.line_capacity) for t in ts],
+            control_limit=int(control_limit),
+            battle_type=str(battle_type),
+            max_turns=int(max_turns),
+        ),
+        columns=fcols,
+        to_columns=_field_columns(len(ts)),
         progress=progress,
         threads=threads,
         label="scenarios",
@@ -908,6 +1050,7 @@ def conflict(
     progress: bool | None = None,
     rules: KrynnRules | None = None,
     checkpoint=None,
+    records=None,
     **overrides: Any,
 ) -> ConflictResult:
     """A conflict's exact success probability next to a simulation of it.
@@ -949,11 +1092,27 @@ def conflict(
         checkpoint,
         {"command": "krynn conflict", "seed": seed, "n": n, "rules_hash": r.hash},
     )
-    out = run_blocks(
+    if records is not None:
+        check_path(records)
+    out = run_blocks_recorded(
         K.conflict_kernel,
         n,
         seed,
         (d, plan, acts, crd, carry, dh, dw),
+        records=records,
+        manifest=lambda: _records_manifest(
+            "krynn conflict",
+            seed,
+            n,
+            r,
+            difficulty=int(difficulty),
+            dice=dice,
+            actions=int(actions),
+            cards=int(cards),
+            mastered=bool(mastered),
+        ),
+        columns=CONFLICT_COLUMNS,
+        to_columns=_conflict_columns,
         progress=progress,
         threads=threads,
         label="conflicts",
@@ -1094,12 +1253,13 @@ class SweepResult:
 
 
 def sweep(
-    vary: str, values: Sequence[int], *, checkpoint=None, **battle_kwargs: Any
+    vary: str, values: Sequence[int], *, checkpoint=None, records=None, **battle_kwargs: Any
 ) -> SweepResult:
     """Run :func:`battle` once per value of ``vary`` (e.g. ``"barricades.foot"``,
     ``"army.foot"``, ``"tactics.missile"``, ``"heroes"``), all on the same seed. An
     interruption keeps the values that finished; ``checkpoint`` (a path) keeps every finished
-    block, and the same call resumes from it."""
+    block, and the same call resumes from it. ``records``: a ``.parquet`` or ``.csv`` path
+    for one row per game of every value (``value``, then :data:`BATTLE_COLUMNS`)."""
     key = resolve_name(str(vary), SWEEPABLE, "sweep quantity")
     if isinstance(values, str | bytes) or not isinstance(values, Sequence):
         raise UserError(f"values must be a list of whole numbers, got {values!r}")
@@ -1128,21 +1288,45 @@ def sweep(
             kw[prefix] = spec
         battle(**kw, _check_only=True)
         kws.append(kw)
+    file = None
+    if records is not None:
+        check_path(records)
+        rs = _rules(battle_kwargs.get("rules"), {})
+        ident = {
+            k: v for k, v in battle_kwargs.items() if k not in ("progress", "threads", "rules")
+        }
+        file = RecordsFile(
+            records,
+            _records_manifest(
+                "krynn sweep",
+                battle_kwargs.get("seed", 1),
+                parse_count(battle_kwargs.get("n", 100_000)),
+                rs,
+                vary=key,
+                values=values,
+                battle=ident,
+            ),
+            {"value": f"the value of {key} in these games", **BATTLE_COLUMNS},
+        )
     results = []
     interrupted = False
     for v, kw in zip(values, kws, strict=True):
         if ck is not None:
             kw["checkpoint"] = ck.section(f"{key}={v}")
         try:
-            r = battle(**kw)
+            r = battle(**kw, records=file, _records_context={"value": int(v)})
         except KeyboardInterrupt:
             r = None
         if r is None or r.interrupted:
             if not results:
+                if file is not None:
+                    file.close(values_finished=0, interrupted=True)
                 raise KeyboardInterrupt
             interrupted = True
             break
         results.append(r)
+    if file is not None:
+        file.close(values_finished=len(results), interrupted=interrupted)
     return SweepResult(
         key, [int(v) for v in values[: len(results)]], results, interrupted, len(values)
     )
