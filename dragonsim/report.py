@@ -9,7 +9,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["manifest", "rules_hash", "rules_line", "plot_style", "use_style", "interrupted_line"]
+__all__ = [
+    "manifest",
+    "rules_hash",
+    "rules_line",
+    "plot_style",
+    "use_style",
+    "hist_quantile",
+    "interrupted_line",
+]
 
 STYLE_FILE = Path(__file__).with_name("dragonsim.mplstyle")
 
@@ -71,6 +79,17 @@ def plot_style():
     import matplotlib.pyplot as plt
 
     return plt.style.context(str(STYLE_FILE))
+
+
+def hist_quantile(counts, q: float = 0.995) -> int:
+    """The smallest bin index holding at least share ``q`` of a histogram's counts (0 for an
+    empty one): where a plot's axis can end without hiding more than ``1 - q`` of the games."""
+    import numpy as np
+
+    c = np.cumsum(np.asarray(counts, dtype=float))
+    if c.size == 0 or c[-1] <= 0:
+        return 0
+    return int(np.searchsorted(c, q * c[-1]))
 
 
 def use_style() -> None:

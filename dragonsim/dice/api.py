@@ -808,8 +808,12 @@ class AttackResult:
         return "\n".join(lines)
 
     def plot(self, ax=None):
-        """Survival curves by turn (matplotlib axes)."""
+        """Survival curves by attack (matplotlib axes): the share of games with the army
+        still there, with a dragon still there and with no dragon slain yet, each with its
+        own line style and marker; two curves that are the same (no dragon ever flew away)
+        are drawn once, under both labels."""
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator, PercentFormatter
 
         from ..report import plot_style
 
@@ -818,12 +822,31 @@ class AttackResult:
                 _, ax = plt.subplots()
             s = self.survival()
             x = np.arange(self.turns + 1)
-            ax.step(x, s["army"], where="post", label="army still there")
-            ax.step(x, s["dragon"], where="post", label="dragon still there")
-            ax.step(x, s["unslain"], where="post", label="no dragon slain yet")
-            ax.set_xlabel("attack")
-            ax.set_ylabel("fraction of games")
-            ax.legend()
+            curves = [
+                (s["army"], "army still there", "-", "o"),
+                (s["dragon"], "a dragon still there", "--", "s"),
+                (s["unslain"], "no dragon slain yet", ":", "^"),
+            ]
+            if np.array_equal(s["dragon"], s["unslain"]):
+                curves = [
+                    curves[0],
+                    (s["dragon"], "a dragon still there = no dragon slain yet", "--", "s"),
+                ]
+            for y, label, ls, mk in curves:
+                ax.step(x, y, where="post", ls=ls, label=label)
+                ax.plot(x, y, ls="none", marker=mk, ms=4, color=ax.lines[-1].get_color())
+            ax.set_xlabel("attacks made")
+            ax.set_ylabel("share of games")
+            ax.set_ylim(0, 1.02)
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_title(
+                f"{' + '.join(self.dragons)} attacking "
+                f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}\n{self.n:,} games, "
+                f"up to {self.turns} attacks",
+                fontsize=9,
+            )
+            ax.legend(loc="lower left")
         return ax
 
 

@@ -353,27 +353,38 @@ class BattleResult:
         return self.counters[base : base + 49].reshape(7, 7)
 
     def plot(self, ax=None):
-        """Games controlled at each turn, by side (the distribution of turns to control)."""
+        """When the tile falls, by side (matplotlib axes): the share of games controlled at
+        each battle, the axis ending at the 99.5th percentile of the battles played."""
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
 
-        from ..report import plot_style
+        from ..report import hist_quantile, plot_style
 
         h = self.turns_histogram()
-        last = max(1, int(np.nonzero(h.sum(axis=0))[0].max()) if h.sum() else 1)
+        last = max(1, hist_quantile(h.sum(axis=0), 0.995))
         turns = np.arange(1, last + 1)
+        names = {"alliance": "Alliance", "army": "Dragon Army"}
+        shares = {"alliance": self.p_alliance_controls, "army": self.p_army_controls}
         with plot_style():
             if ax is None:
                 _, ax = plt.subplots()
-            for s, side in enumerate(SIDES):
+            for s, (side, ls) in enumerate(zip(SIDES, ("-", "--"), strict=True)):
                 ax.step(
                     turns,
                     h[s, 1 : last + 1] / max(1, self.n),
                     where="mid",
-                    label=f"{side} controls",
+                    ls=ls,
+                    label=f"{names[side]} controls it ({100 * shares[side].rate:.1f}% of games)",
                 )
-            ax.set_xlabel("battle (turn) when the tile is controlled")
-            ax.set_ylabel("fraction of games")
-            ax.legend()
+            ax.set_xlabel("battle at which the tile is controlled (axis to the 99.5th percentile)")
+            ax.set_ylabel("share of games")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_title(
+                f"Alliance {_fmt_lines(self.tile['alliance'])} vs Dragon Army "
+                f"{_fmt_lines(self.tile['army'])}\n{self.battle_type}, {self.n:,} games",
+                fontsize=9,
+            )
+            ax.legend(loc="upper right", fontsize=8)
         return ax
 
     def to_dict(self) -> dict[str, Any]:
@@ -1232,23 +1243,42 @@ class SweepResult:
         return "\n".join(lines)
 
     def plot(self, ax=None):
-        """Probability the Alliance controls the tile against the varied value."""
+        """P(the Alliance controls the tile) against the varied value, with 95% intervals
+        (matplotlib axes): a tick per value, the y axis from 0 so that a small change looks
+        small (its numbers are printed at the points)."""
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import PercentFormatter
 
         from ..report import plot_style
 
         f = self.to_frame()
+        x = f[self.vary].to_numpy()
+        y = f["p_alliance_controls"].to_numpy()
         with plot_style():
             if ax is None:
                 _, ax = plt.subplots()
             ax.errorbar(
-                f[self.vary],
-                f["p_alliance_controls"],
-                yerr=[f["p_alliance_controls"] - f["lo"], f["hi"] - f["p_alliance_controls"]],
-                marker="o",
+                x, y, yerr=[y - f["lo"], f["hi"] - y], marker="o", capsize=4, label="95% interval"
             )
+            for xi, yi in zip(x, y, strict=True):
+                ax.annotate(
+                    f"{100 * yi:.2f}%",
+                    (xi, yi),
+                    textcoords="offset points",
+                    xytext=(6, -4),
+                    fontsize=8,
+                )
+            ax.set_xticks(x)
             ax.set_xlabel(self.vary)
+            ax.set_ylim(0, max(float(f["hi"].max()) * 1.3, 0.01))
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
             ax.set_ylabel("P(Alliance controls the tile)")
+            r0 = self.results[0]
+            ax.set_title(
+                f"{self.vary}: the same games for every value\n({r0.battle_type}, "
+                f"{r0.n:,} games per value; the y axis starts at 0)",
+                fontsize=9,
+            )
         return ax
 
 

@@ -265,31 +265,58 @@ class DuelResult:
         return pd.DataFrame(rows)
 
     def plot(self, ax=None):
-        """Win/draw rates with their 95% intervals and the distribution of game lengths
-        (matplotlib, dragonsim's style). Returns the figure."""
+        """Who wins, with 95% intervals, and how long games last (matplotlib, dragonsim's
+        style): one colour per dragon, the matchup in the title, the turns axis ending at the
+        99.5th percentile of game length. ``ax``: two axes to draw into. Returns the figure."""
         import matplotlib.pyplot as plt
 
-        from ..report import plot_style
+        from ..report import hist_quantile, plot_style
 
         with plot_style():
             if ax is None:
-                fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.2))
+                fig, (a1, a2) = plt.subplots(1, 2, figsize=(9.5, 3.6))
             else:
                 a1, a2 = ax
                 fig = a1.figure
-            labels = [f"{self.a}\n({self.policies[0]})", f"{self.b}\n({self.policies[1]})", "draw"]
+            cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+            colours = [cycle[0], cycle[1 % len(cycle)], "0.6"]
+            labels = [f"A: {self.a}\n({self.policies[0]})", f"B: {self.b}\n({self.policies[1]})"]
+            labels.append("draw")
             rates = [self.rate_a, self.rate_b, self.rate_draw]
             y = [r.rate for r in rates]
             err = [[r.rate - r.lo for r in rates], [r.hi - r.rate for r in rates]]
-            a1.bar(range(3), y, yerr=err, capsize=4)
+            a1.bar(range(3), y, yerr=err, capsize=4, color=colours)
+            for i, r in enumerate(rates):
+                a1.annotate(
+                    f"{100 * r.rate:.1f}%",
+                    (i, r.hi),
+                    textcoords="offset points",
+                    xytext=(0, 3),
+                    ha="center",
+                )
             a1.set_xticks(range(3), labels)
-            a1.set_ylabel("share of games")
-            a1.set_title(f"{self.n:,} games, seed {self.seed}")
+            a1.set_ylim(0, max(0.05, max(r.hi for r in rates)) * 1.15)
+            a1.set_ylabel("share of games (95% interval)")
+            a1.set_title("who wins")
             h = self.turn_histogram()
-            a2.bar(range(len(h)), h / max(1, self.n), width=1.0)
-            a2.set_xlabel("turns (last bin: 100 or more)")
+            end = max(1, hist_quantile(h, 0.995))
+            share = h / max(1, self.n)
+            a2.bar(range(end + 1), share[: end + 1], width=1.0, color="0.45")
+            a2.axvline(self.mean_turns, color=colours[0], lw=1, ls="--")
+            a2.annotate(
+                f"mean {self.mean_turns:.1f}",
+                (self.mean_turns, share.max()),
+                textcoords="offset points",
+                xytext=(4, -10),
+                color=colours[0],
+            )
+            a2.set_xlim(-0.5, end + 0.5)
+            a2.set_xlabel(f"turns (axis ends at the 99.5th percentile, {end} turns)")
             a2.set_ylabel("share of games")
-            a2.set_title(f"mean {self.mean_turns:.1f} turns")
+            a2.set_title("game length")
+            fig.suptitle(
+                f"Dragon Lords duel: {self.a} vs {self.b}, {self.n:,} games, seed {self.seed}"
+            )
             fig.tight_layout()
         return fig
 
