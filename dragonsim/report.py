@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import platform
@@ -72,13 +73,33 @@ def interrupted_line(r, unit: str = "games") -> list[str]:
     return [f"  INTERRUPTED: {r.n:,}{of} {unit} finished; every rate and interval is for those"]
 
 
+#: rcParams a plot-style block leaves as it finds them at its end: the backend, and whether
+#: pyplot is interactive (Jupyter's inline backend switches that on when the first figure is
+#: made; were it switched back at the block's end, no later cell's figure would show)
+_KEEP = ("backend", "interactive")
+
+
+@contextlib.contextmanager
 def plot_style():
     """A context manager applying dragonsim's one matplotlib style (what every ``.plot()``
-    draws under). Figures made under it keep the style's sizes, colours and grid after the
-    block ends, so a notebook cell shows them as drawn."""
+    draws under); at its end the other settings come back, all but the backend and the
+    interactive flag (:data:`_KEEP`), so a notebook shows this cell's figure and every later
+    one."""
+    import matplotlib as mpl
     import matplotlib.pyplot as plt
 
-    return plt.style.context(str(STYLE_FILE))
+    orig = {k: v for k, v in mpl.rcParams.items() if k not in _KEEP}
+    try:
+        plt.style.use(str(STYLE_FILE))
+        yield
+    finally:
+        keep = {k: mpl.rcParams[k] for k in _KEEP}
+        restore = getattr(mpl.rcParams, "_update_raw", None)
+        if restore is not None:
+            restore(orig)
+        else:  # older matplotlib
+            dict.update(mpl.rcParams, orig)
+        dict.update(mpl.rcParams, keep)
 
 
 def hist_quantile(counts, q: float = 0.995) -> int:
