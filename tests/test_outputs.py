@@ -114,3 +114,40 @@ def test_krynn_battlefield_outcomes_are_named(capsys):
     assert rc == 0 and "loss_by_limit" not in out
     assert "win (Alliance controls more tiles)" in out and "of which by the control limit" in out
     assert "unfinished after 200 turns" in out
+
+
+def test_baseline_check_prints_json_on_request(capsys):
+    rc, out, _ = _run(capsys, "baseline", "check", "-n", "300", "--json")
+    d = json.loads(out)
+    assert rc == (0 if d["ok"] else 1) and d["findings"]
+    f = d["findings"][0]
+    assert {"matchup", "baseline_rate", "current_rate", "pvalue", "changed"} <= set(f)
+
+
+def test_sensitivity_says_what_its_columns_are(capsys):
+    argv = ["sensitivity", "Reaper", "Skyblazer", "--rule", "altitude_mod"]
+    rc, out, _ = _run(capsys, *argv, "--values", "[0,1,1,2,2]", "-n", "300")
+    assert rc == 0 and "percentage points [95% interval]" in out and "rules hash" in out
+
+
+@pytest.mark.parametrize(
+    "argv, head",
+    [
+        (
+            ["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:3"],
+            "Dragon Dice attack",
+        ),
+        (["dice", "duel", "--a", "red-wyrm", "--b", "blue-drake"], "Dragon Dice dragon fight"),
+        (
+            ["dice", "melee", "--attacker", "goblin-thug:3", "--defender", "dwarf-guard"],
+            "Dragon Dice melee",
+        ),
+        (
+            ["krynn", "battle", "--alliance", "foot=2", "--army", "foot=2"],
+            "Warriors of Krynn battle",
+        ),
+    ],
+)
+def test_every_summary_names_its_game_and_the_rules_in_force(capsys, argv, head):
+    rc, out, _ = _run(capsys, *argv, "-n", "500", "--no-progress")
+    assert rc == 0 and out.startswith(head) and "rules hash" in out and "nan" not in out

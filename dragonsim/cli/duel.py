@@ -260,9 +260,15 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
             }
         )
         return interrupted_code(done, "values")
+    from ..report import rules_line
+
     print(
-        f"{args.a} vs {args.b}: A's win rate by {df.attrs['rule']}, {args.n:,} common "
-        f"games each (seed {args.seed})"
+        f"Dragon Lords sensitivity: {args.a} (A) vs {args.b}, A's win rate by "
+        f"{df.attrs['rule']}, {args.n:,} common games each (seed {args.seed})"
+    )
+    print(
+        "  value, A's win rate [95% interval], its paired difference from the value in force "
+        "before the study in percentage points [95% interval]"
     )
     if done.interrupted:
         print(f"  INTERRUPTED: {done.n} of {done.requested} values finished (shown below)")
@@ -273,6 +279,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
             f"{100 * r['ci_high']:.2f}]  vs default {100 * r['difference']:+.2f} pp "
             f"[{100 * r['diff_low']:+.2f}, {100 * r['diff_high']:+.2f}]{mark}"
         )
+    man = df.attrs.get("manifest", {})
+    print("  " + rules_line(man.get("rules_hash"), man.get("rules_overrides")))
     return interrupted_code(done, "values")
 
 

@@ -93,6 +93,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
     q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
     q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.add_argument("--json", action="store_true", help="print the written baseline as JSON")
     add_rules_option(q)
     q.set_defaults(func=cmd_baseline_write)
     q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
@@ -100,6 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--seed", type=int, default=7)
     q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
     q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_option(q)
     q.set_defaults(func=cmd_baseline_check)
 
@@ -338,6 +340,9 @@ def cmd_baseline_write(args) -> int:
     data = baseline.write(
         args.file or baseline.DEFAULT_FILE, n=args.n, rules=rules_from(args, "lords")
     )
+    if args.json:
+        emit_json({**data, "file": str(args.file or baseline.DEFAULT_FILE)})
+        return 0
     for k, v in data["matchups"].items():
         print(f"{k:<46} A wins {v['wins_a'] / v['n']:.4f} of {v['n']:,}")
     print(f"wrote {args.file or baseline.DEFAULT_FILE} in {data['manifest']['seconds']} s")
@@ -350,11 +355,37 @@ def cmd_baseline_check(args) -> int:
 
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    found: list = []
+    lines: list[str] = []
     ok = baseline.check(
         args.file or baseline.DEFAULT_FILE,
         n=args.n,
         seed=args.seed,
         alpha=args.alpha,
         rules=rules_from(args, "lords"),
+        echo=lines.append if args.json else print,
+        findings=found,
     )
+    if args.json:
+        emit_json(
+            {
+                "ok": ok,
+                "n": args.n,
+                "seed": args.seed,
+                "alpha": args.alpha,
+                "findings": [
+                    {
+                        "matchup": f.matchup,
+                        "baseline_rate": f.baseline.rate,
+                        "baseline_ci": list(f.baseline.ci),
+                        "current_rate": f.current.rate,
+                        "current_ci": list(f.current.ci),
+                        "pvalue": f.pvalue,
+                        "changed": f.regression,
+                    }
+                    for f in found
+                ],
+                "lines": lines,
+            }
+        )
     return 0 if ok else 1

@@ -782,7 +782,7 @@ class AttackResult:
         pm = self.promotions
         tp = self.turns_played
         lines = [
-            f"{' + '.join(self.dragons)} attacking "
+            f"Dragon Dice attack: {' + '.join(self.dragons)} attacking "
             f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}",
             f"  {self.n:,} games, up to {self.turns} attack(s) each, {self.seconds:.2f} s",
             *interrupted_line(self),
@@ -803,8 +803,8 @@ class AttackResult:
             f"{self.turns})",
             "  (a share of games with its 95% interval; means with their 95% intervals)",
         ]
-        m = self.manifest()
-        lines.append("  " + rules_line(m["rules_hash"], m["rules_overrides"]))
+        rs = self.options.rules
+        lines.append("  " + rules_line(rs.hash, rs.overrides))
         return "\n".join(lines)
 
     def plot(self, ax=None):
@@ -1086,7 +1086,7 @@ class DuelResult:
     def summary(self) -> str:
         r = self.rounds
         lines = [
-            "  vs  ".join(" + ".join(t) for t in self.teams),
+            "Dragon Dice dragon fight: " + "  vs  ".join(" + ".join(t) for t in self.teams),
             f"  {self.n:,} games, up to {self.turns} round(s), {self.seconds:.2f} s",
             *interrupted_line(self),
         ]
@@ -1283,7 +1283,8 @@ class SweepResult:
     def summary(self) -> str:
         base = ", ".join(f"{u}:{c}" for u, c in self.base.items())
         lines = [
-            f"army size (copies of {base}) to slay the dragon with probability >= "
+            f"Dragon Dice sweep: army size (copies of {base}) to slay the dragon with "
+            "probability >= "
             f"{self.p:g} within {self.turns} attack(s); {self.n:,} games per size, "
             f"{self.seconds:.1f} s",
             *(
@@ -1291,7 +1292,8 @@ class SweepResult:
                 if self.interrupted
                 else []
             ),
-            f"  {'dragon':<14}{'copies':>7}{'units':>7}{'health':>8}   p at that size",
+            f"  {'dragon':<14}{'copies':>7}{'units':>7}{'health':>8}   P(slain) at that size "
+            "[95% interval]",
         ]
         for r in self.rows:
             if r["copies"] is None:
@@ -1305,6 +1307,11 @@ class SweepResult:
                     f"{r['health']:>8}   {r['p_slain']:.3f} "
                     f"[{r['ci_slain'][0]:.3f}, {r['ci_slain'][1]:.3f}]"
                 )
+        lines.append(
+            "  (copies: of the army; units, health: the army at that size; "
+            f"{self.n:,} games per size on the same game indices)"
+        )
+        lines.append("  " + rules_line(self.options.rules.hash, self.options.rules.overrides))
         return "\n".join(lines)
 
 
@@ -1604,7 +1611,8 @@ class MeleeResult:
         fmt = ", ".join
         return "\n".join(
             [
-                f"melee: {fmt(f'{u} x{c}' for u, c in self.attacker.items())}  attacks  "
+                f"Dragon Dice melee: {fmt(f'{u} x{c}' for u, c in self.attacker.items())}  "
+                "attacks  "
                 f"{fmt(f'{u} x{c}' for u, c in self.defender.items())}",
                 f"  {self.n:,} games, {'with' if self.counter else 'without'} counter-attack, "
                 f"{self.seconds:.2f} s",
@@ -1795,7 +1803,8 @@ class DragonTable:
 
     def summary(self) -> str:
         lines = [
-            f"every dragon against {', '.join(f'{u} x{c}' for u, c in self.army.items())}"
+            "Dragon Dice table: every dragon against "
+            f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}"
             f", up to {self.turns} attack(s), {self.n:,} games each, {self.seconds:.1f} s",
             *(
                 [f"  INTERRUPTED: {len(self.results)} of {self.dragons_requested} dragons finished"]
@@ -1814,6 +1823,9 @@ class DragonTable:
             "  (slain, destroyed, flew: share of games the dragon was slain, the army destroyed, "
             "the dragon flew away; health lost: mean health-worth of the army's units lost)"
         )
+        if self.results:
+            rs = self.results[0].options.rules
+            lines.append("  " + rules_line(rs.hash, rs.overrides))
         return "\n".join(lines)
 
 
