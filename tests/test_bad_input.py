@@ -227,6 +227,11 @@ THREAD_CASES = {
     ("--threads", "1.5"): "must be a whole number >= 1",
     ("--threads", "1000000"): "threads must be 1..",
 }
+RECORDS_CASES = {
+    ("--records", "games.txt"): "must end in .parquet or .csv",
+    ("--records", "/no/such/folder/games.parquet"): "no folder",
+    ("--records", "{directory}"): "must end in .parquet or .csv",
+}
 CHECKPOINT_CASES = {
     ("--checkpoint", ""): "checkpoint: expected a file path",
     ("--checkpoint", "{directory}"): "is a directory",
@@ -258,11 +263,15 @@ CLI_CASES += [
     for cmd in MC_COMMANDS
     for opt, msg in CHECKPOINT_CASES.items()
 ]
+CLI_CASES += [
+    pytest.param([*_base(cmd), "-n", "10", *opt], 2, msg, id=f"{cmd} {' '.join(opt)}")
+    for cmd in MC_COMMANDS
+    for opt, msg in RECORDS_CASES.items()
+]
 
 # ------------------------------------------------------------------ each command's own mistakes
 OWN = [
     (["duel", "Reaper", "Skyblazer", "-n", "10", "--records", ""], "records must name a .parquet"),
-    (["duel", "Reaper", "Skyblazer", "-n", "10", "--records", "x.csv"], "must end in .parquet"),
     (["duel", "Reaper", "Skyblazer", "-n", "10", "--turn-limit", "1e9"], "turn limit must be"),
     (["duel", "Reaper", "Skyblazer", "-n", "10", "--turn-limit", "0"], "whole number >= 1"),
     (["duel", "Reaper", "Nobody", "-n", "10"], "unknown dragon 'Nobody'"),
@@ -272,10 +281,6 @@ OWN = [
     (["duel", "Reaper", "Slash", "-n", "10", "--policy", "random:4"], "takes no breadth"),
     (["duel", "Reaper", "Slash", "-n", "10", "--policies", "hunter"], "policies must name two"),
     (["duel", "Reaper", "Slash", "-n", "10", "--policy", "chess"], "unknown policy 'chess'"),
-    (
-        ["duel", "Reaper", "Slash", "-n", "10", "--records", "r.parquet", "--checkpoint", "c"],
-        "records and a checkpoint",
-    ),
     (["battle", "Reaper", "-n", "10"], "a battle needs 2..8 dragons"),
     (["battle", "Reaper", "Slash", "-n", "10", "--teams", "0,x"], "--teams takes whole numbers"),
     (["battle", "Reaper", "Slash", "-n", "10", "--teams", "0"], "one team number per dragon"),
@@ -584,8 +589,9 @@ def _api_cases():
         (lambda: dragonsim.duel(*ok, n=10, seed=-1), "seed must be a whole number"),
         (lambda: dragonsim.duel(*ok, n=10, turn_limit=10**9), "turn limit must be 1..100000"),
         (lambda: dragonsim.duel(*ok, n=10, turn_limit=2.5), "turn limit must be a whole"),
-        (lambda: dragonsim.duel(*ok, n=10, records=""), "records must name a .parquet"),
-        (lambda: dragonsim.duel(*ok, n=10, records=5), "records must name a .parquet"),
+        (lambda: dragonsim.duel(*ok, n=10, records=""), "records must name a .parquet or .csv"),
+        (lambda: dragonsim.duel(*ok, n=10, records=5), "records must name a .parquet or .csv"),
+        (lambda: dragonsim.duel(*ok, n=10, records="g.json"), "must end in .parquet or .csv"),
         (lambda: dragonsim.duel(*ok, n=10, policy=3), "unknown policy '3'"),
         (lambda: dragonsim.duel(*ok, n=10, policies=3), "policies must be 'P,Q'"),
         (lambda: dragonsim.duel(*ok, n=10, rules=[1, 2]), "rules must be a RuleSet"),

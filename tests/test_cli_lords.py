@@ -65,7 +65,7 @@ def test_rules_shows_overrides_from_file(capsys, tmp_path):
     f = tmp_path / "r.toml"
     f.write_text("[lords]\naltitude_mod = [0, 1, 1, 2, 2]\n")
     rc, out, _ = run(capsys, "rules", "--game", "lords", "--rules", str(f))
-    assert rc == 0 and "[0, 1, 1, 2, 2]" in out and "overrides" in out
+    assert rc == 0 and "[0, 1, 1, 2, 2]" in out and "1 override in force" in out
 
 
 def test_odds_close_combat_and_breath_json(capsys):

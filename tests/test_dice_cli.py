@@ -57,7 +57,7 @@ def test_attack_text_with_turns_and_ready_made_army(capsys):
         "4",
         "--no-progress",
     )
-    assert rc == 0 and "survival by attack" in out and "dragon flew away" in out
+    assert rc == 0 and "survival: share of games" in out and "dragon flew away" in out
 
 
 def test_units_lists_shipped_units_and_armies(capsys):

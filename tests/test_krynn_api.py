@@ -324,7 +324,7 @@ def test_cli_sweep_battlefield_and_assumed(capsys):
         )
         == 0
     )
-    assert "loss_by_limit" in capsys.readouterr().out
+    assert "of which by the control limit" in capsys.readouterr().out
     assert main(["krynn", "assumed"]) == 0
     assert "krynn.battle_die" in capsys.readouterr().out
 

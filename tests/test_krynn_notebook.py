@@ -12,7 +12,9 @@ NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "krynn.ipynb"
 def test_krynn_notebook_runs(monkeypatch):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
-    monkeypatch.setenv("MPLBACKEND", "Agg")
+    from test_notebooks import kernel_env
+
+    kernel_env(monkeypatch)
     nb = nbformat.read(NOTEBOOK, as_version=4)
     nbclient.NotebookClient(
         nb,

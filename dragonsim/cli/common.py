@@ -109,6 +109,18 @@ def show(args: argparse.Namespace, result: Any) -> None:
         print(result.summary())
 
 
+def add_records_option(p: argparse.ArgumentParser, what: str = "game") -> None:
+    """``--records FILE``: one row per game to parquet or CSV, with the run's manifest."""
+    p.add_argument(
+        "--records",
+        metavar="FILE.parquet",
+        default=None,
+        help=f"write one row per {what} (who won and how) to FILE.parquet or FILE.csv; the "
+        "run's manifest (version, seed, sides, bots, rules hash and overrides) goes in the "
+        "parquet schema metadata or a FILE.csv.json sidecar",
+    )
+
+
 def add_checkpoint_option(p: argparse.ArgumentParser) -> None:
     """``--checkpoint FILE``: save finished blocks as they finish; the same command resumes."""
     p.add_argument(

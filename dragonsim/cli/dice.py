@@ -105,6 +105,7 @@ def cmd_attack(args) -> int:
         threads=args.threads,
         progress=_progress(args),
         checkpoint=args.checkpoint,
+        records=args.records,
         **_common(args),
     )
     if args.json:
@@ -113,9 +114,10 @@ def cmd_attack(args) -> int:
         print(r.summary())
         if r.turns > 1:
             s = r.survival_frame()
-            print("  survival by attack (army still there / dragon still there):")
+            print("  survival: share of games with the army / the dragon still there after")
+            print(f"    {'attack':>6}  {'army':>6}  {'dragon':>6}")
             for _, row in s.iterrows():
-                print(f"    {int(row['turn']):>4}  {row['army']:.4f}  {row['dragon']:.4f}")
+                print(f"    {int(row['turn']):>6}  {row['army']:.4f}  {row['dragon']:.4f}")
     return interrupted_code(r)
 
 
@@ -133,6 +135,7 @@ def cmd_table(args) -> int:
         army_file=args.army_file,
         threads=args.threads,
         checkpoint=args.checkpoint,
+        records=args.records,
         **_common(args),
     )
     return finish(args, r, "dragons")
@@ -166,6 +169,7 @@ def cmd_duel(args) -> int:
         threads=args.threads,
         progress=_progress(args),
         checkpoint=args.checkpoint,
+        records=args.records,
         **{k: v for k, v in given.items() if v is not None},
     )
     return finish(args, r)
@@ -197,6 +201,7 @@ def cmd_sweep(args) -> int:
         threads=args.threads,
         progress=False,
         checkpoint=args.checkpoint,
+        records=args.records,
         **_common(args),
     )
     return finish(args, r, "dragons")
@@ -218,6 +223,7 @@ def cmd_melee(args) -> int:
         threads=args.threads,
         progress=_progress(args),
         checkpoint=args.checkpoint,
+        records=args.records,
     )
     return finish(args, r)
 
@@ -266,13 +272,23 @@ def cmd_exact(args) -> int:
                 f"exact: up to {turns} attacks of {g.dragon} on "
                 + ", ".join(f"{u} x{c}" for u, c in g.army.items())
             )
-            for k in ("p_dragon_slain", "p_army_destroyed", "p_flew", "p_still_fighting"):
-                print(f"  {k:<18} {d[k]:.6f}")
-            print("  turn  slain     destroyed  flew away")
+            print(f"  within {turns} attacks (probabilities, exact):")
+            for k, label in (
+                ("p_dragon_slain", "dragon slain"),
+                ("p_army_destroyed", "army destroyed"),
+                ("p_flew", "dragon flew away"),
+                ("p_still_fighting", "still fighting"),
+            ):
+                print(f"    {label:<18} {d[k]:.6f}")
+            print("  by attack: P(it ends at that attack with ...)")
+            print(
+                f"    {'attack':>6}  {'dragon slain':>12}  {'army destroyed':>14}  "
+                f"{'dragon flew away':>16}"
+            )
             for r in rows:
                 print(
-                    f"  {r['turn']:>4}  {r['p_slain_at']:.6f}  {r['p_destroyed_at']:.6f}"
-                    f"   {r['p_flew_at']:.6f}"
+                    f"    {r['turn']:>6}  {r['p_slain_at']:>12.6f}  {r['p_destroyed_at']:>14.6f}"
+                    f"  {r['p_flew_at']:>16.6f}"
                 )
         return 0
     r = exact_attack(
@@ -338,13 +354,18 @@ def cmd_assumed(args) -> int:
         emit_json(rows)
         return 0
     for r in rows:
-        print(f"{r['key']} = {r['value']!r}\n    {r['source']}\n    used in: {r['used_in']}")
+        mark = (
+            f"   [override; shipped: {r['default']!r}, assumed]"
+            if r["provenance"] == "override"
+            else ""
+        )
+        print(f"{r['key']} = {r['value']!r}{mark}\n    {r['source']}\n    used in: {r['used_in']}")
     return 0
 
 
 def register(subparsers) -> None:
     """Add ``dice`` and its subcommands."""
-    from .common import add_rules_option, add_run_options
+    from .common import add_records_option, add_rules_option, add_run_options
 
     p = subparsers.add_parser(
         "dice",
@@ -373,6 +394,7 @@ def register(subparsers) -> None:
     _opt_args(a)
     add_rules_option(a)
     add_run_options(a)
+    add_records_option(a)
     a.set_defaults(func=cmd_attack)
 
     t = sub.add_parser(
@@ -385,6 +407,7 @@ def register(subparsers) -> None:
     _opt_args(t)
     add_rules_option(t)
     add_run_options(t)
+    add_records_option(t)
     t.set_defaults(func=cmd_table)
 
     d = sub.add_parser(
@@ -417,6 +440,7 @@ def register(subparsers) -> None:
     )
     add_rules_option(d)
     add_run_options(d)
+    add_records_option(d)
     d.set_defaults(func=cmd_duel)
 
     s = sub.add_parser(
@@ -434,6 +458,7 @@ def register(subparsers) -> None:
     _opt_args(s)
     add_rules_option(s)
     add_run_options(s, default_n=20_000)
+    add_records_option(s)
     s.set_defaults(func=cmd_sweep)
 
     m = sub.add_parser(
@@ -453,6 +478,7 @@ def register(subparsers) -> None:
     m.add_argument("--no-counter", action="store_true", help="no counter-attack")
     add_rules_option(m)
     add_run_options(m)
+    add_records_option(m)
     m.set_defaults(func=cmd_melee)
 
     e = sub.add_parser("exact", help="exact single-attack outcome distribution (small armies)")

@@ -10,6 +10,7 @@ from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
 from ..lords.bots import POLICIES
 from .common import (
     add_checkpoint_option,
+    add_records_option,
     add_rules_option,
     add_run_options,
     count,
@@ -53,12 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=DEFAULT_TURN_LIMIT,
         help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})",
     )
-    p.add_argument(
-        "--records",
-        metavar="FILE.parquet",
-        default=None,
-        help="write one row per game (winner, turns, damage dealt, ...) to parquet",
-    )
+    add_records_option(p)
     add_rules_option(p)
     p.set_defaults(func=cmd_duel)
 
@@ -99,6 +95,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=DEFAULT_TURN_LIMIT,
         help=f"turns before a game is a stalemate draw (default {DEFAULT_TURN_LIMIT})",
     )
+    add_records_option(p)
     add_rules_option(p)
     p.set_defaults(func=cmd_battle)
 
@@ -106,14 +103,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "tournament",
         help="round robin between dragons: Bradley-Terry ratings with intervals",
         description="Every pair plays -n games (each side listed first in half of them); "
-        "draws count half. Prints Bradley-Terry ratings with 95%% intervals, the win matrix "
-        "and any significant non-transitive cycles (Holm, 5%%).",
+        "draws count half. Prints Bradley-Terry ratings (log-odds) with 95% intervals, the "
+        "matrix of P(row beats column) and any significant non-transitive cycles (Holm, 5%).",
     )
     p.add_argument("dragons", nargs="+", help="two or more ready-made names or inline designs")
     p.add_argument("-n", type=count, default=10_000, help="games per pair (default 10,000)")
     p.add_argument("--seed", type=seed_int, default=1)
     p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_records_option(p)
     add_rules_option(p)
     add_checkpoint_option(p)
     p.set_defaults(func=cmd_tournament)
@@ -137,6 +135,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=seed_int, default=1)
     p.add_argument("--policies", metavar="P,Q", default="hunter,hunter")
     p.add_argument("--json", action="store_true", help="print JSON rows")
+    add_records_option(p, "game and value")
     add_rules_option(p)
     add_checkpoint_option(p)
     p.set_defaults(func=cmd_sensitivity)
@@ -226,6 +225,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
         progress=False if args.no_progress else None,
         rules=rules_from(args, "lords"),
         checkpoint=args.checkpoint,
+        records=args.records,
     )
     return finish(args, res)
 
@@ -241,6 +241,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         rules=rules_from(args, "lords"),
         checkpoint=args.checkpoint,
         progress=None,
+        records=args.records,
     )
     if args.json:
         d = res.to_dict()
@@ -249,7 +250,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     else:
         print(res.summary())
         print()
-        print(res.matrix().round(3).to_string())
+        print(res.matrix_text())
     return interrupted_code(res, "pairs")
 
 
@@ -274,6 +275,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
         rules=rules_from(args, "lords"),
         checkpoint=args.checkpoint,
         progress=None,
+        records=args.records,
     )
     done = _Done(df, len(values))
     if args.json:
@@ -289,9 +291,15 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
             }
         )
         return interrupted_code(done, "values")
+    from ..report import rules_line
+
     print(
-        f"{args.a} vs {args.b}: A's win rate by {df.attrs['rule']}, {args.n:,} common "
-        f"games each (seed {args.seed})"
+        f"Dragon Lords sensitivity: {args.a} (A) vs {args.b}, A's win rate by "
+        f"{df.attrs['rule']}, {args.n:,} common games each (seed {args.seed})"
+    )
+    print(
+        "  value, A's win rate [95% interval], its paired difference from the value in force "
+        "before the study in percentage points [95% interval]"
     )
     if done.interrupted:
         print(f"  INTERRUPTED: {done.n} of {done.requested} values finished (shown below)")
@@ -302,6 +310,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
             f"{100 * r['ci_high']:.2f}]  vs default {100 * r['difference']:+.2f} pp "
             f"[{100 * r['diff_low']:+.2f}, {100 * r['diff_high']:+.2f}]{mark}"
         )
+    man = df.attrs.get("manifest", {})
+    print("  " + rules_line(man.get("rules_hash"), man.get("rules_overrides")))
     return interrupted_code(done, "values")
 
 

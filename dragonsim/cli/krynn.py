@@ -26,7 +26,7 @@ def _int_arg(what: str):
 
 def register(subparsers) -> None:
     """Add the ``krynn`` command and its subcommands."""
-    from .common import add_rules_option, add_run_options
+    from .common import add_records_option, add_rules_option, add_run_options
 
     p = subparsers.add_parser(
         "krynn",
@@ -44,6 +44,7 @@ def register(subparsers) -> None:
     )
     _battle_options(b)
     add_run_options(b)
+    add_records_option(b)
     b.set_defaults(func=_battle)
 
     s = sub.add_parser(
@@ -61,6 +62,7 @@ def register(subparsers) -> None:
     )
     s.add_argument("--values", required=True, help="values, e.g. '0,1,2,3' or '0..4'")
     add_run_options(s)
+    add_records_option(s, "game and value")
     s.set_defaults(func=_sweep)
 
     f = sub.add_parser(
@@ -92,6 +94,7 @@ def register(subparsers) -> None:
     )
     _common_battle(f, default_battle="mixed", default_turns=200)
     add_run_options(f)
+    add_records_option(f, "scenario")
     f.set_defaults(func=_battlefield)
 
     c = sub.add_parser(
@@ -132,6 +135,7 @@ def register(subparsers) -> None:
     )
     add_rules_option(c)
     add_run_options(c)
+    add_records_option(c, "trial")
     c.set_defaults(func=_conflict)
 
     a = sub.add_parser("assumed", help="list the assumed (and printed) rules values")
@@ -236,7 +240,8 @@ def _print(result, args, unit: str = "games") -> int:
 def _battle(args) -> int:
     from ..krynn.api import battle
 
-    return _print(battle(**_battle_kwargs(args), checkpoint=args.checkpoint), args)
+    res = battle(**_battle_kwargs(args), checkpoint=args.checkpoint, records=args.records)
+    return _print(res, args)
 
 
 def parse_values(text: str) -> list[int]:
@@ -264,7 +269,13 @@ def _sweep(args) -> int:
     from .common import finish
 
     kw = _battle_kwargs(args)
-    res = sweep(args.vary, parse_values(args.values), checkpoint=args.checkpoint, **kw)
+    res = sweep(
+        args.vary,
+        parse_values(args.values),
+        checkpoint=args.checkpoint,
+        records=args.records,
+        **kw,
+    )
     return finish(args, res, "values")
 
 
@@ -309,6 +320,7 @@ def _battlefield(args) -> int:
         progress=False if args.no_progress else None,
         rules=_rules(args),
         checkpoint=args.checkpoint,
+        records=args.records,
     )
     return _print(res, args, "scenarios")
 
@@ -328,6 +340,7 @@ def _conflict(args) -> int:
         progress=False if args.no_progress else None,
         rules=_rules(args),
         checkpoint=args.checkpoint,
+        records=args.records,
     )
     return _print(res, args, "trials")
 
@@ -341,6 +354,11 @@ def _assumed(args) -> int:
         emit_json(rows)
     else:
         for r in rows:
-            print(f"{r['key']:<34} [{r['provenance']}] {r['value']}")
+            shipped = (
+                f"   (shipped: {r['default']}, {r['default_provenance']})"
+                if r["provenance"] == "override"
+                else ""
+            )
+            print(f"{r['key']:<34} [{r['provenance']}] {r['value']}{shipped}")
             print(f"{'':<34} used in: {r['where_used']}; {r['reason']}")
     return 0

@@ -93,6 +93,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
     q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
     q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.add_argument("--json", action="store_true", help="print the written baseline as JSON")
     add_rules_option(q)
     q.set_defaults(func=cmd_baseline_write)
     q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
@@ -100,6 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--seed", type=int, default=7)
     q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
     q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_option(q)
     q.set_defaults(func=cmd_baseline_check)
 
@@ -125,7 +127,7 @@ def cmd_rules(args) -> int:
         rs = rules_from(args, game)
         head[game] = {"hash": rs.hash, "overrides": rs.overrides}
         for r in rows_of(rs):
-            if args.assumed and r["provenance"] != "assumed":
+            if args.assumed and r.get("default_provenance", r["provenance"]) != "assumed":
                 continue
             rows.append({"game": game, **r, "override": override_line(r["key"], r["value"])})
     if args.json:
@@ -139,21 +141,30 @@ def cmd_rules(args) -> int:
             }
         )
         return 0
+    from ..report import rules_line
+
     width = max((len(r["key"]) for r in rows), default=10)
+    print(
+        "provenance: printed (in the rulebook), derived (from printed values), published "
+        "(outside the rulebook), assumed (our choice), override (set by --rules)"
+    )
     for game in games:
         h = head[game]
-        print(
-            f"{game} rules hash {h['hash']}"
-            + (f"  overrides: {h['overrides']}" if h["overrides"] else "")
-        )
+        print(f"{game}: {rules_line(h['hash'], h['overrides'])}")
+        print(f"  {'key':<{width}}  {'provenance':<10}  value in force")
         last_source = None
         for r in (r for r in rows if r["game"] == game):
-            print(f"  {r['key']:<{width}}  {r['provenance']:<9}  {r['value']}")
+            shipped = (
+                f"   (shipped: {r['default']}, {r['default_provenance']})"
+                if r["provenance"] == "override"
+                else ""
+            )
+            print(f"  {r['key']:<{width}}  {r['provenance']:<10}  {r['value']}{shipped}")
             if args.assumed:
                 if r.get("source") != last_source:
                     print(f"  {'':<{width}}  used in: {r.get('used_in', '')}")
                     print(f"  {'':<{width}}  why: {r.get('source', '')}")
-                print(f"  {'':<{width}}  override: {r['override']}")
+                print(f"  {'':<{width}}  to override: {r['override']}")
             last_source = r.get("source")
     return 0
 
@@ -304,14 +315,22 @@ def cmd_odds_breath(args) -> int:
 
 
 def cmd_odds_location(args) -> int:
+    from ..errors import resolve_name
     from ..lords import odds
 
-    dist = odds.location(args.direction, rules_from(args, "lords"))
+    rs = rules_from(args, "lords")
+    dist = odds.location(args.direction, rs)
     if args.json:
         emit_json({k: _frac(v) for k, v in dist.items()})
         return 0
+    d = resolve_name(args.direction, odds.DIRECTIONS, "direction")
+    print(
+        f"where a hit from direction {d} lands: P(part), exact (2d6 on the Damage "
+        "Allocation Table, p.11)"
+    )
+    print(f"  {'part':<11} {'P':>6}   decimal")
     for k, v in dist.items():
-        print(f"  {k:<11} {str(v):>6} = {float(v):.4f}")
+        print(f"  {k.replace('_', ' '):<11} {str(v):>6} = {float(v):.4f}")
     return 0
 
 
@@ -321,6 +340,9 @@ def cmd_baseline_write(args) -> int:
     data = baseline.write(
         args.file or baseline.DEFAULT_FILE, n=args.n, rules=rules_from(args, "lords")
     )
+    if args.json:
+        emit_json({**data, "file": str(args.file or baseline.DEFAULT_FILE)})
+        return 0
     for k, v in data["matchups"].items():
         print(f"{k:<46} A wins {v['wins_a'] / v['n']:.4f} of {v['n']:,}")
     print(f"wrote {args.file or baseline.DEFAULT_FILE} in {data['manifest']['seconds']} s")
@@ -333,11 +355,37 @@ def cmd_baseline_check(args) -> int:
 
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    found: list = []
+    lines: list[str] = []
     ok = baseline.check(
         args.file or baseline.DEFAULT_FILE,
         n=args.n,
         seed=args.seed,
         alpha=args.alpha,
         rules=rules_from(args, "lords"),
+        echo=lines.append if args.json else print,
+        findings=found,
     )
+    if args.json:
+        emit_json(
+            {
+                "ok": ok,
+                "n": args.n,
+                "seed": args.seed,
+                "alpha": args.alpha,
+                "findings": [
+                    {
+                        "matchup": f.matchup,
+                        "baseline_rate": f.baseline.rate,
+                        "baseline_ci": list(f.baseline.ci),
+                        "current_rate": f.current.rate,
+                        "current_ci": list(f.current.ci),
+                        "pvalue": f.pvalue,
+                        "changed": f.regression,
+                    }
+                    for f in found
+                ],
+                "lines": lines,
+            }
+        )
     return 0 if ok else 1

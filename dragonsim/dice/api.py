@@ -24,10 +24,10 @@ import numpy as np
 
 from ..checkpoint import Checkpoint, open_checkpoint
 from ..errors import UserError, check_seed, resolve_name
-from ..report import interrupted_line, manifest, rules_hash
+from ..records import RecordsFile, check_path, run_blocks_recorded
+from ..report import interrupted_line, manifest, rules_hash, rules_line
 from ..rules import RuleSet, dice_rules
 from ..rules import registry as _registry
-from ..runner import run_blocks
 from ..stats import Rate, mean_interval
 from . import data as D
 from . import kernel as K
@@ -451,6 +451,122 @@ def _identity(command: str, seed, n, opts: Options, **what: Any) -> dict[str, An
     return {"command": command, "seed": seed, "n": n, "rules_hash": opts.rules.hash, **what}
 
 
+#: what each column of a dragon attack's records holds (``records=``, ``--records``)
+ATTACK_COLUMNS = {
+    "game": "game index (its random streams are (seed, game): replayable)",
+    "winner_side": "0: the dragons (the army destroyed, a dragon left), 1: the army (no dragon "
+    "left, slain or flown away, the army still there), -1: neither (both gone, or still "
+    "fighting)",
+    "winner": "dragons, army or none (as winner_side)",
+    "attacks": "attacks made",
+    "dragons_slain": "dragons slain",
+    "all_dragons_slain": "true when every dragon was slain",
+    "army_destroyed": "true when the army was destroyed",
+    "dragon_flew_away": "true when no dragon was left and one flew away",
+    "still_fighting": "true when dragons and army were both still there after the last attack",
+    "army_health_lost": "health-worth of the army's units lost (killed, buried, dragonkin removed)",
+    "army_health_buried": "health-worth buried (black and red breath)",
+    "promotions": "units promoted (slaying and treasure)",
+}
+#: a dragon fight's records (``dice duel``)
+DUEL_COLUMNS = {
+    "game": ATTACK_COLUMNS["game"],
+    "winner_side": "the team left alone (0 for the first colour given, 1 the next, ...), -1: "
+    "none (all gone, or still fighting)",
+    "winner": "the winning colour, 'all gone' or 'still fighting'",
+    "rounds": "rounds fought",
+    "all_gone": "true when no dragon was left at all",
+    "still_fighting": "true when two or more colours were left after the last round",
+}
+#: a melee's records (``dice melee``)
+MELEE_COLUMNS = {
+    "game": ATTACK_COLUMNS["game"],
+    "winner_side": "0: the attacker (the defender destroyed, the attacker not), 1: the "
+    "defender (the other way round), -1: neither or both destroyed",
+    "winner": "attacker, defender or none (as winner_side)",
+    "defender_destroyed": "true when the defending army was destroyed",
+    "attacker_destroyed": "true when the attacking army was destroyed (by the counter-attack)",
+    "defender_health_lost": "health-worth the defender lost",
+    "attacker_health_lost": "health-worth the attacker lost",
+    "attacker_breaths": "dragonkin breath icons the attacker rolled",
+}
+
+
+def _sides(first: np.ndarray, second: np.ndarray, names: tuple[str, str]) -> dict:
+    """winner_side / winner from two per-game booleans (side 0 won / side 1 won)."""
+    side = np.where(first & ~second, 0, np.where(second & ~first, 1, -1)).astype(np.int64)
+    label = np.array([*names, "none"], dtype=str)
+    return {"winner_side": side, "winner": label[np.where(side < 0, 2, side)]}
+
+
+def _attack_columns(rows: np.ndarray) -> dict:
+    destroyed = rows[:, K.C_DESTROYED] > 0
+    gone = (rows[:, K.C_ALL_SLAIN] > 0) | (rows[:, K.C_FLEW] > 0)
+    return {
+        **_sides(destroyed, gone, ("dragons", "army")),
+        "attacks": rows[:, K.C_TURNS],
+        "dragons_slain": rows[:, K.C_SLAIN_SUM],
+        "all_dragons_slain": rows[:, K.C_ALL_SLAIN] > 0,
+        "army_destroyed": destroyed,
+        "dragon_flew_away": rows[:, K.C_FLEW] > 0,
+        "still_fighting": rows[:, K.C_TIMEOUT] > 0,
+        "army_health_lost": rows[:, K.C_LOST],
+        "army_health_buried": rows[:, K.C_BURIED],
+        "promotions": rows[:, K.C_PROMO],
+    }
+
+
+def _duel_columns(colours: Sequence[str]):
+    def cols(rows: np.ndarray) -> dict:
+        wins = np.stack(
+            [rows[:, K.VHEAD + K.VT * i + K.VT_WINS] for i in range(len(colours))], axis=1
+        )
+        side = np.where(wins.any(axis=1), wins.argmax(axis=1), -1).astype(np.int64)
+        gone = rows[:, K.V_ALL_GONE] > 0
+        label = np.array([*colours, "all gone", "still fighting"], dtype=str)
+        out = {
+            "winner_side": side,
+            "winner": label[
+                np.where(side >= 0, side, np.where(gone, len(colours), len(colours) + 1))
+            ],
+            "rounds": rows[:, K.V_ROUNDS],
+            "all_gone": gone,
+            "still_fighting": rows[:, K.V_TIMEOUT] > 0,
+        }
+        for i, c in enumerate(colours):
+            out[f"slain_{c}"] = rows[:, K.VHEAD + K.VT * i + K.VT_SLAIN]
+            out[f"flew_{c}"] = rows[:, K.VHEAD + K.VT * i + K.VT_FLEW]
+        return out
+
+    return cols
+
+
+def _melee_columns(rows: np.ndarray) -> dict:
+    bd = rows[:, K.M_B_DESTROYED] > 0
+    ad = rows[:, K.M_A_DESTROYED] > 0
+    return {
+        **_sides(bd, ad, ("attacker", "defender")),
+        "defender_destroyed": bd,
+        "attacker_destroyed": ad,
+        "defender_health_lost": rows[:, K.M_B_LOST],
+        "attacker_health_lost": rows[:, K.M_A_LOST],
+        "attacker_breaths": rows[:, K.M_BREATHS_A],
+    }
+
+
+def _records_manifest(command: str, seed, n, opts: Options, **what: Any) -> dict[str, Any]:
+    return manifest(
+        command=command,
+        game="dragon-dice",
+        seed=int(seed),
+        requested=int(n),
+        rules_hash=opts.rules.hash,
+        rules_overrides=opts.rules.overrides,
+        options=opts.to_dict(),
+        **what,
+    )
+
+
 def _dragon_faces(ds: Sequence[D.Dragon]) -> np.ndarray:
     return np.array([d.die.icon_codes() for d in ds], np.int64)
 
@@ -666,7 +782,7 @@ class AttackResult:
         pm = self.promotions
         tp = self.turns_played
         lines = [
-            f"{' + '.join(self.dragons)} attacking "
+            f"Dragon Dice attack: {' + '.join(self.dragons)} attacking "
             f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}",
             f"  {self.n:,} games, up to {self.turns} attack(s) each, {self.seconds:.2f} s",
             *interrupted_line(self),
@@ -679,15 +795,25 @@ class AttackResult:
             f"  army destroyed    {self.p_army_destroyed}",
             f"  dragon flew away  {self.p_flew}",
             f"  still fighting    {self.p_timeout}",
-            f"  health lost       {hl[0]:.3f} [{hl[1]:.3f}, {hl[2]:.3f}]",
-            f"  promotions        {pm[0]:.3f} [{pm[1]:.3f}, {pm[2]:.3f}]",
-            f"  attacks           {tp[0]:.3f} [{tp[1]:.3f}, {tp[2]:.3f}]",
+            f"  army health lost  {hl[0]:.3f} [{hl[1]:.3f}, {hl[2]:.3f}]  (mean health-worth of "
+            "the army's units lost, per game)",
+            f"  promotions        {pm[0]:.3f} [{pm[1]:.3f}, {pm[2]:.3f}]  (mean units "
+            "promoted, per game)",
+            f"  attacks made      {tp[0]:.3f} [{tp[1]:.3f}, {tp[2]:.3f}]  (mean, of at most "
+            f"{self.turns})",
+            "  (a share of games with its 95% interval; means with their 95% intervals)",
         ]
+        rs = self.options.rules
+        lines.append("  " + rules_line(rs.hash, rs.overrides))
         return "\n".join(lines)
 
     def plot(self, ax=None):
-        """Survival curves by turn (matplotlib axes)."""
+        """Survival curves by attack (matplotlib axes): the share of games with the army
+        still there, with a dragon still there and with no dragon slain yet, each with its
+        own line style and marker; two curves that are the same (no dragon ever flew away)
+        are drawn once, under both labels."""
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator, PercentFormatter
 
         from ..report import plot_style
 
@@ -696,12 +822,31 @@ class AttackResult:
                 _, ax = plt.subplots()
             s = self.survival()
             x = np.arange(self.turns + 1)
-            ax.step(x, s["army"], where="post", label="army still there")
-            ax.step(x, s["dragon"], where="post", label="dragon still there")
-            ax.step(x, s["unslain"], where="post", label="no dragon slain yet")
-            ax.set_xlabel("attack")
-            ax.set_ylabel("fraction of games")
-            ax.legend()
+            curves = [
+                (s["army"], "army still there", "-", "o"),
+                (s["dragon"], "a dragon still there", "--", "s"),
+                (s["unslain"], "no dragon slain yet", ":", "^"),
+            ]
+            if np.array_equal(s["dragon"], s["unslain"]):
+                curves = [
+                    curves[0],
+                    (s["dragon"], "a dragon still there = no dragon slain yet", "--", "s"),
+                ]
+            for y, label, ls, mk in curves:
+                ax.step(x, y, where="post", ls=ls, label=label)
+                ax.plot(x, y, ls="none", marker=mk, ms=4, color=ax.lines[-1].get_color())
+            ax.set_xlabel("attacks made")
+            ax.set_ylabel("share of games")
+            ax.set_ylim(0, 1.02)
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_title(
+                f"{' + '.join(self.dragons)} attacking "
+                f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}\n{self.n:,} games, "
+                f"up to {self.turns} attacks",
+                fontsize=9,
+            )
+            ax.legend(loc="lower left")
         return ax
 
 
@@ -720,6 +865,8 @@ def attack(
     threads: int | None = None,
     progress: bool | None = None,
     checkpoint=None,
+    records=None,
+    _records_context: Mapping[str, Any] | None = None,
     **option_kw: Any,
 ) -> AttackResult:
     """Dragons of one colour attacking an army, ``turns`` attacks at most.
@@ -747,6 +894,10 @@ def attack(
         file, see :func:`~dragonsim.dice.data.load_toml`).
     dead_area
         Units in the army's dead unit area at the start (for ``promotion_supply='dead-area'``).
+    records
+        A ``.parquet`` or ``.csv`` path: one row per game (:data:`ATTACK_COLUMNS`) and the
+        run's manifest (:mod:`dragonsim.records`). The kernel keeps no per-game rows, so each
+        game is played on its own: the counters are the same, the run slower.
 
     Returns
     -------
@@ -772,11 +923,20 @@ def attack(
         checkpoint,
         _identity("dice attack", seed, nn, opts, dragons=[d.name for d in ds], army=armyd),
     )
-    out = run_blocks(
+    if records is not None and not isinstance(records, RecordsFile):
+        check_path(records)
+    out = run_blocks_recorded(
         K.army_kernel,
         nn,
         check_seed(seed),
         args,
+        records=records,
+        manifest=lambda: _records_manifest(
+            "dice attack", seed, nn, opts, dragons=[d.name for d in ds], army=armyd, turns=T
+        ),
+        columns=ATTACK_COLUMNS,
+        to_columns=_attack_columns,
+        context=_records_context,
         progress=progress,
         threads=threads,
         label="games",
@@ -926,7 +1086,7 @@ class DuelResult:
     def summary(self) -> str:
         r = self.rounds
         lines = [
-            "  vs  ".join(" + ".join(t) for t in self.teams),
+            "Dragon Dice dragon fight: " + "  vs  ".join(" + ".join(t) for t in self.teams),
             f"  {self.n:,} games, up to {self.turns} round(s), {self.seconds:.2f} s",
             *interrupted_line(self),
         ]
@@ -938,7 +1098,9 @@ class DuelResult:
         ]
         for i, col in enumerate(self.colours):
             lines.append(f"  {'a ' + col + ' dragon slain':<24}{self.p_team_slain(i)}")
-        lines.append(f"  {'rounds':<24}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]")
+        lines.append(f"  {'rounds played':<24}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]  (mean)")
+        rs = self.options.rules
+        lines.append("  " + rules_line(rs.hash, rs.overrides))
         return "\n".join(lines)
 
 
@@ -969,6 +1131,7 @@ def duel(
     threads: int | None = None,
     progress: bool | None = None,
     checkpoint=None,
+    records=None,
     **option_kw: Any,
 ) -> DuelResult:
     """Dragons of different colours fighting each other, one team per colour.
@@ -984,6 +1147,10 @@ def duel(
     teams
         Two or more teams, e.g. ``duel("red-wyrm", "blue-drake:2")``; or one spec holding
         several colours (``duel("red-wyrm,blue-drake,green-wyrm")``), grouped by colour.
+    records
+        A ``.parquet`` or ``.csv`` path: one row per game (:data:`DUEL_COLUMNS`, and each
+        colour's dragons slain and flown away), played one game at a time (see
+        :func:`attack`).
     """
     cat = _catalog(catalog, army_file)
     opts = _options(options, cat, option_kw, rules)
@@ -1023,11 +1190,23 @@ def duel(
         checkpoint,
         _identity("dice duel", seed, nn, opts, teams=[[d.name for d in t] for t in groups]),
     )
-    out = run_blocks(
+    if records is not None:
+        check_path(records)
+    colcols = dict(DUEL_COLUMNS)
+    for c in cols:
+        colcols[f"slain_{c}"] = f"{c} dragons slain"
+        colcols[f"flew_{c}"] = f"{c} dragons flown away"
+    out = run_blocks_recorded(
         K.dvd_kernel,
         nn,
         check_seed(seed),
         (faces, side, len(groups), opts.array(), T),
+        records=records,
+        manifest=lambda: _records_manifest(
+            "dice duel", seed, nn, opts, teams=[[d.name for d in t] for t in groups], turns=T
+        ),
+        columns=colcols,
+        to_columns=_duel_columns(cols),
         progress=progress,
         threads=threads,
         label="games",
@@ -1104,7 +1283,8 @@ class SweepResult:
     def summary(self) -> str:
         base = ", ".join(f"{u}:{c}" for u, c in self.base.items())
         lines = [
-            f"army size (copies of {base}) to slay the dragon with probability >= "
+            f"Dragon Dice sweep: army size (copies of {base}) to slay the dragon with "
+            "probability >= "
             f"{self.p:g} within {self.turns} attack(s); {self.n:,} games per size, "
             f"{self.seconds:.1f} s",
             *(
@@ -1112,7 +1292,8 @@ class SweepResult:
                 if self.interrupted
                 else []
             ),
-            f"  {'dragon':<14}{'copies':>7}{'units':>7}{'health':>8}   p at that size",
+            f"  {'dragon':<14}{'copies':>7}{'units':>7}{'health':>8}   P(slain) at that size "
+            "[95% interval]",
         ]
         for r in self.rows:
             if r["copies"] is None:
@@ -1126,6 +1307,11 @@ class SweepResult:
                     f"{r['health']:>8}   {r['p_slain']:.3f} "
                     f"[{r['ci_slain'][0]:.3f}, {r['ci_slain'][1]:.3f}]"
                 )
+        lines.append(
+            "  (copies: of the army; units, health: the army at that size; "
+            f"{self.n:,} games per size on the same game indices)"
+        )
+        lines.append("  " + rules_line(self.options.rules.hash, self.options.rules.overrides))
         return "\n".join(lines)
 
 
@@ -1145,13 +1331,16 @@ def sweep(
     threads: int | None = None,
     progress: bool | None = False,
     checkpoint=None,
+    records=None,
     **option_kw: Any,
 ) -> SweepResult:
     """Smallest number of copies of ``army`` that slays each dragon with probability >= p.
 
     Every size is played on the same game indices (common random numbers), and the search
     is a bisection over 1..``max_copies`` on the estimated probability (slaying chance grows
-    with the army; the estimate's own interval is reported).
+    with the army; the estimate's own interval is reported). ``records``: a ``.parquet`` or
+    ``.csv`` path for one row per game of every size tried (``dragon``, ``copies``, then
+    :data:`ATTACK_COLUMNS`).
     """
     import time
 
@@ -1185,6 +1374,20 @@ def sweep(
         checkpoint,
         _identity("dice sweep", seed, nn, opts, army=base, dragons=names, p=float(p), turns=T),
     )
+    file = None
+    if records is not None:
+        check_path(records)
+        file = RecordsFile(
+            records,
+            _records_manifest(
+                "dice sweep", seed, nn, opts, army=base, dragons=names, p=float(p), turns=T
+            ),
+            {
+                "dragon": "the attacking dragon",
+                "copies": "copies of the army in these games (the bisection's sizes)",
+                **ATTACK_COLUMNS,
+            },
+        )
     t0 = time.perf_counter()
     rows = []
     interrupted = False
@@ -1204,6 +1407,8 @@ def sweep(
                     threads=threads,
                     progress=progress,
                     checkpoint=None if ck is None else ck.section(f"{name} x{m}"),
+                    records=file,
+                    _records_context={"dragon": name, "copies": m},
                 )
                 if r.interrupted:
                     raise KeyboardInterrupt
@@ -1214,10 +1419,14 @@ def sweep(
             row = _sweep_row(run, name, p, max_copies, base, cat)
         except KeyboardInterrupt:
             if not rows:
+                if file is not None:
+                    file.close(dragons_finished=0, interrupted=True)
                 raise
             interrupted = True
             break
         rows.append(row)
+    if file is not None:
+        file.close(dragons_finished=len(rows), interrupted=interrupted)
     return SweepResult(
         float(p),
         base,
@@ -1402,15 +1611,22 @@ class MeleeResult:
         fmt = ", ".join
         return "\n".join(
             [
-                f"melee: {fmt(f'{u} x{c}' for u, c in self.attacker.items())}  attacks  "
+                f"Dragon Dice melee: {fmt(f'{u} x{c}' for u, c in self.attacker.items())}  "
+                "attacks  "
                 f"{fmt(f'{u} x{c}' for u, c in self.defender.items())}",
                 f"  {self.n:,} games, {'with' if self.counter else 'without'} counter-attack, "
                 f"{self.seconds:.2f} s",
                 *interrupted_line(self),
                 f"  defender destroyed   {self.p_defender_destroyed}",
                 f"  attacker destroyed   {self.p_attacker_destroyed}",
-                f"  defender health lost {bl[0]:.3f} [{bl[1]:.3f}, {bl[2]:.3f}]",
-                f"  attacker health lost {al[0]:.3f} [{al[1]:.3f}, {al[2]:.3f}]",
+                f"  defender health lost {bl[0]:.3f} [{bl[1]:.3f}, {bl[2]:.3f}]  (mean "
+                "health-worth of its units lost)",
+                f"  attacker health lost {al[0]:.3f} [{al[1]:.3f}, {al[2]:.3f}]  (mean)",
+                *(
+                    ["  " + rules_line(self.options.rules.hash, self.options.rules.overrides)]
+                    if self.options
+                    else []
+                ),
             ]
         )
 
@@ -1430,6 +1646,7 @@ def melee(
     threads: int | None = None,
     progress: bool | None = None,
     checkpoint=None,
+    records=None,
     **option_kw: Any,
 ) -> MeleeResult:
     """One melee attack of ``attacker`` on ``defender``, with dragonkin breath in melee.
@@ -1445,7 +1662,8 @@ def melee(
     ``counter_attack``, ``policy`` and ``black_needs_id`` are the rules
     ``dice.melee_counter_attack``, ``dice.casualty_policy`` and ``dice.kin_black_needs_id``
     (``None``: the value in ``rules``, default the shipped rules); ``option_kw`` takes any
-    other rule by name.
+    other rule by name. ``records``: a ``.parquet`` or ``.csv`` path for one row per game
+    (:data:`MELEE_COLUMNS`), played one game at a time (see :func:`attack`).
     """
     cat = _catalog(catalog, army_file)
     kw = dict(option_kw)
@@ -1483,11 +1701,17 @@ def melee(
     section = open_checkpoint(
         checkpoint, _identity("dice melee", seed, nn, opts, attacker=a, defender=b)
     )
-    out = run_blocks(
+    if records is not None:
+        check_path(records)
+    out = run_blocks_recorded(
         K.melee_kernel,
         nn,
         check_seed(seed),
         args,
+        records=records,
+        manifest=lambda: _records_manifest("dice melee", seed, nn, opts, attacker=a, defender=b),
+        columns=MELEE_COLUMNS,
+        to_columns=_melee_columns,
         progress=progress,
         threads=threads,
         label="games",
@@ -1579,7 +1803,8 @@ class DragonTable:
 
     def summary(self) -> str:
         lines = [
-            f"every dragon against {', '.join(f'{u} x{c}' for u, c in self.army.items())}"
+            "Dragon Dice table: every dragon against "
+            f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}"
             f", up to {self.turns} attack(s), {self.n:,} games each, {self.seconds:.1f} s",
             *(
                 [f"  INTERRUPTED: {len(self.results)} of {self.dragons_requested} dragons finished"]
@@ -1594,6 +1819,13 @@ class DragonTable:
                 f"{r.p_army_destroyed.rate:>11.4f}{r.p_flew.rate:>8.4f}"
                 f"{r.health_lost[0]:>13.3f}"
             )
+        lines.append(
+            "  (slain, destroyed, flew: share of games the dragon was slain, the army destroyed, "
+            "the dragon flew away; health lost: mean health-worth of the army's units lost)"
+        )
+        if self.results:
+            rs = self.results[0].options.rules
+            lines.append("  " + rules_line(rs.hash, rs.overrides))
         return "\n".join(lines)
 
 
@@ -1610,12 +1842,15 @@ def dragon_table(
     army_file: str | Path | None = None,
     threads: int | None = None,
     checkpoint=None,
+    records=None,
     **option_kw: Any,
 ) -> DragonTable:
     """Every dragon (default: all colours and both variants) attacking the same army.
 
     All dragons play the same game indices, so the army rolls the same dice against each
-    (common random numbers): 'wyrm or drake?' differences are paired.
+    (common random numbers): 'wyrm or drake?' differences are paired. ``records``: a
+    ``.parquet`` or ``.csv`` path for one row per game of every dragon (``dragon``, then
+    :data:`ATTACK_COLUMNS`).
     """
     import time
 
@@ -1641,6 +1876,22 @@ def dragon_table(
             "dice table", seed, nn, opts, army=D.parse_army(army, cat), dragons=names, turns=turns
         ),
     )
+    file = None
+    if records is not None:
+        check_path(records)
+        file = RecordsFile(
+            records,
+            _records_manifest(
+                "dice table",
+                seed,
+                nn,
+                opts,
+                army=D.parse_army(army, cat),
+                dragons=names,
+                turns=turns,
+            ),
+            {"dragon": "the attacking dragon", **ATTACK_COLUMNS},
+        )
     t0 = time.perf_counter()
     res: list[AttackResult] = []
     interrupted = False
@@ -1657,15 +1908,21 @@ def dragon_table(
                 threads=threads,
                 progress=False,
                 checkpoint=None if ck is None else ck.section(nm),
+                records=file,
+                _records_context={"dragon": nm},
             )
         except KeyboardInterrupt:
             r = None
         if r is None or r.interrupted:
             if not res:
+                if file is not None:
+                    file.close(dragons_finished=0, interrupted=True)
                 raise KeyboardInterrupt
             interrupted = True
             break
         res.append(r)
+    if file is not None:
+        file.close(dragons_finished=len(res), interrupted=interrupted)
     return DragonTable(
         res[0].army,
         res[0].turns,

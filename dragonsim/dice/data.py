@@ -323,8 +323,13 @@ def assumed(rules=None) -> list[dict[str, Any]]:
     >>> rows = assumed()
     >>> {r["provenance"] for r in rows}
     {'assumed'}
+
+    A value a rules file overrides keeps its row, with provenance ``"override"`` and the
+    shipped value as ``default``.
     """
-    return [r for r in rule_values(rules) if r["provenance"] == "assumed"]
+    return [
+        r for r in rule_values(rules) if r.get("default_provenance", r["provenance"]) == "assumed"
+    ]
 
 
 # ---------------------------------------------------------------- user data (TOML / Python)

@@ -136,13 +136,15 @@ class ExactAttack:
         lines = [
             f"exact: one attack of {self.dragon} on "
             + ", ".join(f"{u} x{c}" for u, c in self.army.items()),
-            f"  dragon slain    {float(self.p_dragon_slain):.6f}",
-            f"  army destroyed  {float(self.p_army_destroyed):.6f}",
-            f"  any promotion   {float(self.p_any_promotion):.6f}",
-            f"  health lost     mean {float(self.mean_health_lost):.6f}",
+            "  probabilities, exact:",
+            f"    dragon slain      {float(self.p_dragon_slain):.6f}",
+            f"    army destroyed    {float(self.p_army_destroyed):.6f}",
+            f"    any promotion     {float(self.p_any_promotion):.6f}",
+            f"  army health lost (units' health killed): mean {float(self.mean_health_lost):.6f}",
+            f"    {'health':>6}  P(lost exactly)",
         ]
         for h, p in self.lost().items():
-            lines.append(f"    {h:>3}  {float(p):.6f}")
+            lines.append(f"    {h:>6}  {float(p):.6f}")
         return "\n".join(lines)
 
 

@@ -18,8 +18,8 @@ import numpy as np
 
 from ..checkpoint import Checkpoint, open_checkpoint
 from ..errors import UserError, check_int, did_you_mean, parse_count, resolve_name
-from ..report import interrupted_line, manifest
-from ..runner import run_blocks
+from ..records import RecordsFile, check_path, run_blocks_recorded
+from ..report import interrupted_line, manifest, rules_line
 from ..stats import Rate, mean_interval
 from . import kernel as K
 from .data import (
@@ -353,27 +353,38 @@ class BattleResult:
         return self.counters[base : base + 49].reshape(7, 7)
 
     def plot(self, ax=None):
-        """Games controlled at each turn, by side (the distribution of turns to control)."""
+        """When the tile falls, by side (matplotlib axes): the share of games controlled at
+        each battle, the axis ending at the 99.5th percentile of the battles played."""
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
 
-        from ..report import plot_style
+        from ..report import hist_quantile, plot_style
 
         h = self.turns_histogram()
-        last = max(1, int(np.nonzero(h.sum(axis=0))[0].max()) if h.sum() else 1)
+        last = max(1, hist_quantile(h.sum(axis=0), 0.995))
         turns = np.arange(1, last + 1)
+        names = {"alliance": "Alliance", "army": "Dragon Army"}
+        shares = {"alliance": self.p_alliance_controls, "army": self.p_army_controls}
         with plot_style():
             if ax is None:
                 _, ax = plt.subplots()
-            for s, side in enumerate(SIDES):
+            for s, (side, ls) in enumerate(zip(SIDES, ("-", "--"), strict=True)):
                 ax.step(
                     turns,
                     h[s, 1 : last + 1] / max(1, self.n),
                     where="mid",
-                    label=f"{side} controls",
+                    ls=ls,
+                    label=f"{names[side]} controls it ({100 * shares[side].rate:.1f}% of games)",
                 )
-            ax.set_xlabel("battle (turn) when the tile is controlled")
-            ax.set_ylabel("fraction of games")
-            ax.legend()
+            ax.set_xlabel("battle at which the tile is controlled (axis to the 99.5th percentile)")
+            ax.set_ylabel("share of games")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_title(
+                f"Alliance {_fmt_lines(self.tile['alliance'])} vs Dragon Army "
+                f"{_fmt_lines(self.tile['army'])}\n{self.battle_type}, {self.n:,} games",
+                fontsize=9,
+            )
+            ax.legend(loc="upper right", fontsize=8)
         return ax
 
     def to_dict(self) -> dict[str, Any]:
@@ -422,16 +433,17 @@ class BattleResult:
         lines = [
             f"Warriors of Krynn battle ({self.battle_type}), {self.n:,} games",
             *interrupted_line(self),
-            f"  alliance {_fmt_lines(t['alliance'])}  vs  army {_fmt_lines(t['army'])}",
+            f"  Alliance {_fmt_lines(t['alliance'])}  vs  Dragon Army {_fmt_lines(t['army'])}",
             f"  Alliance controls the tile: {self.p_alliance_controls}",
             f"  Dragon Army controls it:    {self.p_army_controls}",
         ]
         if self.p_undecided.k:
             lines.append(f"  undecided after {self.max_turns} battles: {self.p_undecided}")
-        lines.append(f"  battles until control: {mt:.2f} [{mlo:.2f}, {mhi:.2f}]")
+        lines.append(f"  battles until control: {mt:.2f} [{mlo:.2f}, {mhi:.2f}] (mean)")
         for side in SIDES:
             m, lo, hi = self.mean_units_left(side)
-            lines.append(f"  {side} units left: {m:.2f} [{lo:.2f}, {hi:.2f}]")
+            name = "Alliance" if side == "alliance" else "Dragon Army"
+            lines.append(f"  {name} units left: {m:.2f} [{lo:.2f}, {hi:.2f}] (mean, at the end)")
         if self.heroes:
             ms, slo, shi = self.mean_stress
             lines.append(
@@ -440,7 +452,109 @@ class BattleResult:
                 f" {self.p_hero_at_max_stress}"
             )
         lines.append(f"  {self.n / max(self.seconds, 1e-9):,.0f} games/s, {self.seconds:.2f} s")
+        lines.append(
+            "  " + rules_line(self.manifest.get("rules_hash"), self.manifest.get("overrides"))
+        )
         return "\n".join(lines)
+
+
+#: what each column of a battle's records holds (``records=``, ``--records``)
+BATTLE_COLUMNS = {
+    "game": "game index (its random streams are (seed, game): replayable)",
+    "winner_side": "the side controlling the tile: 0 the Alliance, 1 the Dragon Army, -1 "
+    "undecided after the most battles",
+    "winner": "alliance, army or undecided (as winner_side)",
+    "battles": "battles fought",
+    "alliance_units_left": "Alliance units (ready and shaken) on the tile at the end",
+    "army_units_left": "Dragon Army units on the tile at the end",
+    "hero_stress": "stress the heroes took (all together)",
+    "hero_at_max_stress": "true when a hero ended at maximum stress",
+    "battle_dice": "battle dice rolled",
+}
+#: a battlefield scenario's records (``krynn battlefield``); ``tile_I`` columns follow
+FIELD_COLUMNS = {
+    "game": BATTLE_COLUMNS["game"],
+    "winner_side": "0 the Alliance (a win), 1 the Dragon Army (a loss), -1 neither (a hold, "
+    "or unfinished)",
+    "outcome": "win, hold, loss, loss by limit (the Dragon Army's control limit) or unfinished",
+    "turns": "turns played",
+    "hero_stress": BATTLE_COLUMNS["hero_stress"],
+}
+#: a conflict's records (``krynn conflict``)
+CONFLICT_COLUMNS = {
+    "game": "trial index (its random streams are (seed, trial): replayable)",
+    "success": "true when the conflict succeeded",
+    "exceeded": "true when the hits exceeded the difficulty (equipment)",
+    "stress": "stress from Woe results",
+    "attempts": "attempts made",
+    "actions": "actions spent",
+    "cards": "ability cards discarded",
+}
+_SIDE_LABELS = np.array(["alliance", "army", "undecided"], dtype=str)
+
+
+def _battle_columns(rows: np.ndarray) -> dict:
+    side = np.where(rows[:, K.B_ALLIANCE] > 0, 0, np.where(rows[:, K.B_ARMY] > 0, 1, -1)).astype(
+        np.int64
+    )
+    return {
+        "winner_side": side,
+        "winner": _SIDE_LABELS[np.where(side < 0, 2, side)],
+        "battles": rows[:, K.B_PLAYED],
+        "alliance_units_left": rows[:, K.B_TOTAL],
+        "army_units_left": rows[:, K.B_TOTAL + 1],
+        "hero_stress": rows[:, K.B_STRESS_SUM],
+        "hero_at_max_stress": rows[:, K.B_HERO_MAXED] > 0,
+        "battle_dice": rows[:, K.B_DICE],
+    }
+
+
+def _field_columns(ntiles: int):
+    def cols(rows: np.ndarray) -> dict:
+        names = np.array(["win", "hold", "loss", "loss by limit", "unfinished"], dtype=str)
+        limit = rows[:, K.F_LOSS_LIMIT] > 0
+        k = np.select(
+            [rows[:, K.F_WIN] > 0, rows[:, K.F_HOLD] > 0, limit, rows[:, K.F_LOSS] > 0],
+            [0, 1, 3, 2],
+            4,
+        )
+        side = np.where(k == 0, 0, np.where((k == 2) | (k == 3), 1, -1)).astype(np.int64)
+        out = {
+            "winner_side": side,
+            "outcome": names[k],
+            "turns": rows[:, K.F_TURNS_SUM],
+            "hero_stress": rows[:, K.F_STRESS_SUM],
+        }
+        for t in range(ntiles):
+            a = rows[:, K.F_TILES + 2 * t] > 0
+            b = rows[:, K.F_TILES + 2 * t + 1] > 0
+            out[f"tile_{t}"] = np.where(a, "alliance", np.where(b, "army", "none"))
+        return out
+
+    return cols
+
+
+def _conflict_columns(rows: np.ndarray) -> dict:
+    return {
+        "success": rows[:, K.K_SUCCESS] > 0,
+        "exceeded": rows[:, K.K_EXCEED] > 0,
+        "stress": rows[:, K.K_STRESS_SUM],
+        "attempts": rows[:, K.K_ATTEMPTS],
+        "actions": rows[:, K.K_ACTIONS],
+        "cards": rows[:, K.K_CARDS],
+    }
+
+
+def _records_manifest(command: str, seed, n, r, **what: Any) -> dict[str, Any]:
+    return manifest(
+        command=command,
+        game="warriors-of-krynn",
+        seed=int(seed),
+        requested=int(n),
+        rules_hash=r.hash,
+        rules_overrides=r.overrides,
+        **what,
+    )
 
 
 def _fmt_lines(d: Mapping[str, int]) -> str:
@@ -470,7 +584,9 @@ def battle(
     progress: bool | None = None,
     rules: KrynnRules | None = None,
     checkpoint=None,
+    records=None,
     _check_only: bool = False,
+    _records_context: Mapping[str, Any] | None = None,
     **overrides: Any,
 ) -> BattleResult:
     """Play battles on one battle tile until one side controls it, ``n`` times.
@@ -494,6 +610,10 @@ def battle(
         ``alliance_hits="ready-first"`` or ``**{"battle_die.woe": 2}`` (see
         :meth:`~dragonsim.krynn.data.KrynnRules.replace`; ``python -m dragonsim rules --game
         krynn`` lists them).
+    records
+        A ``.parquet`` or ``.csv`` path: one row per game (:data:`BATTLE_COLUMNS`) and the
+        run's manifest (:mod:`dragonsim.records`). The kernel keeps no per-game rows, so each
+        game is played on its own: the counters are the same, the run slower.
 
     Returns
     -------
@@ -523,16 +643,32 @@ def battle(
         battle_type=battle_type,
     )
     args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
+    if records is not None and not isinstance(records, RecordsFile):
+        check_path(records)
     if _check_only:
         return None
     section = open_checkpoint(
         checkpoint, {"command": "krynn battle", "seed": seed, "n": n, "rules_hash": r.hash}
     )
-    out = run_blocks(
+    out = run_blocks_recorded(
         K.battle_kernel,
         n,
         seed,
         args,
+        records=records,
+        manifest=lambda: _records_manifest(
+            "krynn battle",
+            seed,
+            n,
+            r,
+            tile=tile.describe(r.commanders, r.line_capacity),
+            battle_type=str(battle_type),
+            heroes=int(heroes),
+            max_turns=int(max_turns),
+        ),
+        columns=BATTLE_COLUMNS,
+        to_columns=_battle_columns,
+        context=_records_context,
         progress=progress,
         threads=threads,
         label="battles",
@@ -649,11 +785,24 @@ class BattlefieldResult:
             f"Warriors of Krynn battlefield, {len(self.tiles)} tiles, {self.n:,} scenarios",
             *interrupted_line(self, "scenarios"),
         ]
-        for k in ("win", "hold", "loss", "loss_by_limit", "unfinished"):
-            lines.append(f"  {k:<14} {self.rate(k)}")
-        lines.append(f"  turns: {m:.2f} [{lo:.2f}, {hi:.2f}]")
+        labels = {
+            "win": "win (Alliance controls more tiles)",
+            "hold": "hold (both control as many)",
+            "loss": "loss (Dragon Army controls more, or its limit)",
+            "loss_by_limit": "  of which by the control limit",
+            "unfinished": f"unfinished after {self.manifest.get('max_turns', '?')} turns",
+        }
+        w = max(len(v) for v in labels.values())
+        lines.append("  scenario outcome, share of scenarios:")
+        for k, lab in labels.items():
+            lines.append(f"    {lab:<{w}}  {self.rate(k)}")
+        lines.append(f"  scenario length: {m:.2f} turns [{lo:.2f}, {hi:.2f}]")
+        lines.append("  tile control at the end, share of scenarios:")
         for i, c in enumerate(self.tile_control()):
-            lines.append(f"  tile {i}: alliance {c['alliance']}  army {c['army']}")
+            lines.append(f"    tile {i}: Alliance {c['alliance']}  Dragon Army {c['army']}")
+        lines.append(
+            "  " + rules_line(self.manifest.get("rules_hash"), self.manifest.get("overrides"))
+        )
         return "\n".join(lines)
 
 
@@ -672,6 +821,7 @@ def battlefield(
     progress: bool | None = None,
     rules: KrynnRules | None = None,
     checkpoint=None,
+    records=None,
     **overrides: Any,
 ) -> BattlefieldResult:
     """Play a scenario on a row of battle tiles (far left ... far right) ``n`` times.
@@ -680,7 +830,9 @@ def battlefield(
     tokens, assumed) and fights a battle; a controlled tile's flank token and 1 unit of each
     type of the victor move to a neighbouring uncontrolled tile. The scenario ends when all
     tiles are controlled (win / hold / loss by who controls more) or when the Dragon Army
-    controls ``control_limit`` tiles (loss; 0 = no limit)."""
+    controls ``control_limit`` tiles (loss; 0 = no limit). ``records``: a ``.parquet`` or
+    ``.csv`` path for one row per scenario (:data:`FIELD_COLUMNS` and who controls each tile
+    at the end), played one scenario at a time (see :func:`battle`)."""
     n = parse_count(n)
     if isinstance(tiles, str | Mapping | Tile) or not isinstance(tiles, Sequence):
         raise UserError(f"tiles must be a list of Tile or mappings, got {tiles!r}")
@@ -708,11 +860,29 @@ def battlefield(
         checkpoint,
         {"command": "krynn battlefield", "seed": seed, "n": n, "rules_hash": r.hash},
     )
-    out = run_blocks(
+    if records is not None:
+        check_path(records)
+    fcols = dict(FIELD_COLUMNS)
+    for t in range(len(ts)):
+        fcols[f"tile_{t}"] = f"who controls tile {t} at the end: alliance, army or none"
+    out = run_blocks_recorded(
         K.field_kernel,
         n,
         seed,
         args,
+        records=records,
+        manifest=lambda: _records_manifest(
+            "krynn battlefield",
+            seed,
+            n,
+            r,
+            tiles=[t.describe(r.commanders, r.line_capacity) for t in ts],
+            control_limit=int(control_limit),
+            battle_type=str(battle_type),
+            max_turns=int(max_turns),
+        ),
+        columns=fcols,
+        to_columns=_field_columns(len(ts)),
         progress=progress,
         threads=threads,
         label="scenarios",
@@ -727,6 +897,8 @@ def battlefield(
         rules_hash=r.hash,
         overrides=r.overrides,
         p_all_out=p,
+        max_turns=int(max_turns),
+        control_limit=int(control_limit),
         seconds=out.seconds,
         compile_seconds=out.compile_seconds,
         resumed=out.resumed,
@@ -852,7 +1024,9 @@ class ConflictResult:
         if self.dice is not None:
             lines.append(f"  one roll of {self.dice} battle dice")
         else:
-            lines.append(f"  best use of {self.actions} actions and {self.cards} ability cards:")
+            lines.append(
+                f"  best use of {self.actions} action(s) and {self.cards} ability card(s):"
+            )
             lines += [f"    {i + 1}. {s}" for i, s in enumerate(self.plan)]
         lines.append(
             f"  success: exact {float(self.exact_success):.4%} ({self.exact_success})"
@@ -866,7 +1040,10 @@ class ConflictResult:
         m, lo, hi = self.mean_stress
         lines.append(
             f"  stress from Woe: exact {float(self.exact_stress):.4f}"
-            f"   simulated {m:.4f} [{lo:.4f}, {hi:.4f}]"
+            f"   simulated {m:.4f} [{lo:.4f}, {hi:.4f}] (mean stress per conflict)"
+        )
+        lines.append(
+            "  " + rules_line(self.manifest.get("rules_hash"), self.manifest.get("overrides"))
         )
         return "\n".join(lines)
 
@@ -884,6 +1061,7 @@ def conflict(
     progress: bool | None = None,
     rules: KrynnRules | None = None,
     checkpoint=None,
+    records=None,
     **overrides: Any,
 ) -> ConflictResult:
     """A conflict's exact success probability next to a simulation of it.
@@ -925,11 +1103,27 @@ def conflict(
         checkpoint,
         {"command": "krynn conflict", "seed": seed, "n": n, "rules_hash": r.hash},
     )
-    out = run_blocks(
+    if records is not None:
+        check_path(records)
+    out = run_blocks_recorded(
         K.conflict_kernel,
         n,
         seed,
         (d, plan, acts, crd, carry, dh, dw),
+        records=records,
+        manifest=lambda: _records_manifest(
+            "krynn conflict",
+            seed,
+            n,
+            r,
+            difficulty=int(difficulty),
+            dice=dice,
+            actions=int(actions),
+            cards=int(cards),
+            mastered=bool(mastered),
+        ),
+        columns=CONFLICT_COLUMNS,
+        to_columns=_conflict_columns,
         progress=progress,
         threads=threads,
         label="conflicts",
@@ -1029,8 +1223,8 @@ class SweepResult:
     def summary(self) -> str:
         f = self.to_frame()
         lines = [
-            f"sweep over {self.vary} ({self.results[0].battle_type}, "
-            f"{self.results[0].n:,} games each)",
+            f"Warriors of Krynn sweep over {self.vary} ({self.results[0].battle_type}, "
+            f"{self.results[0].n:,} games each, the same seed for every value)",
             *(
                 [f"  INTERRUPTED: {len(self.results)} of {self.values_requested} values finished"]
                 if self.interrupted
@@ -1041,38 +1235,61 @@ class SweepResult:
             lines.append(
                 f"  {self.vary}={int(row[self.vary]):<3} Alliance controls "
                 f"{100 * row['p_alliance_controls']:6.2f}% [{100 * row['lo']:.2f}, "
-                f"{100 * row['hi']:.2f}]  turns {row['mean_turns']:.2f}"
+                f"{100 * row['hi']:.2f}]  battles until control {row['mean_turns']:.2f}"
             )
+        if self.results:
+            m = self.results[0].manifest
+            lines.append("  " + rules_line(m.get("rules_hash"), m.get("overrides")))
         return "\n".join(lines)
 
     def plot(self, ax=None):
-        """Probability the Alliance controls the tile against the varied value."""
+        """P(the Alliance controls the tile) against the varied value, with 95% intervals
+        (matplotlib axes): a tick per value, the y axis from 0 so that a small change looks
+        small (its numbers are printed at the points)."""
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import PercentFormatter
 
         from ..report import plot_style
 
         f = self.to_frame()
+        x = f[self.vary].to_numpy()
+        y = f["p_alliance_controls"].to_numpy()
         with plot_style():
             if ax is None:
                 _, ax = plt.subplots()
             ax.errorbar(
-                f[self.vary],
-                f["p_alliance_controls"],
-                yerr=[f["p_alliance_controls"] - f["lo"], f["hi"] - f["p_alliance_controls"]],
-                marker="o",
+                x, y, yerr=[y - f["lo"], f["hi"] - y], marker="o", capsize=4, label="95% interval"
             )
+            for xi, yi in zip(x, y, strict=True):
+                ax.annotate(
+                    f"{100 * yi:.2f}%",
+                    (xi, yi),
+                    textcoords="offset points",
+                    xytext=(6, -4),
+                    fontsize=8,
+                )
+            ax.set_xticks(x)
             ax.set_xlabel(self.vary)
+            ax.set_ylim(0, max(float(f["hi"].max()) * 1.3, 0.01))
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
             ax.set_ylabel("P(Alliance controls the tile)")
+            r0 = self.results[0]
+            ax.set_title(
+                f"{self.vary}: the same games for every value\n({r0.battle_type}, "
+                f"{r0.n:,} games per value; the y axis starts at 0)",
+                fontsize=9,
+            )
         return ax
 
 
 def sweep(
-    vary: str, values: Sequence[int], *, checkpoint=None, **battle_kwargs: Any
+    vary: str, values: Sequence[int], *, checkpoint=None, records=None, **battle_kwargs: Any
 ) -> SweepResult:
     """Run :func:`battle` once per value of ``vary`` (e.g. ``"barricades.foot"``,
     ``"army.foot"``, ``"tactics.missile"``, ``"heroes"``), all on the same seed. An
     interruption keeps the values that finished; ``checkpoint`` (a path) keeps every finished
-    block, and the same call resumes from it."""
+    block, and the same call resumes from it. ``records``: a ``.parquet`` or ``.csv`` path
+    for one row per game of every value (``value``, then :data:`BATTLE_COLUMNS`)."""
     key = resolve_name(str(vary), SWEEPABLE, "sweep quantity")
     if isinstance(values, str | bytes) or not isinstance(values, Sequence):
         raise UserError(f"values must be a list of whole numbers, got {values!r}")
@@ -1101,21 +1318,45 @@ def sweep(
             kw[prefix] = spec
         battle(**kw, _check_only=True)
         kws.append(kw)
+    file = None
+    if records is not None:
+        check_path(records)
+        rs = _rules(battle_kwargs.get("rules"), {})
+        ident = {
+            k: v for k, v in battle_kwargs.items() if k not in ("progress", "threads", "rules")
+        }
+        file = RecordsFile(
+            records,
+            _records_manifest(
+                "krynn sweep",
+                battle_kwargs.get("seed", 1),
+                parse_count(battle_kwargs.get("n", 100_000)),
+                rs,
+                vary=key,
+                values=values,
+                battle=ident,
+            ),
+            {"value": f"the value of {key} in these games", **BATTLE_COLUMNS},
+        )
     results = []
     interrupted = False
     for v, kw in zip(values, kws, strict=True):
         if ck is not None:
             kw["checkpoint"] = ck.section(f"{key}={v}")
         try:
-            r = battle(**kw)
+            r = battle(**kw, records=file, _records_context={"value": int(v)})
         except KeyboardInterrupt:
             r = None
         if r is None or r.interrupted:
             if not results:
+                if file is not None:
+                    file.close(values_finished=0, interrupted=True)
                 raise KeyboardInterrupt
             interrupted = True
             break
         results.append(r)
+    if file is not None:
+        file.close(values_finished=len(results), interrupted=interrupted)
     return SweepResult(
         key, [int(v) for v in values[: len(results)]], results, interrupted, len(values)
     )

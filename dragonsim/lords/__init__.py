@@ -10,4 +10,65 @@ Modules, in the order a game's data flows through them:
 * ``bots`` -- the named, versioned bots (``bots.dispatch`` and one module per bot family);
 * ``engine`` -- the game loop, one function per phase, and the numba kernels;
 * ``api`` (``duel``, ``battle``, ...), ``study``, ``odds`` (exact probabilities), ``baseline``.
+
+Every submodule is an attribute (``dragonsim.lords.api`` after a plain ``import dragonsim``),
+and the public functions are here too: ``dragonsim.lords.duel``, ``battle``, ``tournament``,
+``sensitivity``, ``compare``, ``sheet``, ``design``, ``roster`` (each imported on first use).
 """
+
+from __future__ import annotations
+
+import importlib
+
+#: the submodules, reachable as attributes (``dragonsim.lords.api`` after ``import dragonsim``)
+SUBMODULES = (
+    "api",
+    "baseline",
+    "bots",
+    "engine",
+    "hexes",
+    "mechanics",
+    "movetables",
+    "odds",
+    "sheets",
+    "state",
+    "study",
+    "tables",
+)
+#: the public functions and result types, imported on first use (so the command line's
+#: ``--help`` loads no numba)
+_LAZY = {
+    **{
+        name: "dragonsim.lords.api"
+        for name in ("duel", "DuelResult", "battle", "BattleResult", "DUEL_COLUMNS")
+    },
+    **{
+        name: "dragonsim.lords.study"
+        for name in (
+            "tournament",
+            "TournamentResult",
+            "sensitivity",
+            "compare",
+            "outcomes",
+            "PairedResult",
+        )
+    },
+    **{
+        name: "dragonsim.lords.sheets"
+        for name in ("sheet", "design", "roster", "parse_design", "Sheet")
+    },
+}
+
+__all__ = [*SUBMODULES, *_LAZY]
+
+
+def __getattr__(name: str):
+    if name in SUBMODULES:
+        return importlib.import_module(f"dragonsim.lords.{name}")
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'dragonsim.lords' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -10,7 +10,6 @@ True
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +19,7 @@ import numpy as np
 from .. import defaults
 from ..checkpoint import open_checkpoint
 from ..errors import UserError, check_int, check_seed, parse_count
+from ..records import closing
 from ..report import interrupted_line
 from ..stats import Rate, mean_interval
 from . import engine as E
@@ -265,36 +265,65 @@ class DuelResult:
         return pd.DataFrame(rows)
 
     def plot(self, ax=None):
-        """Win/draw rates with their 95% intervals and the distribution of game lengths
-        (matplotlib, dragonsim's style). Returns the figure."""
+        """Who wins, with 95% intervals, and how long games last (matplotlib, dragonsim's
+        style): one colour per dragon, the matchup in the title, the turns axis ending at the
+        99.5th percentile of game length. ``ax``: two axes to draw into. Returns the figure."""
         import matplotlib.pyplot as plt
 
-        from ..report import plot_style
+        from ..report import hist_quantile, plot_style
 
         with plot_style():
             if ax is None:
-                fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.2))
+                fig, (a1, a2) = plt.subplots(1, 2, figsize=(9.5, 3.6))
             else:
                 a1, a2 = ax
                 fig = a1.figure
-            labels = [f"{self.a}\n({self.policies[0]})", f"{self.b}\n({self.policies[1]})", "draw"]
+            cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+            colours = [cycle[0], cycle[1 % len(cycle)], "0.6"]
+            labels = [f"A: {self.a}\n({self.policies[0]})", f"B: {self.b}\n({self.policies[1]})"]
+            labels.append("draw")
             rates = [self.rate_a, self.rate_b, self.rate_draw]
             y = [r.rate for r in rates]
             err = [[r.rate - r.lo for r in rates], [r.hi - r.rate for r in rates]]
-            a1.bar(range(3), y, yerr=err, capsize=4)
+            a1.bar(range(3), y, yerr=err, capsize=4, color=colours)
+            for i, r in enumerate(rates):
+                a1.annotate(
+                    f"{100 * r.rate:.1f}%",
+                    (i, r.hi),
+                    textcoords="offset points",
+                    xytext=(0, 3),
+                    ha="center",
+                )
             a1.set_xticks(range(3), labels)
-            a1.set_ylabel("share of games")
-            a1.set_title(f"{self.n:,} games, seed {self.seed}")
+            a1.set_ylim(0, max(0.05, max(r.hi for r in rates)) * 1.15)
+            a1.set_ylabel("share of games (95% interval)")
+            a1.set_title("who wins")
             h = self.turn_histogram()
-            a2.bar(range(len(h)), h / max(1, self.n), width=1.0)
-            a2.set_xlabel("turns (last bin: 100 or more)")
+            end = max(1, hist_quantile(h, 0.995))
+            share = h / max(1, self.n)
+            a2.bar(range(end + 1), share[: end + 1], width=1.0, color="0.45")
+            a2.axvline(self.mean_turns, color=colours[0], lw=1, ls="--")
+            a2.annotate(
+                f"mean {self.mean_turns:.1f}",
+                (self.mean_turns, share.max()),
+                textcoords="offset points",
+                xytext=(4, -10),
+                color=colours[0],
+            )
+            a2.set_xlim(-0.5, end + 0.5)
+            a2.set_xlabel(f"turns (axis ends at the 99.5th percentile, {end} turns)")
             a2.set_ylabel("share of games")
-            a2.set_title(f"mean {self.mean_turns:.1f} turns")
+            a2.set_title("game length")
+            fig.suptitle(
+                f"Dragon Lords duel: {self.a} vs {self.b}, {self.n:,} games, seed {self.seed}"
+            )
             fig.tight_layout()
         return fig
 
     def summary(self) -> str:
         """A readable table."""
+        from ..report import rules_line
+
         # A: and B: tell a mirror match's two sides apart
         na, nb = f"A: {self.a}", f"B: {self.b}"
         w = max(len(na), len(nb), 6)
@@ -303,29 +332,40 @@ class DuelResult:
             f"({self.policies[1]}), {self.n:,} games, seed {self.seed}",
             *interrupted_line(self),
             "",
-            f"  {'':<{w}}  {'wins':>10}  {'rate':>8}  {'95% interval':>18}  {'dmg dealt':>9}",
+            f"  {'':<{w}}  {'wins':>10}  {'share':>8}  {'95% interval':>18}  {'damage dealt':>12}",
         ]
         for name, r, dmg in ((na, self.rate_a, self.damage_a), (nb, self.rate_b, self.damage_b)):
             lines.append(
                 f"  {name:<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
-                f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%  {dmg[0]:9.1f}"
+                f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%  {dmg[0]:12.1f}"
             )
         r = self.rate_draw
         lines.append(
             f"  {'draw':<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
             f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
         )
+        lines.append(
+            f"  (share: of the {self.n:,} games; damage dealt: mean damage points the dragon "
+            "dealt per game)"
+        )
         lines.append("")
         lines.append(
-            f"  turns per game {self.mean_turns:.2f} "
-            f"[{self.turns_ci[0]:.2f}, {self.turns_ci[1]:.2f}]; "
-            f"breath hit rate {100 * self.breath_hit_rate:.1f}%; "
-            f"engagements/game {self.engagements_per_game:.2f}"
+            f"  game length      {self.mean_turns:.2f} turns [{self.turns_ci[0]:.2f}, "
+            f"{self.turns_ci[1]:.2f}]"
+        )
+        lines.append(
+            f"  breath attacks   {100 * self.breath_hit_rate:.1f}% of them hit"
+            if self.breath_hit_rate == self.breath_hit_rate
+            else "  breath attacks   none made"
+        )
+        lines.append(
+            f"  close combat     {self.engagements_per_game:.2f} engagements per game "
+            "(a dragon moving in to fight at close quarters)"
         )
         if self.turn_limit_hits:
             lines.append(
-                f"  turn limit {self.turn_limit} reached in {self.turn_limit_hits:,} "
-                "games (counted as draws)"
+                f"  turn limit       {self.turn_limit} turns reached in "
+                f"{self.turn_limit_hits:,} games (counted as draws)"
             )
         verdict = _verdict(self)
         if verdict:
@@ -337,9 +377,10 @@ class DuelResult:
                 f"  ({sampled[0]} plans from a sample of {breadth} end states per move "
                 f"and its verdicts move with it: check with --policy {sampled[0]}:128)"
             )
-        lines.append(
-            f"  {self.seconds:.2f} s ({_rate(self)}); rules {self.manifest.get('rules_hash', '')}"
-        )
+        lines.append(f"  {self.seconds:.2f} s ({_rate(self)})")
+        rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))
+        if rl:
+            lines.append(f"  {rl}")
         if self.records:
             lines.append(f"  per-game records: {self.records}")
         return "\n".join(lines)
@@ -362,63 +403,76 @@ def _verdict(r: DuelResult) -> str:
     return "No significant difference between the two at this n."
 
 
-class _RecordWriter:
-    """Per-game rows to a parquet file, one row group per finished block."""
+#: what each column of a duel's records holds (``--records``)
+DUEL_COLUMNS = {
+    "game": "game index (its random streams are (seed, game): replayable)",
+    "winner_side": "0: dragon A won, 1: dragon B won, -1: a draw (also at the turn limit)",
+    "winner": "the winner's name, or 'draw' (a mirror match: read winner_side)",
+    "turns": "turns played",
+    "hit_turn_limit": "true when the turn limit stopped the game (a draw)",
+    "damage_dealt_a": "damage points dragon A dealt",
+    "damage_dealt_b": "damage points dragon B dealt",
+    "damage_points_left_a": "damage points dragon A had left at the end",
+    "damage_points_left_b": "damage points dragon B had left at the end",
+    "breath_hits_a": "breath attacks of dragon A that hit",
+    "breath_hits_b": "breath attacks of dragon B that hit",
+    "engagements": "close-combat engagements in the game (either dragon)",
+}
+#: a battle's records: per side, not per dragon (the kernel keeps per-dragon figures for the
+#: first two dragons only, so they are written only for a battle of two)
+BATTLE_COLUMNS = {
+    "game": DUEL_COLUMNS["game"],
+    "winner_side": "the winning side (team number; in a free-for-all the dragon's place in "
+    "the list), -1: a draw",
+    "winner": "the winning side's dragons joined by ' + ', or 'draw'",
+    "turns": DUEL_COLUMNS["turns"],
+    "hit_turn_limit": DUEL_COLUMNS["hit_turn_limit"],
+    "engagements": "close-combat engagements in the game (any dragon)",
+}
 
-    COLUMNS = (
-        "winner",
-        "turns",
-        "turn_limit",
-        "dealt_a",
-        "dealt_b",
-        "points_left_a",
-        "points_left_b",
-        "breath_hits_a",
-        "breath_hits_b",
-        "engagements",
-    )
 
-    def __init__(self, path: str, a: str, b: str):
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise UserError("--records needs pyarrow: pip install 'dragonsim[parquet]'") from None
-        if not str(path).endswith(".parquet"):
-            raise UserError(f"records file must end in .parquet, got {path!r}")
-        self.pa, self.pq = pa, pq
-        self.path = str(path)
-        self.names = (a, b)
-        self.writer = None
-        self.current: np.ndarray | None = None
-
-    def write(self, start: int, stop: int) -> None:
-        rec = self.current
-        if rec is None or rec.shape[0] != stop - start:
-            return
-        pa = self.pa
-        winner = np.where(
-            rec[:, S.R_WINNER] == 0,
-            self.names[0],
-            np.where(rec[:, S.R_WINNER] == 1, self.names[1], "draw"),
+def record_columns(rec: np.ndarray, start: int, side_names: Sequence[str], two: bool) -> dict:
+    """The records columns of games ``start..start+len(rec)-1`` from the kernel's rows
+    (``R_*``): :data:`DUEL_COLUMNS` when ``two`` (two dragons), else :data:`BATTLE_COLUMNS`."""
+    w = rec[:, S.R_WINNER]
+    names = np.array([*side_names, "draw"], dtype=str)
+    cols = {
+        "game": np.arange(start, start + rec.shape[0], dtype=np.int64),
+        "winner_side": w.astype(np.int64),
+        "winner": names[np.where(w < 0, len(side_names), w)],
+        "turns": rec[:, S.R_TURNS].copy(),
+        "hit_turn_limit": rec[:, S.R_TURN_LIMIT] != 0,
+    }
+    if two:
+        cols.update(
+            damage_dealt_a=rec[:, S.R_DEALT0].copy(),
+            damage_dealt_b=rec[:, S.R_DEALT1].copy(),
+            damage_points_left_a=rec[:, S.R_LEFT0].copy(),
+            damage_points_left_b=rec[:, S.R_LEFT1].copy(),
+            breath_hits_a=rec[:, S.R_HITS0].copy(),
+            breath_hits_b=rec[:, S.R_HITS1].copy(),
         )
-        cols = {
-            "game": pa.array(np.arange(start, stop, dtype=np.int64)),
-            "winner": pa.array(winner.astype(str)),
-        }
-        for k, name in enumerate(self.COLUMNS[1:], start=1):
-            cols[name] = pa.array(rec[:, k])
-        table = pa.table(cols)
-        if self.writer is None:
-            try:
-                self.writer = self.pq.ParquetWriter(self.path, table.schema)
-            except OSError as e:
-                raise UserError(f"cannot write records to {self.path!r}: {e}") from None
-        self.writer.write_table(table)
+    cols["engagements"] = rec[:, S.R_ENGAGES].copy()
+    return cols
 
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+
+def records_manifest(**fields: Any) -> dict[str, Any]:
+    """The manifest a records file carries, before the run (what produced the rows)."""
+    from ..report import manifest
+
+    return manifest(**fields)
+
+
+def _kernel_with_records(current: list):
+    """A duel-kernel caller that keeps each block's per-game rows in ``current[0]``."""
+
+    def kernel(start, stop, seed_, *kargs):
+        rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
+        out = E.duel_kernel(start, stop, seed_, *kargs, rec)
+        current[:] = [rec]
+        return out
+
+    return kernel
 
 
 def duel(
@@ -488,10 +542,10 @@ def duel(
     seed = check_seed(seed)
     turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
     plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
-    if records is not None and (not isinstance(records, str | os.PathLike) or not str(records)):
-        raise UserError(
-            f"records must name a .parquet file, got {records!r}; drop it for no records"
-        )
+    if records is not None:
+        from ..records import check_path
+
+        check_path(records)
     pols = resolve_policies(policy, policies)
     if scenario is not None:
         from .sheets import sheet
@@ -509,39 +563,58 @@ def duel(
     )
     sa, sb = prep["a"], prep["b"]
     args = prep["args"]
-    writer = _RecordWriter(records, sa.name, sb.name) if records else None
     empty = np.zeros((0, S.N_REC), dtype=np.int64)
-
-    def kernel(start, stop, seed_, *kargs):
-        if writer is not None and stop > start:
-            rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
-            writer.current = rec
-        else:
-            rec = empty
-        return E.duel_kernel(start, stop, seed_, *kargs, rec)
-
-    def on_block(start, stop, part):
-        if writer is not None:
-            writer.write(start, stop)
-
-    if backend == "dask" and writer is not None:
+    if backend == "dask" and records is not None:
         raise UserError(
             "records are written by the local backend only; drop records= or use backend='local'"
         )
-    if checkpoint is not None and writer is not None:
-        raise UserError("records and a checkpoint cannot be combined yet; drop one of them")
-    section = open_checkpoint(
-        checkpoint,
-        {
-            "command": "duel",
-            "a": sa.name,
-            "b": sb.name,
-            "policies": list(pols),
-            "seed": seed,
-            "n": n,
-            "rules_hash": prep["rules"].hash,
-        },
-    )
+    identity = {
+        "command": "duel",
+        "a": sa.name,
+        "b": sb.name,
+        "policies": list(pols),
+        "seed": seed,
+        "n": n,
+        "rules_hash": prep["rules"].hash,
+    }
+    section = open_checkpoint(checkpoint, identity)
+    current: list = []
+    file = runrec = None
+    if records is not None:
+        from ..records import RecordsFile
+
+        file = RecordsFile(
+            records,
+            records_manifest(
+                command="duel",
+                a=sa.to_dict(),
+                b=sb.to_dict(),
+                policies=[policy_version(p) for p in pols],
+                seed=int(seed),
+                requested=n,
+                rules_hash=prep["rules"].hash,
+                rules_overrides=prep["rules"].overrides,
+                options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)},
+                scenario=None if scenario is None else np.asarray(scenario).tolist(),
+            ),
+            DUEL_COLUMNS,
+        )
+        runrec = file.run(section)
+
+    if runrec is not None:
+        kernel = _kernel_with_records(current)
+
+        def on_block(start, stop, part):
+            runrec.block(start, stop, record_columns(current[0], start, (sa.name, sb.name), True))
+
+    else:
+
+        def kernel(start, stop, seed_, *kargs):
+            return E.duel_kernel(start, stop, seed_, *kargs, empty)
+
+        on_block = None
+
+    out = None
     try:
         out = run_blocks(
             kernel,
@@ -558,9 +631,11 @@ def duel(
             compiled=E.play_chunks,
             game="Dragon Lords",
         )
+        if runrec is not None:
+            runrec.finish(out.n)
     finally:
-        if writer is not None:
-            writer.close()
+        if file is not None:
+            file.close(**closing(out))
     c = out.counters
     games = int(c[S.C_GAMES])
     wa, wb, dr = int(c[S.C_WIN]), int(c[S.C_WIN + 1]), int(c[S.C_DRAWS])
@@ -694,6 +769,7 @@ class BattleResult:
     counters: np.ndarray = field(repr=False)
     manifest: dict[str, Any] = field(default_factory=dict, repr=False)
     requested: int | None = None
+    records: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -712,6 +788,7 @@ class BattleResult:
             "turn_limit_hits": self.turn_limit_hits,
             "seconds": self.seconds,
             "interrupted": self.interrupted,
+            "records": self.records,
             "manifest": self.manifest,
         }
 
@@ -744,17 +821,49 @@ class BattleResult:
         return pd.DataFrame(rows)
 
     def summary(self) -> str:
+        from ..report import rules_line
+
+        free = len(set(self.teams)) == len(self.teams)
+        one_bot = len(set(self.policies)) == 1
         lines = [
-            f"Dragon Lords battle, {self.n:,} games, seed {self.seed}",
+            f"Dragon Lords battle ({'free-for-all' if free else 'teams'}), {self.n:,} games, "
+            + (f"bot {self.policies[0]}, " if one_bot else "")
+            + f"seed {self.seed}",
             *interrupted_line(self),
+            "",
         ]
-        for t, (k, r) in enumerate(zip(self.wins, self.rates, strict=True)):
-            members = [d for d, tt in zip(self.dragons, self.teams, strict=True) if tt == t]
-            lines.append(f"  side {t} ({', '.join(members)}): {k:,} wins, {r}")
+        labels = []
+        for t in range(len(self.wins)):
+            members = [
+                d if one_bot else f"{d} ({p})"
+                for d, tt, p in zip(self.dragons, self.teams, self.policies, strict=True)
+                if tt == t
+            ]
+            labels.append(f"side {t}: {', '.join(members)}")
+        w = max(len(x) for x in [*labels, "draw"])
+        lines.append(f"  {'':<{w}}  {'wins':>9}  {'share':>8}  {'95% interval':>18}")
+        for lab, k, r in zip(labels, self.wins, self.rates, strict=True):
+            lines.append(
+                f"  {lab:<{w}}  {k:>9,}  {100 * r.rate:7.2f}%  "
+                f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
+            )
+        r = self.rate_draw
         lines.append(
-            f"  draws {self.draws:,}, {self.rate_draw}; turns per game "
-            f"{self.mean_turns:.2f}; turn limit hit {self.turn_limit_hits:,}"
+            f"  {'draw':<{w}}  {self.draws:>9,}  {100 * r.rate:7.2f}%  "
+            f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
         )
+        lines.append("")
+        lines.append(f"  game length      {self.mean_turns:.2f} turns")
+        limit = self.manifest.get("options", {}).get("turn_limit")
+        lines.append(
+            f"  turn limit       {limit} turns reached in {self.turn_limit_hits:,} games "
+            "(counted as draws)"
+        )
+        rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))
+        if rl:
+            lines.append(f"  {rl}")
+        if getattr(self, "records", None):
+            lines.append(f"  per-game records: {self.records}")
         return "\n".join(lines)
 
 
@@ -773,6 +882,7 @@ def battle(
     rules=None,
     plan_samples: int = defaults.PLAN_SAMPLES,
     checkpoint=None,
+    records: str | None = None,
 ) -> BattleResult:
     """Free-for-all or team games of 2..8 dragons (rulebook p.14).
 
@@ -781,7 +891,9 @@ def battle(
     the advanced ones). Without ``teams`` it is a free-for-all: "The player with the last
     dragon in the air wins the game"; with ``teams`` (one team number 0..k-1 per dragon) "The
     team that destroys all of the other team's dragons wins". A game where the last dragons
-    fall together is a draw.
+    fall together is a draw. ``records``: a ``.parquet`` or ``.csv`` file for one row per
+    game (:data:`BATTLE_COLUMNS`; :data:`DUEL_COLUMNS` for two dragons), see
+    :mod:`dragonsim.records`.
     """
     from ..errors import resolve_name
     from ..report import manifest
@@ -827,6 +939,10 @@ def battle(
             raise UserError(f"policies needs one bot per dragon ({len(dragons)}), got {len(pols)}")
     turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
     plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
+    if records is not None:
+        from ..records import check_path
+
+        check_path(records)
     rs = _rules(rules)
     sheets = [sheet(d, rules=rs) for d in dragons]
     tb = kernel_tables(rs)
@@ -850,10 +966,6 @@ def battle(
     )
     args = (rows, scen, opt, tb, mv, plan_table(tb))
     empty = np.zeros((0, S.N_REC), dtype=np.int64)
-
-    def kernel(start, stop, seed_, *kargs):
-        return E.duel_kernel(start, stop, seed_, *kargs, empty)
-
     section = open_checkpoint(
         checkpoint,
         {
@@ -866,17 +978,63 @@ def battle(
             "rules_hash": rs.hash,
         },
     )
-    out = run_blocks(
-        kernel,
-        n,
-        int(seed),
-        args,
-        progress=progress,
-        threads=threads,
-        checkpoint=section,
-        compiled=E.play_chunks,
-        game="Dragon Lords",
-    )
+    file = runrec = None
+    on_block = None
+    if records is not None:
+        from ..records import RecordsFile
+
+        two = len(sheets) == 2
+        file = RecordsFile(
+            records,
+            records_manifest(
+                command="battle",
+                dragons=[s.to_dict() for s in sheets],
+                teams=teams,
+                policies=[policy_version(p) for p in pols],
+                seed=int(seed),
+                requested=n,
+                rules_hash=rs.hash,
+                rules_overrides=rs.overrides,
+                options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)},
+                scenario=None if scenario is None else scen.tolist(),
+            ),
+            DUEL_COLUMNS if two else BATTLE_COLUMNS,
+        )
+        runrec = file.run(section)
+        side_names = [
+            " + ".join(s.name for s, t in zip(sheets, teams, strict=True) if t == k)
+            for k in range(len(set(teams)))
+        ]
+        current: list = []
+        kernel = _kernel_with_records(current)
+
+        def on_block(start, stop, part):
+            runrec.block(start, stop, record_columns(current[0], start, side_names, two))
+
+    else:
+
+        def kernel(start, stop, seed_, *kargs):
+            return E.duel_kernel(start, stop, seed_, *kargs, empty)
+
+    out = None
+    try:
+        out = run_blocks(
+            kernel,
+            n,
+            int(seed),
+            args,
+            progress=progress,
+            threads=threads,
+            on_block=on_block,
+            checkpoint=section,
+            compiled=E.play_chunks,
+            game="Dragon Lords",
+        )
+        if runrec is not None:
+            runrec.finish(out.n)
+    finally:
+        if file is not None:
+            file.close(**closing(out))
     c = out.counters
     games = int(c[S.C_GAMES])
     k = len(set(teams))
@@ -921,4 +1079,5 @@ def battle(
         counters=c,
         manifest=man,
         requested=n,
+        records=None if records is None else str(records),
     )

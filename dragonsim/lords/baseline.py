@@ -148,10 +148,12 @@ def check(
     threads: int | None = None,
     echo: Callable[[str], None] = print,
     rules=None,
+    findings: list | None = None,
 ) -> bool:
     """Replay the stored matchups on a fresh seed; True when nothing changed significantly.
 
-    ``rules`` (a RuleSet or overrides) must be the rules the baseline was written under."""
+    ``rules`` (a RuleSet or overrides) must be the rules the baseline was written under.
+    ``findings``: a list that gets every matchup's :class:`Finding`."""
     from ..errors import UserError, read_json
     from .api import _rules
 
@@ -185,12 +187,14 @@ def check(
         return False
     wanted = [m for m in MATCHUPS if _key(m) in data["matchups"]]
     current = _play(n, seed, wanted, threads, rs)
-    findings = compare(data["matchups"], current, alpha=alpha)
-    for f in findings:
+    found = compare(data["matchups"], current, alpha=alpha)
+    if findings is not None:
+        findings.extend(found)
+    for f in found:
         echo(f.line())
-    bad = [f for f in findings if f.regression]
+    bad = [f for f in found if f.regression]
     echo(
-        f"{len(findings) - len(bad)} passed, {len(bad)} failed "
+        f"{len(found) - len(bad)} passed, {len(bad)} failed "
         f"(Holm family-wise alpha {alpha}, {n:,} games per matchup)"
     )
     return not bad

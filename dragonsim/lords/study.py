@@ -36,6 +36,19 @@ from . import state as S
 __all__ = ["outcomes", "compare", "PairedResult", "sensitivity", "tournament", "TournamentResult"]
 
 _BLOCK = 1 << 16
+#: the columns a sensitivity study's records add to a duel's (``records=``)
+SENSITIVITY_COLUMNS = {
+    "value": "the rule's value these games were played under (JSON)",
+    "is_base": "true for the base games: under the value in force before the study, the one "
+    "every value is paired with",
+}
+#: the columns a tournament's records add to a duel's (``records=``)
+TOURNAMENT_COLUMNS = {
+    "a": "the dragon listed first in these games (side 0: winner_side 0 is a win for it)",
+    "b": "the dragon listed second (side 1)",
+    "seed": "the seed of these games (each pair plays the second half of its games with the "
+    "other dragon listed first, on the next seed)",
+}
 #: most values one sensitivity study plays, and most dragons in one round robin
 MAX_VALUES = 100
 MAX_ENTRANTS = 32
@@ -53,6 +66,8 @@ def outcomes(
     progress: bool | None = False,
     checkpoint=None,
     interrupted: list | None = None,
+    records=None,
+    context: Mapping[str, Any] | None = None,
 ) -> np.ndarray:
     """The winner of each game ``0..n-1``: int8, 0 = ``a``, 1 = ``b``, -1 = draw.
 
@@ -60,9 +75,11 @@ def outcomes(
     (Ctrl-C, or SIGTERM under :func:`dragonsim.runner.handle_signals`) returns the games that
     finished (a shorter array) and appends True to ``interrupted`` when given. ``checkpoint``:
     a :class:`~dragonsim.checkpoint.Section` (or a path) the finished games are kept in.
+    ``records``: a :class:`~dragonsim.records.RecordsFile` that gets every game's row
+    (:data:`~dragonsim.lords.api.DUEL_COLUMNS` and ``context``'s constant columns).
     """
     from ..runner import run_blocks
-    from .api import _rules, prepare, resolve_policies
+    from .api import _rules, prepare, record_columns, resolve_policies
 
     n = parse_count(n)
     pols = resolve_policies(None, policies)
@@ -81,15 +98,19 @@ def outcomes(
         },
     )
     current: list[np.ndarray] = []
+    runrec = records.run(section, context or {}) if records is not None else None
+    names = (prep["a"].name, prep["b"].name)
 
     def kernel(start, stop, seed_, *kargs):
         rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
         counters = E.duel_kernel(start, stop, seed_, *kargs, rec)
-        current[:] = [rec[:, S.R_WINNER].astype(np.int8)]
+        current[:] = [rec]
         return counters
 
     def on_block(start, stop, part):
-        return current[0].tobytes()
+        if runrec is not None:
+            runrec.block(start, stop, record_columns(current[0], start, names, True))
+        return current[0][:, S.R_WINNER].astype(np.int8).tobytes()
 
     out = run_blocks(
         kernel,
@@ -103,6 +124,8 @@ def outcomes(
         game="Dragon Lords",
         label=f"games {prep['a'].name}-{prep['b'].name}",
     )
+    if runrec is not None:
+        runrec.finish(out.n)
     if out.interrupted and interrupted is not None:
         interrupted.append(True)
     return np.frombuffer(out.extra, dtype=np.int8)[: out.n].copy()
@@ -248,6 +271,7 @@ def sensitivity(
     rules=None,
     progress: bool | None = False,
     checkpoint=None,
+    records=None,
 ):
     """``a``'s win rate for each value of one rule, paired against the rule's value in force.
 
@@ -256,7 +280,9 @@ def sensitivity(
     starts from (default: the rules as printed and assumed); each value is applied on top of
     it. Returns a pandas DataFrame, one row per value. An interruption keeps the values that
     finished (``df.attrs["interrupted"]`` is True); ``checkpoint`` (a path) keeps every finished
-    block, and the same call resumes from it.
+    block, and the same call resumes from it. ``records`` (a ``.parquet`` or ``.csv`` path):
+    one row per game and value (:data:`SENSITIVITY_COLUMNS` then the duel's), the games under
+    the value in force first.
     """
     import pandas as pd
 
@@ -290,8 +316,31 @@ def sensitivity(
         },
     )
     stopped: list = []
+    file = None
+    if records is not None:
+        from ..records import RecordsFile, check_path
+        from .api import DUEL_COLUMNS, records_manifest, resolve_policies
 
-    def play(name: str, rs) -> np.ndarray | None:
+        check_path(records)
+        file = RecordsFile(
+            records,
+            records_manifest(
+                command="sensitivity",
+                a=str(a),
+                b=str(b),
+                rule=key,
+                values=[json.dumps(v) for v in values],
+                default=json.dumps(default),
+                policies=list(resolve_policies(None, policies)),
+                seed=seed,
+                n=n,
+                rules_hash=start.hash,
+                rules_overrides=start.overrides,
+            ),
+            SENSITIVITY_COLUMNS | DUEL_COLUMNS,
+        )
+
+    def play(name: str, rs, value) -> np.ndarray | None:
         w = outcomes(
             a,
             b,
@@ -302,17 +351,19 @@ def sensitivity(
             progress=progress,
             checkpoint=None if ck is None else ck.section(name),
             interrupted=stopped,
+            records=file,
+            context={"value": json.dumps(value), "is_base": name == "default"},
         )
         return None if stopped else w == 0
 
     rows = []
     base = None
     try:
-        base = play("default", start)
+        base = play("default", start, default)
         for i, v in enumerate(values):
             if base is None:
                 break
-            alt = play(f"value {i}", start.with_overrides({key: v}))
+            alt = play(f"value {i}", start.with_overrides({key: v}), v)
             if alt is None:
                 break
             r = paired(base, alt, confidence)
@@ -335,6 +386,9 @@ def sensitivity(
         if not rows:
             raise
         stopped.append(True)
+    finally:
+        if file is not None:
+            file.close(values_finished=len(rows), interrupted=bool(stopped))
     df = pd.DataFrame(rows)
     df.attrs.update(
         rule=key,
@@ -405,9 +459,30 @@ class TournamentResult:
             "manifest": self.manifest,
         }
 
+    def matrix_text(self, digits: int = 3) -> str:
+        """:meth:`matrix` as text, saying which way it reads, with a dash on the diagonal (a
+        dragon does not play itself) and on any pair that was not played."""
+        m = self.matrix()
+        names = list(m.index)
+        w = max(8, *(len(x) for x in names)) if names else 8
+        cw = max(digits + 3, *(len(x) for x in names)) if names else digits + 3
+        lines = [
+            f"P(row beats column): the row dragon's share of their {self.n:,} games, draws "
+            "counted half",
+            f"  {'':<{w}} " + " ".join(f"{c:>{cw}}" for c in names),
+        ]
+        for r in names:
+            cells = []
+            for c in names:
+                v = m.loc[r, c]
+                cells.append(f"{'-':>{cw}}" if v != v else f"{v:>{cw}.{digits}f}")
+            lines.append(f"  {r:<{w}} " + " ".join(cells))
+        return "\n".join(lines)
+
     def summary(self) -> str:
         lines = [
-            f"Round robin, {self.n:,} games per pair, policy {self.policy}, seed {self.seed}",
+            f"Dragon Lords round robin, {self.n:,} games per pair, bot {self.policy}, seed "
+            f"{self.seed}",
             *(
                 [
                     f"  INTERRUPTED: {self.pairs_done} of {self.pairs} pairs finished; the "
@@ -416,6 +491,9 @@ class TournamentResult:
                 if self.interrupted
                 else []
             ),
+            "  rating: Bradley-Terry strength in log-odds, centred at 0 (a difference of 1 "
+            "means odds of e = 2.7 to 1);",
+            "  win share: share of its games won, draws counted half",
             f"  {'dragon':<14} {'rating':>7}  {'95% interval':>17}  {'win share':>9}",
         ]
         for _, r in self.ratings.iterrows():
@@ -439,6 +517,7 @@ def tournament(
     rules=None,
     progress: bool | None = False,
     checkpoint=None,
+    records=None,
 ):
     """Round robin: every pair plays ``n`` games (each side first-listed in half of them).
 
@@ -447,6 +526,8 @@ def tournament(
     ``rules``: a RuleSet or overrides (default: the rules as printed and assumed). An
     interruption keeps the pairs that finished (``interrupted`` is True, ``pairs_done`` of
     ``pairs``); ``checkpoint`` (a path) keeps every finished block, and the same call resumes.
+    ``records`` (a ``.parquet`` or ``.csv`` path): one row per game
+    (:data:`TOURNAMENT_COLUMNS` then the duel's), pair by pair.
     """
     from ..report import manifest
     from ..runner import run_blocks
@@ -475,6 +556,30 @@ def tournament(
             "rules_hash": rs.hash,
         },
     )
+    file = None
+    current: list = []
+    if records is not None:
+        from ..records import RecordsFile, check_path
+        from .api import DUEL_COLUMNS, _kernel_with_records, record_columns, records_manifest
+        from .bots import policy_version
+
+        check_path(records)
+        file = RecordsFile(
+            records,
+            records_manifest(
+                command="tournament",
+                dragons=[s.to_dict() for s in sheets],
+                policy=policy_version(pols[0]),
+                seed=seed,
+                n_per_pair=n,
+                rules_hash=rs.hash,
+                rules_overrides=rs.overrides,
+            ),
+            TOURNAMENT_COLUMNS | DUEL_COLUMNS,
+        )
+        kernel = _kernel_with_records(current)
+    else:
+        kernel = _duel_counts
     k = len(sheets)
     wins = np.zeros((k, k))
     half = n // 2
@@ -488,17 +593,29 @@ def tournament(
                 if m == 0:
                     continue
                 prep = prepare(sheets[first], sheets[second], policies=pols, rules=rs)
+                sec = None if ck is None else ck.section(f"{first}-{second}")
+                on_block, runrec = None, None
+                if file is not None:
+                    pair = (names[first], names[second])
+                    runrec = file.run(sec, {"a": pair[0], "b": pair[1], "seed": s})
+
+                    def on_block(a_, b_, part, runrec=runrec, pair=pair):
+                        runrec.block(a_, b_, record_columns(current[0], a_, pair, True))
+
                 out = run_blocks(
-                    _duel_counts,
+                    kernel,
                     m,
                     s,
                     prep["args"],
                     progress=progress,
-                    checkpoint=None if ck is None else ck.section(f"{first}-{second}"),
+                    on_block=on_block,
+                    checkpoint=sec,
                     compiled=E.play_chunks,
                     game="Dragon Lords",
                     label=f"games {names[first]}-{names[second]}",
                 )
+                if runrec is not None:
+                    runrec.finish(out.n)
                 if out.interrupted:
                     raise KeyboardInterrupt
                 c = out.counters
@@ -507,11 +624,15 @@ def tournament(
                 got[second, first] += w1 + 0.5 * dr
         except KeyboardInterrupt:
             if done == 0:
+                if file is not None:
+                    file.close(pairs_finished=0, interrupted=True)
                 raise
             interrupted = True
             break
         wins += got
         done += 1
+    if file is not None:
+        file.close(pairs_finished=done, pairs=len(pairs), interrupted=interrupted)
     # ratings from the finished pairs (an unplayed pair adds nothing to the likelihood)
     played = sorted({d for p in pairs[:done] for d in p})
     sub = wins[np.ix_(played, played)]

@@ -347,32 +347,33 @@ def override_line(key: str, value: Any) -> str:
 def rows_of(rules: RuleSet | Iterable[Rule]) -> list[dict[str, Any]]:
     """Flat rows (one per rule or table row) for printing and DataFrames.
 
-    Given a :class:`RuleSet`, the values shown are those in force (overrides applied).
+    Given a :class:`RuleSet`, the values shown are those in force (overrides applied), and a
+    value an override set has provenance ``"override"``, with the shipped value and its
+    provenance beside it (``default``, ``default_provenance``).
     """
     current = rules.get if isinstance(rules, RuleSet) else None
+    overridden = set(rules.overrides) if isinstance(rules, RuleSet) else set()
     rows = []
+
+    def row(key, value, default, prov, r, whole):
+        out = {
+            "key": key,
+            "value": value,
+            "provenance": prov,
+            "used_in": r.used_in,
+            "source": r.source,
+        }
+        if key in overridden or whole:
+            out.update(provenance="override", default=default, default_provenance=prov)
+        return out
+
     for r in rules:
         value = current(r.key) if current else r.value
+        whole = r.key in overridden
         if isinstance(r.value, dict):
             for label, v in value.items():
                 prov = r.provenance_of(str(label))
-                rows.append(
-                    {
-                        "key": f"{r.key}.{label}",
-                        "value": v,
-                        "provenance": prov,
-                        "used_in": r.used_in,
-                        "source": r.source,
-                    }
-                )
+                rows.append(row(f"{r.key}.{label}", v, r.value.get(label), prov, r, whole))
         else:
-            rows.append(
-                {
-                    "key": r.key,
-                    "value": value,
-                    "provenance": r.provenance,
-                    "used_in": r.used_in,
-                    "source": r.source,
-                }
-            )
+            rows.append(row(r.key, value, r.value, r.provenance, r, whole))
     return rows
