@@ -87,3 +87,17 @@ def test_cli_robustness_refuses_a_plot_that_is_not_png(capsys):
 
     assert main(["robustness", "Reaper", "Skyblazer", "-n", "10", "--plot", "x.pdf"]) == 2
     assert "must end in .png" in capsys.readouterr().err
+
+
+def test_robustness_records_one_file_per_bot(tmp_path):
+    """``records=``: every game's row, one file per bot beside the named one (each the bot's
+    tournament records: every pair, both seats)."""
+    from dragonsim.records import read_meta
+
+    path = tmp_path / "games.csv"
+    robustness(["Reaper", "Skyblazer"], n=20, seed=2, bots=["hunter@2", "hunter"], records=path)
+    for slug, label in (("hunter-2", "hunter-2"), ("hunter", "hunter-3")):
+        f = tmp_path / f"games.{slug}.csv"
+        rows = f.read_text().splitlines()
+        assert len(rows) == 1 + 20, f
+        assert read_meta(f)["manifest"]["policy"] == label

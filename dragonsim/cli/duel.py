@@ -165,6 +165,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"the bot the others are measured from (default {DEFAULT_REFERENCE})",
     )
     p.add_argument("--plot", metavar="FILE.png", help="write the figure of every pair's shares")
+    add_records_option(p, "game (one file per bot, FILE.BOT.parquet)")
     p.add_argument("--csv", metavar="FILE.csv", help="write one row per pair and bot")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_option(p)
@@ -340,6 +341,7 @@ def cmd_robustness(args: argparse.Namespace) -> int:
         rules=rules_from(args, "lords"),
         progress=None,
         checkpoint=args.checkpoint,
+        records=args.records,
     )
     if args.csv:
         res.frame().to_csv(args.csv, index=False)

@@ -274,13 +274,17 @@ def robustness(
     rules=None,
     progress: bool | None = False,
     checkpoint=None,
+    records=None,
 ) -> RobustnessResult:
     """Play the round robin of ``dragons`` (default: the twelve ready-made dragons) under each
     bot of ``bots`` (``n`` games a pair, the same seed for each) and compare the verdicts.
 
     ``reference`` (one of ``bots``) is the bot the others are measured from. ``checkpoint``
     (a path) keeps every finished block, one file per bot (``PATH.<bot>``), and the same call
-    resumes. An interruption keeps the bots whose round robin finished.
+    resumes. ``records`` (a ``.parquet`` or ``.csv`` path): every game's row, one file per
+    bot beside it (``games.parquet`` -> ``games.hunter-2.parquet``, each the bot's
+    :func:`~dragonsim.lords.study.tournament` records). An interruption keeps the bots whose
+    round robin finished.
     """
     from ..report import manifest
     from .bots import policy_spec, policy_version
@@ -308,10 +312,18 @@ def robustness(
         from ..checkpoint import Checkpoint
 
         Checkpoint(checkpoint, {"command": "robustness"})
+    if records is not None:
+        from ..records import check_path
+
+        check_path(records)
     results = []
     interrupted = False
     for b in bots:
         slug = b.replace("@", "-").replace(":", "-")
+        rec = None
+        if records is not None:
+            stem, dot, ext = str(records).rpartition(".")
+            rec = f"{stem}.{slug}.{ext}"
         res = tournament(
             dragons,
             n=n,
@@ -320,6 +332,7 @@ def robustness(
             rules=rules,
             progress=progress,
             checkpoint=None if checkpoint is None else f"{checkpoint}.{slug}",
+            records=rec,
         )
         if res.interrupted:
             interrupted = True
