@@ -594,6 +594,8 @@ def movement(ds, na, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog):
             w.pst,
             w.scratch,
             geo,
+            mv.alt_off,
+            mv.alt,
         )
         if e < 0:
             # no move stays on the board: the dragon flies off and is out of the game

@@ -29,7 +29,7 @@ from ..._kernels import game_fn, guard_caches
 from ..._llvm import prefetch, stack_empty
 from .. import hexes, mechanics, movetables, state
 from ..hexes import DQ, DR, distance, facing_toward, rotate
-from ..mechanics import draw_below, is_enemy, move_fits, target_number
+from ..mechanics import draw_below, is_enemy, move_fits_as, other_path_fits, target_number
 from ..movetables import PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
 from ..state import (
     F_ALIVE,
@@ -46,7 +46,7 @@ from ..state import (
     F_TOHIT,
     N_PARTS,
 )
-from . import FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER
+from . import EDGE_EXACT, FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER
 from . import plan as _plan
 from .plan import (
     ADJ_CODES,
@@ -185,18 +185,24 @@ def plan_move(
     pst,
     scratch,
     geo,
+    mv_alt_off,
+    mv_alt,
 ):
     """Choose a move for dragon ``i`` flying exactly ``speed`` points.
 
     Returns ``(entry, dalt)``: a move-table entry and the altitude change (climbs cost one
     extra point per level, dives one point less), or ``(-1, 0)`` when no move stays on the
-    board and ends in an empty hex (the dragon must then leave the board).
+    board and ends in an empty hex (the dragon must then leave the board). With
+    ``EDGE_EXACT[pid]`` an end state stays on the board when some legal path to it does (the
+    stored path's box, else the entry's alternatives ``mv_alt_off``, ``mv_alt``:
+    :func:`~dragonsim.lords.mechanics.move_fits_exact`); otherwise when the stored path does.
 
     ``scratch`` is an int64 work array of at least 10 * (number of dragons) (per chunk): one
     record of 8 per enemy, then the other dragons' hexes.
     """
     kind = KINDS[pid]
     fair = FAIR[pid] == 1
+    edge = EDGE_EXACT[pid] == 1
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
     dlo = 1 - alt0
@@ -394,8 +400,21 @@ def plan_move(
                         prefetch(mv_rq, bp[t_])
                 for t_ in range(nt):
                     e = bp[t_]
-                    if e >= 0 and move_fits(
-                        ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels
+                    if e >= 0 and move_fits_as(
+                        edge,
+                        ds,
+                        i,
+                        e,
+                        dalt,
+                        mv_h,
+                        mv_rq,
+                        mv_rr,
+                        mv_box,
+                        mv_alt_off,
+                        mv_alt,
+                        width,
+                        depth,
+                        alt_levels,
                     ):
                         bp[nc] = e
                         bq[nc] = bq[t_]
@@ -419,6 +438,15 @@ def plan_move(
                 )
                 for o in range(no):
                     ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
+                if edge and not ok and pk[p, PK_H] >= adal:
+                    # the stored path leaves the board (or the hex is taken): another path
+                    # to the same end state may stay on
+                    ok = True
+                    for o in range(no):
+                        ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
+                    ok = ok and other_path_fits(
+                        mv_pe[p], f0, q0, r0, adal, width, depth, mv_alt_off, mv_alt
+                    )
                 # written every time, kept (nc advances) only when it fits: no branch
                 bp[nc] = p
                 bq[nc] = q
