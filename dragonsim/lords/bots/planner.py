@@ -202,7 +202,7 @@ def plan_move(
     """
     kind = KINDS[pid]
     fair = FAIR[pid] == 1
-    edge = EDGE_EXACT[pid] == 1
+    exact = EDGE_EXACT[pid] == 1  # (not `edge`: that name is the room-ahead penalty below)
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
     dlo = 1 - alt0
@@ -401,7 +401,7 @@ def plan_move(
                 for t_ in range(nt):
                     e = bp[t_]
                     if e >= 0 and move_fits_as(
-                        edge,
+                        exact,
                         ds,
                         i,
                         e,
@@ -438,7 +438,7 @@ def plan_move(
                 )
                 for o in range(no):
                     ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
-                if edge and not ok and pk[p, PK_H] >= adal:
+                if exact and not ok and pk[p, PK_H] >= adal:
                     # the stored path leaves the board (or the hex is taken): another path
                     # to the same end state may stay on
                     ok = True
