@@ -218,6 +218,8 @@ def move_fits_exact(
     r0 = ds[i, F_R]
     q = q0 + mv_rq[e, f]
     r = r0 + mv_rr[e, f]
+    if r < 0 or r >= depth or q + (r - (r & 1)) // 2 < 0 or q + (r - (r & 1)) // 2 >= width:
+        return False  # no path ends off the board
     for j in range(ds.shape[0]):
         if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
             return False

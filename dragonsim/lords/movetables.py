@@ -12,6 +12,14 @@ most compact one: smallest greatest distance from the start), and that path's bo
 offset-row coordinates for all six facings, so the board-edge check is six comparisons. A move
 of speed ``s`` with altitude change ``dalt`` is an entry of budget ``s - dalt``.
 
+One stored path is not enough near the board edges: another path to the same end state may
+stay on the board where the stored one leaves it. With ``edges=True`` the tables also keep,
+per entry and starting facing, the Pareto-minimal bounding boxes of all its legal paths
+(:func:`_box_dp`, a DP over the same states that keeps an antichain of boxes per state), so
+that "some legal path stays on the board" is a few comparisons more
+(:func:`~dragonsim.lords.mechanics.move_fits_exact`): about 5 records of 6 bytes per entry,
+0.1-0.3 s per rating to build, exactly the end states of a direct search (tests/test_edges.py).
+
 The builders allocate (plain ``njit``); they run once per rules in force and the result is
 cached per turn-cost row.
 """
@@ -41,8 +49,9 @@ class MoveTables(NamedTuple):
     ``(mr, b)`` block of ``c`` entries, position ``p`` holds entry ``(p * step) % c`` (the
     stride of their scattered sample, 101 or 103), so a scattered visit from entry ``k`` is a
     sequential walk from position ``(k * inv[mr, b]) % c``. ``pk[F, p, :]`` packs what a
-    planner reads for facing ``F`` into 16 bytes (rq, rr, the six box values, h, f, and the
-    facing at the end) and ``pe[p]`` is the entry at position ``p``.
+    planner reads for facing ``F`` into 16 bytes (rq, rr, the six box values, h, f, the
+    facing at the end, and how many alternative paths it has from an even and an odd row)
+    and ``pe[p]`` is the entry at position ``p``.
 
     ``tg`` finds an entry by where it ends: block ``(mr, b)`` owns ``tg[tg_off[mr, b]:]``, a
     grid over the end offsets ``|dq|, |dr| <= b`` of a dragon facing E and the facing change
@@ -80,6 +89,10 @@ class MoveTables(NamedTuple):
 
 #: Packed planner record fields (``MoveTables.pk``).
 PK_RQ, PK_RR, PK_BOX, PK_H, PK_F, PK_F_END = 0, 1, 2, 8, 9, 10
+#: how many alternative paths (``MoveTables.alt``) the entry has for this facing from an even
+#: and from an odd start row (capped at 127; 0 without ``edges``): an exact check reads the
+#: alternatives only when there are some, with no extra memory access
+PK_ALT_EVEN, PK_ALT_ODD = 11, 12
 PK_WIDTH = 16
 
 
@@ -579,14 +592,15 @@ def move_tables(
         alt = np.zeros((0, ALT_WIDTH), dtype=np.int8)
     alt_off = np.zeros(n + 1, dtype=np.int32)
     alt_off[1:] = np.cumsum(np.bincount(ent, minlength=n))
-    return MoveTables(
-        off,
-        *cat,
-        *_packed(off, f, h, rq, rr, box),
-        *_target_grid(off, _dq, _dr, f),
-        alt_off,
-        alt,
-    )
+    pk, pe, inv = _packed(off, f, h, rq, rr, box)
+    if edges:
+        per = np.zeros((n, 6), dtype=np.int64)
+        np.add.at(per, (ent, alt[:, ALT_F].astype(np.int64)), 1)
+        per = np.minimum(per, 127)[pe]
+        for k in range(6):
+            pk[k, :, PK_ALT_EVEN] = per[:, k]
+            pk[k, :, PK_ALT_ODD] = per[:, (k + 3) % 6]
+    return MoveTables(off, *cat, pk, pe, inv, *_target_grid(off, _dq, _dr, f), alt_off, alt)
 
 
 def _target_grid(
@@ -642,6 +656,8 @@ __all__ = [
     "PK_H",
     "PK_F",
     "PK_F_END",
+    "PK_ALT_EVEN",
+    "PK_ALT_ODD",
     "PK_WIDTH",
     "ALT_F",
     "ALT_H",

@@ -4,7 +4,8 @@
 Bots never search move sequences: :mod:`dragonsim.lords.movetables` precomputes, per
 maneuverability rating and movement budget, every end state of a legal move relative to its
 start (offset, facing, hexes flown, and the bounding box of one legal path for the board-edge
-check). A planner visits those end states in a scattered order (a stride coprime to the table
+check; a bot with ``EDGE_EXACT`` also tries the entry's other paths when that one leaves the
+board). A planner visits those end states in a scattered order (a stride coprime to the table
 size from a random start) and scores the first ``samples`` that are legal without an
 altitude change, and half as many with one level towards the nearest enemy (the brawler: all
 the way to its altitude); when none of those fits, it scans every altitude change in full, so
@@ -30,7 +31,7 @@ from ..._llvm import prefetch, stack_empty
 from .. import hexes, mechanics, movetables, state
 from ..hexes import DQ, DR, distance, facing_toward, rotate
 from ..mechanics import draw_below, is_enemy, move_fits_as, other_path_fits, target_number
-from ..movetables import PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
+from ..movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
 from ..state import (
     F_ALIVE,
     F_ALT,
@@ -438,10 +439,11 @@ def plan_move(
                 )
                 for o in range(no):
                     ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
-                if exact and not ok and pk[p, PK_H] >= adal:
+                if exact and not ok and pk[p, PK_H] >= adal and pk[p, PK_ALT_EVEN + par] > 0:
                     # the stored path leaves the board (or the hex is taken): another path
-                    # to the same end state may stay on
-                    ok = True
+                    # to the same end state may stay on, if the end hex is on it
+                    rc = q + ((r - (r & 1)) >> 1)
+                    ok = (r >= 0) & (r < depth) & (rc >= 0) & (rc < width)
                     for o in range(no):
                         ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
                     ok = ok and other_path_fits(
