@@ -283,7 +283,16 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
     for seed in range(5):
         st[0] = seed
         e, dalt = BD.choose_move(
-            policy_id(pol), ds, 0, 4, *args, st, np.zeros(10 * S.MAXD, np.int64), geo
+            policy_id(pol),
+            ds,
+            0,
+            4,
+            *args,
+            st,
+            np.zeros(10 * S.MAXD, np.int64),
+            geo,
+            mv.alt_off,
+            mv.alt,
         )
         assert e >= 0 and dalt == 1
         assert M.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
@@ -386,7 +395,18 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
             ds[1, S.F_ENG], ds[2, S.F_ENG] = 2, 1
         speed = int(rng.integers(3, 11))
         st = np.zeros(1, np.uint64)
-        e, dalt = BD.choose_move(pid, ds, 0, speed, *args, st, np.zeros(10 * S.MAXD, np.int64), geo)
+        e, dalt = BD.choose_move(
+            pid,
+            ds,
+            0,
+            speed,
+            *args,
+            st,
+            np.zeros(10 * S.MAXD, np.int64),
+            geo,
+            prep["moves"].alt_off,
+            prep["moves"].alt,
+        )
         # the altitude changes the planner considers: none and one level (a brawler: all
         # the way) towards the nearest enemy
         alt0, mr, f0 = int(ds[0, S.F_ALT]), int(ds[0, S.F_MR]), int(ds[0, S.F_F])
@@ -517,6 +537,8 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
             np.zeros(1, np.uint64),
             np.zeros(10 * S.MAXD, np.int64),
             geo,
+            mv.alt_off,
+            mv.alt,
         )
         end = (q0 + int(mv.rq[e, f0]), r0 + int(mv.rr[e, f0]))
         chosen = _direct_score(

@@ -25,7 +25,15 @@ from ..stats import Rate, mean_interval
 from . import engine as E
 from . import movetables as MT
 from . import state as S
-from .bots import MAX_PLAN_SAMPLES, POLICIES, parse_policy, policy_id, policy_spec, policy_version
+from .bots import (
+    MAX_PLAN_SAMPLES,
+    POLICIES,
+    edge_exact,
+    parse_policy,
+    policy_id,
+    policy_spec,
+    policy_version,
+)
 from .bots.plan import plan_table
 from .tables import S_MR_STEPS_LOST
 
@@ -126,6 +134,7 @@ def prepare(
     mv = MT.move_tables(
         tb.turn_cost,
         mrs=MT.needed_mrs((sa.mr_i, sb.mr_i), tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]),
+        edges=edge_exact(policies),
     )
     dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
     scen = (
@@ -951,6 +960,7 @@ def battle(
         mrs=MT.needed_mrs(
             [s.mr_i for s in sheets], tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]
         ),
+        edges=edge_exact(pols),
     )
     rows = np.stack([dragon_row(s, t, p) for s, t, p in zip(sheets, teams, pols, strict=True)])
     scen = (

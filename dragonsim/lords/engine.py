@@ -610,6 +610,8 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
                 w.pst,
                 w.scratch,
                 geo,
+                mv.alt_off,
+                mv.alt,
             )
         if e < 0:
             # no move stays on the board: the dragon flies off and is out of the game

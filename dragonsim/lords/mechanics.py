@@ -15,8 +15,9 @@ from .. import _kernels
 from .. import random as _random
 from .._kernels import game_fn, guard_caches
 from ..random import below, d6, roll
-from . import hexes, state, tables
+from . import hexes, movetables, state, tables
 from .hexes import adjacent_facing, arc_area, distance, may_breathe_angle
+from .movetables import ALT_BOX, ALT_F, ALT_H
 from .state import (
     F_ALIVE,
     F_ALT,
@@ -164,6 +165,79 @@ def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_leve
         if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
             return False
     return True
+
+
+@game_fn
+def other_path_fits(e, f, q0, r0, adal, width, depth, mv_alt_off, mv_alt):
+    """Does one of move-table entry ``e``'s alternative paths (``MoveTables.alt``) stay on a
+    ``width`` x ``depth`` board for a dragon at ``(q0, r0)`` facing ``f``, flying at least
+    ``adal`` hexes (one per level of altitude change)? The records hold even-row boxes; an odd
+    row reads the opposite facing's, negated (the board turned half round)."""
+    p = r0 & 1
+    col0 = q0 + (r0 - p) // 2
+    rlo = -r0
+    rhi = depth - 1 - r0
+    clo = -col0
+    chi = width - 1 - col0
+    if p == 1:
+        f = (f + 3) % 6
+        rlo, rhi, clo, chi = -rhi, -rlo, -chi, -clo
+    for k in range(mv_alt_off[e], mv_alt_off[e + 1]):
+        if (
+            mv_alt[k, ALT_F] == f
+            and mv_alt[k, ALT_H] >= adal
+            and mv_alt[k, ALT_BOX] >= rlo
+            and mv_alt[k, ALT_BOX + 1] <= rhi
+            and mv_alt[k, ALT_BOX + 2] >= clo
+            and mv_alt[k, ALT_BOX + 3] <= chi
+        ):
+            return True
+    return False
+
+
+@game_fn
+def move_fits_exact(
+    ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, width, depth, alt_levels
+):
+    """:func:`move_fits` with the board edge checked exactly: the end state is reachable when
+    SOME legal path to it ("a number of movement points corresponding exactly to the speed you
+    recorded", p.8) stays on the board, the stored one or one of the entry's alternatives
+    (:func:`other_path_fits`; tables built with ``edges=True``). A dragon leaves the board
+    only when no such move exists (rule ``lords.board``: "A dragon that leaves the board is
+    out of the game"; the campaign rules score "Leaving the board", p.28)."""
+    if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
+        return True
+    h = mv_h[e]
+    if dalt > h or -dalt > h:
+        return False
+    alt = ds[i, F_ALT] + dalt
+    if alt < 1 or alt > alt_levels:
+        return False
+    f = ds[i, F_F]
+    q0 = ds[i, F_Q]
+    r0 = ds[i, F_R]
+    q = q0 + mv_rq[e, f]
+    r = r0 + mv_rr[e, f]
+    if r < 0 or r >= depth or q + (r - (r & 1)) // 2 < 0 or q + (r - (r & 1)) // 2 >= width:
+        return False  # no path ends off the board
+    for j in range(ds.shape[0]):
+        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
+            return False
+    adal = dalt if dalt >= 0 else -dalt
+    return other_path_fits(e, f, q0, r0, adal, width, depth, mv_alt_off, mv_alt)
+
+
+@game_fn(inline="always")
+def move_fits_as(
+    exact, ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, w, d, levels
+):
+    """A bot's board-edge check: :func:`move_fits_exact` when ``exact``, else
+    :func:`move_fits` (the stored path only: the check of the bots released before it)."""
+    if exact:
+        return move_fits_exact(
+            ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, w, d, levels
+        )
+    return move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, w, d, levels)
 
 
 @game_fn
@@ -421,7 +495,7 @@ def allocate_self_damage(ds, i, pts, mode, scal):
     return took
 
 
-guard_caches(sys.modules[__name__], [hexes, state, tables, _random, _kernels])
+guard_caches(sys.modules[__name__], [hexes, movetables, state, tables, _random, _kernels])
 
 __all__ = [
     "roll_dice",
@@ -430,6 +504,9 @@ __all__ = [
     "target_number",
     "is_enemy",
     "move_fits",
+    "move_fits_exact",
+    "move_fits_as",
+    "other_path_fits",
     "can_engage",
     "refresh",
     "damage",

@@ -234,7 +234,21 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
         pid = GENERATORS[g]
         if FAMILIES[pid] == FAMILY_RANDOM:
             e, dalt = pick_move(
-                ds, i, speed, mv.off, mv.h, mv.rq, mv.rr, mv.box, width, depth, alt_levels, w.pst
+                pid,
+                ds,
+                i,
+                speed,
+                mv.off,
+                mv.h,
+                mv.rq,
+                mv.rr,
+                mv.box,
+                mv.alt_off,
+                mv.alt,
+                width,
+                depth,
+                alt_levels,
+                w.pst,
             )
         else:
             e, dalt = plan_move(
@@ -265,6 +279,8 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
                 w.pst,
                 w.scratch,
                 geo,
+                mv.alt_off,
+                mv.alt,
             )
         if e < 0:
             continue  # no legal move at all: every generator says so

@@ -18,10 +18,10 @@ compiled bots live beside it:
   forward, so it lives beside the engine (its other decisions are the hunter's).
 
 Adding a bot: give it an id and a version in :data:`RELEASED` (and, if it is the newest of
-its name, in :data:`POLICIES`), its family in :data:`FAMILIES`, its scoring in :data:`KINDS`
-and its tie rule in :data:`FAIR` (a new planner variant needs nothing else but its branches
-in :mod:`.planner`); a new family adds a module with its six decision functions and one
-branch per dispatcher in :mod:`.dispatch`.
+its name, in :data:`POLICIES`), its family in :data:`FAMILIES`, its scoring in :data:`KINDS`,
+its tie rule in :data:`FAIR` and its board-edge check in :data:`EDGE_EXACT` (a new planner
+variant needs nothing else but its branches in :mod:`.planner`); a new family adds a module
+with its six decision functions and one branch per dispatcher in :mod:`.dispatch`.
 
 Versions
 --------
@@ -93,6 +93,8 @@ __all__ = [
     "RELEASED",
     "KINDS",
     "FAIR",
+    "EDGE_EXACT",
+    "edge_exact",
     "MAX_PLAN_SAMPLES",
     "parse_policy",
     "policy_spec",
@@ -164,6 +166,15 @@ KINDS = (P_RANDOM, P_HUNTER, P_BRAWLER, P_SNIPER, P_HUNTER, P_BRAWLER, P_SNIPER,
 #: takes the first in index or visiting order (the versions released before fair seats; the
 #: random bot's choices are uniform already)
 FAIR = (1, 0, 0, 0, 1, 1, 1, 1)
+
+#: 1 where the bot checks the board edge exactly: an end state is offered when SOME legal path
+#: to it stays on the board (the move tables' alternative paths, ``MoveTables.alt``, built
+#: for a game with such a bot); 0 where only the one stored path's bounding box is checked
+#: (every bot released before the exact check: near an edge it misses some legal end states,
+#: 10.5% of those from 200 positions within 3 hexes of an edge of the standard board,
+#: ``benchmarks/bench_edges.py``, and its results stay as published). New bots set 1; the
+#: check costs them about a fifth more time per move (same benchmark).
+EDGE_EXACT = (0, 0, 0, 0, 0, 0, 0, 0)
 
 
 #: the most end states a planner may score per move (``hunter:N``)
@@ -257,3 +268,9 @@ def policy_version(name: str) -> str:
 def policy_family(name: str) -> int:
     """The bot family of a policy (``FAMILY_*``)."""
     return FAMILIES[policy_id(name)]
+
+
+def edge_exact(names) -> bool:
+    """Whether any of the bots ``names`` checks the board edge exactly (:data:`EDGE_EXACT`):
+    its game needs the move tables' alternative paths (``move_tables(..., edges=True)``)."""
+    return any(EDGE_EXACT[policy_id(n)] == 1 for n in names)

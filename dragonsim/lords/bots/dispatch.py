@@ -17,7 +17,7 @@ import sys
 
 from ... import _kernels
 from ..._kernels import game_fn, guard_caches
-from .. import mechanics, state
+from .. import mechanics, movetables, state
 from ..mechanics import can_engage
 from ..state import F_ENG
 from . import FAMILIES, FAMILY_RANDOM
@@ -65,13 +65,29 @@ def choose_move(
     pst,
     scratch,
     geo,
+    mv_alt_off,
+    mv_alt,
 ):
     """A move for dragon ``i`` flying exactly ``speed`` points: ``(entry, dalt)``, a move-table
     entry and the altitude change, or ``(-1, 0)`` when no move stays on the board and ends in
     an empty hex (the dragon must then leave the board)."""
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_move(
-            ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels, pst
+            pid,
+            ds,
+            i,
+            speed,
+            mv_off,
+            mv_h,
+            mv_rq,
+            mv_rr,
+            mv_box,
+            mv_alt_off,
+            mv_alt,
+            width,
+            depth,
+            alt_levels,
+            pst,
         )
     return plan_move(
         pid,
@@ -101,6 +117,8 @@ def choose_move(
         pst,
         scratch,
         geo,
+        mv_alt_off,
+        mv_alt,
     )
 
 
@@ -155,5 +173,6 @@ def choose_facing(pid, ds, i, j, pst):
 
 _names = sys.modules[__package__]
 guard_caches(
-    sys.modules[__name__], [_names, _plan, _planner, _random_bot, mechanics, state, _kernels]
+    sys.modules[__name__],
+    [_names, _plan, _planner, _random_bot, mechanics, movetables, state, _kernels],
 )

@@ -4,7 +4,8 @@
 Bots never search move sequences: :mod:`dragonsim.lords.movetables` precomputes, per
 maneuverability rating and movement budget, every end state of a legal move relative to its
 start (offset, facing, hexes flown, and the bounding box of one legal path for the board-edge
-check). A planner visits those end states in a scattered order (a stride coprime to the table
+check; a bot with ``EDGE_EXACT`` also tries the entry's other paths when that one leaves the
+board). A planner visits those end states in a scattered order (a stride coprime to the table
 size from a random start) and scores the first ``samples`` that are legal without an
 altitude change, and half as many with one level towards the nearest enemy (the brawler: all
 the way to its altitude); when none of those fits, it scans every altitude change in full, so
@@ -29,8 +30,8 @@ from ..._kernels import game_fn, guard_caches
 from ..._llvm import prefetch, stack_empty
 from .. import hexes, mechanics, movetables, state
 from ..hexes import DQ, DR, distance, facing_toward, rotate
-from ..mechanics import draw_below, is_enemy, move_fits, target_number
-from ..movetables import PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
+from ..mechanics import draw_below, is_enemy, move_fits_as, other_path_fits, target_number
+from ..movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
 from ..state import (
     F_ALIVE,
     F_ALT,
@@ -46,7 +47,7 @@ from ..state import (
     F_TOHIT,
     N_PARTS,
 )
-from . import FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER
+from . import EDGE_EXACT, FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER
 from . import plan as _plan
 from .plan import (
     ADJ_CODES,
@@ -185,18 +186,24 @@ def plan_move(
     pst,
     scratch,
     geo,
+    mv_alt_off,
+    mv_alt,
 ):
     """Choose a move for dragon ``i`` flying exactly ``speed`` points.
 
     Returns ``(entry, dalt)``: a move-table entry and the altitude change (climbs cost one
     extra point per level, dives one point less), or ``(-1, 0)`` when no move stays on the
-    board and ends in an empty hex (the dragon must then leave the board).
+    board and ends in an empty hex (the dragon must then leave the board). With
+    ``EDGE_EXACT[pid]`` an end state stays on the board when some legal path to it does (the
+    stored path's box, else the entry's alternatives ``mv_alt_off``, ``mv_alt``:
+    :func:`~dragonsim.lords.mechanics.move_fits_exact`); otherwise when the stored path does.
 
     ``scratch`` is an int64 work array of at least 10 * (number of dragons) (per chunk): one
     record of 8 per enemy, then the other dragons' hexes.
     """
     kind = KINDS[pid]
     fair = FAIR[pid] == 1
+    exact = EDGE_EXACT[pid] == 1  # (not `edge`: that name is the room-ahead penalty below)
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
     dlo = 1 - alt0
@@ -394,8 +401,21 @@ def plan_move(
                         prefetch(mv_rq, bp[t_])
                 for t_ in range(nt):
                     e = bp[t_]
-                    if e >= 0 and move_fits(
-                        ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels
+                    if e >= 0 and move_fits_as(
+                        exact,
+                        ds,
+                        i,
+                        e,
+                        dalt,
+                        mv_h,
+                        mv_rq,
+                        mv_rr,
+                        mv_box,
+                        mv_alt_off,
+                        mv_alt,
+                        width,
+                        depth,
+                        alt_levels,
                     ):
                         bp[nc] = e
                         bq[nc] = bq[t_]
@@ -419,6 +439,16 @@ def plan_move(
                 )
                 for o in range(no):
                     ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
+                if exact and not ok and pk[p, PK_H] >= adal and pk[p, PK_ALT_EVEN + par] > 0:
+                    # the stored path leaves the board (or the hex is taken): another path
+                    # to the same end state may stay on, if the end hex is on it
+                    rc = q + ((r - (r & 1)) >> 1)
+                    ok = (r >= 0) & (r < depth) & (rc >= 0) & (rc < width)
+                    for o in range(no):
+                        ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
+                    ok = ok and other_path_fits(
+                        mv_pe[p], f0, q0, r0, adal, width, depth, mv_alt_off, mv_alt
+                    )
                 # written every time, kept (nc advances) only when it fits: no branch
                 bp[nc] = p
                 bq[nc] = q

@@ -11,9 +11,10 @@ import sys
 from ... import _kernels
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
-from .. import hexes, mechanics, state
-from ..mechanics import draw_below, is_enemy, move_fits, target_number
+from .. import hexes, mechanics, movetables, state
+from ..mechanics import draw_below, is_enemy, move_fits_as, target_number
 from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
+from . import EDGE_EXACT
 
 
 @game_fn
@@ -23,9 +24,28 @@ def pick_speed(lo, hi, pst):
 
 
 @game_fn
-def pick_move(ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels, pst):
+def pick_move(
+    pid,
+    ds,
+    i,
+    speed,
+    mv_off,
+    mv_h,
+    mv_rq,
+    mv_rr,
+    mv_box,
+    mv_alt_off,
+    mv_alt,
+    width,
+    depth,
+    alt_levels,
+    pst,
+):
     """A move uniform over the (entry, altitude change) pairs that stay on the board and end in
-    an empty hex; ``(-1, 0)`` when there is none."""
+    an empty hex; ``(-1, 0)`` when there is none. With ``EDGE_EXACT[pid]`` a pair stays on
+    when some legal path to it does (:func:`~dragonsim.lords.mechanics.move_fits_exact`),
+    otherwise when its stored path does."""
+    exact = EDGE_EXACT[pid] == 1
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
     nb = mv_off.shape[1] - 1
@@ -47,8 +67,21 @@ def pick_move(ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, al
                 c = mv_off[mr, b + 1] - mv_off[mr, b]
                 if k < c:
                     e = mv_off[mr, b] + k
-                    if move_fits(
-                        ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels
+                    if move_fits_as(
+                        exact,
+                        ds,
+                        i,
+                        e,
+                        dalt,
+                        mv_h,
+                        mv_rq,
+                        mv_rr,
+                        mv_box,
+                        mv_alt_off,
+                        mv_alt,
+                        width,
+                        depth,
+                        alt_levels,
                     ):
                         return e, dalt
                     break
@@ -59,7 +92,22 @@ def pick_move(ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, al
         b = speed - dalt
         if 0 <= b < nb:
             for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
-                if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
+                if move_fits_as(
+                    exact,
+                    ds,
+                    i,
+                    e,
+                    dalt,
+                    mv_h,
+                    mv_rq,
+                    mv_rr,
+                    mv_box,
+                    mv_alt_off,
+                    mv_alt,
+                    width,
+                    depth,
+                    alt_levels,
+                ):
                     n += 1
     if n == 0:
         return -1, 0
@@ -68,7 +116,22 @@ def pick_move(ds, i, speed, mv_off, mv_h, mv_rq, mv_rr, mv_box, width, depth, al
         b = speed - dalt
         if 0 <= b < nb:
             for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
-                if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
+                if move_fits_as(
+                    exact,
+                    ds,
+                    i,
+                    e,
+                    dalt,
+                    mv_h,
+                    mv_rq,
+                    mv_rr,
+                    mv_box,
+                    mv_alt_off,
+                    mv_alt,
+                    width,
+                    depth,
+                    alt_levels,
+                ):
                     if k == 0:
                         return e, dalt
                     k -= 1
@@ -123,4 +186,7 @@ def pick_facing(pst):
     return draw_below(pst, 6)
 
 
-guard_caches(sys.modules[__name__], [hexes, mechanics, state, _random, _kernels])
+guard_caches(
+    sys.modules[__name__],
+    [hexes, mechanics, movetables, state, _random, _kernels, sys.modules[__package__]],
+)
