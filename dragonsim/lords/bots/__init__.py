@@ -172,8 +172,9 @@ FAIR = (1, 0, 0, 0, 1, 1, 1, 1)
 #: for a game with such a bot); 0 where only the one stored path's bounding box is checked
 #: (every bot released before the exact check: near an edge it misses some legal end states,
 #: 10.5% of those from 200 positions within 3 hexes of an edge of the standard board,
-#: ``benchmarks/bench_edges.py``, and its results stay as published). New bots set 1; the
-#: check costs them about a fifth more time per move (same benchmark).
+#: ``benchmarks/bench_edges.py``, and its results stay as published). search-1 keeps 0: its
+#: candidates and rollouts are the released planners' moves. The next planner versions set 1;
+#: the check costs them about a fifth more time per move (same benchmark).
 EDGE_EXACT = (0, 0, 0, 0, 0, 0, 0, 0)
 
 
