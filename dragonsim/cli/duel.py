@@ -140,6 +140,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_checkpoint_option(p)
     p.set_defaults(func=cmd_sensitivity)
 
+    p = sub.add_parser(
+        "replay",
+        help="replay one game of a duel run exactly, every step with its dice",
+        description="Game I of `duel A B --seed S` plays from its own random streams, so it "
+        "can be played again alone: this prints its every step (placement, initiative, "
+        "speeds, moves, engagements, targets, each breath attack's target number, rolls, "
+        "location and damage, serious damage effects, close combat) and the outcome, which "
+        "is exactly row I of that run's --records.",
+    )
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--seed", type=seed_int, default=1, help="the run's seed (default 1)")
+    p.add_argument("--game", type=int, default=0, help="the game's index in the run (default 0)")
+    p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
+    p.add_argument("--policies", metavar="P,Q", default=None, help="one bot per dragon")
+    p.add_argument(
+        "--turn-limit",
+        type=positive_int,
+        default=DEFAULT_TURN_LIMIT,
+        help=f"the run's turn limit (default {DEFAULT_TURN_LIMIT})",
+    )
+    p.add_argument("--jsonl", metavar="FILE", help="also write the events as JSON lines")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_rules_option(p)
+    p.set_defaults(func=cmd_replay)
+
     from ..lords.robustness import DEFAULT_BOTS, DEFAULT_REFERENCE
 
     p = sub.add_parser(
@@ -355,3 +381,39 @@ def cmd_robustness(args: argparse.Namespace) -> int:
     else:
         print(res.summary())
     return interrupted_code(res, "bots")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from ..errors import UserError
+    from ..lords.replay import replay
+
+    res = replay(
+        args.a,
+        args.b,
+        seed=args.seed,
+        game=args.game,
+        policy=args.policy,
+        policies=args.policies,
+        turn_limit=args.turn_limit,
+        rules=rules_from(args, "lords"),
+    )
+    if args.jsonl:
+        try:
+            res.to_jsonl(args.jsonl)
+        except OSError as e:
+            raise UserError(f"cannot write {args.jsonl!r}: {e.strerror or e}") from None
+    if args.json:
+        emit_json(
+            {
+                "winner": res.winner_name,
+                "winner_side": res.winner,
+                "turns": res.turns,
+                "hit_turn_limit": res.hit_turn_limit,
+                "damage_dealt": res.damage_dealt,
+                "events": res.events,
+                "manifest": res.manifest,
+            }
+        )
+    else:
+        print(res.text())
+    return 0

@@ -151,9 +151,12 @@ from .state import (
     F_TOHIT,
     F_WINGS,
     HIST_MAX,
+    K_BREATH,
     K_CC,
+    K_EFFECT,
     K_END,
     K_ENGAGE,
+    K_INIT,
     K_LEAVE,
     K_MOVE,
     K_SETUP,
@@ -451,6 +454,44 @@ def log_row(log, nlog, ds, turn, kind, i, j):
 
 
 @game_fn
+def points_left(ds, i):
+    """Dragon ``i``'s damage points left, all parts."""
+    t = 0
+    for p in range(N_PARTS):
+        t += ds[i, F_DP + p]
+    return t
+
+
+#: the state columns a serious damage effect changes (p.12), as K_EFFECT rows log them
+EFFECT_COLUMNS = (F_BREATH, F_CLAW, F_MR, F_MAX, F_ALIVE)
+
+
+@game_fn
+def log_effects_before(scratch, ds, i):
+    """Keep dragon ``i``'s effect columns (:data:`EFFECT_COLUMNS`) in ``scratch`` (the
+    planners' scratch, idle while a combat resolves) for :func:`log_effects`."""
+    for c in range(5):
+        scratch[5 * i + c] = ds[i, EFFECT_COLUMNS[c]]
+
+
+@game_fn
+def log_effects(log, nlog, scratch, ds, turn, i):
+    """A K_EFFECT row for dragon ``i`` when a serious damage effect or its removal changed it
+    since :func:`log_effects_before`."""
+    changed = False
+    for c in range(5):
+        if ds[i, EFFECT_COLUMNS[c]] != scratch[5 * i + c]:
+            changed = True
+    if not changed:
+        return
+    r = log_row(log, nlog, ds, turn, K_EFFECT, i, -1)
+    if r >= 0:
+        for c in range(5):
+            log[r, L_A + c] = ds[i, EFFECT_COLUMNS[c]]
+            log[r, L_A + 5 + c] = scratch[5 * i + c]
+
+
+@game_fn
 def teams_alive(ds, nd):
     """(number of teams with a dragon in play, one such team)."""
     seen = 0
@@ -689,7 +730,7 @@ def record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog):
 
 
 @game_fn
-def breath_combat(ds, nd, na, tb, range_mod, w, cnt):
+def breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog):
     """ "5. Breath Combat" (pp. 10-12), simultaneous: damage points are ticked off as each
     attack is rolled (in initiative order, like the Example of Play), but serious damage
     effects and removals wait until every dragon has breathed, so a wounded dragon "still gets
@@ -721,6 +762,10 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt):
             max_range,
         )
         if tn < 0:
+            if log is not None:
+                r = log_row(log, nlog, ds, turn, K_BREATH, a, t)
+                if r >= 0:
+                    log[r, L_A] = -1  # wasted: the target can no longer be breathed at
             continue  # a recorded target that cannot be breathed at: the breath is wasted
         hr = roll_dice(gst, 2)
         cnt[C_DICE] += 2
@@ -728,6 +773,13 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt):
         ti = tn if tn < N_TN else N_TN - 1
         cnt[C_TN_TRIES + ti] += 1
         if not breath_hit(hr, tn, auto_miss, auto_hit):
+            if log is not None:
+                r = log_row(log, nlog, ds, turn, K_BREATH, a, t)
+                if r >= 0:
+                    log[r, L_A + 0] = tn
+                    log[r, L_A + 1] = hr
+                    log[r, L_A + 2] = 0
+                    log[r, L_A + 3] = -1
             continue
         cnt[C_TN_HITS + ti] += 1
         cnt[C_BREATH_HITS] += 1
@@ -740,10 +792,28 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt):
         nd6 = tb.weapon[ds[a, F_BREATH], 0]
         dr_ = roll_dice(gst, nd6)
         cnt[C_DICE] += 2 + nd6
+        if log is not None:
+            r = log_row(log, nlog, ds, turn, K_BREATH, a, t)  # the target's track before
+            lost = points_left(ds, t)
         part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon)
         cnt[C_LOC + 5 * side + part] += 1
+        if log is not None:
+            if r >= 0:
+                log[r, L_A + 0] = tn
+                log[r, L_A + 1] = hr
+                log[r, L_A + 2] = 1
+                log[r, L_A + 3] = side
+                log[r, L_A + 4] = lr
+                log[r, L_A + 5] = part
+                log[r, L_A + 6] = dr_
+                log[r, L_A + 7] = lost - points_left(ds, t)
+                log[r, L_A + 8] = nd6
     for i in range(nd):
+        if log is not None:
+            log_effects_before(w.scratch, ds, i)
         refresh(ds, i, scal)
+        if log is not None:
+            log_effects(log, nlog, w.scratch, ds, turn, i)
 
 
 @game_fn
@@ -782,6 +852,9 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
                 r = log_row(log, nlog, ds, turn, K_CC, a, b)
                 if r >= 0:
                     log[r, L_A] = -1
+                    log[r, L_A + 1] = ra
+                    log[r, L_A + 2] = rb
+                    log[r, L_A + 3] = di - CC_DIFF_ZERO
             continue
         cnt[C_CC + 3 * di + (0 if win == a else 2)] += 1
         lo_ = b if win == a else a
@@ -793,11 +866,29 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
         fr = roll_d6(gst) - 1
         cnt[C_DICE] += 1 + 2 + nd6 + self_dice + 1
         wf = choose_facing(ds[win, F_POLICY], ds, win, lo_, w.pst) % 6
+        if log is not None:
+            lost_l = points_left(ds, lo_)
+            lost_w = points_left(ds, win)
+            log_effects_before(w.scratch, ds, win)
+            log_effects_before(w.scratch, ds, lo_)
         resolve_close_combat(ds, win, lo_, col, lr, dr_, sd, fr, wf, tb.alloc, tb.weapon, scal, opt)
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_CC, a, b)
             if r >= 0:
                 log[r, L_A] = win
+                log[r, L_A + 1] = ra
+                log[r, L_A + 2] = rb
+                log[r, L_A + 3] = di - CC_DIFF_ZERO
+                log[r, L_A + 4] = col
+                log[r, L_A + 5] = lr
+                log[r, L_A + 6] = dr_
+                log[r, L_A + 7] = lost_l - points_left(ds, lo_)
+                log[r, L_A + 8] = sd
+                log[r, L_A + 9] = lost_w - points_left(ds, win)
+                log[r, L_A + 10] = fr
+                log[r, L_A + 11] = wf
+            log_effects(log, nlog, w.scratch, ds, turn, win)
+            log_effects(log, nlog, w.scratch, ds, turn, lo_)
 
 
 @game_fn
@@ -856,7 +947,7 @@ def finish_turn(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn,
     nteams, last_team = teams_alive(ds, nd)
     if nteams > 1:
         record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog)
-        breath_combat(ds, nd, na, tb, range_mod, w, cnt)
+        breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog)
         nteams, last_team = teams_alive(ds, nd)
         if nteams > 1:
             close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog)
@@ -939,6 +1030,11 @@ def play_game(
             break
         turn += 1
         na = initiative(ds, nd, opt, tb, w, cnt)
+        if log is not None:
+            for k in range(na):
+                r = log_row(log, nlog, ds, turn, K_INIT, w.order[k], -1)
+                if r >= 0:
+                    log[r, L_A] = k
         record_speeds(ds, na, opt, tb, w, turn, log, nlog)
         made, nteams, last_team = finish_turn(
             ds, nd, na, 0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch

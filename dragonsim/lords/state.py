@@ -151,3 +151,8 @@ L_SNAP = L_A + N_LOG_VALUES  # snapshot: MAXD x (q, r, f, alt, alive, eng, moved
 N_SNAP = 7
 N_LOG = L_SNAP + MAXD * N_SNAP
 K_SETUP, K_SPEED, K_MOVE, K_LEAVE, K_ENGAGE, K_TARGET, K_CC, K_END = range(8)
+#: event rows (the replay's, :mod:`dragonsim.lords.replay`): this turn's initiative order
+#: (``L_A``: place), a breath attack rolled (``L_A``: target number, hit roll, hit, side,
+#: location roll, part, damage roll, points the target lost, dice), serious damage effects
+#: after a combat (``L_A``: breath, claws, MR index, maximum speed, in play, then the same before)
+K_INIT, K_BREATH, K_EFFECT = 8, 9, 10

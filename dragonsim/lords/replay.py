@@ -1,0 +1,344 @@
+"""One game of a run, replayed exactly, as a log of events.
+
+Game ``i`` of a run with seed ``s`` plays from its own random streams (:mod:`dragonsim.
+random`), so it can be played again alone: :func:`replay` runs it through the same game loop
+as every simulated game, with the event log switched on (the logging is compiled only into
+this one-game kernel, :func:`~dragonsim.lords.engine.logged_game`; a run's kernel has none),
+and returns every step: the placement, each turn's initiative order, the speeds recorded,
+every move (end hex, facing, altitude), engagements, breath targets, every breath attack
+(target number, hit roll, side, location roll, part, damage roll, points lost), the serious
+damage effects (p.12), every close combat (both rolls, the modifier difference, column,
+location, damage, the winner's own damage, the facing it turned to) and the end.
+
+The replay of game ``i`` gives exactly the winner, turns and damage that row ``i`` of the
+same run's ``--records`` holds (``tests/test_replay.py`` checks every game of a run).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import defaults
+from ..errors import UserError, check_int, check_seed
+from ..rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS
+from . import state as S
+
+#: the phase each event kind belongs to (the basic sequence of play, p.7)
+PHASES = {
+    S.K_SETUP: "setup",
+    S.K_INIT: "initiative",
+    S.K_SPEED: "record speed",
+    S.K_MOVE: "movement",
+    S.K_LEAVE: "movement",
+    S.K_ENGAGE: "movement",
+    S.K_TARGET: "record breath target",
+    S.K_BREATH: "breath combat",
+    S.K_EFFECT: "serious damage",
+    S.K_CC: "close combat",
+    S.K_END: "end",
+}
+EVENTS = {
+    S.K_SETUP: "placed",
+    S.K_INIT: "initiative",
+    S.K_SPEED: "speed",
+    S.K_MOVE: "move",
+    S.K_LEAVE: "leaves the board",
+    S.K_ENGAGE: "engages",
+    S.K_TARGET: "targets",
+    S.K_BREATH: "breath",
+    S.K_EFFECT: "effects",
+    S.K_CC: "close combat",
+    S.K_END: "game over",
+}
+#: the hexside a breath attack came in from (Damage Allocation Table columns, p.11)
+SIDES = ("F", "FR", "RR", "R", "RL", "FL")
+#: the most events a replay keeps (a game at the turn limit has about 20 a turn)
+MAX_EVENTS = 40_000
+
+
+@dataclass
+class Replay:
+    """One replayed game: its events (:meth:`frame`), winner, turns and damage dealt."""
+
+    names: list[str]
+    seed: int
+    game: int
+    policies: list[str]
+    events: list[dict[str, Any]]
+    winner: int  # the winning side (0 = A, 1 = B), -1 a draw
+    turns: int
+    hit_turn_limit: bool
+    damage_dealt: list[int]
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def winner_name(self) -> str | None:
+        return None if self.winner < 0 else self.names[self.winner]
+
+    def frame(self):
+        """The events as a DataFrame, one row each (``turn``, ``phase``, ``event``,
+        ``dragon``, ``other``, then the event's own columns)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.events)
+
+    def to_jsonl(self, path) -> None:
+        """The events as JSON lines, the manifest and outcome first."""
+        head = {
+            "manifest": self.manifest,
+            "winner": self.winner_name,
+            "winner_side": self.winner,
+            "turns": self.turns,
+            "hit_turn_limit": self.hit_turn_limit,
+            "damage_dealt": dict(zip(self.names, self.damage_dealt, strict=True)),
+        }
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(head) + "\n")
+            for e in self.events:
+                fh.write(json.dumps(e) + "\n")
+
+    def text(self) -> str:
+        """The game, readably: one line per event, grouped by turn."""
+        lines = [
+            f"Dragon Lords replay: {self.names[0]} ({self.policies[0]}) vs {self.names[1]} "
+            f"({self.policies[1]}), seed {self.seed}, game {self.game}"
+        ]
+        last = None
+        for e in self.events:
+            if e["turn"] != last:
+                last = e["turn"]
+                lines.append("setup" if last == 0 else f"turn {last}")
+            lines.append("  " + describe(e))
+        out = (
+            "a draw"
+            + (" (the turn limit)" if self.hit_turn_limit else "")
+            + f" after {self.turns} turns"
+            if self.winner < 0
+            else f"{self.winner_name} wins after {self.turns} turns"
+        )
+        dealt = ", ".join(
+            f"{n} dealt {d}" for n, d in zip(self.names, self.damage_dealt, strict=True)
+        )
+        lines.append(f"{out}; damage points: {dealt}")
+        return "\n".join(lines)
+
+
+def _hex(q: int, r: int) -> str:
+    return f"({q},{r})"
+
+
+def describe(e: dict[str, Any]) -> str:
+    """One event as a line of text."""
+    who, other, ev = e["dragon"], e.get("other"), e["event"]
+    if ev == "placed":
+        return f"{who} placed at {_hex(e['q'], e['r'])} facing {e['facing']}, {e['altitude']}"
+    if ev == "initiative":
+        return f"{who} moves {e['place'] + 1}{_th(e['place'] + 1)}"
+    if ev == "speed":
+        last = "" if e["last"] < 0 else f", last turn {e['last']}"
+        return (
+            f"{who} records speed {e['speed']} (minimum {e['minimum']}, maximum "
+            f"{e['maximum']}{last})"
+        )
+    if ev == "move":
+        return (
+            f"{who} flies {e['speed']} points to {_hex(e['q'], e['r'])} facing "
+            f"{e['facing']}, {e['altitude']}"
+        )
+    if ev == "leaves the board":
+        return f"{who} has no move that stays on the board at speed {e['speed']}: it leaves"
+    if ev == "engages":
+        return f"{who} engages {other}"
+    if ev == "targets":
+        return f"{who} records {other} as its breath target"
+    if ev == "breath":
+        if e["target_number"] < 0:
+            return f"{who} cannot breathe at {other} any more: the breath is wasted"
+        head = f"{who} breathes at {other}: needs {e['target_number']}, rolls {e['hit_roll']}"
+        if not e["hit"]:
+            return head + ", misses"
+        return (
+            f"{head}, hits from {e['side']}: location roll {e['location_roll']} -> "
+            f"{e['part']}, damage roll {e['damage_roll']} ({e['dice']}d6), {other} loses "
+            f"{e['points_lost']}"
+        )
+    if ev == "effects":
+        label = {
+            "breath": "breath",
+            "claws": "tooth and claw",
+            "mr": "maneuverability",
+            "max_speed": "maximum speed",
+        }
+        changes = [
+            f"{label[k]} {e[k + '_before']} -> {e[k]}" for k in label if e[k] != e[k + "_before"]
+        ]
+        if e["in_play"] != e["in_play_before"]:
+            changes.append("a part is at 0: removed from play")
+        return f"{who}, serious damage: " + ", ".join(changes)
+    if ev == "close combat":
+        head = (
+            f"{who} and {other} fight: rolls {e['roll_a']} and {e['roll_b']}, modifier "
+            f"difference {e['modifier_difference']:+d}"
+        )
+        if e["winner"] is None:
+            return head + ", a draw"
+        return (
+            f"{head}; {e['winner']} wins: column {e['column']}, location roll "
+            f"{e['location_roll']}, damage roll {e['damage_roll']} (loser loses "
+            f"{e['loser_points_lost']}), its own damage roll {e['self_roll']} (loses "
+            f"{e['winner_points_lost']}), turns to face {e['winner_facing']}"
+        )
+    if ev == "game over":
+        return (
+            "game over: "
+            + (f"{e['winner']} wins" if e["winner"] is not None else "a draw")
+            + (" (the turn limit)" if e["hit_turn_limit"] else "")
+        )
+    return str(e)
+
+
+def _th(k: int) -> str:
+    return {1: "st", 2: "nd", 3: "rd"}.get(k if k < 20 else k % 10, "th")
+
+
+def events(log: np.ndarray, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Decode a game's log rows (``L_*``, ``K_*``; :func:`~dragonsim.lords.engine.
+    logged_game`) into event dicts."""
+    out = []
+    team_name = list(names)
+
+    def nm(k: int):
+        return None if k < 0 else names[k]
+
+    for row in log:
+        turn, kind, i, j = (int(x) for x in row[: S.L_A])
+        v = [int(x) for x in row[S.L_A : S.L_A + S.N_LOG_VALUES]]
+        snap = row[S.L_SNAP :].reshape(-1, S.N_SNAP)
+        e: dict[str, Any] = {
+            "turn": turn,
+            "phase": PHASES.get(kind, str(kind)),
+            "event": EVENTS.get(kind, str(kind)),
+            "dragon": nm(i) if kind != S.K_END else None,
+            "other": nm(j) if kind in (S.K_ENGAGE, S.K_TARGET, S.K_BREATH, S.K_CC) else None,
+        }
+        if kind == S.K_SETUP:
+            q, r, f, alt = (int(x) for x in snap[i, :4])
+            e.update(q=q, r=r, facing=f, altitude=ALTITUDES[alt])
+        elif kind == S.K_INIT:
+            e.update(place=v[0])
+        elif kind == S.K_SPEED:
+            e.update(speed=v[0], last=v[1], streak=v[2], cooldown=v[3], minimum=v[4], maximum=v[5])
+        elif kind == S.K_MOVE:
+            e.update(
+                speed=v[0], mr=MRS[v[1]], q=v[2], r=v[3], facing=v[4], altitude=ALTITUDES[v[5]]
+            )
+        elif kind == S.K_LEAVE:
+            e.update(speed=v[0], mr=MRS[v[1]])
+        elif kind == S.K_BREATH:
+            hit = v[2] == 1 and v[0] >= 0
+            e.update(
+                target_number=v[0],
+                hit_roll=v[1] if v[0] >= 0 else None,
+                hit=hit,
+                side=SIDES[v[3]] if hit else None,
+                location_roll=v[4] if hit else None,
+                part=PARTS[v[5]].replace("_", " ") if hit else None,
+                damage_roll=v[6] if hit else None,
+                dice=v[8] if hit else None,
+                points_lost=v[7] if hit else 0,
+            )
+        elif kind == S.K_EFFECT:
+            # serious damage (p.12): breath and claws a step down, MR two steps, maximum
+            # speed -2 a wing; removal when a part reaches 0
+            for k, now, before in (
+                ("breath", BREATHS[v[0]], BREATHS[v[5]]),
+                ("claws", CLAWS[v[1]], CLAWS[v[6]]),
+                ("mr", MRS[v[2]], MRS[v[7]]),
+                ("max_speed", v[3], v[8]),
+                ("in_play", bool(v[4]), bool(v[9])),
+            ):
+                e[k] = now
+                e[k + "_before"] = before
+        elif kind == S.K_CC:
+            won = v[0] >= 0
+            e.update(
+                winner=nm(v[0]),
+                roll_a=v[1],
+                roll_b=v[2],
+                modifier_difference=v[3],
+                column=v[4] + 1 if won else None,
+                location_roll=v[5] if won else None,
+                damage_roll=v[6] if won else None,
+                loser_points_lost=v[7] if won else 0,
+                self_roll=v[8] if won else None,
+                winner_points_lost=v[9] if won else 0,
+                facing_roll=v[10] + 1 if won else None,
+                winner_facing=v[11] if won else None,
+            )
+        elif kind == S.K_END:
+            e.update(winner=None if i < 0 else team_name[i], hit_turn_limit=bool(j))
+        out.append(e)
+    return out
+
+
+def replay(
+    a,
+    b,
+    *,
+    seed: int = 1,
+    game: int = 0,
+    policy: str = "hunter",
+    policies: str | Sequence[str] | None = None,
+    turn_limit: int = defaults.TURN_LIMIT,
+    plan_samples: int = defaults.PLAN_SAMPLES,
+    rules=None,
+) -> Replay:
+    """Replay game ``game`` of the duel run ``seed`` of ``a`` against ``b`` (the same
+    arguments as :func:`~dragonsim.lords.api.duel`, which plays games ``0..n-1``) and return
+    its events."""
+    from ..report import manifest
+    from . import engine as E
+    from .api import prepare, resolve_policies
+    from .bots import policy_version
+
+    seed = check_seed(seed)
+    game = check_int(game, "game", lo=0, hi=10**12 - 1)
+    pols = resolve_policies(policy, policies)
+    prep = prepare(
+        a, b, policies=pols, rules=rules, turn_limit=turn_limit, plan_samples=plan_samples
+    )
+    cnt, log = E.logged_game(game, seed, *prep["args"], MAX_EVENTS)
+    if len(log) >= MAX_EVENTS:
+        raise UserError(f"game {game} has more than {MAX_EVENTS:,} events; lower --turn-limit")
+    names = [prep["a"].name, prep["b"].name]
+    if names[0] == names[1]:
+        names = [f"A:{names[0]}", f"B:{names[1]}"]
+    ev = events(log, names)
+    end = ev[-1]
+    winner = -1 if cnt[S.C_DRAWS] else (0 if cnt[S.C_WIN] else 1)
+    rs = prep["rules"]
+    return Replay(
+        names,
+        seed,
+        game,
+        [policy_version(p) for p in pols],
+        ev,
+        winner,
+        int(cnt[S.C_TURNS]),
+        bool(end.get("hit_turn_limit")),
+        [int(cnt[S.C_DEALT]), int(cnt[S.C_DEALT + 1])],
+        manifest(
+            command="replay",
+            rules_hash=rs.hash,
+            rules_overrides=rs.overrides,
+            seed=seed,
+            game=game,
+            policies=[policy_version(p) for p in pols],
+            turn_limit=turn_limit,
+        ),
+    )
