@@ -61,6 +61,10 @@ def _lords() -> None:
     duel("Reaper", "Skyblazer", n=1, progress=False, threads=None)
     # a game with a look-ahead dragon compiles the game loop once more (the rollouts in it)
     duel("Reaper", "Skyblazer", n=1, policy="search", progress=False, threads=None)
+    # the one-game kernel with the event log (replay)
+    from .lords.replay import replay
+
+    replay("Reaper", "Skyblazer", game=0)
 
 
 def _dice() -> None:
