@@ -100,3 +100,30 @@ def test_cli_replay_refuses_bad_input_in_one_line(argv, msg, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and msg in err[0], err
+
+
+def test_show_draws_every_move_of_both_dragons(tmp_path, capsys):
+    """`show` writes a PNG; the picture has one dot per move end plus the start for each
+    dragon, a red line per breath hit, and a cross where the loser fell."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from dragonsim.lords.picture import draw
+
+    r = replay("Reaper", "Skyblazer", seed=5, game=3)
+    fig = draw(r)
+    ax = fig.axes[0]
+    hits = sum(1 for e in r.events if e["event"] == "breath" and e["hit"])
+    red = [ln for ln in ax.lines if ln.get_color() == "tab:red"]
+    assert len(red) == hits
+    dots = [ln for ln in ax.lines if ln.get_marker() in ("o", "s")]
+    moves = sum(1 for e in r.events if e["event"] in ("placed", "move"))
+    assert len(dots) == moves
+    assert any(ln.get_marker() == "X" for ln in ax.lines)
+    out = tmp_path / "game.png"
+    assert (
+        main(["show", "Reaper", "Skyblazer", "--seed", "5", "--game", "3", "--out", str(out)]) == 0
+    )
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Skyblazer wins in 9 turns" in capsys.readouterr().out
+    assert main(["show", "Reaper", "Skyblazer", "--out", str(tmp_path / "g.jpg")]) == 2

@@ -166,6 +166,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rules_option(p)
     p.set_defaults(func=cmd_replay)
 
+    p = sub.add_parser(
+        "show",
+        help="draw one game of a duel run on the hex map (PNG)",
+        description="Replays game I of `duel A B --seed S` (see `replay`) and draws each "
+        "dragon's course turn by turn: where each move ended (coloured by altitude, an arrow "
+        "for the facing, the turn number), breath attacks that hit or missed, close combats "
+        "and where a dragon fell.",
+    )
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--seed", type=seed_int, default=1, help="the run's seed (default 1)")
+    p.add_argument("--game", type=int, default=0, help="the game's index in the run (default 0)")
+    p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
+    p.add_argument("--policies", metavar="P,Q", default=None, help="one bot per dragon")
+    p.add_argument(
+        "--turn-limit",
+        type=positive_int,
+        default=DEFAULT_TURN_LIMIT,
+        help=f"the run's turn limit (default {DEFAULT_TURN_LIMIT})",
+    )
+    p.add_argument(
+        "--upto", type=positive_int, default=None, help="draw turns 1..UPTO only (long games)"
+    )
+    p.add_argument("--out", metavar="FILE.png", required=True, help="the picture to write")
+    add_rules_option(p)
+    p.set_defaults(func=cmd_show)
+
     from ..lords.robustness import DEFAULT_BOTS, DEFAULT_REFERENCE
 
     p = sub.add_parser(
@@ -416,4 +443,37 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
     else:
         print(res.text())
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from ..errors import UserError
+    from ..lords.picture import draw
+    from ..lords.replay import replay
+
+    if not str(args.out).lower().endswith(".png"):
+        raise UserError(f"{args.out!r}: the picture must be a .png file")
+    res = replay(
+        args.a,
+        args.b,
+        seed=args.seed,
+        game=args.game,
+        policy=args.policy,
+        policies=args.policies,
+        turn_limit=args.turn_limit,
+        rules=rules_from(args, "lords"),
+    )
+    import matplotlib
+
+    matplotlib.use("Agg")
+    fig = draw(res, last_turn=args.upto)
+    try:
+        fig.savefig(args.out, dpi=110, bbox_inches="tight")
+    except OSError as e:
+        raise UserError(f"cannot write {args.out!r}: {e.strerror or e}") from None
+    outcome = f"{res.winner_name} wins" if res.winner >= 0 else "a draw"
+    print(
+        f"{args.out}: {res.names[0]} vs {res.names[1]}, game {res.game}, {outcome} in "
+        f"{res.turns} turns"
+    )
     return 0
