@@ -127,3 +127,40 @@ def test_show_draws_every_move_of_both_dragons(tmp_path, capsys):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Skyblazer wins in 9 turns" in capsys.readouterr().out
     assert main(["show", "Reaper", "Skyblazer", "--out", str(tmp_path / "g.jpg")]) == 2
+
+
+def test_found_games_replay_to_what_they_were_found_for():
+    """The games behind a number (issue: see a game): the shortest game found in a run
+    replays in that many turns, a game found by a condition replays to a result meeting it,
+    and an upset is won by the run's underdog."""
+    from dragonsim.lords.replay import find_games
+
+    df = find_games(
+        "Reaper",
+        "Skyblazer",
+        n=300,
+        seed=5,
+        shortest=1,
+        upsets=True,
+        limit=2,
+        where="winner_side == 1 and damage_dealt_a > 60",
+    )
+    assert set(df["why"]) == {"shortest", "upset", "where winner_side == 1 and damage_dealt_a > 60"}
+    for row in df.itertuples():
+        r = replay("Reaper", "Skyblazer", seed=5, game=int(row.game))
+        assert r.turns == row.turns and r.winner == row.winner_side
+        if row.why.startswith("where"):
+            assert r.winner == 1 and r.damage_dealt[0] > 60
+    short = df[df["why"] == "shortest"]["turns"].iloc[0]
+    run = api.duel("Reaper", "Skyblazer", n=300, seed=5, progress=False)
+    assert short == min(t for t, k in enumerate(run.turn_histogram()) if k > 0)
+    under = 0 if run.wins_a < run.wins_b else 1
+    assert (df[df["why"] == "upset"]["winner_side"] == under).all()
+
+
+def test_find_refuses_bad_conditions_in_one_line(capsys):
+    assert main(["find", "Reaper", "Skyblazer", "-n", "50", "--where", "nosuch > 1"]) == 2
+    err = capsys.readouterr().err
+    assert "not a condition on the records" in err and "damage_dealt_a" in err
+    assert main(["find", "Reaper", "Skyblazer", "-n", "50"]) == 2
+    assert "say which games to find" in capsys.readouterr().err

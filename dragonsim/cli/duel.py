@@ -193,6 +193,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rules_option(p)
     p.set_defaults(func=cmd_show)
 
+    p = sub.add_parser(
+        "find",
+        help="find the games behind a number: shortest, longest, draws, upsets, a condition",
+        description="Plays the duel run (the same games as `duel A B -n N --seed S`) with its "
+        "records and lists the games asked for, each replayable with `replay`/`show` "
+        "--game I. --where is a condition on the record columns, e.g. "
+        '"winner_side == 1 and damage_points_left_b < 40".',
+    )
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("-n", type=count, default=10_000, help="games in the run (default 10,000)")
+    p.add_argument("--seed", type=seed_int, default=1)
+    p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
+    p.add_argument("--policies", metavar="P,Q", default=None, help="one bot per dragon")
+    p.add_argument(
+        "--turn-limit",
+        type=positive_int,
+        default=DEFAULT_TURN_LIMIT,
+        help=f"the run's turn limit (default {DEFAULT_TURN_LIMIT})",
+    )
+    p.add_argument("--shortest", type=positive_int, default=0, metavar="K")
+    p.add_argument("--longest", type=positive_int, default=0, metavar="K")
+    p.add_argument("--draws", action="store_true")
+    p.add_argument("--upsets", action="store_true", help="games won by the run's underdog")
+    p.add_argument("--where", default=None, metavar="EXPR", help="a condition on the records")
+    p.add_argument("--limit", type=positive_int, default=10, help="at most this many of each")
+    p.add_argument("--json", action="store_true", help="print JSON rows")
+    add_rules_option(p)
+    p.set_defaults(func=cmd_find)
+
     from ..lords.robustness import DEFAULT_BOTS, DEFAULT_REFERENCE
 
     p = sub.add_parser(
@@ -475,5 +505,40 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(
         f"{args.out}: {res.names[0]} vs {res.names[1]}, game {res.game}, {outcome} in "
         f"{res.turns} turns"
+    )
+    return 0
+
+
+def cmd_find(args: argparse.Namespace) -> int:
+    from ..lords.replay import find_games
+
+    df = find_games(
+        args.a,
+        args.b,
+        n=args.n,
+        seed=args.seed,
+        policy=args.policy,
+        policies=args.policies,
+        turn_limit=args.turn_limit,
+        rules=rules_from(args, "lords"),
+        where=args.where,
+        shortest=args.shortest,
+        longest=args.longest,
+        draws=args.draws,
+        upsets=args.upsets,
+        limit=args.limit,
+    )
+    if args.json:
+        emit_json({"games": df.to_dict(orient="records")})
+        return 0
+    if df.empty:
+        print("no game of the run is what was asked for")
+        return 0
+    cols = ["why", "game", "winner", "turns", "damage_dealt_a", "damage_dealt_b", "engagements"]
+    print(df[cols].to_string(index=False))
+    pol = f" --policies {args.policies}" if args.policies else f" --policy {args.policy}"
+    print(
+        f"replay one: python -m dragonsim replay {args.a} {args.b} --seed {args.seed}{pol} "
+        f"--game {int(df['game'].iloc[0])}   (or `show ... --out game.png`)"
     )
     return 0

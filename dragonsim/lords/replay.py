@@ -342,3 +342,79 @@ def replay(
             turn_limit=turn_limit,
         ),
     )
+
+
+def find_games(
+    a,
+    b,
+    *,
+    n: int,
+    seed: int = 1,
+    policy: str = "hunter",
+    policies: str | Sequence[str] | None = None,
+    turn_limit: int = defaults.TURN_LIMIT,
+    rules=None,
+    where: str | None = None,
+    shortest: int = 0,
+    longest: int = 0,
+    draws: bool = False,
+    upsets: bool = False,
+    limit: int = 10,
+):
+    """The games behind a number: play the duel run (``n`` games, ``seed``) with its records
+    in a temporary file and pick games from them, each replayable by its index
+    (:func:`replay`). Returns a DataFrame with a ``why`` column: the ``shortest`` and
+    ``longest`` games, the ``draws``, the ``upsets`` (won by the side that wins less often
+    in this run) and the games where ``where`` holds (a pandas query over the record
+    columns, e.g. ``"winner_side == 1 and damage_points_left_b < 20"``), at most ``limit``
+    of each."""
+    import os
+    import tempfile
+
+    import pandas as pd
+
+    from .api import DUEL_COLUMNS, duel
+
+    limit = check_int(limit, "limit", lo=1, hi=10_000)
+    if not (shortest or longest or draws or upsets or where):
+        raise UserError(
+            "say which games to find: --shortest K, --longest K, --draws, --upsets or --where"
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "games.parquet")
+        res = duel(
+            a,
+            b,
+            n=n,
+            seed=seed,
+            policy=policy,
+            policies=policies,
+            turn_limit=turn_limit,
+            rules=rules,
+            records=path,
+            progress=False,
+        )
+        rec = pd.read_parquet(path)
+    picks = []
+    if shortest:
+        picks.append(
+            rec.nsmallest(min(shortest, limit), "turns", keep="first").assign(why="shortest")
+        )
+    if longest:
+        picks.append(rec.nlargest(min(longest, limit), "turns", keep="first").assign(why="longest"))
+    if draws:
+        picks.append(rec[rec["winner_side"] < 0].head(limit).assign(why="draw"))
+    if upsets:
+        under = 0 if res.wins_a < res.wins_b else 1
+        picks.append(rec[rec["winner_side"] == under].head(limit).assign(why="upset"))
+    if where:
+        try:
+            hit = rec.query(where)
+        except Exception as e:  # a user's expression: any failure is theirs to fix
+            raise UserError(
+                f"--where {where!r} is not a condition on the records ({type(e).__name__}: "
+                f"{e}); columns: {', '.join(DUEL_COLUMNS)}"
+            ) from None
+        picks.append(hit.head(limit).assign(why=f"where {where}"))
+    out = pd.concat(picks, ignore_index=True)
+    return out[["why", *[c for c in out.columns if c != "why"]]]
