@@ -491,3 +491,125 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
                     int(tables.min_speed[int(sheets_rows[d][S.D_BODY])]), cur_speed.get(d, 0) - 2
                 )
     return out
+
+
+# ------------------------------------------------------------------------------------------------
+# combat events: an independent replay of the dice the log records
+# ------------------------------------------------------------------------------------------------
+
+
+def _effect_tuple(d: dict) -> tuple[int, int, int, int, int]:
+    return (d["breath"], d["claws"], d["mr"], d["max_speed"], d["alive"])
+
+
+def check_events(log, sheets, tables, counters=None) -> list[Violation]:
+    """Replay a game's combat events (``K_BREATH``, ``K_CC``, ``K_EFFECT`` rows of
+    :func:`dragonsim.lords.engine.logged_game`) with this module's own damage tracks, and
+    return every step the rules do not give.
+
+    From the sheets (``sheets``: the :class:`~dragonsim.lords.sheets.Sheet` of each dragon,
+    in seat order) and the dice the log records, it recomputes: whether each breath roll hits
+    (p.10), the weapon's dice (p.11, one step fewer after serious head damage), the part from
+    the Damage Allocation Table and the points taken (never below 0), each close combat's
+    winner (2d6 plus the modifier difference, ties a draw, p.13), the tooth-and-claw location
+    and damage and the winner's own damage spread (rule ``lords.self_damage_policy``), and
+    after each breath phase and each close combat the serious damage effects and removals
+    (p.12): a change the log does not show, or shows wrongly, is a violation. With the
+    game's ``counters``, the damage each dragon dealt must be what the replay credits.
+    """
+    sc = scal_from_tables(tables)
+    alloc, weapon = tables.alloc, tables.weapon
+    ds = []
+    for s in sheets:
+        d = {
+            "points": [int(s.damage_points[p]) for p in PARTS],
+            "start_points": [int(s.damage_points[p]) for p in PARTS],
+            "breath_sheet": s.breath_i,
+            "claws_sheet": s.claws_i,
+            "mr_sheet": s.mr_i,
+            "max_sheet": s.max_speed,
+            "min_speed": s.min_speed,
+            "dealt": 0,
+            "alive": 1,
+            "facing": 0,
+        }
+        serious_effects(d, sc)
+        ds.append(d)
+    shown = [_effect_tuple(d) for d in ds]
+    out: list[Violation] = []
+    block, rows = None, {}
+
+    def sync(turn):
+        for k, d in enumerate(ds):
+            if d["alive"]:
+                serious_effects(d, sc)
+            now = _effect_tuple(d)
+            if k in rows and rows[k] != now:
+                out.append(Violation(turn, "effect", k, f"logged {rows[k]}, rules give {now}"))
+            elif k not in rows and now != shown[k]:
+                out.append(Violation(turn, "effect", k, f"serious damage {now} not applied"))
+            elif k in rows and now == shown[k]:
+                out.append(Violation(turn, "effect", k, "an effect without its damage"))
+            shown[k] = now
+
+    for row in log:
+        turn, kind, i, j = (int(x) for x in row[:4])
+        v = [int(x) for x in row[S.L_A : S.L_A + 12]]
+        if kind == S.K_EFFECT:
+            rows[i] = tuple(v[:5])
+            continue
+        if block is not None and not (block == "breath" and kind == S.K_BREATH):
+            sync(turn)
+            block, rows = None, {}
+        if kind == S.K_BREATH:
+            block = "breath"
+            if v[0] < 0:
+                continue  # a wasted breath: nothing rolled
+            a, t = ds[i], ds[j]
+            if v[2] != int(hits(v[1], v[0])):
+                out.append(Violation(turn, "to-hit", i, f"roll {v[1]} against {v[0]}: {v[2]}"))
+            if not v[2]:
+                continue
+            n = int(weapon[a["breath"]][0])
+            if v[8] != n or not n <= v[6] <= 6 * n:
+                out.append(Violation(turn, "damage", i, f"{v[8]} dice, roll {v[6]}; rules {n}d6"))
+            part = int(alloc[v[4]][v[3]])
+            if v[5] != part:
+                out.append(Violation(turn, "location", i, f"part {v[5]}, table gives {part}"))
+            took = take_damage(t, part, v[6] + int(weapon[a["breath"]][1]))
+            a["dealt"] += took
+            if v[7] != took:
+                out.append(Violation(turn, "damage", i, f"{v[7]} points taken, rules {took}"))
+        elif kind == S.K_CC:
+            block = "cc"
+            sa, sb = v[1] + v[3], v[2]
+            want = -1 if sa == sb else (i if sa > sb else j)
+            if v[0] != want:
+                out.append(Violation(turn, "close combat", i, f"winner {v[0]}, rolls say {want}"))
+                continue
+            if want < 0:
+                continue
+            w, lo = ds[want], ds[j if want == i else i]
+            before_l, before_w = sum(lo["points"]), sum(w["points"])
+            close_combat_rest(w, lo, v[4], v[5], v[6], v[8], v[10], v[11], alloc, weapon, sc)
+            if before_l - sum(lo["points"]) != v[7] or before_w - sum(w["points"]) != v[9]:
+                out.append(
+                    Violation(
+                        turn,
+                        "close combat",
+                        want,
+                        f"points lost {v[7]} / own {v[9]}, rules "
+                        f"{before_l - sum(lo['points'])} / {before_w - sum(w['points'])}",
+                    )
+                )
+    if block is not None:
+        sync(-1)
+    if counters is not None:
+        for k, d in enumerate(ds):
+            if int(counters[S.C_DEALT + k]) != d["dealt"]:
+                out.append(
+                    Violation(
+                        -1, "dealt", k, f"engine {counters[S.C_DEALT + k]}, replay {d['dealt']}"
+                    )
+                )
+    return out
