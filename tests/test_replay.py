@@ -164,3 +164,36 @@ def test_find_refuses_bad_conditions_in_one_line(capsys):
     assert "not a condition on the records" in err and "damage_dealt_a" in err
     assert main(["find", "Reaper", "Skyblazer", "-n", "50"]) == 2
     assert "say which games to find" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "dragons, teams",
+    [
+        (["Lectronist"] * 3, None),
+        (["Lectronist", "Reaper", "Skyblazer", "Tankerous"], [0, 1, 0, 1]),
+    ],
+    ids=["free-for-all", "teams"],
+)
+def test_every_battle_replay_is_its_row_of_the_records(tmp_path, dragons, teams):
+    """Free-for-all and team games (p.14) replay too: every game's winning side, turns and
+    turn-limit flag are the battle run's record row; a team's win names its dragons."""
+    from dragonsim.lords.replay import replay_battle
+
+    path = tmp_path / "games.csv"
+    api.battle(dragons, teams=teams, n=16, seed=3, records=str(path), progress=False)
+    rec = pd.read_csv(path)
+    for row in rec.itertuples():
+        r = replay_battle(dragons, teams=teams, seed=3, game=int(row.game))
+        assert (r.winner, r.turns) == (row.winner_side, row.turns), row.game
+        assert r.hit_turn_limit == bool(row.hit_turn_limit)
+        if r.winner >= 0 and teams:
+            assert r.winner_name == " + ".join(
+                n for n, t in zip(dragons, teams, strict=True) if t == r.winner
+            )
+    assert (
+        main(
+            ["replay", *dragons, "--seed", "3", "--game", "0"]
+            + (["--teams", "0,1,0,1"] if teams else [])
+        )
+        == 0
+    )

@@ -147,10 +147,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "can be played again alone: this prints its every step (placement, initiative, "
         "speeds, moves, engagements, targets, each breath attack's target number, rolls, "
         "location and damage, serious damage effects, close combat) and the outcome, which "
-        "is exactly row I of that run's --records.",
+        "is exactly row I of that run's --records. Two dragons replay a `duel` run; three or "
+        "more (or --teams) a `battle` run.",
     )
-    p.add_argument("a")
-    p.add_argument("b")
+    p.add_argument("dragons", nargs="+", help="the run's dragons, in its order")
+    p.add_argument("--teams", default=None, help="a battle's team numbers, e.g. 0,0,1")
     p.add_argument("--seed", type=seed_int, default=1, help="the run's seed (default 1)")
     p.add_argument("--game", type=int, default=0, help="the game's index in the run (default 0)")
     p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
@@ -172,10 +173,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Replays game I of `duel A B --seed S` (see `replay`) and draws each "
         "dragon's course turn by turn: where each move ended (coloured by altitude, an arrow "
         "for the facing, the turn number), breath attacks that hit or missed, close combats "
-        "and where a dragon fell.",
+        "and where a dragon fell. Two dragons: a `duel` run; three or more (or --teams): a "
+        "`battle` run.",
     )
-    p.add_argument("a")
-    p.add_argument("b")
+    p.add_argument("dragons", nargs="+", help="the run's dragons, in its order")
+    p.add_argument("--teams", default=None, help="a battle's team numbers, e.g. 0,0,1")
     p.add_argument("--seed", type=seed_int, default=1, help="the run's seed (default 1)")
     p.add_argument("--game", type=int, default=0, help="the game's index in the run (default 0)")
     p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
@@ -440,20 +442,39 @@ def cmd_robustness(args: argparse.Namespace) -> int:
     return interrupted_code(res, "bots")
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def _replay_of(args: argparse.Namespace):
+    """The replayed game a `replay` / `show` command names: a duel's for two dragons, a
+    battle's for more or with --teams."""
     from ..errors import UserError
-    from ..lords.replay import replay
+    from ..lords.replay import replay, replay_battle
 
-    res = replay(
-        args.a,
-        args.b,
+    kw = dict(
         seed=args.seed,
         game=args.game,
         policy=args.policy,
-        policies=args.policies,
         turn_limit=args.turn_limit,
         rules=rules_from(args, "lords"),
     )
+    if len(args.dragons) == 2 and args.teams is None:
+        return replay(*args.dragons, policies=args.policies, **kw)
+    if len(args.dragons) < 2:
+        raise UserError(f"name the run's two or more dragons, got {args.dragons}")
+    teams = None
+    if args.teams is not None:
+        try:
+            teams = [int(t) for t in args.teams.split(",")]
+        except ValueError:
+            raise UserError(
+                f"--teams must be team numbers such as 0,0,1, got {args.teams!r}"
+            ) from None
+    pols = args.policies.split(",") if args.policies else None
+    return replay_battle(args.dragons, teams=teams, policies=pols, **kw)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from ..errors import UserError
+
+    res = _replay_of(args)
     if args.jsonl:
         try:
             res.to_jsonl(args.jsonl)
@@ -479,20 +500,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from ..errors import UserError
     from ..lords.picture import draw
-    from ..lords.replay import replay
 
     if not str(args.out).lower().endswith(".png"):
         raise UserError(f"{args.out!r}: the picture must be a .png file")
-    res = replay(
-        args.a,
-        args.b,
-        seed=args.seed,
-        game=args.game,
-        policy=args.policy,
-        policies=args.policies,
-        turn_limit=args.turn_limit,
-        rules=rules_from(args, "lords"),
-    )
+    res = _replay_of(args)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -502,10 +513,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     except OSError as e:
         raise UserError(f"cannot write {args.out!r}: {e.strerror or e}") from None
     outcome = f"{res.winner_name} wins" if res.winner >= 0 else "a draw"
-    print(
-        f"{args.out}: {res.names[0]} vs {res.names[1]}, game {res.game}, {outcome} in "
-        f"{res.turns} turns"
-    )
+    print(f"{args.out}: {res.title()}, game {res.game}, {outcome} in {res.turns} turns")
     return 0
 
 

@@ -876,43 +876,24 @@ class BattleResult:
         return "\n".join(lines)
 
 
-def battle(
-    dragons: Sequence | str,
+def battle_setup(
+    dragons,
     *,
-    n: int | str | float,
-    teams: Sequence[int] | None = None,
-    seed: int = 1,
+    teams=None,
     policy: str = "hunter",
-    policies: Sequence[str] | None = None,
+    policies=None,
     turn_limit: int = defaults.TURN_LIMIT,
-    scenario=None,
-    threads: int | None = None,
-    progress: bool | None = None,
-    rules=None,
     plan_samples: int = defaults.PLAN_SAMPLES,
-    checkpoint=None,
-    records: str | None = None,
-) -> BattleResult:
-    """Free-for-all or team games of 2..8 dragons (rulebook p.14).
-
-    ``dragons`` is a list of names/designs, or the name of a team pairing for odd numbers of
-    players (``"basic-3"``: two Zippinchills against Reaper, ``"basic-5"``, ``"basic-7"``, and
-    the advanced ones). Without ``teams`` it is a free-for-all: "The player with the last
-    dragon in the air wins the game"; with ``teams`` (one team number 0..k-1 per dragon) "The
-    team that destroys all of the other team's dragons wins". A game where the last dragons
-    fall together is a draw. ``records``: a ``.parquet`` or ``.csv`` file for one row per
-    game (:data:`BATTLE_COLUMNS`; :data:`DUEL_COLUMNS` for two dragons), see
-    :mod:`dragonsim.records`.
-    """
+    rules=None,
+    scenario=None,
+):
+    """A battle's checked inputs and kernel arguments: ``(sheets, teams, policies, rules,
+    args)`` (used by :func:`battle` and the replays)."""
     from ..errors import resolve_name
-    from ..report import manifest
     from ..rules.lords import TEAM_PAIRINGS
-    from ..runner import run_blocks
     from .sheets import riders_in_play, sheet
     from .tables import kernel_tables
 
-    n = parse_count(n)
-    seed = check_seed(seed)
     if isinstance(dragons, str):
         key = resolve_name(dragons, list(TEAM_PAIRINGS), "team pairing")
         sides = TEAM_PAIRINGS[key]
@@ -948,10 +929,6 @@ def battle(
             raise UserError(f"policies needs one bot per dragon ({len(dragons)}), got {len(pols)}")
     turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
     plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
-    if records is not None:
-        from ..records import check_path
-
-        check_path(records)
     rs = _rules(rules)
     sheets = [sheet(d, rules=rs) for d in dragons]
     tb = kernel_tables(rs)
@@ -975,6 +952,58 @@ def battle(
         scenario=scenario is not None,
     )
     args = (rows, scen, opt, tb, mv, plan_table(tb))
+    return sheets, teams, pols, rs, args
+
+
+def battle(
+    dragons: Sequence | str,
+    *,
+    n: int | str | float,
+    teams: Sequence[int] | None = None,
+    seed: int = 1,
+    policy: str = "hunter",
+    policies: Sequence[str] | None = None,
+    turn_limit: int = defaults.TURN_LIMIT,
+    scenario=None,
+    threads: int | None = None,
+    progress: bool | None = None,
+    rules=None,
+    plan_samples: int = defaults.PLAN_SAMPLES,
+    checkpoint=None,
+    records: str | None = None,
+) -> BattleResult:
+    """Free-for-all or team games of 2..8 dragons (rulebook p.14).
+
+    ``dragons`` is a list of names/designs, or the name of a team pairing for odd numbers of
+    players (``"basic-3"``: two Zippinchills against Reaper, ``"basic-5"``, ``"basic-7"``, and
+    the advanced ones). Without ``teams`` it is a free-for-all: "The player with the last
+    dragon in the air wins the game"; with ``teams`` (one team number 0..k-1 per dragon) "The
+    team that destroys all of the other team's dragons wins". A game where the last dragons
+    fall together is a draw. ``records``: a ``.parquet`` or ``.csv`` file for one row per
+    game (:data:`BATTLE_COLUMNS`; :data:`DUEL_COLUMNS` for two dragons), see
+    :mod:`dragonsim.records`.
+    """
+    from ..report import manifest
+    from ..runner import run_blocks
+    from .sheets import riders_in_play
+
+    n = parse_count(n)
+    seed = check_seed(seed)
+    if records is not None:
+        from ..records import check_path
+
+        check_path(records)
+    sheets, teams, pols, rs, args = battle_setup(
+        dragons,
+        teams=teams,
+        policy=policy,
+        policies=policies,
+        turn_limit=turn_limit,
+        plan_samples=plan_samples,
+        rules=rules,
+        scenario=scenario,
+    )
+    scen = args[1]
     empty = np.zeros((0, S.N_REC), dtype=np.int64)
     section = open_checkpoint(
         checkpoint,

@@ -180,7 +180,7 @@ def draw(rep: Replay, width: int = 33, depth: int = 24, ax=None, last_turn: int 
             f" after {rep.turns} turns" + ("" if upto >= rep.turns else f" (turns 1-{upto} shown)")
         )
         ax.set_title(
-            f"{rep.names[0]} vs {rep.names[1]}, seed {rep.seed}, game {rep.game}: {res}\n"
+            f"{rep.title()}, seed {rep.seed}, game {rep.game}: {res}\n"
             "dots: where each move ended (turn number beside it, arrow = facing)",
             fontsize=10,
         )

@@ -70,15 +70,34 @@ class Replay:
     game: int
     policies: list[str]
     events: list[dict[str, Any]]
-    winner: int  # the winning side (0 = A, 1 = B), -1 a draw
+    winner: int  # the winning side (a duel: 0 = A, 1 = B; a battle: the team), -1 a draw
     turns: int
     hit_turn_limit: bool
     damage_dealt: list[int]
     manifest: dict[str, Any] = field(default_factory=dict)
+    teams: list[int] | None = None  # each dragon's side (None: a duel, sides 0 and 1)
+
+    @property
+    def sides(self) -> list[int]:
+        return list(range(len(self.names))) if self.teams is None else list(self.teams)
 
     @property
     def winner_name(self) -> str | None:
-        return None if self.winner < 0 else self.names[self.winner]
+        """The winning dragon, or for a team game the winning team's dragons joined by ' + '."""
+        if self.winner < 0:
+            return None
+        return " + ".join(
+            n for n, t in zip(self.names, self.sides, strict=True) if t == self.winner
+        )
+
+    def title(self) -> str:
+        if self.teams is None or len(set(self.teams)) == len(self.names):
+            return " vs ".join(self.names)
+        k = max(self.teams) + 1
+        return " vs ".join(
+            " + ".join(n for n, t in zip(self.names, self.teams, strict=True) if t == side)
+            for side in range(k)
+        )
 
     def frame(self):
         """The events as a DataFrame, one row each (``turn``, ``phase``, ``event``,
@@ -96,6 +115,7 @@ class Replay:
             "turns": self.turns,
             "hit_turn_limit": self.hit_turn_limit,
             "damage_dealt": dict(zip(self.names, self.damage_dealt, strict=True)),
+            "teams": self.sides,
         }
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(json.dumps(head) + "\n")
@@ -104,9 +124,9 @@ class Replay:
 
     def text(self) -> str:
         """The game, readably: one line per event, grouped by turn."""
+        bots = ", ".join(f"{n} {p}" for n, p in zip(self.names, self.policies, strict=True))
         lines = [
-            f"Dragon Lords replay: {self.names[0]} ({self.policies[0]}) vs {self.names[1]} "
-            f"({self.policies[1]}), seed {self.seed}, game {self.game}"
+            f"Dragon Lords replay: {self.title()} ({bots}), seed {self.seed}, game {self.game}"
         ]
         last = None
         for e in self.events:
@@ -119,7 +139,8 @@ class Replay:
             + (" (the turn limit)" if self.hit_turn_limit else "")
             + f" after {self.turns} turns"
             if self.winner < 0
-            else f"{self.winner_name} wins after {self.turns} turns"
+            else f"{self.winner_name} {'win' if ' + ' in self.winner_name else 'wins'} after "
+            f"{self.turns} turns"
         )
         dealt = ", ".join(
             f"{n} dealt {d}" for n, d in zip(self.names, self.damage_dealt, strict=True)
@@ -206,11 +227,16 @@ def _th(k: int) -> str:
     return {1: "st", 2: "nd", 3: "rd"}.get(k if k < 20 else k % 10, "th")
 
 
-def events(log: np.ndarray, names: Sequence[str]) -> list[dict[str, Any]]:
+def events(
+    log: np.ndarray, names: Sequence[str], teams: Sequence[int] | None = None
+) -> list[dict[str, Any]]:
     """Decode a game's log rows (``L_*``, ``K_*``; :func:`~dragonsim.lords.engine.
-    logged_game`) into event dicts."""
+    logged_game`) into event dicts (``teams``: each dragon's side; None: its seat)."""
     out = []
-    team_name = list(names)
+    sides = list(range(len(names))) if teams is None else list(teams)
+
+    def team_name(t: int) -> str:
+        return " + ".join(n for n, s in zip(names, sides, strict=True) if s == t)
 
     def nm(k: int):
         return None if k < 0 else names[k]
@@ -281,7 +307,7 @@ def events(log: np.ndarray, names: Sequence[str]) -> list[dict[str, Any]]:
                 winner_facing=v[11] if won else None,
             )
         elif kind == S.K_END:
-            e.update(winner=None if i < 0 else team_name[i], hit_turn_limit=bool(j))
+            e.update(winner=None if i < 0 else team_name(i), hit_turn_limit=bool(j))
         out.append(e)
     return out
 
@@ -341,6 +367,70 @@ def replay(
             policies=[policy_version(p) for p in pols],
             turn_limit=turn_limit,
         ),
+    )
+
+
+def replay_battle(
+    dragons: Sequence,
+    *,
+    teams: Sequence[int] | None = None,
+    seed: int = 1,
+    game: int = 0,
+    policy: str = "hunter",
+    policies: str | Sequence[str] | None = None,
+    turn_limit: int = defaults.TURN_LIMIT,
+    plan_samples: int = defaults.PLAN_SAMPLES,
+    rules=None,
+) -> Replay:
+    """Replay game ``game`` of the battle run ``seed`` (the same arguments as
+    :func:`~dragonsim.lords.api.battle`: a free-for-all, or team games with ``teams``)."""
+    from ..report import manifest
+    from . import engine as E
+    from .api import battle_setup
+    from .bots import policy_version
+
+    seed = check_seed(seed)
+    game = check_int(game, "game", lo=0, hi=10**12 - 1)
+    sheets, sides, pols, rs, args = battle_setup(
+        dragons,
+        teams=teams,
+        policy=policy,
+        policies=policies,
+        turn_limit=turn_limit,
+        plan_samples=plan_samples,
+        rules=rules,
+    )
+    cnt, log = E.logged_game(game, seed, *args, MAX_EVENTS)
+    if len(log) >= MAX_EVENTS:
+        raise UserError(f"game {game} has more than {MAX_EVENTS:,} events; lower --turn-limit")
+    names = [s.name for s in sheets]
+    if len(set(names)) < len(names):
+        names = [f"{nm}#{k + 1}" for k, nm in enumerate(names)]
+    ev = events(log, names, sides)
+    nd = len(names)
+    wins = [int(cnt[S.C_WIN + t]) for t in range(nd)]
+    winner = -1 if cnt[S.C_DRAWS] else int(np.argmax(wins))
+    return Replay(
+        names,
+        seed,
+        game,
+        [policy_version(p) for p in pols],
+        ev,
+        winner,
+        int(cnt[S.C_TURNS]),
+        bool(ev[-1].get("hit_turn_limit")),
+        [int(cnt[S.C_DEALT + k]) for k in range(nd)],
+        manifest(
+            command="replay",
+            rules_hash=rs.hash,
+            rules_overrides=rs.overrides,
+            seed=seed,
+            game=game,
+            teams=list(sides),
+            policies=[policy_version(p) for p in pols],
+            turn_limit=turn_limit,
+        ),
+        teams=list(sides),
     )
 
 
