@@ -593,6 +593,45 @@ def record_speeds(ds, na, opt, tb, w, turn, log, nlog):
         record_speed(ds, i, s, scal)
 
 
+@game_fn(inline="always")
+def bot_move(pid, ds, i, tb, mv, plan, geo, w):
+    """Bot ``pid``'s move for dragon ``i`` at its recorded speed: ``(entry, dalt)`` from
+    :func:`~dragonsim.lords.bots.dispatch.choose_move`, handed the tables of the game (the
+    movement phase and the look-ahead's candidate moves ask the same way)."""
+    scal = tb.scalars
+    return choose_move(
+        pid,
+        ds,
+        i,
+        ds[i, F_SPEED],
+        mv.off,
+        mv.h,
+        mv.rq,
+        mv.rr,
+        mv.box,
+        mv.pk,
+        mv.pe,
+        mv.inv,
+        mv.tg,
+        mv.tg_off,
+        plan,
+        scal[S_BASE_TO_HIT],
+        tb.alt_mod,
+        scal[S_MAX_RANGE],
+        scal[S_BOARD_WIDTH],
+        scal[S_BOARD_DEPTH],
+        scal[S_ALTITUDE_LEVELS],
+        tb.cc_by_mr,
+        scal[S_CC_SELF_DAMAGE_DICE],
+        ds[i, F_SAMPLES],
+        w.pst,
+        w.scratch,
+        geo,
+        mv.alt_off,
+        mv.alt,
+    )
+
+
 @game_fn(inline="always")  # into play_game: the planners' code is linked one level fewer
 def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
     """ "3. Movement" (p.8): in initiative order each dragon flies exactly its speed; a dragon
@@ -606,9 +645,6 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
     compiled in at all (numba prunes the branch), which is also what keeps the look-ahead's
     own games from calling it."""
     scal = tb.scalars
-    width = scal[S_BOARD_WIDTH]
-    depth = scal[S_BOARD_DEPTH]
-    alt_levels = scal[S_ALTITUDE_LEVELS]
     base = scal[S_BASE_TO_HIT]
     max_range = scal[S_MAX_RANGE]
     self_dice = scal[S_CC_SELF_DAMAGE_DICE]
@@ -623,37 +659,7 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
                 ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn
             )
         else:
-            e, dalt = choose_move(
-                ds[i, F_POLICY],
-                ds,
-                i,
-                ds[i, F_SPEED],
-                mv.off,
-                mv.h,
-                mv.rq,
-                mv.rr,
-                mv.box,
-                mv.pk,
-                mv.pe,
-                mv.inv,
-                mv.tg,
-                mv.tg_off,
-                plan,
-                base,
-                tb.alt_mod,
-                max_range,
-                width,
-                depth,
-                alt_levels,
-                tb.cc_by_mr,
-                self_dice,
-                ds[i, F_SAMPLES],
-                w.pst,
-                w.scratch,
-                geo,
-                mv.alt_off,
-                mv.alt,
-            )
+            e, dalt = bot_move(ds[i, F_POLICY], ds, i, tb, mv, plan, geo, w)
         if e < 0:
             # no move stays on the board: the dragon flies off and is out of the game
             if log is not None:
@@ -917,13 +923,8 @@ def end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog
         rec[rrow, R_TURN_LIMIT] = limit_hit
         rec[rrow, R_DEALT0] = ds[0, F_DEALT]
         rec[rrow, R_DEALT1] = ds[1, F_DEALT]
-        l0 = 0
-        l1 = 0
-        for p in range(N_PARTS):
-            l0 += ds[0, F_DP + p]
-            l1 += ds[1, F_DP + p]
-        rec[rrow, R_LEFT0] = l0
-        rec[rrow, R_LEFT1] = l1
+        rec[rrow, R_LEFT0] = points_left(ds, 0)
+        rec[rrow, R_LEFT1] = points_left(ds, 1)
         rec[rrow, R_HITS0] = ds[0, F_HITS]
         rec[rrow, R_HITS1] = ds[1, F_HITS]
         rec[rrow, R_ENGAGES] = engages
@@ -1260,6 +1261,7 @@ __all__ = [
     "begin_game",
     "initiative",
     "record_speeds",
+    "bot_move",
     "movement",
     "finish_turn",
     "record_targets",

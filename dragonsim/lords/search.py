@@ -41,8 +41,6 @@ from ..random import STREAM_GAME, STREAM_POLICY, game_key, next_u64, purpose_see
 from . import engine as _engine
 from . import mechanics, state
 from .bots import (
-    FAMILIES,
-    FAMILY_RANDOM,
     P_BRAWLER_2,
     P_HUNTER_3,
     P_RANDOM,
@@ -51,8 +49,7 @@ from .bots import (
 )
 from .bots import planner as _planner
 from .bots import random as _random_bot
-from .bots.planner import plan_engage, plan_move
-from .bots.random import pick_move
+from .bots.planner import plan_engage
 from .mechanics import apply_move, can_engage, draw_below
 from .state import (
     F_ALIVE,
@@ -66,7 +63,6 @@ from .state import (
     F_Q,
     F_R,
     F_SAMPLES,
-    F_SPEED,
     F_TEAM,
     MAXD,
     N_COUNTERS,
@@ -75,10 +71,7 @@ from .state import (
     OPT_TURN_LIMIT,
 )
 from .tables import (
-    S_ALTITUDE_LEVELS,
     S_BASE_TO_HIT,
-    S_BOARD_DEPTH,
-    S_BOARD_WIDTH,
     S_CC_SELF_DAMAGE_DICE,
     S_MAX_RANGE,
 )
@@ -224,64 +217,11 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
     none), or ``(-1, 0, -1)`` when no move stays on the board (it flies off)."""
     i = w.order[k]
     scal = tb.scalars
-    width = scal[S_BOARD_WIDTH]
-    depth = scal[S_BOARD_DEPTH]
-    alt_levels = scal[S_ALTITUDE_LEVELS]
-    speed = ds[i, F_SPEED]
     cand = srch.cand
     nc = 0
     for g in range(len(GENERATORS)):
         pid = GENERATORS[g]
-        if FAMILIES[pid] == FAMILY_RANDOM:
-            e, dalt = pick_move(
-                pid,
-                ds,
-                i,
-                speed,
-                mv.off,
-                mv.h,
-                mv.rq,
-                mv.rr,
-                mv.box,
-                mv.alt_off,
-                mv.alt,
-                width,
-                depth,
-                alt_levels,
-                w.pst,
-            )
-        else:
-            e, dalt = plan_move(
-                pid,
-                ds,
-                i,
-                speed,
-                mv.off,
-                mv.h,
-                mv.rq,
-                mv.rr,
-                mv.box,
-                mv.pk,
-                mv.pe,
-                mv.inv,
-                mv.tg,
-                mv.tg_off,
-                plan,
-                scal[S_BASE_TO_HIT],
-                tb.alt_mod,
-                scal[S_MAX_RANGE],
-                width,
-                depth,
-                alt_levels,
-                tb.cc_by_mr,
-                scal[S_CC_SELF_DAMAGE_DICE],
-                ds[i, F_SAMPLES],
-                w.pst,
-                w.scratch,
-                geo,
-                mv.alt_off,
-                mv.alt,
-            )
+        e, dalt = _engine.bot_move(pid, ds, i, tb, mv, plan, geo, w)
         if e < 0:
             continue  # no legal move at all: every generator says so
         # the engagement this move would allow (at most one enemy is directly in front); the
