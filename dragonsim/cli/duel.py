@@ -23,6 +23,29 @@ from .common import (
 )
 
 
+def _add_run_identity(p: argparse.ArgumentParser) -> None:
+    """What names a run's games besides its dragons: seed, bots, turn limit (``find``,
+    ``replay``, ``show``)."""
+    p.add_argument("--seed", type=seed_int, default=1, help="the run's seed (default 1)")
+    p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
+    p.add_argument("--policies", metavar="P,Q", default=None, help="one bot per dragon")
+    p.add_argument(
+        "--turn-limit",
+        type=positive_int,
+        default=DEFAULT_TURN_LIMIT,
+        help=f"the run's turn limit (default {DEFAULT_TURN_LIMIT})",
+    )
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    """One game of a duel or battle run (``replay``, ``show``): its dragons, teams, index and
+    the run's identity."""
+    p.add_argument("dragons", nargs="+", help="the run's dragons, in its order")
+    p.add_argument("--teams", default=None, help="a battle's team numbers, e.g. 0,0,1")
+    p.add_argument("--game", type=int, default=0, help="the game's index in the run (default 0)")
+    _add_run_identity(p)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "duel",
@@ -150,18 +173,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "is exactly row I of that run's --records. Two dragons replay a `duel` run; three or "
         "more (or --teams) a `battle` run.",
     )
-    p.add_argument("dragons", nargs="+", help="the run's dragons, in its order")
-    p.add_argument("--teams", default=None, help="a battle's team numbers, e.g. 0,0,1")
-    p.add_argument("--seed", type=seed_int, default=1, help="the run's seed (default 1)")
-    p.add_argument("--game", type=int, default=0, help="the game's index in the run (default 0)")
-    p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
-    p.add_argument("--policies", metavar="P,Q", default=None, help="one bot per dragon")
-    p.add_argument(
-        "--turn-limit",
-        type=positive_int,
-        default=DEFAULT_TURN_LIMIT,
-        help=f"the run's turn limit (default {DEFAULT_TURN_LIMIT})",
-    )
+    _add_game_options(p)
     p.add_argument("--jsonl", metavar="FILE", help="also write the events as JSON lines")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_option(p)
@@ -176,18 +188,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and where a dragon fell. Two dragons: a `duel` run; three or more (or --teams): a "
         "`battle` run.",
     )
-    p.add_argument("dragons", nargs="+", help="the run's dragons, in its order")
-    p.add_argument("--teams", default=None, help="a battle's team numbers, e.g. 0,0,1")
-    p.add_argument("--seed", type=seed_int, default=1, help="the run's seed (default 1)")
-    p.add_argument("--game", type=int, default=0, help="the game's index in the run (default 0)")
-    p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
-    p.add_argument("--policies", metavar="P,Q", default=None, help="one bot per dragon")
-    p.add_argument(
-        "--turn-limit",
-        type=positive_int,
-        default=DEFAULT_TURN_LIMIT,
-        help=f"the run's turn limit (default {DEFAULT_TURN_LIMIT})",
-    )
+    _add_game_options(p)
     p.add_argument(
         "--upto", type=positive_int, default=None, help="draw turns 1..UPTO only (long games)"
     )
@@ -206,15 +207,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("a")
     p.add_argument("b")
     p.add_argument("-n", type=count, default=10_000, help="games in the run (default 10,000)")
-    p.add_argument("--seed", type=seed_int, default=1)
-    p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
-    p.add_argument("--policies", metavar="P,Q", default=None, help="one bot per dragon")
-    p.add_argument(
-        "--turn-limit",
-        type=positive_int,
-        default=DEFAULT_TURN_LIMIT,
-        help=f"the run's turn limit (default {DEFAULT_TURN_LIMIT})",
-    )
+    _add_run_identity(p)
     p.add_argument("--shortest", type=positive_int, default=0, metavar="K")
     p.add_argument("--longest", type=positive_int, default=0, metavar="K")
     p.add_argument("--draws", action="store_true")
