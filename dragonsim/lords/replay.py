@@ -312,6 +312,45 @@ def events(
     return out
 
 
+def _replayed(names, pols, teams, args, rs, seed, game, turn_limit) -> Replay:
+    """Play game ``game`` of run ``seed`` from the kernel arguments ``args`` with the event log
+    on, and package it (``teams`` None: a duel, each seat its own side)."""
+    from ..report import manifest
+    from . import engine as E
+    from .bots import policy_version
+
+    cnt, log = E.logged_game(game, seed, *args, MAX_EVENTS)
+    if len(log) >= MAX_EVENTS:
+        raise UserError(f"game {game} has more than {MAX_EVENTS:,} events; lower --turn-limit")
+    nd = len(names)
+    ev = events(log, names, teams)
+    wins = [int(cnt[S.C_WIN + t]) for t in range(nd)]
+    labels = [policy_version(p) for p in pols]
+    extra = {} if teams is None else {"teams": list(teams)}
+    return Replay(
+        names,
+        seed,
+        game,
+        labels,
+        ev,
+        -1 if cnt[S.C_DRAWS] else int(np.argmax(wins)),
+        int(cnt[S.C_TURNS]),
+        bool(ev[-1].get("hit_turn_limit")),
+        [int(cnt[S.C_DEALT + k]) for k in range(nd)],
+        manifest(
+            command="replay",
+            rules_hash=rs.hash,
+            rules_overrides=rs.overrides,
+            seed=seed,
+            game=game,
+            **extra,
+            policies=labels,
+            turn_limit=turn_limit,
+        ),
+        teams=None if teams is None else list(teams),
+    )
+
+
 def replay(
     a,
     b,
@@ -327,10 +366,7 @@ def replay(
     """Replay game ``game`` of the duel run ``seed`` of ``a`` against ``b`` (the same
     arguments as :func:`~dragonsim.lords.api.duel`, which plays games ``0..n-1``) and return
     its events."""
-    from ..report import manifest
-    from . import engine as E
     from .api import prepare, resolve_policies
-    from .bots import policy_version
 
     seed = check_seed(seed)
     game = check_int(game, "game", lo=0, hi=10**12 - 1)
@@ -338,36 +374,10 @@ def replay(
     prep = prepare(
         a, b, policies=pols, rules=rules, turn_limit=turn_limit, plan_samples=plan_samples
     )
-    cnt, log = E.logged_game(game, seed, *prep["args"], MAX_EVENTS)
-    if len(log) >= MAX_EVENTS:
-        raise UserError(f"game {game} has more than {MAX_EVENTS:,} events; lower --turn-limit")
     names = [prep["a"].name, prep["b"].name]
     if names[0] == names[1]:
         names = [f"A:{names[0]}", f"B:{names[1]}"]
-    ev = events(log, names)
-    end = ev[-1]
-    winner = -1 if cnt[S.C_DRAWS] else (0 if cnt[S.C_WIN] else 1)
-    rs = prep["rules"]
-    return Replay(
-        names,
-        seed,
-        game,
-        [policy_version(p) for p in pols],
-        ev,
-        winner,
-        int(cnt[S.C_TURNS]),
-        bool(end.get("hit_turn_limit")),
-        [int(cnt[S.C_DEALT]), int(cnt[S.C_DEALT + 1])],
-        manifest(
-            command="replay",
-            rules_hash=rs.hash,
-            rules_overrides=rs.overrides,
-            seed=seed,
-            game=game,
-            policies=[policy_version(p) for p in pols],
-            turn_limit=turn_limit,
-        ),
-    )
+    return _replayed(names, pols, None, prep["args"], prep["rules"], seed, game, turn_limit)
 
 
 def replay_battle(
@@ -384,10 +394,7 @@ def replay_battle(
 ) -> Replay:
     """Replay game ``game`` of the battle run ``seed`` (the same arguments as
     :func:`~dragonsim.lords.api.battle`: a free-for-all, or team games with ``teams``)."""
-    from ..report import manifest
-    from . import engine as E
     from .api import battle_setup
-    from .bots import policy_version
 
     seed = check_seed(seed)
     game = check_int(game, "game", lo=0, hi=10**12 - 1)
@@ -400,38 +407,10 @@ def replay_battle(
         plan_samples=plan_samples,
         rules=rules,
     )
-    cnt, log = E.logged_game(game, seed, *args, MAX_EVENTS)
-    if len(log) >= MAX_EVENTS:
-        raise UserError(f"game {game} has more than {MAX_EVENTS:,} events; lower --turn-limit")
     names = [s.name for s in sheets]
     if len(set(names)) < len(names):
         names = [f"{nm}#{k + 1}" for k, nm in enumerate(names)]
-    ev = events(log, names, sides)
-    nd = len(names)
-    wins = [int(cnt[S.C_WIN + t]) for t in range(nd)]
-    winner = -1 if cnt[S.C_DRAWS] else int(np.argmax(wins))
-    return Replay(
-        names,
-        seed,
-        game,
-        [policy_version(p) for p in pols],
-        ev,
-        winner,
-        int(cnt[S.C_TURNS]),
-        bool(ev[-1].get("hit_turn_limit")),
-        [int(cnt[S.C_DEALT + k]) for k in range(nd)],
-        manifest(
-            command="replay",
-            rules_hash=rs.hash,
-            rules_overrides=rs.overrides,
-            seed=seed,
-            game=game,
-            teams=list(sides),
-            policies=[policy_version(p) for p in pols],
-            turn_limit=turn_limit,
-        ),
-        teams=list(sides),
-    )
+    return _replayed(names, pols, sides, args, rs, seed, game, turn_limit)
 
 
 def find_games(
