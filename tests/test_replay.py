@@ -197,3 +197,22 @@ def test_every_battle_replay_is_its_row_of_the_records(tmp_path, dragons, teams)
         )
         == 0
     )
+
+
+def test_the_picture_draws_the_board_in_force():
+    """Rule lords.board (assumed: 33 x 24): a replay under a 12 x 9 board draws 108 hexes,
+    the shipped board 792, each a hexagon of the map."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.patches import RegularPolygon
+
+    from dragonsim.lords.picture import draw
+
+    small = replay(
+        "Reaper", "Skyblazer", seed=2, game=1, rules={"lords.board": {"width": 12, "depth": 9}}
+    )
+    assert small.board == (12, 9)
+    for rep, hexes in ((small, 108), (replay("Reaper", "Skyblazer", seed=2, game=1), 792)):
+        ax = draw(rep).axes[0]
+        assert sum(isinstance(p, RegularPolygon) for p in ax.patches) == hexes

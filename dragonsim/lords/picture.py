@@ -7,7 +7,7 @@ it ended each turn). Breath attacks are lines from the attacker to its target at
 turn's movement: solid red for a hit, dashed grey for a miss; close combats are stars between
 the two; where a dragon was removed or flew off the board is a cross. Pointy-top hexes, axial
 coordinates as the engine's (``x = sqrt(3) (q + r/2)``, ``y = 1.5 r``, rows downwards), the
-standard 33 x 24 board of offset rows (rule ``lords.board``).
+board in force in offset rows (rule ``lords.board``; 33 x 24 as shipped).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ def _xy(q, r):
     return math.sqrt(3) * (q + r / 2), 1.5 * r
 
 
-def draw(rep: Replay, width: int = 33, depth: int = 24, ax=None, last_turn: int | None = None):
-    """Draw ``rep`` (up to ``last_turn``, default the whole game) and return the figure."""
+def draw(rep: Replay, ax=None, last_turn: int | None = None):
+    """Draw ``rep`` (up to ``last_turn``, default the whole game) on the board it was played
+    on (``rep.board``) and return the figure."""
     import matplotlib.pyplot as plt
     from matplotlib import cm, colors
     from matplotlib.lines import Line2D
@@ -39,6 +40,7 @@ def draw(rep: Replay, width: int = 33, depth: int = 24, ax=None, last_turn: int 
     from ..report import plot_style
 
     upto = rep.turns if last_turn is None else last_turn
+    width, depth = rep.board
     pos = {n: [] for n in rep.names}  # (turn, q, r, facing, altitude index)
     breaths, fights, gone = [], [], {}
     now = {}

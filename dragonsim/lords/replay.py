@@ -27,6 +27,7 @@ from .. import defaults
 from ..errors import UserError, check_int, check_seed
 from ..rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS
 from . import state as S
+from .tables import S_BOARD_DEPTH, S_BOARD_WIDTH
 
 #: the phase each event kind belongs to (the basic sequence of play, p.7)
 PHASES = {
@@ -76,6 +77,7 @@ class Replay:
     damage_dealt: list[int]
     manifest: dict[str, Any] = field(default_factory=dict)
     teams: list[int] | None = None  # each dragon's side (None: a duel, sides 0 and 1)
+    board: tuple[int, int] = (33, 24)  # the board in force (rule lords.board): width, depth
 
     @property
     def sides(self) -> list[int]:
@@ -348,6 +350,7 @@ def _replayed(names, pols, teams, args, rs, seed, game, turn_limit) -> Replay:
             turn_limit=turn_limit,
         ),
         teams=None if teams is None else list(teams),
+        board=(int(args[3].scalars[S_BOARD_WIDTH]), int(args[3].scalars[S_BOARD_DEPTH])),
     )
 
 
