@@ -9,6 +9,11 @@ Prints, measured in one run on this machine:
   and the ratio;
 * dice rolled per game and the time per game against a bare kernel that only rolls that many
   dice from the same per-game streams (the random-number floor);
+* the hunter's versions against each other (hunter-2, hunter-3, hunter-4: time per game on
+  one thread, rounds interleaved so the machine's noise falls on all alike; the target of
+  issue 12 is hunter-4 at no less than 80% of hunter-2's games/s on the default duel), on the
+  default duel and on a pairing with a 2-point-turn dragon (Reaper vs Fiercival), where
+  hunter-4 scores twice the end states;
 * scaling from 1 thread to all cores;
 * cold start (an empty ``NUMBA_CACHE_DIR``: every kernel compiles; the target is at most
   20 s on the 2-core development machine) and warm start (cached) of the CLI on a small run,
@@ -183,6 +188,25 @@ def main(argv=None) -> int:
     print("per turn on one thread (both dragons):")
     for label, (us, turns, dpt) in per_turn.items():
         print(f"  {label:<44} {us:6.3f} us/turn  ({turns:6.1f} turns/game, {dpt:4.1f} dice/turn)")
+    numba.set_num_threads(allc)
+
+    # the hunter's versions, interleaved rounds on one thread
+    numba.set_num_threads(1)
+    versions = ("hunter@2", "hunter@3", "hunter@4")
+    for a_, b_ in (("Reaper", "Skyblazer"), ("Reaper", "Fiercival")):
+        vargs = {v: prepare(a_, b_, policies=(v, v))["args"] for v in versions}
+        best = dict.fromkeys(versions, 0.0)
+        rec = np.zeros((0, S.N_REC), np.int64)
+        for v in versions:
+            E.duel_kernel(0, 64, 1, *vargs[v], rec)
+        for rnd in range(5):
+            for v in versions:
+                t0 = time.perf_counter()
+                E.duel_kernel(0, m // 2, 1 + rnd, *vargs[v], rec)
+                best[v] = max(best[v], (m // 2) / (time.perf_counter() - t0))
+        print(f"hunter versions, {a_} vs {b_}, one thread (best of 5 interleaved rounds):")
+        for v in versions:
+            print(f"  {v:<10} {best[v]:9,.0f} games/s  {best[v] / best['hunter@2']:5.2f}x hunter-2")
     numba.set_num_threads(allc)
 
     # scaling

@@ -24,7 +24,8 @@ from scipy import stats
 
 from dragonsim.lords import api
 
-BOTS = ["random", "hunter", "brawler", "sniper"]
+#: every current bot, and hunter-3 (the default before hunter-4, its results kept)
+BOTS = ["random", "hunter", "hunter@3", "brawler", "sniper"]
 ALPHA = 1e-3
 
 

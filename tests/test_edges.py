@@ -215,11 +215,15 @@ def test_alternatives_are_built_only_on_request_and_then_are_small():
 
 
 def test_released_bots_keep_the_stored_path_check():
-    """A released bot's results never change (bots module, Versions): every released id
-    checks the board edge by the stored path, exactly as when it was released."""
-    assert len(B.EDGE_EXACT) == len(B.KINDS) == len(B.FAMILIES)
-    assert all(B.EDGE_EXACT[pid] == 0 for pid, _ in B.RELEASED.values())
-    assert not B.edge_exact(["hunter@2", "hunter", "brawler", "sniper@1", "random"])
+    """A released bot's results never change (bots module, Versions): every bot released
+    before the exact check checks the board edge by the stored path, exactly as when it was
+    released; hunter-4, the first released with it, checks exactly."""
+    assert len(B.EDGE_EXACT) == len(B.KINDS) == len(B.FAMILIES) == len(B.FAIR)
+    assert len(B.WEIGHTED) == len(B.KINDS)
+    exact = sorted(label for pid, label in B.RELEASED.values() if B.EDGE_EXACT[pid] == 1)
+    assert exact == ["hunter-4"]
+    assert not B.edge_exact(["hunter@2", "hunter@3", "brawler", "sniper@1", "random", "search"])
+    assert B.edge_exact(["random", "hunter"])
 
 
 def test_bots_with_the_flag_choose_end_states_only_other_paths_reach(tmp_path):
@@ -325,9 +329,11 @@ def test_bots_with_the_flag_choose_end_states_only_other_paths_reach(tmp_path):
     assert only_other["1", B.P_RANDOM] > 0 and only_other["1", B.P_HUNTER_3] > 0, only_other
 
 
-@pytest.mark.parametrize("pol", ["random", "hunter@2", "hunter", "brawler@1", "brawler", "sniper"])
+@pytest.mark.parametrize(
+    "pol", ["random", "hunter@2", "hunter@3", "brawler@1", "brawler", "sniper"]
+)
 def test_released_bots_ignore_the_alternatives(pol):
-    """A released bot's results never change: with the alternative paths in its tables
+    """A bot released before the exact check never changes: with the alternative paths in its tables
     (a game it shares with an exact bot) it plays every game exactly as without them. A
     small board (rule lords.board, 9 x 7) keeps the dragons near its edges."""
     from dragonsim.lords.api import prepare

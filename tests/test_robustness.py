@@ -17,7 +17,7 @@ def _planted(shares, n=1000):
     return RobustnessResult(
         names,
         ["hunter", "search"],
-        ["hunter-3", "search-1"],
+        ["hunter-4", "search-1"],
         "hunter",
         n,
         1,
@@ -32,7 +32,7 @@ def test_a_flip_is_two_opposite_verdicts_and_a_move_a_verdict_against_even():
     neither."""
     res = _planted([[0.60, 0.60, 0.50], [0.40, 0.51, 0.52]])
     v = res.verdicts()
-    assert list(v["hunter-3"]) == ["A", "A", "even?"]
+    assert list(v["hunter-4"]) == ["A", "A", "even?"]
     assert list(v["search-1"]) == ["B", "even?", "even?"]
     assert list(v["flips"]) == [True, False, False]
     assert list(v["moves"]) == [False, True, False]
@@ -47,7 +47,7 @@ def test_holm_needs_more_than_one_test_at_five_percent():
     n = 1,000, 0.532 has z = 2.03 (p = 0.042) but Holm's first step needs p < 0.05 / 6."""
     res = _planted([[0.532, 0.50, 0.50], [0.50, 0.50, 0.50]])
     f = res.frame()
-    row = f[(f["b"] == "B") & (f["bot"] == "hunter-3")].iloc[0]
+    row = f[(f["b"] == "B") & (f["bot"] == "hunter-4")].iloc[0]
     assert 0.04 < row["p"] < 0.05
     assert row["verdict"] == "even?"
 
@@ -62,7 +62,7 @@ def test_robustness_shares_are_the_round_robins_of_each_bot():
         got = [t.wins[i, j] / 200 for i, j in res.pairs]
         np.testing.assert_allclose(res.shares[b], got)
     f = res.frame()
-    assert len(f) == 2 * 3 and set(f["bot"]) == {"hunter-2", "hunter-3"}
+    assert len(f) == 2 * 3 and set(f["bot"]) == {"hunter-2", "hunter-4"}
     assert (f["lo"] <= f["share"]).all() and (f["share"] <= f["hi"]).all()
     fig = res.plot()
     assert len(fig.axes[0].get_yticklabels()) == 3
@@ -96,7 +96,7 @@ def test_robustness_records_one_file_per_bot(tmp_path):
 
     path = tmp_path / "games.csv"
     robustness(["Reaper", "Skyblazer"], n=20, seed=2, bots=["hunter@2", "hunter"], records=path)
-    for slug, label in (("hunter-2", "hunter-2"), ("hunter", "hunter-3")):
+    for slug, label in (("hunter-2", "hunter-2"), ("hunter", "hunter-4")):
         f = tmp_path / f"games.{slug}.csv"
         rows = f.read_text().splitlines()
         assert len(rows) == 1 + 20, f

@@ -85,12 +85,13 @@ def test_search_decisions_are_legal_in_a_logged_game():
         assert ref.check_log(log, 2, prep["args"][0], prep["tables"]) == []
 
 
-@pytest.mark.parametrize("dragon, n", [("Reaper", 600), ("Tankerous", 300)])
+@pytest.mark.parametrize("dragon, n", [("Reaper", 600), ("Tankerous", 500)])
 def test_search_beats_the_hunter_in_a_mirror_match(dragon, n):
-    """The look-ahead plays better than the bot it rolls out with: in a mirror match against
-    hunter-3, from both seats, search scores more than half (wins plus half the draws; a
+    """The look-ahead plays better than the default hunter: in a mirror match against
+    hunter-4, from both seats, search scores more than half (wins plus half the draws; a
     one-sided binomial test on the decided games, p < 0.001). Measured at 2,000 games a
-    dragon: Reaper 0.59, Tankerous 0.69 (the counts here are sized for z > 4 at those)."""
+    dragon: Reaper 0.575, Tankerous 0.579 (against hunter-3, the bot it rolls out with:
+    0.59 and 0.69)."""
     r1 = api.duel(dragon, dragon, n=n, seed=31, policies=["search", "hunter"], progress=False)
     r2 = api.duel(dragon, dragon, n=n, seed=32, policies=["hunter", "search"], progress=False)
     won = r1.wins_a + r2.wins_b

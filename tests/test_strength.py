@@ -19,6 +19,7 @@ from dragonsim.lords.bots import (
     MAX_PLAN_SAMPLES,
     P_HUNTER,
     P_HUNTER_3,
+    P_HUNTER_4,
     parse_policy,
     policy_id,
     policy_spec,
@@ -32,9 +33,10 @@ def test_policy_spellings():
     assert parse_policy(" Hunter:32 ") == ("hunter", 32)
     assert parse_policy("sniper:1") == ("sniper", 1)
     assert policy_spec("BRAWLER:8") == "brawler:8"
-    assert policy_id("hunter:4") == P_HUNTER_3
-    assert policy_version("hunter") == "hunter-3"
-    assert policy_version("hunter:32") == "hunter-3:32"
+    assert policy_id("hunter:4") == P_HUNTER_4
+    assert policy_id("hunter@3:4") == P_HUNTER_3
+    assert policy_version("hunter") == "hunter-4"
+    assert policy_version("hunter:32") == "hunter-4:32"
 
 
 def test_released_versions_stay_selectable():
@@ -46,7 +48,7 @@ def test_released_versions_stay_selectable():
     assert policy_version("hunter@2:8") == "hunter-2:8"
     assert policy_version("brawler@1") == "brawler-1"
     assert policy_version("sniper") == "sniper-2"
-    with pytest.raises(UserError, match="released: hunter@2, hunter@3"):
+    with pytest.raises(UserError, match="released: hunter@2, hunter@3, hunter@4"):
         parse_policy("hunter@1")
 
 
@@ -81,7 +83,7 @@ def test_the_default_breadth_written_out_changes_nothing():
     )
     assert np.array_equal(a.counters, b.counters)
     assert b.policies == (f"hunter:{defaults.PLAN_SAMPLES}", "hunter")
-    assert b.manifest["policies"] == [f"hunter-3:{defaults.PLAN_SAMPLES}", "hunter-3"]
+    assert b.manifest["policies"] == [f"hunter-4:{defaults.PLAN_SAMPLES}", "hunter-4"]
 
 
 def _decisive_share(res):
@@ -114,7 +116,7 @@ def test_battle_takes_a_breadth_per_dragon():
         policies="hunter:32,hunter:2,hunter:2",
     )
     assert res.policies == ["hunter:32", "hunter:2", "hunter:2"]
-    assert res.manifest["policies"] == ["hunter-3:32", "hunter-3:2", "hunter-3:2"]
+    assert res.manifest["policies"] == ["hunter-4:32", "hunter-4:2", "hunter-4:2"]
     wins = np.asarray(res.wins)
     assert wins[0] > wins[1] and wins[0] > wins[2]
 

@@ -3,9 +3,9 @@
 A balance verdict ("Reaper beats Skyblazer") is a statement about the rules *and* about how
 the dragons are played. :func:`robustness` plays the same round robin (every pair ``n``
 games, each side first in half of them, :func:`~dragonsim.lords.study.tournament`) under
-several bots -- by default the released hunter-2, today's hunter, weaker and stronger hunter
-breadths and the look-ahead ``search`` -- and for every pair and bot reports the first
-dragon's win share (draws count half) with its 95% interval.
+several bots -- by default the released hunter-2 and hunter-3, today's hunter, weaker and
+stronger hunter breadths and the look-ahead ``search`` -- and for every pair and bot reports
+the first dragon's win share (draws count half) with its 95% interval.
 
 A verdict is a two-sided test of "even" (share 1/2) on each pair under each bot, all of them
 one family under Holm's step-down procedure (family-wise error 5%): a pair is ``A`` (the first
@@ -28,9 +28,9 @@ import numpy as np
 from ..errors import UserError, parse_count
 from ..stats import holm
 
-#: the bots compared by default: the released hunter-2, hunter-3 (the default) and a weaker
-#: and a stronger breadth of it, and the look-ahead
-DEFAULT_BOTS = ("hunter@2", "hunter", "hunter:4", "hunter:64", "search")
+#: the bots compared by default: the released hunter-2 and hunter-3, hunter-4 (the default)
+#: and a weaker and a stronger breadth of it, and the look-ahead
+DEFAULT_BOTS = ("hunter@2", "hunter@3", "hunter", "hunter:4", "hunter:64", "search")
 #: the bot the others are compared with (a verdict's change is measured from it)
 DEFAULT_REFERENCE = "hunter"
 ALPHA = 0.05

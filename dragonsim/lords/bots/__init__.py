@@ -36,7 +36,7 @@ Policies
     (end state, altitude change) pairs that stay on the board and end in an empty hex, engages
     with probability 1/2, breathes at a uniformly chosen legal target (never declines a shot:
     breath is free in the basic rules), corner sides and a winner's facing uniform.
-``hunter`` (hunter-3, the default; hunter-2 as ``hunter@2``)
+``hunter`` (hunter-4, the default; hunter-3 as ``hunter@3``, hunter-2 as ``hunter@2``)
     Scores an end state by the expected breath damage it can deal next breath phase (best
     target: P(hit) from the exact 2d6 odds times the mean damage of its breath weapon) minus
     the expected breath damage the enemies can deal to it from where they stand, with a small
@@ -56,6 +56,23 @@ Policies
     order it happens to visit end states in: Reaper against Skyblazer, 20,000 games, seed 5,
     is 46.1% for Reaper under hunter-2 and 41.5% under hunter-3, nearly all of it from ties
     between end states (hunter-3 with only that tie rule reverted: 46.0%).
+    hunter-4 is hunter-3 taught by the look-ahead bot (``search``): its weights are named
+    data, the planning table's ``PLAN_WEIGHTS`` row (:mod:`.plan`, ``HUNTER_4_WEIGHTS``),
+    fitted so its win shares agree with search-1's over the 66 ready-made pairings
+    (``benchmarks/fit_hunter.py``). Where the two chose differently it changes three things.
+    (1) Breadth: it scores ``N`` end states times the points a 60-degree turn costs (at least
+    1), so a dragon with 2-point turns (ratings G-I) scores 32 + 16: at 16 the hunter missed
+    their good end states and played them 6 to 12 points below the look-ahead (Reaper
+    against Fiercival 73.8% under hunter-3, 64.3% under search-1, 67.6% under hunter-4).
+    (2) Engagements: an engagement is worth its expected tooth-and-claw exchange plus 10
+    points per unit of P(win) - P(lose), the winner's free choice of facing beside a loser
+    turned at random (p.13); hunter-3 engaged in 0.1% of Zippinchill-Reaper games, hunter-4
+    1.4 times a game, the look-ahead 0.6. (3) The shot at an enemy that has not moved yet
+    counts half (it moves before breath combat). It also checks the board edge exactly
+    (``EDGE_EXACT``). Over the 66 pairings (6,000 games a pair against search-1's 3,000)
+    its win shares sit 2.7 points from search-1's on average (hunter-3: 4.6), within 2
+    points on 36 (hunter-3: 16); the agile dragons are still played below the look-ahead
+    (Zippinchill 4, Skyblazer 3.5 points) and Stalwyrm and Reaper above it (4 and 3).
 ``brawler`` (brawler-2; brawler-1 as ``brawler@1``)
     Closes in: maximises engagement chances (adjacent, facing, same altitude), engages whenever
     it may. brawler-2 breaks ties as hunter-3 does.
@@ -89,9 +106,11 @@ __all__ = [
     "P_BRAWLER_2",
     "P_SNIPER_2",
     "P_SEARCH",
+    "P_HUNTER_4",
     "P_ROLLOUT",
     "RELEASED",
     "KINDS",
+    "WEIGHTED",
     "FAIR",
     "EDGE_EXACT",
     "edge_exact",
@@ -119,6 +138,7 @@ P_HUNTER_3 = 4
 P_BRAWLER_2 = 5
 P_SNIPER_2 = 6
 P_SEARCH = 7  # search-1
+P_HUNTER_4 = 8
 #: the bot that plays every dragon in the look-ahead's rollouts
 P_ROLLOUT = P_HUNTER_3
 
@@ -134,13 +154,14 @@ RELEASED = {
     "sniper@1": (P_SNIPER, "sniper-1"),
     "sniper@2": (P_SNIPER_2, "sniper-2"),
     "search@1": (P_SEARCH, "search-1"),
+    "hunter@4": (P_HUNTER_4, "hunter-4"),
 }
 
 #: name -> (id, version) of the newest version: what a plain name (``hunter``) means. The
 #: CLI and the API resolve names only here and in :data:`RELEASED`.
 POLICIES = {
     "random": RELEASED["random@1"],
-    "hunter": RELEASED["hunter@3"],
+    "hunter": RELEASED["hunter@4"],
     "brawler": RELEASED["brawler@2"],
     "sniper": RELEASED["sniper@2"],
     "search": RELEASED["search@1"],
@@ -156,16 +177,27 @@ FAMILIES = (
     FAMILY_PLANNER,
     FAMILY_PLANNER,
     FAMILY_SEARCH,
+    FAMILY_PLANNER,
 )
 
 #: the planner whose scoring each id plays (index: the id): hunter, brawler or sniper
-KINDS = (P_RANDOM, P_HUNTER, P_BRAWLER, P_SNIPER, P_HUNTER, P_BRAWLER, P_SNIPER, P_HUNTER)
+KINDS = (
+    P_RANDOM,
+    P_HUNTER,
+    P_BRAWLER,
+    P_SNIPER,
+    P_HUNTER,
+    P_BRAWLER,
+    P_SNIPER,
+    P_HUNTER,
+    P_HUNTER,
+)
 
 #: 1 where the bot breaks ties between equally good choices (the nearest enemy, the end
 #: state, the breath target, a corner's side) uniformly from its policy stream, 0 where it
 #: takes the first in index or visiting order (the versions released before fair seats; the
 #: random bot's choices are uniform already)
-FAIR = (1, 0, 0, 0, 1, 1, 1, 1)
+FAIR = (1, 0, 0, 0, 1, 1, 1, 1, 1)
 
 #: 1 where the bot checks the board edge exactly: an end state is offered when SOME legal path
 #: to it stays on the board (the move tables' alternative paths, ``MoveTables.alt``, built
@@ -175,7 +207,12 @@ FAIR = (1, 0, 0, 0, 1, 1, 1, 1)
 #: ``benchmarks/bench_edges.py``, and its results stay as published). search-1 keeps 0: its
 #: candidates and rollouts are the released planners' moves. The next planner versions set 1;
 #: the check costs them about a fifth more time per move (same benchmark).
-EDGE_EXACT = (0, 0, 0, 0, 0, 0, 0, 0)
+EDGE_EXACT = (0, 0, 0, 0, 0, 0, 0, 0, 1)
+
+#: 1 where a planner weighs its terms with the named weights of the planning table's
+#: ``PLAN_WEIGHTS`` row (:mod:`.plan`, fitted: hunter-4), 0 where with the constants of
+#: :mod:`.planner` (every planner before it)
+WEIGHTED = (0, 0, 0, 0, 0, 0, 0, 0, 1)
 
 
 #: the most end states a planner may score per move (``hunter:N``)

@@ -47,7 +47,7 @@ from ..state import (
     F_TOHIT,
     N_PARTS,
 )
-from . import EDGE_EXACT, FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER
+from . import EDGE_EXACT, FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER, WEIGHTED
 from . import plan as _plan
 from .plan import (
     ADJ_CODES,
@@ -55,10 +55,21 @@ from .plan import (
     G_SHOT,
     G_SIDE,
     G_WIDTH,
+    PLAN_BREADTH,
     PLAN_E_DMG,
     PLAN_P_HIT1,
+    PLAN_WEIGHTS,
     PLAN_WIDTH,
     SHOT_BIAS,
+    W_DNG_MOVED,
+    W_DNG_UNMOVED,
+    W_EDGE,
+    W_ENGAGE,
+    W_ENGAGE_BONUS,
+    W_OFF_MOVED,
+    W_OFF_UNMOVED,
+    W_PULL,
+    engage_edge,
     engage_value,
     p_hit,
 )
@@ -204,6 +215,28 @@ def plan_move(
     kind = KINDS[pid]
     fair = FAIR[pid] == 1
     exact = EDGE_EXACT[pid] == 1  # (not `edge`: that name is the room-ahead penalty below)
+    # the weights: the planning table's row (hunter-4) or the constants (earlier versions;
+    # the same values reach the same arithmetic, so their scores are unchanged to the bit)
+    weighted = WEIGHTED[pid] == 1
+    if weighted:
+        samples *= int(plan[PLAN_BREADTH, ds[i, F_MR]])
+        w_off1 = plan[PLAN_WEIGHTS, W_OFF_MOVED]
+        w_off0 = plan[PLAN_WEIGHTS, W_OFF_UNMOVED]
+        w_dng1 = plan[PLAN_WEIGHTS, W_DNG_MOVED]
+        w_dng0 = plan[PLAN_WEIGHTS, W_DNG_UNMOVED]
+        w_edge = plan[PLAN_WEIGHTS, W_EDGE]
+        w_pull = plan[PLAN_WEIGHTS, W_PULL]
+        w_eng = plan[PLAN_WEIGHTS, W_ENGAGE]
+        w_eng0 = plan[PLAN_WEIGHTS, W_ENGAGE_BONUS]
+    else:
+        w_off1 = 1.0
+        w_off0 = 1.0
+        w_dng1 = 1.0
+        w_dng0 = UNMOVED_THREAT_WEIGHT
+        w_edge = EDGE_WEIGHT
+        w_pull = HUNTER_PULL
+        w_eng = 1.0
+        w_eng0 = 0.0
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
     dlo = 1 - alt0
@@ -483,13 +516,18 @@ def plan_move(
                 moved = scratch[e8 + 6]
                 ada = abs(alt - ealt)
                 am = alt_mod[ada] if ada < alt_mod.shape[0] else 0
-                w = 1.0 if moved else UNMOVED_THREAT_WEIGHT
+                w = w_dng1 if moved else w_dng0
+                wo = w_off1 if moved else w_off0
                 e_dmg = plan[PLAN_E_DMG, scratch[e8 + 7] >> 8]
+                j_ = scratch[e8 + 7] & 255
                 # close combat right after this move: it has moved, same altitude, not Very
                 # Low, and I end facing it from the next hex (checked per end state below)
                 ev = NO_ENGAGE
                 if moved == 1 and ealt == alt and alt > 1:
-                    ev = engage_value(ds, i, scratch[e8 + 7] & 255, plan, cc_by_mr, self_dice)
+                    ev = engage_value(ds, i, j_, plan, cc_by_mr, self_dice)
+                    ev = w_eng * ev
+                    if w_eng0 != 0.0:
+                        ev += w_eng0 * engage_edge(ds, i, j_, plan, cc_by_mr)
                 for k in range(nc):
                     f = bf[k]
                     dq = qe - bq[k]
@@ -501,7 +539,9 @@ def plan_move(
                     v_ = geo[cen + o6 + f]  # my shot at it
                     w_ = geo[cen - o6 + fe]  # its shot at me
                     tn = c3 + (v_ >> 2) + am
-                    off = max(boff[k], plan[PLAN_P_HIT1, min(max(tn, 0), PLAN_WIDTH - 1)] * my_dmg)
+                    off = max(
+                        boff[k], wo * (plan[PLAN_P_HIT1, min(max(tn, 0), PLAN_WIDTH - 1)] * my_dmg)
+                    )
                     tn2 = my_tn + (w_ >> 2) + am
                     dng = bdng[k] + (
                         w * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)] * e_dmg
@@ -520,7 +560,7 @@ def plan_move(
                 q = bq[k]
                 r = br[k]
                 room = geo[ro + 6 * (r * gw + q + ((r - (r & 1)) >> 1)) + bf[k]]
-                edge = EDGE_WEIGHT * (ROOM_AHEAD - room)
+                edge = w_edge * (ROOM_AHEAD - room)
                 if kind == P_BRAWLER:
                     sc = -BRAWLER_PULL * nr - edge
                     if beng[k] > NO_ENGAGE:
@@ -532,7 +572,7 @@ def plan_move(
                     elif nr > SNIPER_MAX_RANGE:
                         sc -= SNIPER_TOO_FAR * (nr - SNIPER_MAX_RANGE)
                 else:  # hunter
-                    sc = boff[k] - bdng[k] - edge - HUNTER_PULL * nr
+                    sc = boff[k] - bdng[k] - edge - w_pull * nr
                     if beng[k] > NO_ENGAGE and beng[k] > sc:
                         sc = beng[k]
                 bsc[k] = sc
@@ -603,6 +643,13 @@ def plan_engage(
         max_range,
     )
     theirs = p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
+    if WEIGHTED[pid] == 1:
+        # the weights the move was scored with (j has moved: it is adjacent after my move)
+        ev = plan[PLAN_WEIGHTS, W_ENGAGE] * ev + plan[PLAN_WEIGHTS, W_ENGAGE_BONUS] * engage_edge(
+            ds, i, j, plan, cc_by_mr
+        )
+        mine *= plan[PLAN_WEIGHTS, W_OFF_MOVED]
+        theirs *= plan[PLAN_WEIGHTS, W_DNG_MOVED]
     return j if ev > mine - theirs else -1
 
 
