@@ -3,6 +3,7 @@ say which way they read, no NaN reaches the screen, overridden rules say so."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 
@@ -49,6 +50,28 @@ def test_tournament_help_shows_single_percent_signs(capsys):
         main(["tournament", "--help"])
     out = capsys.readouterr().out
     assert "95% intervals" in out and "%%" not in out
+
+
+def _parsers(parser, path=()):
+    """Every (sub)command parser, with the words that reach it."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, (*path, name))
+
+
+def test_no_help_text_shows_a_doubled_percent_sign():
+    """argparse formats % in argument help, not in a description: a description written
+    with %% prints it doubled (robustness said "Holm ... 5%%"). Every command's help."""
+    from dragonsim.cli import build_parser
+
+    seen = 0
+    for path, p in _parsers(build_parser()):
+        text = p.format_help()
+        assert "%%" not in text, " ".join(path)
+        seen += 1
+    assert seen > 30
 
 
 def test_duel_summary_names_its_units_and_the_rules_in_force(capsys, house):

@@ -225,7 +225,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="which verdicts (who wins more) flip when the bot changes",
         description="Plays the round robin of DRAGONS (default: the twelve ready-made "
         "dragons) under each bot and reports, for every pair, the first dragon's win share "
-        "per bot and its verdict (A, B or even?; Holm over every pair and bot, 5%%), the "
+        "per bot and its verdict (A, B or even?; Holm over every pair and bot, 5%), the "
         "pairs whose verdict flips between bots, and how far each bot sits from the "
         "reference.",
     )
