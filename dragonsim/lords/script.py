@@ -478,8 +478,8 @@ def play_script(
     the turn and what the rules asked it for, or unused), ``notes`` and the raw ``log``.
 
     ``range_modifier`` overrides the script's (the Range Key row of the To-Hit Modifiers
-    Table, p.11; the Example of Play reads none); ``rules`` overrides rules on top of the
-    script's own.
+    Table, p.11; the Example of Play reads none); ``rules`` (a mapping of overrides or a
+    RuleSet's overrides) goes on top of the script's own.
 
     Examples
     --------
@@ -495,8 +495,12 @@ def play_script(
     from .tables import S_MR_STEPS_LOST
 
     sc = script if isinstance(script, Script) else load_script(script)
+    from ..rules import RuleSet
+
     overrides = dict(sc.rules)
-    if rules is not None:
+    if isinstance(rules, RuleSet):
+        overrides.update(rules.overrides)
+    elif rules is not None:
         if not isinstance(rules, Mapping):
             raise UserError(f"rules must be a mapping of overrides, got {type(rules).__name__}")
         overrides.update(rules)
@@ -529,11 +533,15 @@ def play_script(
     ev = events(log, sc.names, teams)
     forced, asked_for = _forced_rolls(sc, fd, ev, tb)
     problems = _decision_error(sc, sd, log) + _dice_error(sc, fd, forced, asked_for)
-    problems += _path_errors(sc, log, tb)
+    bad_paths, paths = _walk_paths(sc, log, tb)
+    problems += bad_paths
     if problems:
         problems.sort(key=lambda p: p[0])
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise UserError(f"script {sc.title!r}: {problems[0][1]}{more}")
+    for n, hexes in paths.items():
+        if ev[n]["event"] == "move":
+            ev[n]["path"] = hexes
     nd = len(sc.names)
     wins = [int(cnt[S.C_WIN + t]) for t in range(nd)]
     turns = int(cnt[S.C_TURNS])
@@ -779,15 +787,16 @@ def _move_text(m: Move | None) -> str:
     )
 
 
-def _path_errors(sc: Script, log: np.ndarray, tb) -> list[tuple]:
+def _walk_paths(sc: Script, log: np.ndarray, tb) -> tuple[list[tuple], dict[int, list]]:
     """Each scripted path walked from where its dragon stood: it costs exactly the speed at
     the dragon's maneuverability then (p.8), stays on the board and within Very Low..Very
-    High (p.8) all the way."""
+    High (p.8) all the way. Returns the errors and, per log row of a move, the hexes its
+    path entered (``[q, r, altitude index]`` each: the picture draws them)."""
     from ..rules.lords import MRS
 
     width, depth = _board(tb)
-    out = []
-    for row in log:
+    out, paths = [], {}
+    for n, row in enumerate(log):
         if int(row[S.L_KIND]) not in (S.K_MOVE, S.K_LEAVE):
             continue
         t, i = int(row[S.L_TURN]), int(row[S.L_I])
@@ -808,10 +817,12 @@ def _path_errors(sc: Script, log: np.ndarray, tb) -> list[tuple]:
                 )
             )
             continue
+        hexes = paths[n] = []
         for k, act in enumerate(m.path):
             if act in ("F", "C", "D"):
                 q, r = q + int(DQ[f]), r + int(DR[f])
                 alt += {"F": 0, "C": 1, "D": -1}[act]
+                hexes.append([q, r, alt])
                 bad = (
                     "leaves the board"
                     if not on_board(q, r, width, depth)
@@ -822,7 +833,7 @@ def _path_errors(sc: Script, log: np.ndarray, tb) -> list[tuple]:
                     break
             else:
                 f = (f + {"L1": 1, "L2": 2, "R1": -1, "R2": -2, "T3": 3}[act]) % 6
-    return out
+    return out, paths
 
 
 def _board(tb) -> tuple[int, int]:
