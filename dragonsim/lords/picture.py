@@ -247,6 +247,7 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
             frameon=False,
         )
         ax.add_artist(marks)
+        marks.set_clip_on(False)  # add_artist clips to the axes: the saved bbox would cut it
         ax.legend(  # the dots' colours
             handles=[
                 Line2D([], [], marker="o", ls="", ms=7, mfc=cmap(norm(k)), mec="0.3", label=a)
@@ -311,8 +312,9 @@ def save_gif(
     """An animated GIF, one frame per turn (:func:`draw` frames: the same view throughout,
     each turn's moves bold); returns the number of frames.
 
-    Every frame is quantized to ONE palette, made from all the frames together and the
-    picture's own colours (the dragons', the altitudes', the breath lines'). matplotlib's
+    Every frame is quantized to ONE palette: the picture's own colours exactly (the
+    dragons', the altitudes', the breath lines'), then the colours of all the frames
+    together. matplotlib's
     ``PillowWriter`` lets each frame choose its own 256 colours, and a colour few pixels
     carry (the Very High yellow of the altitude key) came out orange in some frames."""
     import matplotlib.pyplot as plt
@@ -332,15 +334,13 @@ def save_gif(
     cmap = plt.get_cmap(ALTITUDE_CMAP)
     keys = [*DRAGON_COLOURS, "tab:red", "0.35", "gold", "black", "white", "0.85"]
     keys += [cmap(k / (len(ALTITUDES) - 2)) for k in range(len(ALTITUDES) - 1)]
-    swatch = Image.new("RGB", (len(keys) * 8, h))  # each key colour a stripe: kept exactly
-    for k, c in enumerate(keys):
-        rgb = tuple(int(round(255 * v)) for v in colors.to_rgb(c))
-        swatch.paste(rgb, (8 * k, 0, 8 * k + 8, h))
-    sheet = Image.new("RGB", (w * len(frames) + swatch.width, h), "white")
+    exact = [tuple(int(round(255 * v)) for v in colors.to_rgb(c)) for c in keys]
+    sheet = Image.new("RGB", (w * len(frames), h), "white")
     for k, f in enumerate(frames):
         sheet.paste(f, (w * k, 0))
-    sheet.paste(swatch, (w * len(frames), 0))
-    palette = sheet.quantize(colors=256)
+    rest = sheet.quantize(colors=256 - len(exact)).getpalette()[: 3 * (256 - len(exact))]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([v for c in exact for v in c] + rest)
     out = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     out[0].save(
         str(path),
