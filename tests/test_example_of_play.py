@@ -68,6 +68,9 @@ def test_example_of_play_turn_one_through_the_game_loop(example):
     ]
     assert [e["dragon"] for e in _ev(rep, "initiative", 1)] == [L, K]  # Michael 8/5 first
     assert _one(rep, "speed", 1, K)["speed"] == 13 and _one(rep, "speed", 1, L)["speed"] == 9
+    # "Since it's the first turn, the players can record any speed they like"
+    for who in (K, L):
+        assert _one(rep, "speed", 1, who)["allowed"] == [sheet(who).min_speed, sheet(who).max_speed]
     start = {e["dragon"]: e for e in _ev(rep, "placed")}
     mk, ml = _one(rep, "move", 1, K), _one(rep, "move", 1, L)
     assert (ml["mr"], mk["mr"]) == ("E", "D")
@@ -108,6 +111,8 @@ def test_example_of_play_turn_two_every_printed_number(example):
     assert [e["dragon"] for e in _ev(rep, "initiative", 2)] == [K, L]
     assert [r["value"] for r in rep.forced if r["turn"] == 2][:2] == [6, 7]
     assert _one(rep, "speed", 2, K)["speed"] == 13 and _one(rep, "speed", 2, L)["speed"] == 12
+    # "Michael accelerates as fast as he can, which is up to 3 over his last turn's speed"
+    assert _one(rep, "speed", 2, L)["allowed"] == [sheet(L).min_speed, 9 + 3]
     k1, l1 = _one(rep, "move", 1, K), _one(rep, "move", 1, L)
     k2, l2 = _one(rep, "move", 2, K), _one(rep, "move", 2, L)
     k_path = EXAMPLE["turns"][1]["moves"][K]["path"]

@@ -603,6 +603,8 @@ def record_speeds(ds, na, opt, tb, w, turn, log, nlog):
                 log[r, L_A + 7] = ds[i, F_DP + PART_RIGHT_WING]
                 log[r, L_A + 8] = ds[i, F_DP0 + PART_LEFT_WING]
                 log[r, L_A + 9] = ds[i, F_DP0 + PART_RIGHT_WING]
+                log[r, L_A + 10] = lo  # the speeds it may record this turn
+                log[r, L_A + 11] = hi
         record_speed(ds, i, s, scal)
 
 

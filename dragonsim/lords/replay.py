@@ -208,9 +208,10 @@ def describe(e: dict[str, Any]) -> str:
         return f"{who} moves {e['place'] + 1}{_th(e['place'] + 1)}"
     if ev == "speed":
         last = "" if e["last"] < 0 else f", last turn {e['last']}"
+        lo, hi = e["allowed"]
         return (
-            f"{who} records speed {e['speed']} (minimum {e['minimum']}, maximum "
-            f"{e['maximum']}{last})"
+            f"{who} records speed {e['speed']} (may record {lo}..{hi} this turn: minimum "
+            f"{e['minimum']}, maximum {e['maximum']}{last})"
         )
     if ev == "move":
         return (
@@ -307,7 +308,15 @@ def events(
         elif kind == S.K_INIT:
             e.update(place=v[0])
         elif kind == S.K_SPEED:
-            e.update(speed=v[0], last=v[1], streak=v[2], cooldown=v[3], minimum=v[4], maximum=v[5])
+            e.update(
+                speed=v[0],
+                last=v[1],
+                streak=v[2],
+                cooldown=v[3],
+                minimum=v[4],
+                maximum=v[5],
+                allowed=[v[10], v[11]],
+            )
         elif kind == S.K_MOVE:
             e.update(
                 speed=v[0], mr=MRS[v[1]], q=v[2], r=v[3], facing=v[4], altitude=ALTITUDES[v[5]]
