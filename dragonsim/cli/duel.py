@@ -559,7 +559,9 @@ def cmd_show(args: argparse.Namespace) -> int:
             what = "the whole game"
     except OSError as e:
         raise UserError(f"cannot write {out!r}: {e.strerror or e}") from None
-    outcome = f"{res.winner_name} wins" if res.winner >= 0 else "a draw"
+    outcome = "a draw"
+    if res.winner >= 0:
+        outcome = f"{res.winner_name} {'win' if ' + ' in res.winner_name else 'wins'}"
     if res.script is not None:
         print(f"{out}: {res.script} ({res.title()}), {res.turns} turns ({what})")
     else:
