@@ -241,6 +241,10 @@ def _move(t, who):
     ],
 )
 def test_a_broken_script_is_one_line_naming_turn_dragon_and_roll(edit, expected):
+    """A script that breaks a rule is refused as the engine's own checks would refuse it
+    (dice sums 2..12 for 2d6; speed limits, p.7; exact movement cost, one turn at a time and
+    staying on the board, pp. 8-9; breath range and arc, p.10; engagement, p.9), in one line
+    naming the turn, the dragon and the roll or decision."""
     msg = _broken(edit)
     for part in expected:
         assert part in msg, msg
@@ -299,6 +303,8 @@ def test_close_combat_dice_in_the_order_the_rules_ask_for_them():
 
 
 def test_a_script_file_and_its_bad_forms(tmp_path):
+    """A script is a JSON file (or a mapping); a TOML file, broken JSON or an unknown key is
+    one clear error."""
     path = tmp_path / "eop.json"
     path.write_text(json.dumps(EXAMPLE))
     assert load_script(str(path)).turns == 2
@@ -313,6 +319,8 @@ def test_a_script_file_and_its_bad_forms(tmp_path):
 
 
 def test_cli_replays_the_example_both_ways(capsys):
+    """`replay --script example` prints the Example of Play as the rulebook prints it (pp.
+    36-37); `--range-modifier on` as the To-Hit Modifiers Table reads (p.11)."""
     assert main(["replay", "--script", "example"]) == 0
     out = capsys.readouterr().out
     assert out.strip() == play_script("example").text()
@@ -334,6 +342,7 @@ def test_cli_replays_the_example_both_ways(capsys):
     ],
 )
 def test_cli_refuses_bad_script_input_in_one_line(argv, msg, capsys):
+    """Bad script input on the command line: one line, exit 2."""
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and msg in err[0], err
