@@ -40,10 +40,24 @@ def _add_run_identity(p: argparse.ArgumentParser) -> None:
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     """One game of a duel or battle run (``replay``, ``show``): its dragons, teams, index and
     the run's identity."""
-    p.add_argument("dragons", nargs="+", help="the run's dragons, in its order")
+    p.add_argument("dragons", nargs="*", help="the run's dragons, in its order")
     p.add_argument("--teams", default=None, help="a battle's team numbers, e.g. 0,0,1")
     p.add_argument("--game", type=int, default=0, help="the game's index in the run (default 0)")
     _add_run_identity(p)
+    p.add_argument(
+        "--script",
+        metavar="NAME|FILE.json",
+        default=None,
+        help="play a scripted game instead (moves given, dice forced): a JSON script or "
+        "'example', the rulebook's Example of Play (pp. 36-37); it names its own dragons",
+    )
+    p.add_argument(
+        "--range-modifier",
+        choices=("on", "off"),
+        default=None,
+        help="a script's Range Key row (p.11): on as the To-Hit table reads, off as the "
+        "Example of Play reads (default: the script's own)",
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -171,7 +185,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "speeds, moves, engagements, targets, each breath attack's target number, rolls, "
         "location and damage, serious damage effects, close combat) and the outcome, which "
         "is exactly row I of that run's --records. Two dragons replay a `duel` run; three or "
-        "more (or --teams) a `battle` run.",
+        "more (or --teams) a `battle` run. --script plays a scripted game instead (a JSON "
+        "script: the dragons' start, each turn's moves, the dice forced; `--script example` "
+        "is the rulebook's Example of Play, pp. 36-37) through the same game loop.",
     )
     _add_game_options(p)
     p.add_argument("--jsonl", metavar="FILE", help="also write the events as JSON lines")
@@ -181,18 +197,25 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "show",
-        help="draw one game of a duel run on the hex map (PNG)",
+        help="draw one game of a duel run, or a scripted game, on the hex map (PNG or GIF)",
         description="Replays game I of `duel A B --seed S` (see `replay`) and draws each "
         "dragon's course turn by turn: where each move ended (coloured by altitude, an arrow "
         "for the facing, the turn number), breath attacks that hit or missed, close combats "
         "and where a dragon fell. Two dragons: a `duel` run; three or more (or --teams): a "
-        "`battle` run.",
+        "`battle` run; --script: a scripted game. --out game.png draws the whole game, "
+        "game_%%d.png one picture per turn, game.gif an animation with a frame per turn.",
     )
     _add_game_options(p)
     p.add_argument(
         "--upto", type=positive_int, default=None, help="draw turns 1..UPTO only (long games)"
     )
-    p.add_argument("--out", metavar="FILE.png", required=True, help="the picture to write")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        required=True,
+        help="game.png: the whole game; game_%%d.png: one picture per turn (game_1.png, ...); "
+        "game.gif: an animation, one frame per turn",
+    )
     add_rules_option(p)
     p.set_defaults(func=cmd_show)
 
@@ -441,6 +464,15 @@ def _replay_of(args: argparse.Namespace):
     from ..errors import UserError
     from ..lords.replay import replay, replay_battle
 
+    if args.script is not None:
+        from ..lords.script import play_script
+
+        if args.dragons or args.teams is not None:
+            raise UserError("a script names its own dragons and teams: drop them, or --script")
+        rm = None if args.range_modifier is None else args.range_modifier == "on"
+        return play_script(args.script, range_modifier=rm, rules=rules_from(args, "lords"))
+    if args.range_modifier is not None:
+        raise UserError("--range-modifier goes with --script (a run's rules: --rules FILE)")
     kw = dict(
         seed=args.seed,
         game=args.game,
@@ -451,7 +483,9 @@ def _replay_of(args: argparse.Namespace):
     if len(args.dragons) == 2 and args.teams is None:
         return replay(*args.dragons, policies=args.policies, **kw)
     if len(args.dragons) < 2:
-        raise UserError(f"name the run's two or more dragons, got {args.dragons}")
+        raise UserError(
+            f"name the run's two or more dragons (or --script NAME|FILE), got {args.dragons}"
+        )
     teams = None
     if args.teams is not None:
         try:
@@ -483,6 +517,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 "damage_dealt": res.damage_dealt,
                 "events": res.events,
                 "manifest": res.manifest,
+                **(
+                    {"forced_dice": res.forced, "notes": res.notes}
+                    if res.script is not None
+                    else {}
+                ),
             }
         )
     else:
@@ -492,22 +531,49 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.picture import draw
+    from ..lords.picture import draw, save_gif, save_turns
 
-    if not str(args.out).lower().endswith(".png"):
-        raise UserError(f"{args.out!r}: the picture must be a .png file")
+    out = str(args.out)
+    low = out.lower()
+    per_turn = low.endswith(".png") and _turn_pattern(out)
+    if not (low.endswith(".png") or low.endswith(".gif")):
+        raise UserError(
+            f"{out!r}: write a .png (the whole game), a .png with %d in its name (one "
+            f"picture per turn, e.g. game_%d.png) or a .gif (one frame per turn)"
+        )
+    if "%" in out and not per_turn:
+        raise UserError(f"{out!r}: one %d (e.g. game_%d.png or game_%02d.png) names each turn")
     res = _replay_of(args)
     import matplotlib
 
     matplotlib.use("Agg")
-    fig = draw(res, last_turn=args.upto)
     try:
-        fig.savefig(args.out, dpi=110, bbox_inches="tight")
+        if low.endswith(".gif"):
+            n = save_gif(res, out, last_turn=args.upto)
+            what = f"{n} frames, one per turn"
+        elif per_turn:
+            paths = save_turns(res, out, last_turn=args.upto)
+            what = f"{len(paths)} pictures, {paths[0]} .. {paths[-1]}"
+        else:
+            draw(res, last_turn=args.upto).savefig(out, dpi=110, bbox_inches="tight")
+            what = "the whole game"
     except OSError as e:
-        raise UserError(f"cannot write {args.out!r}: {e.strerror or e}") from None
-    outcome = f"{res.winner_name} wins" if res.winner >= 0 else "a draw"
-    print(f"{args.out}: {res.title()}, game {res.game}, {outcome} in {res.turns} turns")
+        raise UserError(f"cannot write {out!r}: {e.strerror or e}") from None
+    outcome = "a draw"
+    if res.winner >= 0:
+        outcome = f"{res.winner_name} {'win' if ' + ' in res.winner_name else 'wins'}"
+    if res.script is not None:
+        print(f"{out}: {res.script} ({res.title()}), {res.turns} turns ({what})")
+    else:
+        print(f"{out}: {res.title()}, game {res.game}, {outcome} in {res.turns} turns ({what})")
     return 0
+
+
+def _turn_pattern(name: str) -> bool:
+    """Whether a file name holds one turn number field (``%d``, ``%02d``, ...)."""
+    import re
+
+    return len(re.findall(r"%0?\d*d", name)) == 1 and name.count("%") == 1
 
 
 def cmd_find(args: argparse.Namespace) -> int:

@@ -9,11 +9,13 @@ Modules, in the order a game's data flows through them:
 * ``mechanics`` -- the rules mechanics (to-hit number, engagement, moves, damage, close combat);
 * ``bots`` -- the named, versioned bots (``bots.dispatch`` and one module per bot family);
 * ``engine`` -- the game loop, one function per phase, and the numba kernels;
-* ``api`` (``duel``, ``battle``, ...), ``study``, ``odds`` (exact probabilities), ``baseline``.
+* ``api`` (``duel``, ``battle``, ...), ``study``, ``odds`` (exact probabilities), ``baseline``;
+* ``replay`` (one game of a run, exactly, as events), ``script`` (scripted games), ``picture``.
 
 Every submodule is an attribute (``dragonsim.lords.api`` after a plain ``import dragonsim``),
 and the public functions are here too: ``dragonsim.lords.duel``, ``battle``, ``tournament``,
-``sensitivity``, ``compare``, ``sheet``, ``design``, ``roster`` (each imported on first use).
+``sensitivity``, ``compare``, ``sheet``, ``design``, ``roster``, ``play_script`` (a scripted
+game: moves given, dice forced) (each imported on first use).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ SUBMODULES = (
     "mechanics",
     "movetables",
     "odds",
+    "script",
     "sheets",
     "state",
     "study",
@@ -53,6 +56,8 @@ _LAZY = {
             "PairedResult",
         )
     },
+    "play_script": "dragonsim.lords.script",
+    "load_script": "dragonsim.lords.script",
     **{
         name: "dragonsim.lords.sheets"
         for name in ("sheet", "design", "roster", "parse_design", "Sheet")

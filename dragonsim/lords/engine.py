@@ -57,6 +57,7 @@ from .bots import dispatch as _dispatch
 from .bots import plan as _plan
 from .bots import planner as _planner
 from .bots import random as _random_bot
+from .bots import scripted as _scripted
 from .bots.dispatch import (
     choose_engage,
     choose_facing,
@@ -66,7 +67,7 @@ from .bots.dispatch import (
     choose_target,
 )
 from .bots.plan import geometry_table
-from .hexes import direction_template
+from .hexes import arc_area, direction_template, distance
 from .mechanics import (
     apply_move,
     breath_hit,
@@ -75,6 +76,7 @@ from .mechanics import (
     cc_modifier,
     cc_winner,
     draw_below,
+    forced_turn,
     record_speed,
     refresh,
     resolve_breath,
@@ -492,6 +494,17 @@ def log_effects(log, nlog, scratch, ds, turn, i):
 
 
 @game_fn
+def log_geometry(log, r, ds, a, t, arc):
+    """A K_BREATH row's range and arc area (``L_A + 9``, ``L_A + 10``: the hexes from ``a``
+    to ``t`` and the area of ``a``'s arc of fire ``t`` stands in, 0 dark 1 grey 2 light, -1
+    out of arc; pp. 10-11), as the to-hit number counted them."""
+    log[r, L_A + 9] = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
+    log[r, L_A + 10] = arc_area(
+        ds[a, F_Q], ds[a, F_R], ds[a, F_F], ds[t, F_Q], ds[t, F_R], arc[3], arc[4], arc[5]
+    )
+
+
+@game_fn
 def teams_alive(ds, nd):
     """(number of teams with a dragon in play, one such team)."""
     seen = 0
@@ -590,6 +603,8 @@ def record_speeds(ds, na, opt, tb, w, turn, log, nlog):
                 log[r, L_A + 7] = ds[i, F_DP + PART_RIGHT_WING]
                 log[r, L_A + 8] = ds[i, F_DP0 + PART_LEFT_WING]
                 log[r, L_A + 9] = ds[i, F_DP0 + PART_RIGHT_WING]
+                log[r, L_A + 10] = lo  # the speeds it may record this turn
+                log[r, L_A + 11] = hi
         record_speed(ds, i, s, scal)
 
 
@@ -772,6 +787,7 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog):
                 r = log_row(log, nlog, ds, turn, K_BREATH, a, t)
                 if r >= 0:
                     log[r, L_A] = -1  # wasted: the target can no longer be breathed at
+                    log_geometry(log, r, ds, a, t, tb.arc)
             continue  # a recorded target that cannot be breathed at: the breath is wasted
         hr = roll_dice(gst, 2)
         cnt[C_DICE] += 2
@@ -786,6 +802,7 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog):
                     log[r, L_A + 1] = hr
                     log[r, L_A + 2] = 0
                     log[r, L_A + 3] = -1
+                    log_geometry(log, r, ds, a, t, tb.arc)
             continue
         cnt[C_TN_HITS + ti] += 1
         cnt[C_BREATH_HITS] += 1
@@ -793,7 +810,7 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog):
         s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
         side = s1
         if s2 >= 0:
-            side = choose_side(ds[a, F_POLICY], ds, t, s1, s2, tb.alloc, w.pst)
+            side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
         lr = roll_dice(gst, 2)
         nd6 = tb.weapon[ds[a, F_BREATH], 0]
         dr_ = roll_dice(gst, nd6)
@@ -814,6 +831,7 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog):
                 log[r, L_A + 6] = dr_
                 log[r, L_A + 7] = lost - points_left(ds, t)
                 log[r, L_A + 8] = nd6
+                log_geometry(log, r, ds, a, t, tb.arc)
     for i in range(nd):
         if log is not None:
             log_effects_before(w.scratch, ds, i)
@@ -1030,6 +1048,8 @@ def play_game(
             winner = -1
             break
         turn += 1
+        if log is not None:
+            forced_turn(w.gst, turn)  # a scripted game's dice for this turn
         na = initiative(ds, nd, opt, tb, w, cnt)
         if log is not None:
             for k in range(na):
@@ -1194,10 +1214,12 @@ def _search_work(dragons):
     return None
 
 
-def logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log):
+def logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log, work=None):
     """Play one game (serially) and return ``(counters, log)``; the log has one row per
-    decision (``K_*`` kinds) for the legality checker."""
-    w = new_work()
+    decision (``K_*`` kinds) for the legality checker. ``work``: the game's scratch
+    (default fresh, :func:`new_work`); a scripted game's carries its forced dice and
+    decisions in place of the game and policy streams (:mod:`dragonsim.lords.script`)."""
+    w = new_work() if work is None else work
     return _logged_game(
         game, seed, dragons, scen, opt, tb, mv, plan, max_log, w, _search_work(dragons)
     )
@@ -1243,6 +1265,7 @@ guard_caches(
         _plan,
         _planner,
         _random_bot,
+        _scripted,
         _search,
         hexes,
         tables,

@@ -29,11 +29,61 @@ def _xy(q, r):
     return math.sqrt(3) * (q + r / 2), 1.5 * r
 
 
-def draw(rep: Replay, ax=None, last_turn: int | None = None):
+def _scene(rep: Replay, upto: int):
+    """What the picture shows up to turn ``upto``: each dragon's positions ``(turn, q, r,
+    facing, altitude index, path hexes or None)``, the breath attacks ``(attacker's,
+    target's position, hit, turn)``, the close combats, who fell how, and the map
+    coordinates of every position of the whole game (a frame's view)."""
+    pos = {n: [] for n in rep.names}
+    breaths, fights, gone, now, whole = [], [], {}, {}, []
+    for e in rep.events:
+        if e["event"] in ("placed", "move"):
+            whole.append(_xy(e["q"], e["r"]))
+            whole.extend(_xy(h[0], h[1]) for h in e.get("path") or ())
+        if e["turn"] > upto:
+            continue
+        if e["event"] in ("placed", "move"):
+            alt = ALTITUDES.index(e["altitude"])
+            p = (e["turn"], e["q"], e["r"], e["facing"], alt, e.get("path"))
+            pos[e["dragon"]].append(p)
+            now[e["dragon"]] = p
+        elif e["event"] == "breath" and e["target_number"] >= 0:
+            breaths.append((now[e["dragon"]], now[e["other"]], e["hit"], e["turn"]))
+        elif e["event"] == "close combat":
+            fights.append((now[e["dragon"]], now[e["other"]], e["turn"]))
+        elif e["event"] == "leaves the board":
+            gone[e["dragon"]] = "flew off the board"
+        elif e["event"] == "effects" and not e["in_play"]:
+            gone[e["dragon"]] = "removed"
+    return pos, breaths, fights, gone, whole
+
+
+def _view(points) -> tuple[float, float, float, float]:
+    """The map area around ``points`` (three hexes around them): x0, x1, y0, y1."""
+    xy = np.array(points, dtype=float)
+    (x0, y0), (x1, y1) = xy.min(axis=0) - 3.5, xy.max(axis=0) + 3.5
+    return x0, x1, y0, y1
+
+
+def figure_size(rep: Replay) -> tuple[float, float]:
+    """A figure for the whole game's view: the map 10 inches wide (its height by the view's
+    shape, 2.5 to 7 inches), the title above and the legend below."""
+    x0, x1, y0, y1 = _view(_scene(rep, rep.turns)[4])
+    h = min(max(10.0 * (y1 - y0) / (x1 - x0), 2.5), 7.0)
+    return 10.5, h + 1.9
+
+
+def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = False):
     """Draw ``rep`` (up to ``last_turn``, default the whole game) on the board it was played
-    on (``rep.board``) and return the figure."""
+    on (``rep.board``) and return the figure.
+
+    ``frame``: one turn's picture of a series (:func:`save_turns`, :func:`save_gif`): the
+    view is the whole game's, so every frame shows the same part of the board, and the turn
+    ``last_turn`` stands out: its moves are drawn bold and its breath attacks in full, the
+    earlier turns' courses and breaths faded. A scripted game's moves follow their paths hex
+    by hex (the events' ``path``); a simulated game's join where each move ended."""
     import matplotlib.pyplot as plt
-    from matplotlib import cm, colors
+    from matplotlib import colors
     from matplotlib.lines import Line2D
     from matplotlib.patches import RegularPolygon
 
@@ -41,31 +91,16 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None):
 
     upto = rep.turns if last_turn is None else last_turn
     width, depth = rep.board
-    pos = {n: [] for n in rep.names}  # (turn, q, r, facing, altitude index)
-    breaths, fights, gone = [], [], {}
-    now = {}
-    for e in rep.events:
-        if e["turn"] > upto:
-            break
-        if e["event"] in ("placed", "move"):
-            alt = ALTITUDES.index(e["altitude"])
-            p = (e["turn"], e["q"], e["r"], e["facing"], alt)
-            pos[e["dragon"]].append(p)
-            now[e["dragon"]] = p
-        elif e["event"] == "breath" and e["target_number"] >= 0:
-            a, t = now[e["dragon"]], now[e["other"]]
-            breaths.append((a, t, e["hit"]))
-        elif e["event"] == "close combat":
-            fights.append((now[e["dragon"]], now[e["other"]]))
-        elif e["event"] == "leaves the board":
-            gone[e["dragon"]] = "flew off the board"
-        elif e["event"] == "effects" and not e["in_play"]:
-            gone[e["dragon"]] = "removed"
+    pos, breaths, fights, gone, whole = _scene(rep, upto)
+
+    def faded(turn):  # an earlier turn's mark in a frame
+        return frame and turn < upto
+
     norm = colors.Normalize(1, len(ALTITUDES) - 1)
     cmap = plt.get_cmap(ALTITUDE_CMAP)
     with plot_style():
         if ax is None:
-            fig, ax = plt.subplots(figsize=(12, 7))
+            fig, ax = plt.subplots(figsize=figure_size(rep))
         else:
             fig = ax.figure
         for row in range(depth):
@@ -84,46 +119,80 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None):
                         zorder=0,
                     )
                 )
-        for a, t, hit in breaths:
+        for a, t, hit, turn in breaths:
+            # a third of a hex to the attacker's right, so two dragons breathing at each
+            # other draw two lines; the arrowhead points at the target
             (x0, y0), (x1, y1) = _xy(a[1], a[2]), _xy(t[1], t[2])
-            ax.plot(
-                [x0, x1],
-                [y0, y1],
+            d = math.hypot(x1 - x0, y1 - y0) or 1.0
+            ox, oy = -(y1 - y0) / d * 0.3, (x1 - x0) / d * 0.3
+            style = dict(
                 color="tab:red" if hit else "0.35",
-                ls="-" if hit else (0, (2, 2)),
                 lw=2.2 if hit else 1.3,
-                zorder=4.5,
-                alpha=0.9,
+                alpha=0.2 if faded(turn) else 0.9,
             )
-        for a, b in fights:
+            ax.plot(
+                [x0 - ox, x1 - ox],
+                [y0 - oy, y1 - oy],
+                ls="-" if hit else (0, (2, 2)),
+                zorder=4.5,
+                **style,
+            )
+            ax.annotate(
+                "",
+                xy=(x1 - ox - 0.55 * (x1 - x0) / d, y1 - oy - 0.55 * (y1 - y0) / d),
+                xytext=(x1 - ox - 1.3 * (x1 - x0) / d, y1 - oy - 1.3 * (y1 - y0) / d),
+                arrowprops=dict(arrowstyle="-|>", mutation_scale=12, **style),
+                zorder=4.5,
+            )
+        for a, b, turn in fights:
             (x0, y0), (x1, y1) = _xy(a[1], a[2]), _xy(b[1], b[2])
             ax.plot(
-                [(x0 + x1) / 2], [(y0 + y1) / 2], marker="*", ms=16, color="gold", mec="k", zorder=5
+                [(x0 + x1) / 2],
+                [(y0 + y1) / 2],
+                marker="*",
+                ms=16,
+                color="gold",
+                mec="k",
+                zorder=5,
+                alpha=0.3 if faded(turn) else 1.0,
             )
         for k, name in enumerate(rep.names):
             c = DRAGON_COLOURS[k % len(DRAGON_COLOURS)]
             pts = pos[name]
             xy = np.array([_xy(p[1], p[2]) for p in pts])
-            ax.plot(xy[:, 0], xy[:, 1], color=c, lw=2.0, zorder=3, alpha=0.8)
+            for j in range(1, len(pts)):  # into each turn's end (by its path when scripted)
+                old = faded(pts[j][0])
+                via = [_xy(h[0], h[1]) for h in pts[j][5] or ()]
+                line = np.array([xy[j - 1], *via, xy[j]])
+                ax.plot(
+                    line[:, 0],
+                    line[:, 1],
+                    color=c,
+                    lw=1.4 if old else (3.0 if frame else 2.0),
+                    zorder=3,
+                    alpha=0.35 if old else 0.85,
+                )
             for j, p in enumerate(pts):
                 x, y = xy[j]
                 fc = cmap(norm(max(p[4], 1)))
+                old = faded(p[0]) and j < len(pts) - 1
                 ax.plot(
                     [x],
                     [y],
                     marker="s" if j == 0 else "o",
-                    ms=9 if j == 0 else 7,
+                    ms=9 if j == 0 else (9 if frame and not old else 7),
                     mfc=fc,
                     mec=c,
                     mew=1.8,
                     zorder=4,
+                    alpha=0.45 if old else 1.0,
                 )
                 dx, dy = _xy(DQ[p[3]], DR[p[3]])
                 ax.annotate(
                     "",
                     xy=(x + 0.9 * dx, y + 0.9 * dy),
                     xytext=(x, y),
-                    arrowprops=dict(arrowstyle="->", color=c, lw=1.3),
+                    arrowprops=dict(arrowstyle="->", color=c, lw=1.3, alpha=0.45 if old else 1),
                     zorder=4,
                 )
                 if j > 0:
@@ -132,13 +201,14 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None):
                         (x, y),
                         xytext=(5, 5),
                         textcoords="offset points",
-                        fontsize=7,
+                        fontsize=8 if frame and not old else 7,
                         color=c,
+                        alpha=0.6 if old else 1.0,
                         zorder=6,
                     )
             if name in gone and pts:
                 x, y = xy[-1]
-                ax.plot([x], [y], marker="X", ms=15, color="k", zorder=7)
+                ax.plot([x], [y], marker="X", ms=12, color="k", mec="white", zorder=7)
                 ax.annotate(
                     f"{name} {gone[name]}",
                     (x, y),
@@ -148,9 +218,9 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None):
                     zorder=7,
                 )
         ax.set_aspect("equal")
-        # the part of the board the game used, with three hexes around it
-        allxy = np.array([_xy(p[1], p[2]) for ps in pos.values() for p in ps])
-        (x0, y0), (x1, y1) = allxy.min(axis=0) - 3.5, allxy.max(axis=0) + 3.5
+        x0, x1, y0, y1 = _view(
+            whole if frame else [_xy(p[1], p[2]) for ps in pos.values() for p in ps]
+        )
         ax.set_xlim(x0, x1)
         ax.set_ylim(y1, y0)  # rows grow downwards, as the map is read
         ax.set_xticks([])
@@ -168,23 +238,115 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None):
             Line2D([], [], marker="*", ls="", ms=12, color="gold", mec="k", label="close combat"),
             Line2D([], [], marker="X", ls="", ms=10, color="k", label="removed / off the board"),
         ]
-        ax.legend(
-            handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False
+        marks = ax.legend(
+            handles=handles,
+            loc="upper left",
+            bbox_to_anchor=(0.0, -0.01),
+            ncol=3,
+            fontsize=8,
+            frameon=False,
         )
-        sm = cm.ScalarMappable(norm=norm, cmap=cmap)
-        cax = ax.inset_axes([1.03, 0.0, 0.022, 0.38])  # under the legend, right of the map
-        bar = fig.colorbar(sm, cax=cax, orientation="vertical")
-        bar.set_ticks(range(1, len(ALTITUDES)))
-        bar.set_ticklabels(ALTITUDES[1:])
-        bar.set_label("altitude (dots)", fontsize=8)
-        bar.ax.tick_params(labelsize=7)
-        res = (f"{rep.winner_name} wins" if rep.winner >= 0 else "a draw") + (
-            f" after {rep.turns} turns" + ("" if upto >= rep.turns else f" (turns 1-{upto} shown)")
+        ax.add_artist(marks)
+        marks.set_clip_on(False)  # add_artist clips to the axes: the saved bbox would cut it
+        ax.legend(  # the dots' colours
+            handles=[
+                Line2D([], [], marker="o", ls="", ms=7, mfc=cmap(norm(k)), mec="0.3", label=a)
+                for k, a in enumerate(ALTITUDES)
+                if k >= 1
+            ],
+            loc="upper right",
+            bbox_to_anchor=(1.0, -0.01),
+            ncol=5,
+            fontsize=8,
+            frameon=False,
+            title="altitude (the dots' colour)",
+            title_fontsize=8,
         )
+        if rep.script is not None and rep.winner < 0 and rep.hit_turn_limit:
+            res = f"the script's {rep.turns} turns, no side has won"
+        else:
+            res = (f"{rep.winner_name} wins" if rep.winner >= 0 else "a draw") + (
+                f" after {rep.turns} turns"
+            )
+        if frame:
+            res = f"turn {upto} of {rep.turns}" if upto > 0 else "setup"
+        elif upto < rep.turns:
+            res += f" (turns 1-{upto} shown)"
+        game = rep.script if rep.script is not None else f"seed {rep.seed}, game {rep.game}"
         ax.set_title(
-            f"{rep.title()}, seed {rep.seed}, game {rep.game}: {res}\n"
-            "dots: where each move ended (turn number beside it, arrow = facing)",
+            f"{rep.title()}, {game}: {res}\n"
+            + (
+                "this turn's moves bold and its breaths in full, earlier turns faded"
+                if frame
+                else "dots: where each move ended (turn number beside it, arrow = facing)"
+            ),
             fontsize=10,
         )
         fig.tight_layout()
     return fig
+
+
+def _frame_turns(rep: Replay, last_turn: int | None) -> range:
+    upto = rep.turns if last_turn is None else min(last_turn, rep.turns)
+    return range(1, upto + 1)
+
+
+def save_turns(rep: Replay, pattern: str, *, last_turn: int | None = None, dpi: int = 100):
+    """One picture per turn: ``pattern % turn`` for turns 1..``last_turn`` (default all), each
+    a :func:`draw` frame (the whole game's view, that turn bold). Returns the paths."""
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for t in _frame_turns(rep, last_turn):
+        fig = draw(rep, last_turn=t, frame=True)  # the whole game's figure size
+        path = pattern % t
+        fig.savefig(path, dpi=dpi)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def save_gif(
+    rep: Replay, path, *, last_turn: int | None = None, seconds_per_turn: float = 1.2, dpi=90
+) -> int:
+    """An animated GIF, one frame per turn (:func:`draw` frames: the same view throughout,
+    each turn's moves bold); returns the number of frames.
+
+    Every frame is quantized to ONE palette: the picture's own colours exactly (the
+    dragons', the altitudes', the breath lines'), then the colours of all the frames
+    together. matplotlib's
+    ``PillowWriter`` lets each frame choose its own 256 colours, and a colour few pixels
+    carry (the Very High yellow of the altitude key) came out orange in some frames."""
+    import matplotlib.pyplot as plt
+    from matplotlib import colors
+    from PIL import Image
+
+    frames = []
+    for t in _frame_turns(rep, last_turn):
+        fig = draw(rep, last_turn=t, frame=True)
+        fig.set_dpi(dpi)
+        fig.canvas.draw()
+        frames.append(Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB"))
+        plt.close(fig)
+    if not frames:
+        raise ValueError("no turn to draw")
+    w, h = frames[0].size
+    cmap = plt.get_cmap(ALTITUDE_CMAP)
+    keys = [*DRAGON_COLOURS, "tab:red", "0.35", "gold", "black", "white", "0.85"]
+    keys += [cmap(k / (len(ALTITUDES) - 2)) for k in range(len(ALTITUDES) - 1)]
+    exact = [tuple(int(round(255 * v)) for v in colors.to_rgb(c)) for c in keys]
+    sheet = Image.new("RGB", (w * len(frames), h), "white")
+    for k, f in enumerate(frames):
+        sheet.paste(f, (w * k, 0))
+    rest = sheet.quantize(colors=256 - len(exact)).getpalette()[: 3 * (256 - len(exact))]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([v for c in exact for v in c] + rest)
+    out = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+    out[0].save(
+        str(path),
+        save_all=True,
+        append_images=out[1:],
+        duration=int(1000 * seconds_per_turn),
+        loop=0,
+    )
+    return len(out)

@@ -27,6 +27,7 @@ from .. import defaults
 from ..errors import UserError, check_int, check_seed
 from ..rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS
 from . import state as S
+from .hexes import DIRECTION_NAMES
 from .tables import S_BOARD_DEPTH, S_BOARD_WIDTH
 
 #: the phase each event kind belongs to (the basic sequence of play, p.7)
@@ -58,6 +59,8 @@ EVENTS = {
 }
 #: the hexside a breath attack came in from (Damage Allocation Table columns, p.11)
 SIDES = ("F", "FR", "RR", "R", "RL", "FL")
+#: the areas of an arc of fire (p.10), as K_BREATH rows log them
+AREAS = ("dark", "grey", "light")
 #: the most events a replay keeps (a game at the turn limit has about 20 a turn)
 MAX_EVENTS = 40_000
 
@@ -78,6 +81,13 @@ class Replay:
     manifest: dict[str, Any] = field(default_factory=dict)
     teams: list[int] | None = None  # each dragon's side (None: a duel, sides 0 and 1)
     board: tuple[int, int] = (33, 24)  # the board in force (rule lords.board): width, depth
+    #: a scripted game's (:func:`~dragonsim.lords.script.play_script`): its title, every
+    #: forced roll (turn, roll, value, used, dragon, what it was for) and notes
+    script: str | None = None
+    forced: list[dict[str, Any]] | None = None
+    notes: list[str] = field(default_factory=list)
+    #: the raw event log (``L_*`` rows) when kept (scripted games: the tests' checker reads it)
+    log: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def sides(self) -> list[int]:
@@ -125,17 +135,29 @@ class Replay:
                 fh.write(json.dumps(e) + "\n")
 
     def text(self) -> str:
-        """The game, readably: one line per event, grouped by turn."""
+        """The game, readably: one line per event, grouped by turn (a scripted game's forced
+        dice under each turn's heading)."""
         bots = ", ".join(f"{n} {p}" for n, p in zip(self.names, self.policies, strict=True))
         lines = [
-            f"Dragon Lords replay: {self.title()} ({bots}), seed {self.seed}, game {self.game}"
+            f"Dragon Lords scripted game: {self.script} ({self.title()})"
+            if self.script is not None
+            else f"Dragon Lords replay: {self.title()} ({bots}), seed {self.seed}, game {self.game}"
         ]
         last = None
+        scripted_end = self.script is not None and self.winner < 0 and self.hit_turn_limit
         for e in self.events:
             if e["turn"] != last:
                 last = e["turn"]
                 lines.append("setup" if last == 0 else f"turn {last}")
-            lines.append("  " + describe(e))
+                if self.forced is not None and last > 0:
+                    lines.append("  forced dice: " + _dice_line(self.forced, last))
+            if not (scripted_end and e["event"] == "game over"):
+                lines.append("  " + describe(e))
+        if scripted_end:
+            lines.append(f"the script ends after turn {self.turns}; no side has won")
+            lines.extend(f"note: {n}" for n in self.notes)
+            return "\n".join(lines)
+        lines.extend(f"note: {n}" for n in self.notes)
         out = (
             "a draw"
             + (" (the turn limit)" if self.hit_turn_limit else "")
@@ -151,6 +173,26 @@ class Replay:
         return "\n".join(lines)
 
 
+def _dice_line(forced: list[dict[str, Any]], turn: int) -> str:
+    """A turn's forced rolls: ``8 (Kelvinight's initiative roll (2d6)), ...``; rolls the
+    turn did not ask for are marked."""
+    rolls = [r for r in forced if r["turn"] == turn]
+    if not rolls:
+        return "none"
+    return ", ".join(
+        f"{r['value']} ("
+        + (f"{r['dragon']}'s {r['what']}" if r["dragon"] else str(r["what"]))
+        + ")"
+        if r["used"]
+        else f"{r['value']} (not asked for)"
+        for r in rolls
+    )
+
+
+def _facing(f: int) -> str:
+    return DIRECTION_NAMES[int(f) % 6]
+
+
 def _hex(q: int, r: int) -> str:
     return f"({q},{r})"
 
@@ -159,19 +201,22 @@ def describe(e: dict[str, Any]) -> str:
     """One event as a line of text."""
     who, other, ev = e["dragon"], e.get("other"), e["event"]
     if ev == "placed":
-        return f"{who} placed at {_hex(e['q'], e['r'])} facing {e['facing']}, {e['altitude']}"
+        return (
+            f"{who} placed at {_hex(e['q'], e['r'])} facing {_facing(e['facing'])}, {e['altitude']}"
+        )
     if ev == "initiative":
         return f"{who} moves {e['place'] + 1}{_th(e['place'] + 1)}"
     if ev == "speed":
         last = "" if e["last"] < 0 else f", last turn {e['last']}"
+        lo, hi = e["allowed"]
         return (
-            f"{who} records speed {e['speed']} (minimum {e['minimum']}, maximum "
-            f"{e['maximum']}{last})"
+            f"{who} records speed {e['speed']} (may record {lo}..{hi} this turn: minimum "
+            f"{e['minimum']}, maximum {e['maximum']}{last})"
         )
     if ev == "move":
         return (
             f"{who} flies {e['speed']} points to {_hex(e['q'], e['r'])} facing "
-            f"{e['facing']}, {e['altitude']}"
+            f"{_facing(e['facing'])}, {e['altitude']}"
         )
     if ev == "leaves the board":
         return f"{who} has no move that stays on the board at speed {e['speed']}: it leaves"
@@ -182,7 +227,10 @@ def describe(e: dict[str, Any]) -> str:
     if ev == "breath":
         if e["target_number"] < 0:
             return f"{who} cannot breathe at {other} any more: the breath is wasted"
-        head = f"{who} breathes at {other}: needs {e['target_number']}, rolls {e['hit_roll']}"
+        head = (
+            f"{who} breathes at {other} (range {e['range']}, {e['area']} area): needs "
+            f"{e['target_number']}, rolls {e['hit_roll']}"
+        )
         if not e["hit"]:
             return head + ", misses"
         return (
@@ -214,7 +262,7 @@ def describe(e: dict[str, Any]) -> str:
             f"{head}; {e['winner']} wins: column {e['column']}, location roll "
             f"{e['location_roll']}, damage roll {e['damage_roll']} (loser loses "
             f"{e['loser_points_lost']}), its own damage roll {e['self_roll']} (loses "
-            f"{e['winner_points_lost']}), turns to face {e['winner_facing']}"
+            f"{e['winner_points_lost']}), turns to face {_facing(e['winner_facing'])}"
         )
     if ev == "game over":
         return (
@@ -260,7 +308,15 @@ def events(
         elif kind == S.K_INIT:
             e.update(place=v[0])
         elif kind == S.K_SPEED:
-            e.update(speed=v[0], last=v[1], streak=v[2], cooldown=v[3], minimum=v[4], maximum=v[5])
+            e.update(
+                speed=v[0],
+                last=v[1],
+                streak=v[2],
+                cooldown=v[3],
+                minimum=v[4],
+                maximum=v[5],
+                allowed=[v[10], v[11]],
+            )
         elif kind == S.K_MOVE:
             e.update(
                 speed=v[0], mr=MRS[v[1]], q=v[2], r=v[3], facing=v[4], altitude=ALTITUDES[v[5]]
@@ -270,6 +326,8 @@ def events(
         elif kind == S.K_BREATH:
             hit = v[2] == 1 and v[0] >= 0
             e.update(
+                range=v[9],
+                area=AREAS[v[10]] if v[10] >= 0 else None,
                 target_number=v[0],
                 hit_roll=v[1] if v[0] >= 0 else None,
                 hit=hit,

@@ -153,6 +153,70 @@ N_LOG = L_SNAP + MAXD * N_SNAP
 K_SETUP, K_SPEED, K_MOVE, K_LEAVE, K_ENGAGE, K_TARGET, K_CC, K_END = range(8)
 #: event rows (the replay's, :mod:`dragonsim.lords.replay`): this turn's initiative order
 #: (``L_A``: place), a breath attack rolled (``L_A``: target number, hit roll, hit, side,
-#: location roll, part, damage roll, points the target lost, dice), serious damage effects
-#: after a combat (``L_A``: breath, claws, MR index, maximum speed, in play, then the same before)
+#: location roll, part, damage roll, points the target lost, dice, range, arc area), serious
+#: damage effects after a combat (``L_A``: breath, claws, MR index, maximum speed, in play,
+#: then the same before)
 K_INIT, K_BREATH, K_EFFECT = 8, 9, 10
+
+# ---- scripted games (:mod:`dragonsim.lords.script`) --------------------------------------------
+# A scripted game plays with two arrays in place of its game and policy streams (``Work.gst``
+# and ``Work.pst``, uint64 views of int64 arrays). A seeded stream is one state cell, so "the
+# stream holds more than one cell" is what tells the roll functions and the dispatchers that
+# the dice are forced and the decisions given; cell 0 stays the stream's state (seeded, never
+# drawn from).
+
+#: forced dice (``Work.gst``): header cells, then per-turn starts, the rolls, what each asked
+FD_TURN = 1  # the turn being played (set by the game loop, logged games only)
+FD_CURSOR = 2  # index of the next roll to read (counts on past the end when the dice run out)
+FD_END = 3  # one past the last roll this turn may read
+FD_TURN_START = 4  # the cursor when this turn began
+FD_PER_TURN = 5  # 1: each turn reads its own rolls (FD_STARTS); 0: one list for the game
+FD_TURNS = 6  # turns the script gives
+FD_NROLLS = 7  # rolls given
+FD_ERROR = 8  # the first error: FD_OK, FD_RAN_OUT or FD_BAD_VALUE
+FD_ERR_TURN = 9
+FD_ERR_ROLL = 10  # the roll's index in the list
+FD_ERR_DICE = 11  # the d6 it asked for
+FD_ERR_VALUE = 12  # the value the script gave (FD_BAD_VALUE)
+FD_ROLLS_AT = 13  # where the rolls' values start (FD_NROLLS cells), then the d6 each asked for
+FD_TURN_ASKED_AT = 14  # where the rolls each turn asked for are counted (turn t at + t)
+FD_STARTS = 16  # turn t reads rolls FD_STARTS[t] .. FD_STARTS[t + 1] - 1 (t = 1..FD_TURNS)
+FD_OK, FD_RAN_OUT, FD_BAD_VALUE = 0, 1, 2
+
+
+#: scripted decisions (``Work.pst``): header cells, a turn counter per dragon, then one row
+#: of ``N_SR`` cells per (turn, dragon): turn ``t`` (1-based), dragon ``i`` at row
+#: ``(t - 1) * dragons + i``
+SD_DRAGONS = 1
+SD_TURNS = 2
+SD_ERROR = 3  # the first error (SD_* codes below), then its turn, dragon and three details
+SD_ERR_TURN = 4
+SD_ERR_DRAGON = 5
+SD_ERR_A = 6
+SD_ERR_B = 7
+SD_ERR_C = 8
+SD_COUNT = 10  # + dragon: speeds recorded so far (= the turn being played)
+SD_ROWS = SD_COUNT + MAXD
+SR_GIVEN = 0  # 1: the script gives this dragon's move this turn
+SR_SPEED = 1
+SR_MODE = 2  # SR_PATH: (dq, dr, df, dalt) for a dragon facing E; SR_END: (q, r, facing, alt)
+SR_Q = 3
+SR_R = 4
+SR_F = 5
+SR_ALT = 6
+SR_TARGET = 7  # breath target, -1 none
+SR_ENGAGE = 8  # 1: engage the dragon in front after moving
+SR_SIDE = 9  # a corner's side (0 F .. 5 FL), -1 not given
+SR_FACING = 10  # a close-combat winner's new facing, -1 keep its facing
+N_SR = 12
+SR_PATH, SR_END = 0, 1
+SD_OK = 0
+SD_NO_MOVE = 1  # the script gives the dragon no move this turn
+SD_SPEED = 2  # a speed outside the limits (A speed, B lowest, C highest)
+SD_UNREACHABLE = 3  # no move of that speed ends there (A mr, B budget, C altitude after)
+SD_OFF_BOARD = 4  # every path to the end state leaves the board
+SD_OCCUPIED = 5  # the end hex holds another dragon (A the dragon)
+SD_ENGAGE = 6  # no enemy to engage
+SD_TARGET = 7  # the target cannot be breathed at (A target, B why: SD_WHY_*)
+SD_SIDE = 8  # a corner's side not given or not one of the two (A side 1, B side 2, C given)
+SD_WHY_ENGAGED, SD_WHY_TARGET_ENGAGED, SD_WHY_GONE, SD_WHY_ARC, SD_WHY_SELF = range(5)

@@ -9,6 +9,10 @@ is checked here, before any bot is asked.
 The dispatchers are inlined into the engine's phases (``inline="always"``: they are a branch
 and a call), so a decision costs one call and the bots' code is compiled into one library
 level fewer.
+
+A scripted game (:mod:`dragonsim.lords.script`) passes its decisions where the policy stream
+goes (``pst`` of more than one cell: a seeded stream is one); each dispatcher then asks
+:mod:`.scripted` before any bot.
 """
 
 from __future__ import annotations
@@ -24,13 +28,24 @@ from . import FAMILIES, FAMILY_RANDOM
 from . import plan as _plan
 from . import planner as _planner
 from . import random as _random_bot
+from . import scripted as _scripted
 from .planner import plan_engage, plan_facing, plan_move, plan_side, plan_speed, plan_target
 from .random import pick_engage, pick_facing, pick_move, pick_side, pick_speed, pick_target
+from .scripted import (
+    script_engage,
+    script_facing,
+    script_move,
+    script_side,
+    script_speed,
+    script_target,
+)
 
 
 @game_fn(inline="always")
 def choose_speed(pid, ds, i, lo, hi, pst):
     """The speed dragon ``i`` records this turn, ``lo <= speed <= hi``."""
+    if pst.shape[0] > 1:
+        return script_speed(ds, i, lo, hi, pst)
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_speed(lo, hi, pst)
     return plan_speed(pid, ds, i, lo, hi)
@@ -71,6 +86,25 @@ def choose_move(
     """A move for dragon ``i`` flying exactly ``speed`` points: ``(entry, dalt)``, a move-table
     entry and the altitude change, or ``(-1, 0)`` when no move stays on the board and ends in
     an empty hex (the dragon must then leave the board)."""
+    if pst.shape[0] > 1:
+        return script_move(
+            ds,
+            i,
+            speed,
+            mv_off,
+            mv_h,
+            mv_rq,
+            mv_rr,
+            mv_box,
+            mv_pk,
+            mv_pe,
+            mv_alt_off,
+            mv_alt,
+            width,
+            depth,
+            alt_levels,
+            pst,
+        )
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_move(
             pid,
@@ -128,6 +162,8 @@ def choose_engage(
 ):
     """Whom dragon ``i`` engages after its move (-1: nobody). Only one dragon can be directly
     in front, so there is at most one candidate; the bot decides whether to engage it."""
+    if pst.shape[0] > 1:
+        return script_engage(ds, i, pst)
     j = -1
     for k in range(ds.shape[0]):
         if can_engage(ds, i, k):
@@ -148,6 +184,8 @@ def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
     not breathe on other dragons ... dragons not involved in close combat may not breathe on
     dragons that are engaged" (p.10); only targets in arc, in range and within the neck bend
     are offered."""
+    if pst.shape[0] > 1:
+        return script_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst)
     if ds[i, F_ENG] >= 0:
         return -1
     if FAMILIES[pid] == FAMILY_RANDOM:
@@ -156,8 +194,11 @@ def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
 
 
 @game_fn(inline="always")
-def choose_side(pid, ds, t, side1, side2, alloc, pst):
-    """One of two direction-template sides (a line through a corner): the attacker chooses."""
+def choose_side(pid, ds, a, t, side1, side2, alloc, pst):
+    """One of two direction-template sides (a line through a corner): the attacker ``a``
+    chooses."""
+    if pst.shape[0] > 1:
+        return script_side(ds, a, t, side1, side2, pst)
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_side(side1, side2, pst)
     return plan_side(pid, ds, t, side1, side2, alloc, pst)
@@ -166,6 +207,8 @@ def choose_side(pid, ds, t, side1, side2, alloc, pst):
 @game_fn(inline="always")
 def choose_facing(pid, ds, i, j, pst):
     """The facing a close-combat winner ``i`` turns to ("may then turn to face any hexside")."""
+    if pst.shape[0] > 1:
+        return script_facing(ds, i, j, pst)
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_facing(pst)
     return plan_facing(ds, i, j)
@@ -174,5 +217,5 @@ def choose_facing(pid, ds, i, j, pst):
 _names = sys.modules[__package__]
 guard_caches(
     sys.modules[__name__],
-    [_names, _plan, _planner, _random_bot, mechanics, movetables, state, _kernels],
+    [_names, _plan, _planner, _random_bot, _scripted, mechanics, movetables, state, _kernels],
 )

@@ -1,0 +1,269 @@
+"""The scripted "bot": every decision read from a script (:mod:`dragonsim.lords.script`).
+
+A scripted game hands the game loop its decisions in place of the policy stream (``Work.pst``
+holds more than one cell: the ``SD_*`` header, a turn counter per dragon and one ``SR_*`` row
+per turn and dragon), and each dispatcher of :mod:`.dispatch` asks the function here before
+any bot. Each checks the rules before it answers, as the engine's own checks would: the speed
+within the dragon's limits (p.7), a move that ends where the script says at exactly that
+speed and stays on the board (pp. 8-9), an engagement the rules allow (p.9), a breath target
+in arc and range that neither breather nor target is engaged (p.10), a side of the corner the
+line runs through (p.11). The first decision that breaks a rule is kept in the header (its
+code, turn, dragon and details) and answered with something legal so the game can finish;
+the caller then names it (one line, :class:`~dragonsim.errors.UserError`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from ... import _kernels
+from ..._kernels import game_fn, guard_caches
+from .. import hexes, mechanics, movetables, state
+from ..hexes import rotate
+from ..mechanics import can_engage, is_enemy, move_fits_exact, target_number
+from ..movetables import PK_F_END, PK_RQ, PK_RR
+from ..state import (
+    F_ALIVE,
+    F_ALT,
+    F_ENG,
+    F_F,
+    F_MR,
+    F_Q,
+    F_R,
+    N_SR,
+    SD_COUNT,
+    SD_DRAGONS,
+    SD_ENGAGE,
+    SD_ERR_A,
+    SD_ERR_B,
+    SD_ERR_C,
+    SD_ERR_DRAGON,
+    SD_ERR_TURN,
+    SD_ERROR,
+    SD_NO_MOVE,
+    SD_OCCUPIED,
+    SD_OFF_BOARD,
+    SD_OK,
+    SD_ROWS,
+    SD_SIDE,
+    SD_SPEED,
+    SD_TARGET,
+    SD_TURNS,
+    SD_UNREACHABLE,
+    SD_WHY_ARC,
+    SD_WHY_ENGAGED,
+    SD_WHY_GONE,
+    SD_WHY_SELF,
+    SD_WHY_TARGET_ENGAGED,
+    SR_ALT,
+    SR_ENGAGE,
+    SR_F,
+    SR_FACING,
+    SR_GIVEN,
+    SR_MODE,
+    SR_PATH,
+    SR_Q,
+    SR_R,
+    SR_SIDE,
+    SR_SPEED,
+    SR_TARGET,
+)
+
+
+@game_fn
+def _get(pst, k):
+    return np.int64(pst[k])
+
+
+@game_fn
+def _row(pst, i):
+    """Where dragon ``i``'s row for the turn being played starts (-1: past the script)."""
+    t = _get(pst, SD_COUNT + i)
+    if t < 1 or t > _get(pst, SD_TURNS):
+        return np.int64(-1)
+    return SD_ROWS + ((t - 1) * _get(pst, SD_DRAGONS) + i) * N_SR
+
+
+@game_fn
+def _error(pst, code, i, a, b, c):
+    """Keep the first broken rule (code, turn, dragon, three details)."""
+    if _get(pst, SD_ERROR) == SD_OK:
+        pst[SD_ERROR] = np.uint64(code)
+        pst[SD_ERR_TURN] = pst[SD_COUNT + i]
+        pst[SD_ERR_DRAGON] = np.uint64(i)
+        pst[SD_ERR_A] = np.uint64(a)
+        pst[SD_ERR_B] = np.uint64(b)
+        pst[SD_ERR_C] = np.uint64(c)
+
+
+@game_fn
+def script_speed(ds, i, lo, hi, pst):
+    """The speed the script records for dragon ``i`` this turn (a new turn for it begins
+    here: speeds are recorded once a turn, before anyone moves)."""
+    pst[SD_COUNT + i] = np.uint64(_get(pst, SD_COUNT + i) + 1)
+    k = _row(pst, i)
+    if k < 0 or _get(pst, k + SR_GIVEN) == 0:
+        _error(pst, SD_NO_MOVE, i, 0, 0, 0)
+        return lo
+    s = _get(pst, k + SR_SPEED)
+    if s < lo or s > hi:
+        _error(pst, SD_SPEED, i, s, lo, hi)
+        return lo if s < lo else hi
+    return s
+
+
+@game_fn
+def script_move(
+    ds,
+    i,
+    speed,
+    mv_off,
+    mv_h,
+    mv_rq,
+    mv_rr,
+    mv_box,
+    mv_pk,
+    mv_pe,
+    mv_alt_off,
+    mv_alt,
+    w,
+    d,
+    lv,
+    pst,
+):
+    """The move-table entry and altitude change of the script's move for dragon ``i``:
+    ``(entry, dalt)``. The script gives the end state, as a path's (``SR_PATH``: the offset,
+    facing change and altitude change for a dragon facing E) or on the map (``SR_END``);
+    the entry is one of speed ``speed``'s ("a number of movement points corresponding
+    exactly to the speed you recorded", p.8) that ends there and has a path on the board.
+    ``(-1, 0)`` after an error."""
+    k = _row(pst, i)
+    if k < 0 or _get(pst, k + SR_GIVEN) == 0:
+        return np.int64(-1), np.int64(0)
+    f0 = ds[i, F_F]
+    if _get(pst, k + SR_MODE) == SR_PATH:
+        dq, dr = rotate(_get(pst, k + SR_Q), _get(pst, k + SR_R), f0)
+        fend = (f0 + _get(pst, k + SR_F)) % 6
+        dalt = _get(pst, k + SR_ALT)
+    else:
+        dq = _get(pst, k + SR_Q) - ds[i, F_Q]
+        dr = _get(pst, k + SR_R) - ds[i, F_R]
+        fend = _get(pst, k + SR_F)
+        a = _get(pst, k + SR_ALT)
+        dalt = np.int64(0) if a < 0 else a - ds[i, F_ALT]  # -1: the altitude it flies at
+    mr = ds[i, F_MR]
+    b = speed - dalt
+    alt = ds[i, F_ALT] + dalt
+    if b < 0 or b >= mv_off.shape[1] - 1 or alt < 1 or alt > lv:
+        _error(pst, SD_UNREACHABLE, i, mr, b, alt)
+        return np.int64(-1), np.int64(0)
+    found = False
+    for p in range(mv_off[mr, b], mv_off[mr, b + 1]):
+        if (
+            mv_pk[f0, p, PK_RQ] == dq
+            and mv_pk[f0, p, PK_RR] == dr
+            and mv_pk[f0, p, PK_F_END] == fend
+        ):
+            e = np.int64(mv_pe[p])
+            if dalt > mv_h[e] or -dalt > mv_h[e]:
+                continue  # this path flies too few hexes for the altitude change
+            found = True
+            if move_fits_exact(
+                ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, w, d, lv
+            ):
+                return e, dalt
+    if not found:
+        _error(pst, SD_UNREACHABLE, i, mr, b, alt)
+        return np.int64(-1), np.int64(0)
+    q = ds[i, F_Q] + dq
+    r = ds[i, F_R] + dr
+    for j in range(ds.shape[0]):
+        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
+            _error(pst, SD_OCCUPIED, i, j, 0, 0)
+            return np.int64(-1), np.int64(0)
+    _error(pst, SD_OFF_BOARD, i, q, r, 0)
+    return np.int64(-1), np.int64(0)
+
+
+@game_fn
+def script_engage(ds, i, pst):
+    """The dragon ``i`` engages after its move when the script says so (-1: none); an
+    engagement needs the dragon in front of it at the same altitude, not Very Low, that has
+    moved and is not engaged (p.9, :func:`~dragonsim.lords.mechanics.can_engage`)."""
+    k = _row(pst, i)
+    if k < 0 or _get(pst, k + SR_ENGAGE) == 0:
+        return np.int64(-1)
+    for j in range(ds.shape[0]):
+        if can_engage(ds, i, j):
+            return np.int64(j)
+    _error(pst, SD_ENGAGE, i, 0, 0, 0)
+    return np.int64(-1)
+
+
+@game_fn
+def script_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst):
+    """The breath target the script records for dragon ``i`` (-1: none): an enemy in play, in
+    its arc of fire, within range and the neck bend, neither of the two engaged (p.10)."""
+    k = _row(pst, i)
+    if k < 0:
+        return np.int64(-1)
+    t = _get(pst, k + SR_TARGET)
+    if t < 0:
+        return np.int64(-1)
+    why = -1
+    if t >= ds.shape[0] or t == i:
+        why = SD_WHY_SELF
+    elif not is_enemy(ds, i, t):
+        why = SD_WHY_GONE
+    elif ds[i, F_ENG] >= 0:
+        why = SD_WHY_ENGAGED
+    elif ds[t, F_ENG] >= 0:
+        why = SD_WHY_TARGET_ENGAGED
+    elif (
+        target_number(
+            ds,
+            i,
+            t,
+            ds[i, F_Q],
+            ds[i, F_R],
+            ds[i, F_F],
+            ds[i, F_ALT],
+            tb_base,
+            arc,
+            range_mod,
+            alt_mod,
+            max_range,
+        )
+        < 0
+    ):
+        why = SD_WHY_ARC
+    if why >= 0:
+        _error(pst, SD_TARGET, i, t, why, 0)
+        return np.int64(-1)
+    return t
+
+
+@game_fn
+def script_side(ds, a, t, side1, side2, pst):
+    """The side of the corner that ``a``'s breath at ``t`` comes in through, when the line
+    runs through a corner ("the attacker chooses")."""
+    k = _row(pst, a)
+    s = -1 if k < 0 else _get(pst, k + SR_SIDE)
+    if s != side1 and s != side2:
+        _error(pst, SD_SIDE, a, side1, side2, s)
+        return side1
+    return s
+
+
+@game_fn
+def script_facing(ds, i, j, pst):
+    """The facing close-combat winner ``i`` turns to ("may then turn to face any hexside",
+    p.13); it keeps its facing when the script does not say."""
+    k = _row(pst, i)
+    f = -1 if k < 0 else _get(pst, k + SR_FACING)
+    return ds[i, F_F] if f < 0 else f
+
+
+guard_caches(sys.modules[__name__], [hexes, mechanics, movetables, state, _kernels])
