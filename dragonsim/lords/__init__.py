@@ -9,7 +9,9 @@ Modules, in the order a game's data flows through them:
 * ``mechanics`` -- the rules mechanics (to-hit number, engagement, moves, damage, close combat);
 * ``bots`` -- the named, versioned bots (``bots.dispatch`` and one module per bot family);
 * ``engine`` -- the game loop, one function per phase, and the numba kernels;
-* ``api`` (``duel``, ``battle``, ...), ``study``, ``odds`` (exact probabilities), ``baseline``.
+* ``api`` (``duel``, ``battle``, ...), ``study``, ``odds`` (exact probabilities), ``baseline``;
+* ``designs`` (every legal design, many pairs in one run), ``pricing`` (``prices``: a fair
+  price per option) and ``race`` (``best``: the best build at a budget).
 
 Every submodule is an attribute (``dragonsim.lords.api`` after a plain ``import dragonsim``),
 and the public functions are here too: ``dragonsim.lords.duel``, ``battle``, ``tournament``,
@@ -25,11 +27,14 @@ SUBMODULES = (
     "api",
     "baseline",
     "bots",
+    "designs",
     "engine",
     "hexes",
     "mechanics",
     "movetables",
     "odds",
+    "pricing",
+    "race",
     "sheets",
     "state",
     "study",
@@ -53,6 +58,8 @@ _LAZY = {
             "PairedResult",
         )
     },
+    **{name: "dragonsim.lords.pricing" for name in ("prices", "PricesResult")},
+    **{name: "dragonsim.lords.race" for name in ("best", "BestResult")},
     **{
         name: "dragonsim.lords.sheets"
         for name in ("sheet", "design", "roster", "parse_design", "Sheet")

@@ -1,6 +1,6 @@
 """Every legal design at a budget, and many design-against-design duels in one run.
 
-The design-point studies (:mod:`~dragonsim.lords.prices`, :mod:`~dragonsim.lords.best`) share
+The design-point studies (:mod:`~dragonsim.lords.pricing`, :mod:`~dragonsim.lords.race`) share
 two things, both here:
 
 * :func:`legal_designs` -- every combination of body, wings, breath, tooth and claw and rider
@@ -226,7 +226,15 @@ def play_pairs(
     n = check_int(n, "n", 1, 10**9)
     if not pairs:
         raise UserError("no pairs to play")
-    rows = np.stack([np.stack([setup.row(a, 0), setup.row(b, 1)]) for a, b in pairs])
+    memo: dict[tuple[int, int], np.ndarray] = {}  # one row per sheet and side, not per pair
+
+    def row(s, team):
+        key = (id(s), team)
+        if key not in memo:
+            memo[key] = setup.row(s, team)
+        return memo[key]
+
+    rows = np.stack([np.stack([row(a, 0), row(b, 1)]) for a, b in pairs])
     k = kernel if kernel is not None else pairs_kernel
     out = run_blocks(
         k,

@@ -64,6 +64,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -72,6 +73,7 @@ from statistics import NormalDist
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from .. import defaults
 from ..errors import UserError, check_int, check_seed
@@ -95,30 +97,29 @@ def fit_strengths(
     *,
     start: np.ndarray | None = None,
     iters: int = 50,
-    tol: float = 1e-10,
+    tol: float = 1e-9,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Maximum-likelihood logistic fit of point shares: ``points / games ~ sigmoid(x @ b)``.
 
     ``x``: float [rows, p]; ``points``: float [rows] (wins + draws / 2); ``games``: float
     [rows] (a bootstrap passes weighted counts). Newton-Raphson with a 1e-9 ridge (only to keep
-    a column no row touches at 0). Returns ``(b, covariance)``, the covariance the inverse
-    Fisher information.
+    a column no row touches at 0), stopping when no coefficient moves by ``tol``. Returns
+    ``(b, covariance)``, the covariance the inverse Fisher information.
 
     >>> x = np.array([[1.0], [-1.0]])
     >>> b, _ = fit_strengths(x, np.array([75.0, 25.0]), np.array([100.0, 100.0]))
     >>> round(float(b[0]), 4) == round(math.log(3), 4)
     True
     """
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    points = np.ascontiguousarray(points, dtype=np.float64)
+    games = np.ascontiguousarray(games, dtype=np.float64)
     p = x.shape[1]
-    b = np.zeros(p) if start is None else np.array(start, dtype=float)
-    ridge = 1e-9 * np.eye(p)
-    info = ridge
+    b = np.zeros(p) if start is None else np.array(start, dtype=np.float64)
+    info = np.eye(p)
     for _ in range(iters):
-        eta = np.clip(x @ b, -30, 30)
-        mu = 1.0 / (1.0 + np.exp(-eta))
-        grad = x.T @ (points - games * mu)
-        w = games * mu * (1.0 - mu)
-        info = (x * w[:, None]).T @ x + ridge
+        grad, info = _newton_terms(x, b, points, games)
+        info += 1e-9 * np.eye(p)
         step = np.linalg.solve(info, grad - 1e-9 * b)
         b = b + step
         if np.max(np.abs(step)) < tol:
@@ -126,17 +127,66 @@ def fit_strengths(
     return b, np.linalg.pinv(info)
 
 
+@njit(cache=True)
+def _newton_terms(x, b, points, games):
+    """The log-likelihood's gradient and Fisher information at ``b``, one pass over the rows.
+
+    A serial loop, not BLAS: the multi-threaded BLAS of a shared 2-core machine took a
+    second and more for one 52,000 x 34 product (threads spinning against the engine's)."""
+    n, p = x.shape
+    grad = np.zeros(p)
+    info = np.zeros((p, p))
+    for r in range(n):
+        eta = 0.0
+        for j in range(p):
+            eta += x[r, j] * b[j]
+        eta = min(30.0, max(-30.0, eta))
+        mu = 1.0 / (1.0 + math.exp(-eta))
+        g = points[r] - games[r] * mu
+        w = games[r] * mu * (1.0 - mu)
+        for j in range(p):
+            xj = x[r, j]
+            if xj == 0.0:
+                continue
+            grad[j] += xj * g
+            wx = w * xj
+            for k in range(j, p):
+                info[j, k] += wx * x[r, k]
+    for j in range(p):
+        for k in range(j):
+            info[j, k] = info[k, j]
+    return grad, info
+
+
+@njit(cache=True)
+def _linear(x, b):
+    """``x @ b`` without BLAS (see :func:`_newton_terms`)."""
+    n, p = x.shape
+    out = np.zeros(n)
+    for r in range(n):
+        s = 0.0
+        for j in range(p):
+            s += x[r, j] * b[j]
+        out[r] = s
+    return out
+
+
 def fair_prices(
-    beta: np.ndarray, costs: dict[str, Sequence[int]], acting: Sequence[str]
+    beta: np.ndarray,
+    costs: dict[str, Sequence[int]],
+    acting: Sequence[str],
+    refs: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float]:
     """Fair prices of the 26 options from their strengths (reference options 0).
 
-    ``beta``: float [26] (:data:`~dragonsim.lords.designs.OPTIONS` order); ``costs``: the rule
-    ``lords.design_cost``; ``acting``: the slots whose options act in the game (they set the
-    exchange rate). Returns ``(fair [26], lam)``: ``fair = cost(ref) + beta / lam`` with
-    ``lam`` the slope through the origin of ``beta`` on the printed premium ``cost -
-    cost(ref)`` over the acting slots (module docstring, step 4); NaN prices when ``lam <= 0``
-    (strength does not grow with the printed price: no exchange rate).
+    ``beta``: float [26] (:data:`~dragonsim.lords.designs.OPTIONS` order; NaN for an option
+    no design holds); ``costs``: the rule ``lords.design_cost``; ``acting``: the slots whose
+    options act in the game (they set the exchange rate); ``refs``: bool [26], one reference
+    per slot (default each slot's first, cheapest option). Returns ``(fair [26], lam)``:
+    ``fair = cost(ref) + beta / lam`` with ``lam`` the slope through the origin of ``beta``
+    on the printed premium ``cost - cost(ref)`` over the acting slots (module docstring, step
+    4); NaN prices when ``lam <= 0`` (strength does not grow with the printed price: no
+    exchange rate).
 
     >>> costs = {"body": [1, 2, 3, 4, 5], "wings": [1, 2, 3, 4, 5], "breath": [1, 2, 3, 4, 5],
     ...          "claws": [1, 2, 3, 4, 5], "rider": [0, 1, 2, 3, 4, 5]}
@@ -145,19 +195,22 @@ def fair_prices(
     >>> round(lam, 6), [round(float(f), 6) for f in fair[:5]], float(fair[-1])
     (0.1, [1.0, 2.0, 3.0, 4.0, 5.0], 0.0)
     """
-    ref, prem = _reference_costs(costs)
-    mask = np.array([s in acting for s, _ in OPTIONS])
+    refs = _REF if refs is None else refs
+    ref, prem = _reference_costs(costs, refs)
+    mask = np.array([s in acting for s, _ in OPTIONS]) & np.isfinite(beta)
     den = float(np.sum(prem[mask] ** 2))
     lam = float(np.sum(beta[mask] * prem[mask]) / den) if den > 0 else math.nan
     if not lam > 0:
-        return np.where(_REF, ref, math.nan), lam
+        return np.where(refs, ref, math.nan), lam
     return ref + beta / lam, lam
 
 
-def _reference_costs(costs) -> tuple[np.ndarray, np.ndarray]:
-    """Per option: its slot's reference (first, cheapest) cost, and its premium over it."""
+def _reference_costs(costs, refs=None) -> tuple[np.ndarray, np.ndarray]:
+    """Per option: its slot's reference cost, and its premium over it."""
+    refs = _REF if refs is None else refs
     printed = np.array([costs[s][_option_index(s, o)] for s, o in OPTIONS], dtype=float)
-    ref = np.array([costs[s][0] for s, _ in OPTIONS], dtype=float)
+    slot_ref = {s: printed[i] for i, (s, _) in enumerate(OPTIONS) if refs[i]}
+    ref = np.array([slot_ref[s] for s, _ in OPTIONS])
     return ref, printed - ref
 
 
@@ -165,8 +218,7 @@ def _option_index(slot: str, name: str) -> int:
     return [o for s, o in OPTIONS if s == slot].index(name)
 
 
-_REF = np.array([_option_index(s, o) == 0 for s, o in OPTIONS])
-_FREE = np.flatnonzero(~_REF)  # the 21 fitted option strengths
+_REF = np.array([_option_index(s, o) == 0 for s, o in OPTIONS])  # each slot's first
 
 
 def _sigmoid(v):
@@ -257,9 +309,12 @@ class PricesResult:
         c = self.calibration
         ndes = len(self.designs)
         nh = int(sum(self.held_out))
-        widest = max(
-            (r["hi"] - r["lo"]) / 2 for r in self.table if r["verdict"] != "reference"
-        )
+        widths = [
+            (r["hi"] - r["lo"]) / 2
+            for r in self.table
+            if r["verdict"] not in ("reference", "not in the band", "no price")
+        ]
+        widest = max(widths) if widths and all(math.isfinite(w) for w in widths) else math.nan
         lines = [
             f"Fair design-point prices at {self.budget} DP: {ndes} legal designs costing "
             f"{lo}..{hi}, each against the {len(self.field_names)} "
@@ -274,9 +329,14 @@ class PricesResult:
             ),
             "  model: Bradley-Terry on option indicators (log-odds of a point, draws half), "
             "reference per slot = its cheapest option;",
-            f"  one printed design point buys {self.lam:.4f} log-odds [{self.lam_ci[0]:.4f}, "
-            f"{self.lam_ci[1]:.4f}] (slots {', '.join(self.acting)}); fair = reference cost + "
-            "strength / that",
+            (
+                f"  one printed design point buys {self.lam:.4f} log-odds [{self.lam_ci[0]:.4f}, "
+                f"{self.lam_ci[1]:.4f}] (slots {', '.join(self.acting)}); fair = reference "
+                "cost + strength / that"
+                if self.lam > 0
+                else f"  NO EXCHANGE RATE: strength does not grow with the printed cost in "
+                f"these games (slope {self.lam:.4f} log-odds per point); no fair prices"
+            ),
             f"  95% intervals: {self.interval_method}; widest half-width {widest:.2f} DP",
             "",
             f"  {'slot':<7} {'option':<17} {'printed':>7} {'fair':>6}  {'95% interval':>15}  "
@@ -286,10 +346,10 @@ class PricesResult:
         for r in self.table:
             s = r["slot"] if r["slot"] != slot else ""
             slot = r["slot"]
-            if r["verdict"] == "reference":
+            if r["verdict"] in ("reference", "not in the band"):
                 lines.append(
                     f"  {s:<7} {r['option']:<17} {r['printed']:>7} {r['fair']:>6.2f}  "
-                    f"{'(reference)':>15}"
+                    f"{'(' + r['verdict'] + ')':>15}"
                 )
                 continue
             lines.append(
@@ -360,6 +420,8 @@ class PricesResult:
             "under-priced": "tab:blue",
             "fair?": "0.35",
             "reference": "0.35",
+            "not in the band": "0.35",
+            "no price": "0.35",
         }
         with plot_style():
             fig, (ax, bx) = plt.subplots(
@@ -380,6 +442,8 @@ class PricesResult:
                 ax.plot(r["printed"], yy, "D", mfc="none", mec="k", ms=6, zorder=3)
                 if r["verdict"] == "reference":
                     ax.plot(r["fair"], yy, "o", mfc="white", mec=col, ms=5, zorder=4)
+                    continue
+                if not math.isfinite(r["fair"]):
                     continue
                 ax.errorbar(
                     r["fair"],
@@ -416,7 +480,9 @@ class PricesResult:
             obs = np.asarray(hp.get("obs", []))
             se = np.asarray(hp.get("se", []))
             if pred.size:
-                bx.errorbar(pred, obs, yerr=1.96 * se, fmt="o", ms=3.5, lw=0.7, alpha=0.8)
+                bx.errorbar(
+                    pred, obs, yerr=1.96 * se, fmt="o", ms=3, lw=0.6, alpha=0.6, color="0.25"
+                )
                 lo = float(min(pred.min(), obs.min())) - 0.02
                 hi = float(max(pred.max(), obs.max())) + 0.02
                 bx.plot([lo, hi], [lo, hi], "--", color="0.3", lw=0.9, label="observed = predicted")
@@ -424,7 +490,7 @@ class PricesResult:
                 bx.set_ylim(lo, hi)
                 bx.legend(loc="upper left", fontsize=8)
             c = self.calibration
-            bx.set_xlabel("predicted share of points against the field (additive model)")
+            bx.set_xlabel("predicted share of points vs the field (additive fit)")
             bx.set_ylabel("observed share (95% interval of its games)")
             bx.set_title(
                 f"{len(pred)} held-out designs: RMSE {c.get('rmse', math.nan):.3f}, "
@@ -627,12 +693,12 @@ def _nanvar(a):
     return np.where(k >= 2, ss / np.maximum(k - 1, 1), np.nan)
 
 
-def _boot_prices(coefs, full_beta, costs, acting):
+def _boot_prices(coefs, full_beta, costs, acting, refs):
     """Fair prices and exchange rates of many coefficient vectors (NaN where ``lam <= 0``)."""
     fair = np.full((len(coefs), len(OPTIONS)), np.nan)
     lam = np.full(len(coefs), np.nan)
     for r, c in enumerate(coefs):
-        fair[r], lam[r] = fair_prices(full_beta(c), costs, acting)
+        fair[r], lam[r] = fair_prices(full_beta(c), costs, acting, refs)
     return fair, lam
 
 
@@ -643,7 +709,15 @@ def _analyse(
     docstring); the fields of a :class:`PricesResult` the games decide."""
     nd = len(drawn)
     index = np.array([d.index for d in drawn])
-    xo = option_matrix(index)[:, _FREE]  # [nd, 21]
+    held_by = option_matrix(index).sum(axis=0)  # drawn designs holding each option
+    # each slot's reference: its cheapest option some drawn design holds (the first, unless
+    # the band leaves it out); options no drawn design holds are not priced
+    refs = np.zeros(len(OPTIONS), dtype=bool)
+    for slot in SLOTS:
+        mine = [i for i, (s, _) in enumerate(OPTIONS) if s == slot and held_by[i] > 0]
+        refs[min(mine, key=lambda i: (costs[slot][_option_index(*OPTIONS[i])], i))] = True
+    free = np.flatnonzero(~refs & (held_by > 0))
+    xo = option_matrix(index)[:, free]
     nfree = xo.shape[1]
     # entity rows: a design's free option indicators, a field dragon's own column
     ent = np.zeros((nd + nf, nfree + nf))
@@ -656,19 +730,19 @@ def _analyse(
     design_of = np.where(a < nd, a, -1), np.where(b < nd, b, -1)
 
     def full_beta(coef):
-        beta = np.zeros(len(OPTIONS))
-        beta[_FREE] = coef[:nfree]
+        beta = np.where(refs, 0.0, np.nan)
+        beta[free] = coef[:nfree]
         return beta
 
     coef, cov = fit_strengths(x, points, games)
     beta = full_beta(coef)
-    fair, lam = fair_prices(beta, costs, acting)
-    se_fit = np.zeros(len(OPTIONS))
-    se_fit[_FREE] = np.sqrt(np.clip(np.diag(cov)[:nfree], 0, None))
+    fair, lam = fair_prices(beta, costs, acting, refs)
+    se_fit = np.where(refs, 0.0, np.nan)
+    se_fit[free] = np.sqrt(np.clip(np.diag(cov)[:nfree], 0, None))
 
     # the games' noise: the fit's covariance, carried to the prices by drawing strengths
     draws = rng.multivariate_normal(coef, cov, size=bootstrap, method="cholesky")
-    game_fair, game_lam = _boot_prices(draws, full_beta, costs, acting)
+    game_fair, game_lam = _boot_prices(draws, full_beta, costs, acting, refs)
     var_f = _nanvar(game_fair)
     var_l = float(_nanvar(game_lam))
     if share < 1.0:
@@ -682,21 +756,22 @@ def _analyse(
             wb = np.where(design_of[1] >= 0, mult[np.maximum(design_of[1], 0)], 1.0)
             w = wa * wb
             boot[r], _ = fit_strengths(x, points * w, games * w, start=coef, iters=25, tol=1e-8)
-        des_fair, des_lam = _boot_prices(boot, full_beta, costs, acting)
+        des_fair, des_lam = _boot_prices(boot, full_beta, costs, acting, refs)
         var_f = (1 - share) * _nanvar(des_fair) + share * var_f
         var_l = (1 - share) * float(_nanvar(des_lam)) + share * var_l
     zq = NormalDist().inv_cdf(1 - ALPHA / 2)
     sd = np.sqrt(var_f)
     lo_hi = np.vstack([fair - zq * sd, fair + zq * sd])
     lam_ci = (lam - zq * math.sqrt(var_l), lam + zq * math.sqrt(var_l))
-    ref_cost, prem = _reference_costs(costs)
+    ref_cost, prem = _reference_costs(costs, refs)
     printed = ref_cost + prem
     dev = fair - printed
     with np.errstate(invalid="ignore", divide="ignore"):
         z = dev / sd
-    pvals = [2 * (1 - NormalDist().cdf(abs(float(z[i])))) if np.isfinite(z[i]) else 1.0 for i in _FREE]
-    rej = holm(pvals, alpha=ALPHA)
-    n_hold = option_matrix(index).sum(axis=0)
+    pvals = [
+        2 * (1 - NormalDist().cdf(abs(float(z[i])))) if np.isfinite(z[i]) else 1.0 for i in free
+    ]
+    rej = holm(pvals, alpha=ALPHA) if pvals else []
     table = []
     k = 0
     for i, (slot, name) in enumerate(OPTIONS):
@@ -710,15 +785,21 @@ def _analyse(
             "strength": float(beta[i]),
             "strength_se": float(se_fit[i]),
             "deviation": float(dev[i]),
-            "se": float(sd[i]) if not _REF[i] else 0.0,
+            "se": float(sd[i]) if not refs[i] else 0.0,
             "p": 1.0,
             "verdict": "reference",
-            "designs": int(n_hold[i]),
+            "designs": int(held_by[i]),
         }
-        if not _REF[i]:
+        if held_by[i] == 0:
+            row.update(verdict="not in the band", p=math.nan, se=math.nan)
+        elif not refs[i]:
             row["p"] = float(pvals[k])
             row["verdict"] = (
-                ("over-priced" if dev[i] < 0 else "under-priced") if rej[k] else "fair?"
+                "no price"
+                if not math.isfinite(dev[i])
+                else ("over-priced" if dev[i] < 0 else "under-priced")
+                if rej[k]
+                else "fair?"
             )
             k += 1
         else:
@@ -758,7 +839,7 @@ def _calibration(x, points, games, pairs, held, nd):
     if not held.any():
         return empty, {}
     coef, _ = fit_strengths(x[~in_held], points[~in_held], games[~in_held])
-    mu = _sigmoid(x @ coef)
+    mu = _sigmoid(_linear(np.ascontiguousarray(x), coef))
     pred, obs, var, se = [], [], [], []
     for d in np.flatnonzero(held):
         # the design's side of its games against the field (side 0 or side 1)
@@ -808,7 +889,7 @@ def _interactions(x, points, games, pairs, coef, index, nd, lam):
     against the field, full fit): a log-odds shift (residual / information), a z score, and
     Holm over every cell with a design."""
     a, b = pairs[:, 0], pairs[:, 1]
-    mu = _sigmoid(x @ coef)
+    mu = _sigmoid(_linear(np.ascontiguousarray(x), coef))
     res = np.zeros(nd)
     info = np.zeros(nd)
     s0 = (a < nd) & (b >= nd)
@@ -822,7 +903,7 @@ def _interactions(x, points, games, pairs, coef, index, nd, lam):
 
     opts = _slot_options()
     cells = []
-    for i, j in [(i, j) for i in range(len(SLOTS)) for j in range(i + 1, len(SLOTS))]:
+    for i, j in itertools.combinations(range(len(SLOTS)), 2):
         for u in range(len(opts[SLOTS[i]])):
             for v in range(len(opts[SLOTS[j]])):
                 sel = (index[:, i] == u) & (index[:, j] == v)
