@@ -47,14 +47,14 @@ def synthetic_kernel(beta: np.ndarray, seat: float = SEAT):
     starts = np.array([_first(s) for s in D.SLOTS])
     cols = [S.D_BODY, S.D_WINGS, S.D_BREATH, S.D_CLAWS, S.D_RIDER]
 
-    def kernel(start, stop, seed, rows, m, offset, *args):
+    def kernel(start, stop, seed, rows, m, offset, common, *args):
         npairs = rows.shape[0]
         out = np.zeros(3 * npairs, dtype=np.int64)
         if stop <= start:
             return out
         g = np.arange(start, stop, dtype=np.uint64)
         p = (g // np.uint64(m)).astype(np.int64)
-        k = g % np.uint64(m) + np.uint64(offset)
+        k = (g % np.uint64(m) if common else g) + np.uint64(offset)
         s = beta[starts + rows[:, :, cols]].sum(axis=2)  # [P, 2]
         pr = 1 / (1 + np.exp(-(s[:, 0] - s[:, 1] + seat)))
         u = _uniform(seed, p.astype(np.uint64), k)

@@ -170,3 +170,39 @@ def test_bad_input(kw, msg):
 def test_budget_outside_the_bounds():
     with pytest.raises(UserError, match="no legal design costs"):
         prices(40, band=2, n=1)
+
+
+def _planted_kernel():
+    planted = planted_prices()
+    ref = np.array([COSTS[s][0] for s, _ in D.OPTIONS], dtype=float)
+    return synthetic_kernel(LAM * (planted - ref))
+
+
+def test_checkpoint_and_dask_give_the_same_prices(tmp_path):
+    """Part 6 of the issue: the games run through ``run_blocks``, so a checkpointed run, its
+    resumption from the finished file and a Dask run (threaded scheduler) give the counts,
+    and so the prices, of a plain run."""
+    kw = dict(band=1, designs=60, n=8, seed=5, bootstrap=20, kernel=_planted_kernel())
+    plain = prices(12, **kw).to_frame()
+    ck = tmp_path / "prices.ck"
+    first = prices(12, checkpoint=str(ck), **kw).to_frame()
+    again = prices(12, checkpoint=str(ck), **kw).to_frame()
+    assert plain.equals(first) and plain.equals(again)
+    pytest.importorskip("dask")
+    dask = prices(12, backend="dask", **kw).to_frame()
+    assert plain.equals(dask)
+
+
+def test_cli_prices(tmp_path, capsys):
+    """The command line: one JSON object with the manifest and its argv, a CSV of the table,
+    a PNG figure; a bad file name is one line and exit 2 before any game."""
+    from dragonsim.cli import main
+
+    png, csv = tmp_path / "p.png", tmp_path / "p.csv"
+    argv = ["prices", "--budget", "6", "--band", "1", "--designs", "20", "-n", "2"]
+    assert main([*argv, "--json", "--plot", str(png), "--csv", str(csv), "--no-progress"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["manifest"]["argv"][0] == "prices" and len(d["prices"]) == 26
+    assert png.stat().st_size > 10_000 and csv.read_text().startswith("slot,option,printed")
+    assert main([*argv, "--plot", "p.jpg"]) == 2
+    assert "must end in .png" in capsys.readouterr().err

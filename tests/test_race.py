@@ -97,3 +97,29 @@ def test_small_real_race(tmp_path):
 def test_bad_input(kw, msg):
     with pytest.raises(UserError, match=msg):
         best(**kw)
+
+
+def test_checkpoint_resumes_the_race(tmp_path):
+    """Each round is a checkpoint section: the same call again answers from the finished
+    file with the same survivors and scores."""
+    kw = dict(n0=4, rounds=4, seed=6, kernel=synthetic_kernel(_strengths()))
+    ck = str(tmp_path / "race.ck")
+    a = best(12, checkpoint=ck, **kw)
+    b = best(12, checkpoint=ck, **kw)
+    assert a.survivors == b.survivors and np.array_equal(a.points, b.points)
+    assert a.history == b.history
+
+
+def test_cli_best(tmp_path, capsys):
+    """The command line: the summary names the survivors; --json carries the manifest."""
+    from dragonsim.cli import main
+
+    argv = ["best", "--budget", "6", "--n0", "2", "--rounds", "2", "--field", "Slash,Reaper"]
+    assert main([*argv, "--no-progress", "--csv", str(tmp_path / "b.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "builds the race could not separate from the top" in out
+    assert main([*argv, "--no-progress", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["manifest"]["command"] == "best" and d["manifest"]["argv"][0] == "best"
+    assert main(["best", "--budget", "6", "--field", "Nobody"]) == 2
+    assert "unknown dragon 'Nobody'" in capsys.readouterr().err

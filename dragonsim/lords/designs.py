@@ -10,9 +10,10 @@ two things, both here:
   more than 25 points", p.26). At exactly 15 design points there are 433.
 * :func:`play_pairs` -- ``n`` games of each of many pairs of sheets in one
   :func:`~dragonsim.runner.run_blocks` run, so progress, interruption, checkpoints and the
-  Dask backend come as they do for a duel. Game ``k`` of *every* pair plays from the streams
-  ``(seed, offset + k)``: common random numbers across pairs, as
-  :func:`~dragonsim.lords.study.sensitivity` has them across rules. The counters are three per
+  Dask backend come as they do for a duel. With ``common`` game ``k`` of *every* pair plays
+  from the streams ``(seed, offset + k)``: common random numbers across pairs, as
+  :func:`~dragonsim.lords.study.sensitivity` has them across rules; without, every pair plays
+  from streams of its own (independent pairs). The counters are three per
   pair (side 0's wins, side 1's wins, draws), so they add over blocks like any counters and a
   run's totals do not depend on the block size, thread count or backend.
 
@@ -162,16 +163,18 @@ def pair_setup(
     return PairSetup((scen, opt, tb, mv, plan_table(tb)), pols[0], rs)
 
 
-def pairs_kernel(start, stop, seed, rows, m, offset, *args):
-    """Games ``start..stop-1`` of a pairs run: game ``g`` is game ``offset + g % m`` of pair
-    ``g // m`` (its streams ``(seed, offset + g % m)``, the same in every pair).
+def pairs_kernel(start, stop, seed, rows, m, offset, common, *args):
+    """Games ``start..stop-1`` of a pairs run: game ``g`` is game ``g % m`` of pair ``g // m``;
+    it plays from the streams ``(seed, offset + g % m)`` when ``common`` (the same in every
+    pair: common random numbers), else ``(seed, offset + g)`` (every pair its own).
 
     Parameters
     ----------
     rows : int64 [P, 2, N_DCOLS]
         Each pair's two sheet rows (side 0, side 1).
-    m, offset : int
-        Games per pair, and the first game index of every pair.
+    m, offset, common : int
+        Games per pair, the first stream index, and 1 for common random numbers across pairs
+        (0: independent pairs).
     args
         ``(scen, opt, tb, mv, plan)`` (:attr:`PairSetup.args`).
 
@@ -187,7 +190,8 @@ def pairs_kernel(start, stop, seed, rows, m, offset, *args):
     while g < stop:
         p, k0 = divmod(g, m)
         k1 = min(m, k0 + stop - g)
-        c = E.duel_kernel(offset + k0, offset + k1, seed, rows[p], *args, _NO_RECORDS)
+        base = offset + (0 if common else p * m)
+        c = E.duel_kernel(base + k0, base + k1, seed, rows[p], *args, _NO_RECORDS)
         out[3 * p] += c[S.C_WIN]
         out[3 * p + 1] += c[S.C_WIN + 1]
         out[3 * p + 2] += c[S.C_DRAWS]
@@ -205,6 +209,7 @@ def play_pairs(
     n: int,
     seed: int,
     offset: int = 0,
+    common: bool = True,
     kernel: Callable[..., np.ndarray] | None = None,
     progress: bool | None = False,
     checkpoint=None,
@@ -213,7 +218,9 @@ def play_pairs(
     dask_client=None,
     threads: int | None = None,
 ):
-    """Play games ``offset..offset+n-1`` of every pair of sheets in ``pairs`` (side 0, side 1).
+    """Play ``n`` games of every pair of sheets in ``pairs`` (side 0, side 1): games
+    ``offset..offset+n-1`` of each pair's streams with ``common`` (common random numbers:
+    game ``k`` of every pair from the same streams), else every pair its own streams.
 
     Returns ``(counts, outcome)``: int64 [P, 3] (side 0's wins, side 1's wins, draws) and the
     :class:`~dragonsim.runner.RunOutcome` (games played, seconds, interrupted). An interrupted
@@ -240,7 +247,7 @@ def play_pairs(
         k,
         n * len(pairs),
         seed,
-        (rows, int(n), int(offset), *setup.args),
+        (rows, int(n), int(offset), int(bool(common)), *setup.args),
         progress=progress,
         checkpoint=checkpoint,
         compiled=E.play_chunks,

@@ -1,7 +1,8 @@
 """Fair design-point prices for every option of the Cost Table, from games.
 
-The rulebook promises that "dragons of equivalent point values [are] equally matched" (Dragon
-Lords rulebook, "Dragon Design", p.26). :func:`prices` asks of each of the 26 options (body,
+The rulebook promises "a special points system which makes dragons of equivalent point values
+equally matched" (Dragon Lords rulebook, Advanced Scenarios, "Using Your Own Dragons", on the
+design rules of pp.26-27). :func:`prices` asks of each of the 26 options (body,
 wings, breath, tooth and claw, rider: the Cost Table, p.26) what it is worth in games:
 
 1. **Designs.** Every legal design costing ``budget - band .. budget + band`` (2,611 of them
@@ -9,9 +10,11 @@ wings, breath, tooth and claw, rider: the Cost Table, p.26) what it is worth in 
    force), or ``designs`` of them drawn uniformly without replacement. A share ``holdout`` of
    them (drawn by the seed) is kept out of the validation fit; the prices use them all.
 2. **Games.** Every drawn design plays every dragon of the field (default: the twelve
-   ready-made dragons, pp.30-35) ``n`` games from each seat, and its two neighbours in a random
-   cycle of the drawn designs ``n`` games from each seat, all under one bot and one rules set.
-   Game ``k`` of every pairing plays from the streams ``(seed, k)`` (common random numbers).
+   ready-made dragons, pp.30-35) ``n`` games from each seat, and its two neighbours in a cycle
+   of the drawn designs (a fixed pseudo-random order, the same for every seed) ``n`` games
+   from each seat, all under one bot and one rules set. Every pairing plays from streams of
+   its own (``common=True`` plays game ``k`` of every pairing from the streams ``(seed, k)``,
+   common random numbers; see step 5 for why that is not the default here).
 3. **Model.** Bradley-Terry on option indicators (a logistic model of the share of points,
    draws counting half): side 0 of a pairing scores with probability
    ``sigmoid(s_0 - s_1 + h)``, where a drawn design's strength is the sum of its options'
@@ -40,10 +43,16 @@ wings, breath, tooth and claw, rider: the Cost Table, p.26) what it is worth in 
    every pairing of a drawn copy kept, the model refitted) times the finite-population
    correction ``1 - share`` (``share`` = drawn / legal), plus ``share`` times the games' part.
    95% intervals are normal, +-1.96 of that standard deviation. The binomial covariance
-   treats games as independent; the games of different designs share their dice (common
-   random numbers), which makes them positively correlated, so a contrast between designs
-   varies less than it says (``tests/test_prices.py`` checks the coverage on a synthetic
-   win model).
+   treats games as independent, which they are with a stream per pairing. On common random
+   numbers they are not: every design then meets the field in the same ``2 n`` game
+   situations per field dragon (placement, initiative, dice), and an option's strength is
+   measured in those situations only. At 15 DP with ``n = 20`` two seeds on common random
+   numbers gave fair prices up to 1.7 DP apart (Very Heavy; Average, Heavy, Ice, Magma about
+   0.9), where the binomial standard error of a difference was 0.05 to 0.13 DP (the mean
+   squared z of the 21 differences was 52, against about 1 for honest intervals). So a price
+   study plays every pairing from its own streams, and the pairing, which helps when two
+   designs are compared on the same games, is left to the race (:mod:`~dragonsim.lords.
+   race`).
 6. **Verdicts.** For each non-reference option, ``fair - printed`` over its bootstrap standard
    error is a z statistic (normal p-value); Holm's step-down procedure over the 21 options
    (family-wise 5%) says which are over-priced (fair below printed) or under-priced.
@@ -439,6 +448,8 @@ class PricesResult:
             y = -np.array(y)
             for yy, r in zip(y, self.table, strict=True):
                 col = colours[r["verdict"]]
+                if math.isfinite(r["fair"]):  # from printed to fair: which way and how far
+                    ax.plot([r["printed"], r["fair"]], [yy, yy], color=col, lw=0.8, alpha=0.35)
                 ax.plot(r["printed"], yy, "D", mfc="none", mec="k", ms=6, zorder=3)
                 if r["verdict"] == "reference":
                     ax.plot(r["fair"], yy, "o", mfc="white", mec=col, ms=5, zorder=4)
@@ -464,7 +475,13 @@ class PricesResult:
             ax.set_xlabel("design points")
             ax.grid(axis="x", alpha=0.3)
             ax.plot([], [], "D", mfc="none", mec="k", label="printed cost (p.26)")
-            ax.plot([], [], "o", color="0.35", label="fair price, 95% interval")
+            ax.plot(
+                [],
+                [],
+                "o",
+                color="0.35",
+                label="fair price, 95% interval (most\nnarrower than the dot)",
+            )
             ax.plot([], [], "o", color="tab:red", label="over-priced (Holm 5%)")
             ax.plot([], [], "o", color="tab:blue", label="under-priced (Holm 5%)")
             ax.plot([], [], "o", mfc="white", mec="0.35", label="slot reference (fixed)")
@@ -517,6 +534,7 @@ def prices(
     field_dragons: Sequence | None = None,
     holdout: float = 0.2,
     bootstrap: int = 200,
+    common: bool = False,
     turn_limit: int = defaults.TURN_LIMIT,
     progress: bool | None = False,
     checkpoint=None,
@@ -544,6 +562,9 @@ def prices(
         The fixed opponents (default the twelve ready-made dragons).
     holdout, bootstrap
         The share of drawn designs held out of the validation fit; bootstrap replicates.
+    common
+        Play every pairing on common random numbers (default: each its own streams; the
+        intervals assume independent games, module docstring step 5).
     progress, checkpoint, backend, dask_client, threads
         As for :func:`~dragonsim.runner.run_blocks` (``checkpoint``: a path; the same call
         resumes from it).
@@ -597,8 +618,9 @@ def prices(
     for i in range(nd):
         for j in range(nf):
             pairs += [(i, nd + j), (nd + j, i)]
+    cycle = np.random.default_rng(0x4359434C45)  # the cycles: the same for every seed
     for group in (np.flatnonzero(~held), np.flatnonzero(held)):
-        order = rng.permutation(group)
+        order = cycle.permutation(group)
         if len(order) >= 3:
             for t in range(len(order)):
                 a, b = int(order[t]), int(order[(t + 1) % len(order)])
@@ -612,6 +634,7 @@ def prices(
         "policy": setup.policy,
         "seed": seed,
         "n": n,
+        "common": bool(common),
         "rules_hash": rs.hash,
     }
     section = open_checkpoint(checkpoint, identity, "games")
@@ -621,6 +644,7 @@ def prices(
         setup,
         n=n,
         seed=seed,
+        common=common,
         kernel=kernel,
         progress=progress,
         checkpoint=section,
@@ -675,6 +699,7 @@ def prices(
             band=[lo, hi],
             designs=nd,
             n_per_seat=n,
+            common_random_numbers=bool(common),
             policy=policy_version(setup.policy),
             field=[s.name for s in fsheets],
             interrupted=out.interrupted,

@@ -242,7 +242,7 @@ class BestResult:
             )
             ax.errorbar([], [], xerr=[], fmt="o", color="0.6", label="eliminated")
             ax.plot([], [], ls="--", color="tab:red", label="highest lower bound")
-            ax.legend(loc="lower right", fontsize=7.5, framealpha=0.9)
+            ax.legend(loc="upper left", fontsize=7.5, frameon=True, framealpha=0.9)
             ax.grid(axis="x", alpha=0.3)
             ax.set_title(
                 f"The best build at {self.budget} DP (bot {self.policy}): "
@@ -250,13 +250,14 @@ class BestResult:
                 fontsize=10,
             )
             left = [len(self.designs)] + [h["survivors"] for h in self.history]
-            bx.plot(range(len(left)), left, "o-", color="tab:blue")
-            for i, v in enumerate(left):
-                bx.annotate(str(v), (i, v), textcoords="offset points", xytext=(4, 4), fontsize=7)
+            xs = [-1] + [h["round"] for h in self.history]
+            bx.plot(xs, left, "o-", color="tab:blue")
+            for i, v in zip(xs, left, strict=True):
+                bx.annotate(str(v), (i, v), textcoords="offset points", xytext=(3, 4), fontsize=7)
             bx.set_yscale("log")
-            bx.set_xticks(range(len(left)))
-            bx.set_xticklabels(["start"] + [str(h["round"]) for h in self.history], fontsize=8)
-            bx.set_xlabel("after round")
+            bx.set_xticks(xs)
+            bx.set_xticklabels(["in"] + [str(x) for x in xs[1:]], fontsize=8)
+            bx.set_xlabel("after round (in: every design at the start)", fontsize=8)
             bx.set_ylabel("designs left")
             bx.set_title("survivors after each round", fontsize=10)
             bx.grid(alpha=0.3)
@@ -383,6 +384,7 @@ def best(
                 n=m,
                 seed=seed,
                 offset=offset,
+                common=True,
                 kernel=kernel,
                 progress=progress,
                 checkpoint=None if ck is None else ck.section(f"round {r}"),
