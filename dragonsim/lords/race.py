@@ -257,9 +257,9 @@ class BestResult:
             bx.set_yscale("log")
             bx.set_xticks(xs)
             bx.set_xticklabels(["in"] + [str(x) for x in xs[1:]], fontsize=8)
-            bx.set_xlabel("after round (in: every design at the start)", fontsize=8)
+            bx.set_xlabel("after round")
             bx.set_ylabel("designs left")
-            bx.set_title("survivors after each round", fontsize=10)
+            bx.set_title("designs left after each round\n(in: at the start)", fontsize=10)
             bx.grid(alpha=0.3)
             fig.tight_layout()
         return fig
