@@ -43,6 +43,7 @@ __all__ = [
     "OPTIONS",
     "Design",
     "legal_designs",
+    "field_text",
     "option_matrix",
     "PairSetup",
     "pair_setup",
@@ -124,6 +125,15 @@ def option_matrix(index: np.ndarray) -> np.ndarray:
     for k in range(len(SLOTS)):
         x[rows, starts[k] + index[:, k]] = 1.0
     return x
+
+
+def field_text(names: Sequence[str]) -> str:
+    """``the 12 ready-made dragons`` for the default field, else the names."""
+    from .sheets import ROSTER
+
+    if list(names) == list(ROSTER):
+        return f"the {len(names)} ready-made dragons"
+    return "the field " + ", ".join(names)
 
 
 @dataclass(frozen=True)

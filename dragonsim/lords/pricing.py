@@ -87,7 +87,15 @@ from numba import njit
 from .. import defaults
 from ..errors import UserError, check_int, check_seed
 from ..stats import holm
-from .designs import OPTIONS, SLOTS, legal_designs, option_matrix, pair_setup, play_pairs
+from .designs import (
+    OPTIONS,
+    SLOTS,
+    field_text,
+    legal_designs,
+    option_matrix,
+    pair_setup,
+    play_pairs,
+)
 
 __all__ = ["prices", "PricesResult", "fit_strengths", "fair_prices", "ALPHA"]
 
@@ -326,8 +334,8 @@ class PricesResult:
         widest = max(widths) if widths and all(math.isfinite(w) for w in widths) else math.nan
         lines = [
             f"Fair design-point prices at {self.budget} DP: {ndes} legal designs costing "
-            f"{lo}..{hi}, each against the {len(self.field_names)} "
-            f"ready-made dragons and two other designs, {self.n:,} games from each seat; bot "
+            f"{lo}..{hi}, each against {field_text(self.field_names)} and two other designs, "
+            f"{self.n:,} games from each seat; bot "
             f"{self.policy}, seed {self.seed}",
             f"  {self.games:,} games in {self.seconds:.0f} s; "
             + rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides")),

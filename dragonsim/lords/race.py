@@ -48,7 +48,7 @@ import numpy as np
 
 from .. import defaults
 from ..errors import UserError, check_int, check_seed
-from .designs import legal_designs, pair_setup, play_pairs
+from .designs import field_text, legal_designs, pair_setup, play_pairs
 
 __all__ = ["best", "BestResult", "hoeffding_radius"]
 
@@ -158,7 +158,7 @@ class BestResult:
         surv = df[df.survivor]
         lines = [
             f"The best build at {self.budget} DP: {len(self.designs)} legal designs raced "
-            f"against the {len(self.field_names)} ready-made dragons (each from both seats), "
+            f"against {field_text(self.field_names)} (each from both seats), "
             f"bot {self.policy}, seed {self.seed}",
             f"  {self.total_games:,} games in {self.seconds:.0f} s, {len(self.history)} rounds "
             f"(round r: {self.n0} x 2^r new games per seat per field dragon); "
