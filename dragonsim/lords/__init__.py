@@ -10,12 +10,14 @@ Modules, in the order a game's data flows through them:
 * ``bots`` -- the named, versioned bots (``bots.dispatch`` and one module per bot family);
 * ``engine`` -- the game loop, one function per phase, and the numba kernels;
 * ``api`` (``duel``, ``battle``, ...), ``study``, ``odds`` (exact probabilities), ``baseline``;
-* ``replay`` (one game of a run, exactly, as events), ``script`` (scripted games), ``picture``.
+* ``replay`` (one game of a run, exactly, as events), ``script`` (scripted games), ``picture``;
+* ``designs`` (every legal design, many pairs in one run), ``pricing`` (``prices``: a fair
+  price per option) and ``race`` (``best``: the best build at a budget).
 
 Every submodule is an attribute (``dragonsim.lords.api`` after a plain ``import dragonsim``),
 and the public functions are here too: ``dragonsim.lords.duel``, ``battle``, ``tournament``,
 ``sensitivity``, ``compare``, ``sheet``, ``design``, ``roster``, ``play_script`` (a scripted
-game: moves given, dice forced) (each imported on first use).
+game: moves given, dice forced), ``prices`` and ``best`` (each imported on first use).
 """
 
 from __future__ import annotations
@@ -27,11 +29,14 @@ SUBMODULES = (
     "api",
     "baseline",
     "bots",
+    "designs",
     "engine",
     "hexes",
     "mechanics",
     "movetables",
     "odds",
+    "pricing",
+    "race",
     "script",
     "sheets",
     "state",
@@ -58,6 +63,8 @@ _LAZY = {
     },
     "play_script": "dragonsim.lords.script",
     "load_script": "dragonsim.lords.script",
+    **{name: "dragonsim.lords.pricing" for name in ("prices", "PricesResult")},
+    **{name: "dragonsim.lords.race" for name in ("best", "BestResult")},
     **{
         name: "dragonsim.lords.sheets"
         for name in ("sheet", "design", "roster", "parse_design", "Sheet")

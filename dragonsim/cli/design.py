@@ -1,0 +1,194 @@
+"""The design-point commands: ``prices`` (a fair price for every option) and ``best`` (the
+best build at a budget)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
+from .common import (
+    add_checkpoint_option,
+    add_rules_option,
+    count,
+    emit_json,
+    interrupted_code,
+    positive_int,
+    rules_from,
+    seed_int,
+)
+
+
+def _share(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--budget", type=int, default=15, help="design points (default 15)")
+    p.add_argument("--seed", type=seed_int, default=1, help="random seed (default 1)")
+    p.add_argument(
+        "--policy",
+        default="hunter",
+        help="the bot every dragon plays (default hunter; e.g. search, hunter:64)",
+    )
+    p.add_argument(
+        "--turn-limit",
+        type=positive_int,
+        default=DEFAULT_TURN_LIMIT,
+        help=f"a game's turn limit (default {DEFAULT_TURN_LIMIT})",
+    )
+    p.add_argument(
+        "--field",
+        default=None,
+        metavar="A,B,...",
+        help="the fixed opponents, ready-made names (default the twelve ready-made dragons)",
+    )
+    p.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        help="numba threads (default: all cores); results do not depend on it",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--csv", metavar="FILE.csv", help="write the table (to_frame) to FILE.csv")
+    p.add_argument("--plot", metavar="FILE.png", help="write the figure to FILE.png")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    add_rules_option(p)
+    add_checkpoint_option(p)
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "prices",
+        help="a fair design-point price for every option, from games",
+        description="Plays every legal design of the budget band (or --designs of them) "
+        "against the ready-made dragons and two other designs, fits a Bradley-Terry model in "
+        "which a design's strength is the sum of its options' (the cheapest option of each "
+        "slot the reference), and converts strength to design points at the rate one printed "
+        "point buys. Reports each option's fair price beside its printed cost with a 95%% "
+        "interval, the options over- or under-priced (Holm 5%%), the fit on held-out designs "
+        "and the option pairs where the additive model fails.",
+    )
+    _common(p)
+    p.add_argument(
+        "--band", type=int, default=3, help="designs cost budget-band..budget+band (default 3)"
+    )
+    p.add_argument(
+        "--designs",
+        type=count,
+        default=None,
+        help="draw this many designs of the band (default: every one)",
+    )
+    p.add_argument("-n", type=count, default=20, help="games per pairing per seat (default 20)")
+    p.add_argument(
+        "--holdout",
+        type=_share,
+        default=0.2,
+        help="share of designs held out of the validation fit (default 0.2)",
+    )
+    p.add_argument(
+        "--bootstrap", type=count, default=200, help="bootstrap replicates (default 200)"
+    )
+    p.set_defaults(func=cmd_prices)
+
+    p = sub.add_parser(
+        "best",
+        help="the best build at a budget: every legal design raced against the field",
+        description="Races every legal design costing exactly --budget design points against "
+        "the ready-made dragons (each from both seats) by successive halving on common random "
+        "numbers: each round doubles the games of the survivors, and a design is eliminated "
+        "only when its Hoeffding bound (simultaneous over every design and round) falls below "
+        "the best lower bound, so the best build survives with probability >= 1 - alpha. "
+        "Reports the survivors (the builds not separated from the top) with their bounds.",
+    )
+    _common(p)
+    p.add_argument(
+        "--n0",
+        type=count,
+        default=16,
+        help="games per seat per field dragon in round 0, doubling each round (default 16)",
+    )
+    p.add_argument("--rounds", type=count, default=10, help="most rounds (default 10)")
+    p.add_argument("--max-games", type=count, default=8_000_000, help="game budget (default 8e6)")
+    p.add_argument(
+        "--alpha", type=_share, default=0.05, help="chance of losing the best (default 0.05)"
+    )
+    p.add_argument("--top", type=count, default=10, help="survivors to list (default 10)")
+    p.set_defaults(func=cmd_best)
+
+
+def _check_paths(args) -> None:
+    from ..errors import UserError
+
+    for path, ext in ((args.plot, ".png"), (args.csv, ".csv")):
+        if path is not None and not str(path).lower().endswith(ext):
+            raise UserError(f"{path!r}: the file must end in {ext}")
+
+
+def _field(args):
+    if args.field is None:
+        return None
+    return [f.strip() for f in args.field.split(",") if f.strip()]
+
+
+def _output(args, res, unit: str) -> int:
+    if args.csv:
+        res.to_frame().to_csv(args.csv, index=False)
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        res.plot().savefig(args.plot, dpi=130)
+    if args.json:
+        emit_json(res.to_dict())
+    else:
+        print(res.summary())
+    return interrupted_code(res, unit)
+
+
+def cmd_prices(args: argparse.Namespace) -> int:
+    from ..lords.pricing import prices
+
+    _check_paths(args)
+    res = prices(
+        args.budget,
+        band=args.band,
+        designs=args.designs,
+        n=args.n,
+        seed=args.seed,
+        policy=args.policy,
+        rules=rules_from(args, "lords"),
+        field_dragons=_field(args),
+        holdout=args.holdout,
+        bootstrap=args.bootstrap,
+        turn_limit=args.turn_limit,
+        progress=False if args.no_progress else None,
+        checkpoint=args.checkpoint,
+        threads=args.threads,
+    )
+    return _output(args, res, "games")
+
+
+def cmd_best(args: argparse.Namespace) -> int:
+    from ..lords.race import best
+
+    _check_paths(args)
+    res = best(
+        args.budget,
+        n0=args.n0,
+        rounds=args.rounds,
+        max_games=args.max_games,
+        alpha=args.alpha,
+        seed=args.seed,
+        policy=args.policy,
+        rules=rules_from(args, "lords"),
+        field_dragons=_field(args),
+        top=args.top,
+        turn_limit=args.turn_limit,
+        progress=False if args.no_progress else None,
+        checkpoint=args.checkpoint,
+        threads=args.threads,
+    )
+    return _output(args, res, "rounds")
