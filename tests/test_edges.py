@@ -35,6 +35,7 @@ from dragonsim.lords import movetables as MT
 from dragonsim.lords import state as S
 from dragonsim.lords import tables as T
 from dragonsim.lords.tables import kernel_tables
+from dragonsim.rules import lords_rules
 
 TB = kernel_tables()
 MRS = {"A": 0, "D": 3, "E": 4, "I": 8}  # A turns 60 degrees for free, I is the stiffest
@@ -349,3 +350,29 @@ def test_released_bots_ignore_the_alternatives(pol):
     with_alt = E.duel_kernel(0, 400, 3, dragons, scen, opt, tb, rich, plan, rec)
     assert plain[S.C_GAMES] == 400
     assert (plain == with_alt).all()
+
+
+def test_alternative_paths_are_the_same_without_the_compiler():
+    """The plain-Python engine (NUMBA_DISABLE_JIT=1: the reference the speed benchmark compares
+    with) builds the same alternative paths as the compiled one. The move records are int8;
+    numba widens their arithmetic to int64 and plain NumPy does not, which once made the
+    index of an end state wrap and the build fail (budget 12, rating I)."""
+    import hashlib
+
+    code = (
+        "import hashlib\n"
+        "from dragonsim.lords import movetables as M\n"
+        "from dragonsim.lords.tables import kernel_tables\n"
+        "from dragonsim.rules import lords_rules\n"
+        "tb = kernel_tables(lords_rules())\n"
+        "mv = M.move_tables(tb.turn_cost, max_budget=12, mrs=[8], edges=True)\n"
+        "print(hashlib.sha1(mv.alt.tobytes() + mv.alt_off.tobytes()).hexdigest())\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    tb = kernel_tables(lords_rules())
+    mv = MT.move_tables(tb.turn_cost, max_budget=12, mrs=[8], edges=True)
+    want = hashlib.sha1(mv.alt.tobytes() + mv.alt_off.tobytes()).hexdigest()
+    assert out.stdout.strip() == want

@@ -425,7 +425,10 @@ def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box):
     idx = np.full((nbud + 1) * 6 * g * g, -1, dtype=np.int64)
     for s in range(nbud + 1):
         for e in range(off[s], off[s + 1]):
-            idx[((s * 6 + ff[e]) * g + dq[e] + rad) * g + dr[e] + rad] = e
+            # (int64 first: the records are int8, and plain Python, NUMBA_DISABLE_JIT, would
+            # keep int8 and wrap where numba widens)
+            fe, qe, re_ = np.int64(ff[e]), np.int64(dq[e]), np.int64(dr[e])
+            idx[((s * 6 + fe) * g + qe + rad) * g + re_ + rad] = e
     cap = 1 << 12
     ent = np.empty(cap, np.int32)
     rec = np.empty((cap, ALT_WIDTH), np.int8)
