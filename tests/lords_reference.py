@@ -502,7 +502,9 @@ def _effect_tuple(d: dict) -> tuple[int, int, int, int, int]:
     return (d["breath"], d["claws"], d["mr"], d["max_speed"], d["alive"])
 
 
-def check_events(log, sheets, tables, counters=None) -> list[Violation]:
+def check_events(
+    log, sheets, tables, counters=None, *, rules=None, range_modifier=True
+) -> list[Violation]:
     """Replay a game's combat events (``K_BREATH``, ``K_CC``, ``K_EFFECT`` rows of
     :func:`dragonsim.lords.engine.logged_game`) with this module's own damage tracks, and
     return every step the rules do not give.
@@ -516,6 +518,9 @@ def check_events(log, sheets, tables, counters=None) -> list[Violation]:
     after each breath phase and each close combat the serious damage effects and removals
     (p.12): a change the log does not show, or shows wrongly, is a violation. With the
     game's ``counters``, the damage each dragon dealt must be what the replay credits.
+    With the game's ``rules`` (a :class:`~dragonsim.rules.RuleSet`) each breath's target
+    number, range and arc area are recomputed too (:func:`check_to_hit`, the run's
+    ``range_modifier`` option); without, the roll is held against the logged number only.
     """
     sc = scal_from_tables(tables)
     alloc, weapon = tables.alloc, tables.weapon
@@ -604,12 +609,161 @@ def check_events(log, sheets, tables, counters=None) -> list[Violation]:
                 )
     if block is not None:
         sync(-1)
+    if rules is not None:
+        out += check_to_hit(log, sheets, rules, range_modifier=range_modifier)
     if counters is not None:
         for k, d in enumerate(ds):
             if int(counters[S.C_DEALT + k]) != d["dealt"]:
                 out.append(
                     Violation(
                         -1, "dealt", k, f"engine {counters[S.C_DEALT + k]}, replay {d['dealt']}"
+                    )
+                )
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# breath geometry and to-hit numbers: recomputed from positions tracked through the log
+# ------------------------------------------------------------------------------------------------
+
+#: the facings' unit steps in axial (q, r), counter-clockwise from east, as the log numbers
+#: them (0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE)
+FACING_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+#: the arc of fire's areas as the log numbers them (0 dark, 1 grey, 2 light; -1 out of arc)
+ARC_AREAS = ("dark", "grey", "light")
+
+
+def _centre(q: int, r: int) -> tuple[float, float]:
+    """A pointy-top hex centre in the plane (hex size 1)."""
+    return math.sqrt(3) * (q + r / 2), 1.5 * r
+
+
+def arc_area_of(q, r, facing, tq, tr, degrees) -> int:
+    """The area of the arc of fire of a dragon at ``(q, r)`` facing ``facing`` that hex
+    ``(tq, tr)`` lies in: "an arc of fire ... which covers the 180 degree arc the dragon is
+    facing" (p.10), dark, grey and light by the angle between the facing and the line to the
+    target's centre up to ``degrees`` (rule ``lords.arc_degrees``; a boundary counts in the
+    better area). -1 outside the arc or for the dragon's own hex. Float geometry with a
+    tolerance: an independent check of the engine's integer one."""
+    if (q, r) == (tq, tr):
+        return -1
+    x0, y0 = _centre(q, r)
+    x1, y1 = _centre(tq, tr)
+    dq, dr = FACING_STEPS[facing]
+    fx, fy = _centre(dq, dr)
+    vx, vy = x1 - x0, y1 - y0
+    c = (vx * fx + vy * fy) / (math.hypot(vx, vy) * math.hypot(fx, fy))
+    angle = math.degrees(math.acos(max(-1.0, min(1.0, c))))
+    for k, name in enumerate(ARC_AREAS):
+        if angle <= degrees[name] + 1e-6:
+            return k
+    return -1
+
+
+def to_hit_of(rules, target_sheet, distance, area, alt_steps, *, range_modifier=True) -> int:
+    """The breath target number from the rules in force (pp. 10-11): "Start with the base
+    number 8" (``lords.base_to_hit``), then the To-Hit Modifiers Table: the target's wings and
+    body (``lords.wing_tohit``, ``lords.body_tohit``), its area of the arc (``lords.arc_mod``),
+    the Range Key's row (``lords.range_key``, ``lords.range_mod``; off when
+    ``range_modifier`` is False, as the Example of Play reads, pp. 36-37) and the altitude
+    difference in steps (``lords.altitude_mod``)."""
+    n = rules.get("lords.base_to_hit")
+    n += rules.get("lords.wing_tohit")[target_sheet.wings]
+    n += rules.get("lords.body_tohit")[target_sheet.body]
+    n += rules.get("lords.arc_mod")[ARC_AREAS[area]]
+    if range_modifier:
+        key = rules.get("lords.range_key").get(distance, "Very Long")
+        n += rules.get("lords.range_mod")[key]
+    alt = rules.get("lords.altitude_mod")
+    return n + alt[min(alt_steps, len(alt) - 1)]
+
+
+def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
+    """Track every dragon's hex, facing and altitude through a game's event log and recompute
+    each breath attack's range, arc area and target number from the rules in force; return
+    every mismatch with what the log shows (an empty list when all agree).
+
+    The positions come from the log's own steps, never from the engine's snapshots: each
+    dragon's placement (its ``K_SETUP`` row), every move's end hex, facing and altitude
+    (``K_MOVE``), close combat's "both dragons automatically drop one altitude level" (rule
+    ``lords.close_combat``; never below Very Low), the loser turned by its direction-template
+    roll "relative to its original facing" (hexside 1 front, counted clockwise) and the winner
+    "may then turn to face any hexside it wishes" (the facing it chose; a draw turns neither;
+    p.13), and removals (a ``K_EFFECT`` row out of play, p.12, or leaving the board).
+
+    Each ``K_BREATH`` row is then checked: the range in hexes ("range"), the arc area
+    ("arc", :func:`arc_area_of`) and the target number ("to-hit number", :func:`to_hit_of`),
+    -1 (a wasted breath) exactly when the target is out of arc, beyond
+    ``lords.max_breath_range`` or beyond the neck bend ("If the horizontal distance to the
+    target is less than the vertical distance, the dragon may not breathe on it", p.10). The
+    tracked positions are also held against every row's snapshot of the dragons in play
+    ("position"), so a mis-logged step shows where it happened.
+
+    ``sheets``: each dragon's :class:`~dragonsim.lords.sheets.Sheet`, in seat order;
+    ``rules``: the :class:`~dragonsim.rules.RuleSet` the game was played under;
+    ``range_modifier``: the run's option (``OPT_RANGE_MOD``).
+    """
+    nd = len(sheets)
+    degrees = rules.get("lords.arc_degrees")
+    max_range = rules.get("lords.max_breath_range")
+    drop = rules.get("lords.close_combat")["altitude_drop"]
+    pos: dict[int, list[int]] = {}  # dragon -> [q, r, facing, altitude], while in play
+    out: list[Violation] = []
+    told: set = set()
+    for row in log:
+        turn, kind, i, j = (int(x) for x in row[:4])
+        v = [int(x) for x in row[S.L_A : S.L_A + 12]]
+        snaps = [_snap(row, d) for d in range(nd)]
+        if kind == S.K_SETUP:
+            pos[i] = list(snaps[i][:4])
+        elif kind == S.K_EFFECT and v[4] == 0:
+            pos.pop(i, None)  # removed from play (p.12): its snapshot no longer matters
+        elif kind == S.K_CC:
+            for d in (i, j):
+                if d in pos:
+                    pos[d][3] = max(1, pos[d][3] - drop)
+            if v[0] >= 0:
+                loser = j if v[0] == i else i
+                if loser in pos:
+                    pos[loser][2] = (pos[loser][2] - v[10]) % 6
+                if v[0] in pos:
+                    pos[v[0]][2] = v[11] % 6
+        # the snapshot: before a move, a departure or a breath; after setup, effects, combat
+        for d, p in pos.items():
+            seen = (d, tuple(p), snaps[d][:4])
+            if snaps[d][4] == 1 and seen[1] != seen[2] and seen not in told:
+                told.add(seen)  # one report per disagreement, not one per row after it
+                out.append(Violation(turn, "position", d, f"tracked {seen[1]}, logged {seen[2]}"))
+        if kind == S.K_MOVE:
+            if i in pos:
+                pos[i] = v[2:6]
+        elif kind == S.K_LEAVE:
+            pos.pop(i, None)
+        elif kind == S.K_BREATH:
+            if i not in pos or j not in pos:
+                out.append(Violation(turn, "breath", i, "attacker or target not in play"))
+                continue
+            qa, ra, fa, aa = pos[i]
+            qt, rt, _, at = pos[j]
+            dist = hex_distance(qa, ra, qt, rt)
+            area = arc_area_of(qa, ra, fa, qt, rt, degrees)
+            steps = abs(aa - at)
+            if v[9] != dist:
+                out.append(Violation(turn, "range", i, f"logged {v[9]} hexes, positions {dist}"))
+            if v[10] != area:
+                out.append(Violation(turn, "arc", i, f"logged area {v[10]}, positions {area}"))
+            if area < 0 or not 1 <= dist <= max_range or dist < steps:
+                want = -1
+            else:
+                want = to_hit_of(rules, sheets[j], dist, area, steps, range_modifier=range_modifier)
+            if v[0] != want:
+                out.append(
+                    Violation(
+                        turn,
+                        "to-hit number",
+                        i,
+                        f"logged {v[0]}, rules give {want} (range {dist}, area {area}, "
+                        f"{steps} altitude steps)",
                     )
                 )
     return out

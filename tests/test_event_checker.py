@@ -26,13 +26,15 @@ def _game(a, b, pols, seed, game, rules=None):
 @pytest.mark.parametrize("pols", BOTS, ids=lambda p: "-".join(p))
 @pytest.mark.parametrize("a, b", PAIRS)
 def test_every_combat_step_follows_the_rules(a, b, pols):
-    """Breath to-hit, dice, location and damage (pp. 10-11), close combat (p.13) and the
-    serious damage effects (p.12), replayed independently over 15 games a pairing, every
-    bot; the damage the checker credits is the engine's."""
+    """Breath target number (recomputed from tracked positions), to-hit, dice, location and
+    damage (pp. 10-11), close combat (p.13) and the serious damage effects (p.12), replayed
+    independently over 15 games a pairing, every bot; the damage the checker credits is the
+    engine's."""
     kinds = set()
     for game in range(15):
         prep, cnt, log = _game(a, b, pols, 7, game)
-        bad = ref.check_events(log, [prep["a"], prep["b"]], prep["tables"], cnt)
+        sheets = [prep["a"], prep["b"]]
+        bad = ref.check_events(log, sheets, prep["tables"], cnt, rules=prep["rules"])
         assert bad == [], bad[:3]
         kinds |= set(int(k) for k in log[:, S.L_KIND])
     assert S.K_BREATH in kinds and S.K_EFFECT in kinds

@@ -125,7 +125,8 @@ def test_show_draws_every_move_of_both_dragons(tmp_path, capsys):
         main(["show", "Reaper", "Skyblazer", "--seed", "5", "--game", "3", "--out", str(out)]) == 0
     )
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "Skyblazer wins in 9 turns" in capsys.readouterr().out
+    # the replayed game's own outcome (a fixed "9 turns" was hunter-3's game, before hunter-4)
+    assert f"{r.winner_name} wins in {r.turns} turns" in capsys.readouterr().out
     assert main(["show", "Reaper", "Skyblazer", "--out", str(tmp_path / "g.jpg")]) == 2
 
 
@@ -156,6 +157,55 @@ def test_found_games_replay_to_what_they_were_found_for():
     assert short == min(t for t, k in enumerate(run.turn_histogram()) if k > 0)
     under = 0 if run.wins_a < run.wins_b else 1
     assert (df[df["why"] == "upset"]["winner_side"] == under).all()
+
+
+@pytest.mark.parametrize(
+    "dragons, teams",
+    [
+        (["Lectronist", "Reaper", "Skyblazer"], None),
+        (["Lectronist", "Reaper", "Zippinchill"], [0, 1, 0]),
+    ],
+    ids=["free-for-all", "teams"],
+)
+def test_found_battle_games_replay_to_what_they_were_found_for(dragons, teams, capsys, tmp_path):
+    """The games behind a battle's number (p.14: free-for-all and team games): the shortest
+    and longest found are the run's extremes and replay in that many turns, an upset is won
+    by the side with the fewest wins, a condition's games meet it; on the command line with
+    --teams, and bad team numbers are one line, exit 2."""
+    from dragonsim.lords.replay import find_battle_games, replay_battle
+
+    df = find_battle_games(
+        dragons,
+        teams=teams,
+        n=60,
+        seed=4,
+        shortest=1,
+        longest=1,
+        upsets=True,
+        limit=2,
+        where="turns >= 8",
+    )
+    assert set(df["why"]) == {"shortest", "longest", "upset", "where turns >= 8"}
+    for row in df.itertuples():
+        r = replay_battle(dragons, teams=teams, seed=4, game=int(row.game))
+        assert (r.winner, r.turns) == (row.winner_side, row.turns)
+    path = tmp_path / "games.csv"
+    run = api.battle(dragons, teams=teams, n=60, seed=4, records=str(path), progress=False)
+    rec = pd.read_csv(path)
+    assert df[df["why"] == "shortest"]["turns"].iloc[0] == rec["turns"].min()
+    assert df[df["why"] == "longest"]["turns"].iloc[0] == rec["turns"].max()
+    assert (df[df["why"].str.startswith("where")]["turns"] >= 8).all()
+    under = min(range(len(run.wins)), key=lambda t: (run.wins[t], -t))
+    assert (df[df["why"] == "upset"]["winner_side"] == under).all()
+    argv = ["find", *dragons, "-n", "60", "--seed", "4", "--shortest", "1"]
+    if teams:
+        argv += ["--teams", ",".join(map(str, teams))]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "shortest" in out and f"replay {' '.join(dragons)}" in out
+    assert ("--teams 0,1,0" in out) == bool(teams)
+    assert main([*argv[:-2], "--teams", "0,x,1"]) == 2
+    assert "--teams must be team numbers" in capsys.readouterr().err
 
 
 def test_find_refuses_bad_conditions_in_one_line(capsys):

@@ -203,7 +203,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "for the facing, the turn number), breath attacks that hit or missed, close combats "
         "and where a dragon fell. Two dragons: a `duel` run; three or more (or --teams): a "
         "`battle` run; --script: a scripted game. --out game.png draws the whole game, "
-        "game_%%d.png one picture per turn, game.gif an animation with a frame per turn.",
+        "game_%d.png one picture per turn, game.gif an animation with a frame per turn.",
     )
     _add_game_options(p)
     p.add_argument(
@@ -224,11 +224,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="find the games behind a number: shortest, longest, draws, upsets, a condition",
         description="Plays the duel run (the same games as `duel A B -n N --seed S`) with its "
         "records and lists the games asked for, each replayable with `replay`/`show` "
-        "--game I. --where is a condition on the record columns, e.g. "
+        "--game I. Three or more dragons (or --teams) find the games of a `battle` run "
+        "(free-for-all, or team games). --where is a condition on the record columns, e.g. "
         '"winner_side == 1 and damage_points_left_b < 40".',
     )
-    p.add_argument("a")
-    p.add_argument("b")
+    p.add_argument("dragons", nargs="+", help="the run's dragons, in its order")
+    p.add_argument("--teams", default=None, help="a battle's team numbers, e.g. 0,0,1")
     p.add_argument("-n", type=count, default=10_000, help="games in the run (default 10,000)")
     _add_run_identity(p)
     p.add_argument("--shortest", type=positive_int, default=0, metavar="K")
@@ -486,14 +487,7 @@ def _replay_of(args: argparse.Namespace):
         raise UserError(
             f"name the run's two or more dragons (or --script NAME|FILE), got {args.dragons}"
         )
-    teams = None
-    if args.teams is not None:
-        try:
-            teams = [int(t) for t in args.teams.split(",")]
-        except ValueError:
-            raise UserError(
-                f"--teams must be team numbers such as 0,0,1, got {args.teams!r}"
-            ) from None
+    teams = _teams_of(args)
     pols = args.policies.split(",") if args.policies else None
     return replay_battle(args.dragons, teams=teams, policies=pols, **kw)
 
@@ -576,16 +570,29 @@ def _turn_pattern(name: str) -> bool:
     return len(re.findall(r"%0?\d*d", name)) == 1 and name.count("%") == 1
 
 
-def cmd_find(args: argparse.Namespace) -> int:
-    from ..lords.replay import find_games
+def _teams_of(args: argparse.Namespace) -> list[int] | None:
+    """``--teams 0,1,0,1`` as team numbers (checked by the battle), or None."""
+    from ..errors import UserError
 
-    df = find_games(
-        args.a,
-        args.b,
+    if args.teams is None:
+        return None
+    try:
+        return [int(t) for t in args.teams.split(",")]
+    except ValueError:
+        raise UserError(f"--teams must be team numbers such as 0,0,1, got {args.teams!r}") from None
+
+
+def cmd_find(args: argparse.Namespace) -> int:
+    from ..errors import UserError
+    from ..lords.replay import find_battle_games, find_games
+
+    teams = _teams_of(args)
+    if len(args.dragons) < 2:
+        raise UserError(f"name the run's two or more dragons, got {args.dragons}")
+    what = dict(
         n=args.n,
         seed=args.seed,
         policy=args.policy,
-        policies=args.policies,
         turn_limit=args.turn_limit,
         rules=rules_from(args, "lords"),
         where=args.where,
@@ -595,6 +602,11 @@ def cmd_find(args: argparse.Namespace) -> int:
         upsets=args.upsets,
         limit=args.limit,
     )
+    if len(args.dragons) == 2 and teams is None:
+        df = find_games(*args.dragons, policies=args.policies, **what)
+    else:
+        pols = args.policies.split(",") if args.policies else None
+        df = find_battle_games(args.dragons, teams=teams, policies=pols, **what)
     if args.json:
         emit_json({"games": df.to_dict(orient="records")})
         return 0
@@ -602,10 +614,11 @@ def cmd_find(args: argparse.Namespace) -> int:
         print("no game of the run is what was asked for")
         return 0
     cols = ["why", "game", "winner", "turns", "damage_dealt_a", "damage_dealt_b", "engagements"]
-    print(df[cols].to_string(index=False))
+    print(df[[c for c in cols if c in df.columns]].to_string(index=False))
     pol = f" --policies {args.policies}" if args.policies else f" --policy {args.policy}"
+    tm = f" --teams {args.teams}" if args.teams is not None else ""
     print(
-        f"replay one: python -m dragonsim replay {args.a} {args.b} --seed {args.seed}{pol} "
-        f"--game {int(df['game'].iloc[0])}   (or `show ... --out game.png`)"
+        f"replay one: python -m dragonsim replay {' '.join(args.dragons)}{tm} --seed "
+        f"{args.seed}{pol} --game {int(df['game'].iloc[0])}   (or `show ... --out game.png`)"
     )
     return 0

@@ -506,10 +506,7 @@ def find_games(
     from .api import DUEL_COLUMNS, duel
 
     limit = check_int(limit, "limit", lo=1, hi=10_000)
-    if not (shortest or longest or draws or upsets or where):
-        raise UserError(
-            "say which games to find: --shortest K, --longest K, --draws, --upsets or --where"
-        )
+    _ask_for_something(shortest, longest, draws, upsets, where)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "games.parquet")
         res = duel(
@@ -525,6 +522,94 @@ def find_games(
             progress=False,
         )
         rec = pd.read_parquet(path)
+    return _pick_games(
+        rec,
+        0 if res.wins_a < res.wins_b else 1,
+        DUEL_COLUMNS,
+        where=where,
+        shortest=shortest,
+        longest=longest,
+        draws=draws,
+        upsets=upsets,
+        limit=limit,
+    )
+
+
+def find_battle_games(
+    dragons: Sequence,
+    *,
+    n: int,
+    teams: Sequence[int] | None = None,
+    seed: int = 1,
+    policy: str = "hunter",
+    policies: str | Sequence[str] | None = None,
+    turn_limit: int = defaults.TURN_LIMIT,
+    rules=None,
+    where: str | None = None,
+    shortest: int = 0,
+    longest: int = 0,
+    draws: bool = False,
+    upsets: bool = False,
+    limit: int = 10,
+):
+    """:func:`find_games` for a battle run (the same arguments as
+    :func:`~dragonsim.lords.api.battle`: a free-for-all, or team games with ``teams``): the
+    games picked from its records (:data:`~dragonsim.lords.api.BATTLE_COLUMNS`), each
+    replayable by its index with :func:`replay_battle`. An upset is a game won by the side
+    that wins least often in this run (of sides tied for fewest wins, the last)."""
+    import os
+    import tempfile
+
+    import pandas as pd
+
+    from .api import BATTLE_COLUMNS, DUEL_COLUMNS, battle
+
+    limit = check_int(limit, "limit", lo=1, hi=10_000)
+    _ask_for_something(shortest, longest, draws, upsets, where)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "games.parquet")
+        res = battle(
+            dragons,
+            n=n,
+            teams=teams,
+            seed=seed,
+            policy=policy,
+            policies=policies,
+            turn_limit=turn_limit,
+            rules=rules,
+            records=path,
+            progress=False,
+        )
+        rec = pd.read_parquet(path)
+    wins = list(res.wins)
+    under = min(range(len(wins)), key=lambda t: (wins[t], -t))
+    columns = DUEL_COLUMNS if len(res.dragons) == 2 else BATTLE_COLUMNS
+    return _pick_games(
+        rec,
+        under,
+        columns,
+        where=where,
+        shortest=shortest,
+        longest=longest,
+        draws=draws,
+        upsets=upsets,
+        limit=limit,
+    )
+
+
+def _ask_for_something(shortest, longest, draws, upsets, where) -> None:
+    if not (shortest or longest or draws or upsets or where):
+        raise UserError(
+            "say which games to find: --shortest K, --longest K, --draws, --upsets or --where"
+        )
+
+
+def _pick_games(rec, under, columns, *, where, shortest, longest, draws, upsets, limit):
+    """The rows of a run's records ``rec`` asked for, each with its ``why``; ``under``: the
+    side whose wins are the upsets; ``columns``: the record columns (named for a bad
+    ``where``)."""
+    import pandas as pd
+
     picks = []
     if shortest:
         picks.append(
@@ -535,7 +620,6 @@ def find_games(
     if draws:
         picks.append(rec[rec["winner_side"] < 0].head(limit).assign(why="draw"))
     if upsets:
-        under = 0 if res.wins_a < res.wins_b else 1
         picks.append(rec[rec["winner_side"] == under].head(limit).assign(why="upset"))
     if where:
         try:
@@ -543,7 +627,7 @@ def find_games(
         except Exception as e:  # a user's expression: any failure is theirs to fix
             raise UserError(
                 f"--where {where!r} is not a condition on the records ({type(e).__name__}: "
-                f"{e}); columns: {', '.join(DUEL_COLUMNS)}"
+                f"{e}); columns: {', '.join(columns)}"
             ) from None
         picks.append(hit.head(limit).assign(why=f"where {where}"))
     out = pd.concat(picks, ignore_index=True)
