@@ -92,13 +92,13 @@ def _progress(args):
 
 def cmd_attack(args) -> int:
     from ..dice.api import attack
-    from .common import emit_json, interrupted_code
+    from .common import emit_json, interrupted_code, n_or_precision
 
     r = attack(
         args.dragon,
         args.army,
         rules=_rules(args),
-        n=args.n,
+        **n_or_precision(args),
         seed=args.seed,
         turns=_turns(args.turns),
         army_file=args.army_file,
@@ -393,7 +393,7 @@ def register(subparsers) -> None:
     )
     _opt_args(a)
     add_rules_option(a)
-    add_run_options(a)
+    add_run_options(a, precision=True)
     add_records_option(a)
     a.set_defaults(func=cmd_attack)
 
