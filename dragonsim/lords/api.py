@@ -588,6 +588,7 @@ DUEL_COLUMNS = {
     "breath_hits_a": "breath attacks of dragon A that hit",
     "breath_hits_b": "breath attacks of dragon B that hit",
     "engagements": "close-combat engagements in the game (either dragon)",
+    "first_mover": "0: dragon A moved first on turn 1 (the lower initiative roll, p.7), 1: B",
 }
 #: a battle's records: per side, not per dragon (the kernel keeps per-dragon figures for the
 #: first two dragons only, so they are written only for a battle of two)
@@ -624,6 +625,8 @@ def record_columns(rec: np.ndarray, start: int, side_names: Sequence[str], two: 
             breath_hits_b=rec[:, S.R_HITS1].copy(),
         )
     cols["engagements"] = rec[:, S.R_ENGAGES].copy()
+    if two:
+        cols["first_mover"] = rec[:, S.R_FIRST].copy()
     return cols
 
 
