@@ -58,7 +58,7 @@ def test_confidence_sequence_covers_an_exact_dice_attack():
         K.C_DESTROYED: float(ex.p_army_destroyed),
         K.C_PROMO_ANY: float(ex.p_any_promotion),
     }
-    runs, target = 300, 0.03
+    runs, target = 200, 0.03
     misses = dict.fromkeys(truth, 0)
     for seed in range(runs):
         # one thread: a run is ~10 short looks, and waking a pool for each costs more
@@ -113,3 +113,37 @@ def test_n_and_precision_exclude_each_other(capsys):
     assert "not both" in capsys.readouterr().err
     assert main(["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:2",
                  "-n", "100", "--precision", "0.01"]) == 2  # fmt: skip
+
+
+def _lords_battle(**kw):
+    from dragonsim.lords.api import battle
+
+    r = battle(["Reaper", "Skyblazer", "Tankerous"], seed=2, progress=False, **kw)
+    return r, [*r.rates, r.rate_draw]
+
+
+def _dice_duel(**kw):
+    from dragonsim.dice import duel as dice_duel
+
+    r = dice_duel("red-wyrm", "blue-drake", seed=2, progress=False, threads=1, **kw)
+    return r, [r.p_a_wins, r.p_b_wins, r.p_a_slain, r.p_b_slain, r.p_all_gone, r.p_timeout]
+
+
+def _krynn_battle(**kw):
+    from dragonsim.krynn.api import battle as krynn_battle
+
+    r = krynn_battle(alliance="foot=3,missile=2", army="foot=4", seed=2, progress=False, **kw)
+    return r, [r.p_alliance_controls, r.p_army_controls, r.p_undecided]
+
+
+@pytest.mark.parametrize("play", [_lords_battle, _dice_duel, _krynn_battle])
+def test_every_precision_command_stops_within_the_target_on_the_plain_runs_games(play):
+    """Lords battle, Dice duel, Krynn battle: each reported rate is within the target at the
+    stop, and the counters are those of a plain run of that n (the same games)."""
+    r, rates = play(precision=0.03)
+    assert r.precision.met and r.n in r.precision.looks
+    for rate in rates:
+        assert rate.method == "confidence-sequence" and half_width(rate.lo, rate.hi) <= 0.03
+    plain, _ = play(n=r.n)
+    assert np.array_equal(plain.counters, r.counters)
+    assert r.to_dict()["precision"]["met"]

@@ -116,7 +116,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="one team number per dragon, e.g. 0,0,1 (default: free-for-all)",
     )
-    add_run_options(p, default_n=10_000)
+    add_run_options(p, default_n=10_000, precision=True)
     p.add_argument(
         "--policy",
         default="hunter",
@@ -320,7 +320,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
             ) from None
     res = battle(
         dragons,
-        n=args.n,
+        **n_or_precision(args),
         teams=teams,
         seed=args.seed,
         policy=args.policy,

@@ -1038,6 +1038,8 @@ class DuelResult:
     seed: int
     interrupted: bool = False
     requested: int | None = None
+    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
+    precision: Any = None
 
     @property
     def team_a(self) -> list[str]:
@@ -1048,7 +1050,10 @@ class DuelResult:
         return self.teams[1]
 
     def _r(self, i: int) -> Rate:
-        return Rate.of(int(self.counters[i]), self.n)
+        """Counter ``i`` as a rate: Wilson 95%, or a precision run's confidence sequence."""
+        from ..runner import precision_rates
+
+        return precision_rates(self.precision)[0](int(self.counters[i]), self.n)
 
     def _t(self, team: int, what: int) -> int:
         return K.VHEAD + K.VT * team + what
@@ -1128,6 +1133,8 @@ class DuelResult:
             out["p_both_gone"] = out["p_all_gone"]
             out["ci_both_gone"] = out["ci_all_gone"]
         out["seconds"] = self.seconds
+        out["interval"] = self.p_timeout.method
+        out["precision"] = None if self.precision is None else self.precision.to_dict()
         out["options"] = self.options.to_dict()
         out["manifest"] = manifest(
             game="dragon-dice",
@@ -1159,6 +1166,8 @@ class DuelResult:
             lines.append(f"  {'a ' + col + ' dragon slain':<24}{self.p_team_slain(i)}")
         lines.append(f"  {'rounds played':<24}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]  (mean)")
         rs = self.options.rules
+        if self.precision is not None:
+            lines.append(self.precision.line())
         lines.append("  " + rules_line(rs.hash, rs.overrides))
         return "\n".join(lines)
 
@@ -1180,7 +1189,9 @@ def teams_by_colour(
 
 def duel(
     *teams: str | Sequence[str | D.Dragon],
-    n: int | float | str = 100_000,
+    n: int | float | str | None = None,
+    precision: float | None = None,
+    max_n: int | float | str | None = None,
     seed: int = 1,
     turns: int = 1,
     options: Options | None = None,
@@ -1206,6 +1217,11 @@ def duel(
     teams
         Two or more teams, e.g. ``duel("red-wyrm", "blue-drake:2")``; or one spec holding
         several colours (``duel("red-wyrm,blue-drake,green-wyrm")``), grouped by colour.
+    n, precision, max_n
+        Games (default 100,000), or instead a precision target: play until every reported
+        rate (each team's wins and a dragon of it slain, all gone, still fighting) has a 95%
+        confidence-sequence half-width of at most ``precision``, at most ``max_n`` games
+        (see :func:`attack`). Not with ``records`` or ``checkpoint``.
     records
         A ``.parquet`` or ``.csv`` path: one row per game (:data:`DUEL_COLUMNS`, and each
         colour's dragons slain and flown away), played one game at a time (see
@@ -1244,7 +1260,37 @@ def duel(
     T = _turns(turns)
     faces = _dragon_faces(dragons_all)
     side = np.array([i for i, t in enumerate(groups) for _ in t], np.int64)
-    nn = _n(n)
+    nn, cap = n_or_precision(n, precision, max_n, default_n=100_000)
+    if precision is not None:
+        if records is not None or checkpoint is not None:
+            raise UserError("records and checkpoints are not supported with a precision target")
+        k = len(groups)
+        rated = [K.VHEAD + K.VT * t + w for t in range(k) for w in (K.VT_WINS, K.VT_ANY_SLAIN)]
+        out, prun = run_to_precision(
+            K.dvd_kernel,
+            check_seed(seed),
+            (faces, side, len(groups), opts.array(), T),
+            precision=precision,
+            cap=cap,
+            rates=lambda c, _n: [c[i] for i in (*rated, K.V_ALL_GONE, K.V_TIMEOUT)],
+            progress=progress,
+            threads=threads,
+            label="games",
+            game="Dragon Dice",
+        )
+        return DuelResult(
+            out.counters,
+            out.n,
+            T,
+            [[d.name for d in t] for t in groups],
+            cols,
+            opts,
+            out.seconds,
+            check_seed(seed),
+            out.interrupted,
+            out.n,
+            prun,
+        )
     section = open_checkpoint(
         checkpoint,
         _identity("dice duel", seed, nn, opts, teams=[[d.name for d in t] for t in groups]),

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import defaults
 from ..checkpoint import open_checkpoint
-from ..errors import UserError, check_int, check_seed, parse_count
+from ..errors import UserError, check_int, check_seed
 from ..records import closing
 from ..report import interrupted_line
 from ..stats import Rate, mean_interval
@@ -978,9 +978,13 @@ class BattleResult:
     manifest: dict[str, Any] = field(default_factory=dict, repr=False)
     requested: int | None = None
     records: str | None = None
+    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
+    precision: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "interval": self.rate_draw.method,
+            "precision": None if self.precision is None else self.precision.to_dict(),
             "dragons": self.dragons,
             "teams": self.teams,
             "policies": self.policies,
@@ -1049,7 +1053,8 @@ class BattleResult:
             ]
             labels.append(f"side {t}: {', '.join(members)}")
         w = max(len(x) for x in [*labels, "draw"])
-        lines.append(f"  {'':<{w}}  {'wins':>9}  {'share':>8}  {'95% interval':>18}")
+        ci = "95% interval" if self.precision is None else "95% conf. sequence"
+        lines.append(f"  {'':<{w}}  {'wins':>9}  {'share':>8}  {ci:>18}")
         for lab, k, r in zip(labels, self.wins, self.rates, strict=True):
             lines.append(
                 f"  {lab:<{w}}  {k:>9,}  {100 * r.rate:7.2f}%  "
@@ -1067,6 +1072,8 @@ class BattleResult:
             f"  turn limit       {limit} turns reached in {self.turn_limit_hits:,} games "
             "(counted as draws)"
         )
+        if self.precision is not None:
+            lines.append(self.precision.line())
         rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))
         if rl:
             lines.append(f"  {rl}")
@@ -1157,7 +1164,9 @@ def battle_setup(
 def battle(
     dragons: Sequence | str,
     *,
-    n: int | str | float,
+    n: int | str | float | None = None,
+    precision: float | None = None,
+    max_n: int | str | float | None = None,
     teams: Sequence[int] | None = None,
     seed: int = 1,
     policy: str = "hunter",
@@ -1180,13 +1189,17 @@ def battle(
     team that destroys all of the other team's dragons wins". A game where the last dragons
     fall together is a draw. ``records``: a ``.parquet`` or ``.csv`` file for one row per
     game (:data:`BATTLE_COLUMNS`; :data:`DUEL_COLUMNS` for two dragons), see
-    :mod:`dragonsim.records`.
+    :mod:`dragonsim.records`. ``precision``, ``max_n``: instead of ``n``, play until every
+    side's win rate and the draw rate have a 95% confidence-sequence half-width of at most
+    ``precision`` (as :func:`duel` does; not with ``checkpoint``).
     """
     from ..report import manifest
-    from ..runner import run_blocks
+    from ..runner import n_or_precision, precision_rates, run_blocks, run_to_precision
     from .sheets import riders_in_play
 
-    n = parse_count(n)
+    n, cap = n_or_precision(n, precision, max_n)
+    if precision is not None and checkpoint is not None:
+        raise UserError("checkpoints are not supported with a precision target; give n instead")
     seed = check_seed(seed)
     if records is not None:
         from ..records import check_path
@@ -1254,20 +1267,29 @@ def battle(
         def kernel(start, stop, seed_, *kargs):
             return E.duel_kernel(start, stop, seed_, *kargs, empty)
 
-    out = None
+    out = prun = None
+    k = len(set(teams))
+    run_kw = dict(
+        progress=progress,
+        threads=threads,
+        on_block=on_block,
+        compiled=E.play_chunks,
+        game="Dragon Lords",
+    )
     try:
-        out = run_blocks(
-            kernel,
-            n,
-            int(seed),
-            args,
-            progress=progress,
-            threads=threads,
-            on_block=on_block,
-            checkpoint=section,
-            compiled=E.play_chunks,
-            game="Dragon Lords",
-        )
+        if precision is None:
+            out = run_blocks(kernel, n, int(seed), args, checkpoint=section, **run_kw)
+        else:
+            out, prun = run_to_precision(
+                kernel,
+                int(seed),
+                args,
+                precision=precision,
+                cap=cap,
+                rates=lambda c, _n: [c[S.C_WIN + t] for t in range(k)] + [c[S.C_DRAWS]],
+                **run_kw,
+            )
+            n = out.n
         if runrec is not None:
             runrec.finish(out.n)
     finally:
@@ -1275,7 +1297,7 @@ def battle(
             file.close(**closing(out))
     c = out.counters
     games = int(c[S.C_GAMES])
-    k = len(set(teams))
+    rate_of = precision_rates(prun)[0]
     wins = [int(c[S.C_WIN + t]) for t in range(k)]
     mt = mean_interval(float(c[S.C_TURNS]), float(c[S.C_TURNS_SQ]), games)
     man = manifest(
@@ -1288,6 +1310,7 @@ def battle(
         seed=int(seed),
         n=games,
         requested=n,
+        precision=None if prun is None else prun.to_dict(),
         seconds=out.seconds,
         compile_seconds=out.compile_seconds,
         resumed=out.resumed,
@@ -1308,8 +1331,8 @@ def battle(
         seed=int(seed),
         wins=wins,
         draws=int(c[S.C_DRAWS]),
-        rates=[Rate.of(w, games) for w in wins],
-        rate_draw=Rate.of(int(c[S.C_DRAWS]), games),
+        rates=[rate_of(w, games) for w in wins],
+        rate_draw=rate_of(int(c[S.C_DRAWS]), games),
         turn_limit_hits=int(c[S.C_TURN_LIMIT]),
         mean_turns=mt[0],
         seconds=out.seconds,
@@ -1318,4 +1341,5 @@ def battle(
         manifest=man,
         requested=n,
         records=None if records is None else str(records),
+        precision=prun,
     )
