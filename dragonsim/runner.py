@@ -527,7 +527,10 @@ def n_or_precision(
     if n is None and precision is None and default_n is not None:
         n = default_n
     if n is None and precision is None:
-        raise UserError("give n (games, e.g. 1e5) or precision (a half-width, e.g. 0.005)")
+        raise UserError(
+            "n must be a positive whole number such as 1e5, or give precision (a half-width "
+            "such as 0.005) instead"
+        )
     if precision is None:
         if max_n is not None:
             raise UserError("max_n caps a precision run; with n, n is the count")

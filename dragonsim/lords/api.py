@@ -286,7 +286,9 @@ def first_mover(
 
 @dataclass
 class DuelResult:
-    """Who won how often, with Wilson 95% intervals, turn and damage statistics, a manifest.
+    """Who won how often, with Wilson 95% intervals (a precision run's: a confidence
+    sequence, ``precision``), the game length (:meth:`game_length`), the first mover's
+    advantage (``first_mover``), damage statistics and a manifest.
 
     ``wins_a + wins_b + draws == n`` (games stopped by the turn limit are draws, also counted
     in ``turn_limit_hits``).
