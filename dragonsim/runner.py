@@ -37,6 +37,10 @@ from .errors import UserError, check_int, check_seed
 __all__ = [
     "RunOutcome",
     "run_blocks",
+    "PrecisionRun",
+    "run_to_precision",
+    "n_or_precision",
+    "precision_rates",
     "set_threads",
     "Interrupted",
     "handle_signals",
@@ -388,3 +392,167 @@ def _run_dask(kernel, n, seed, args, first, client, nthreads) -> RunOutcome:
         parts = dask.compute(*tasks)
     total = np.sum(np.stack(parts), axis=0)
     return RunOutcome(total, n, n, time.perf_counter() - t0, False, "dask", nthreads)
+
+
+@dataclass
+class PrecisionRun:
+    """How a precision run (:func:`run_to_precision`) went: the target, the looks planned and
+    taken, whether every rate met the target, and the widest half-width at the stop."""
+
+    target: float
+    confidence: float
+    cap: int
+    looks: list[int]
+    looks_taken: int
+    met: bool
+    widest: float
+
+    def to_dict(self) -> dict:
+        return {
+            "target": self.target,
+            "confidence": self.confidence,
+            "cap": self.cap,
+            "looks_planned": len(self.looks),
+            "looks_taken": self.looks_taken,
+            "met": self.met,
+            "widest_half_width": self.widest,
+            "interval": "confidence sequence: Clopper-Pearson at level "
+            f"1 - {1 - self.confidence:g}/{len(self.looks)} at each planned look",
+        }
+
+    def line(self) -> str:
+        """One line for a summary."""
+        lvl = f"{100 * self.confidence:g}%"
+        if self.met:
+            return (
+                f"  precision        every rate within +-{100 * self.target:g} pp ({lvl} "
+                f"confidence sequence) after look {self.looks_taken} of {len(self.looks)}"
+            )
+        return (
+            f"  precision        NOT reached: widest half-width {100 * self.widest:.3g} pp > "
+            f"{100 * self.target:g} pp\n                   at the cap of {self.cap:,} games "
+            "(raise max_n / --max-n)"
+        )
+
+
+def run_to_precision(
+    kernel: Callable[..., np.ndarray],
+    seed: int,
+    args: Sequence = (),
+    *,
+    precision: float,
+    rates: Callable[[np.ndarray, int], Sequence[int]],
+    cap: int | None = None,
+    confidence: float = 0.95,
+    **run_kw,
+) -> tuple[RunOutcome, PrecisionRun]:
+    """Play blocks of games until every rate has a half-width of at most ``precision``.
+
+    The looks are :func:`~dragonsim.stats.precision_schedule` (fixed by ``precision`` and
+    ``cap`` before any game is played); at each the successes ``rates(counters, n)`` are
+    turned into intervals by :func:`~dragonsim.stats.sequence_interval`, a confidence
+    sequence (Bonferroni over the planned looks), so stopping at the first look where every
+    half-width is within the target keeps the stated coverage. Each look plays the next
+    game-index range with :func:`run_blocks` (``first=`` the games so far), so the same seed
+    and precision give the same n and counters, on any backend or thread count. An
+    interruption stops at the games finished. ``cap`` (default
+    :data:`~dragonsim.stats.PRECISION_CAP`): the last look; a run that reaches it without the
+    target says so (``PrecisionRun.met`` False, and a line on stderr).
+    """
+    from .stats import PRECISION_CAP, half_width, precision_schedule, sequence_interval
+
+    if isinstance(precision, bool) or not isinstance(precision, int | float):
+        raise UserError(f"precision must be a number such as 0.005, got {precision!r}")
+    if not 0.0 < float(precision) < 0.5:
+        raise UserError(f"precision must be a half-width in (0, 0.5), e.g. 0.005, got {precision}")
+    cap = PRECISION_CAP if cap is None else check_int(cap, "max_n", 1, 10**12)
+    if run_kw.get("checkpoint") is not None:
+        raise UserError("checkpoints are not supported with a precision target; give n instead")
+    looks = precision_schedule(float(precision), cap, confidence)
+    total = None
+    done = 0
+    seconds = compile_s = 0.0
+    interrupted = False
+    out = None
+    widest = 1.0
+    taken = 0
+    for look, n_k in enumerate(looks, start=1):
+        taken = look
+        out = run_blocks(kernel, n_k - done, seed, args, first=done, **run_kw)
+        total = out.counters.copy() if total is None else total + out.counters
+        seconds += out.seconds
+        compile_s = compile_s or out.compile_seconds
+        done += out.n
+        if out.interrupted:
+            interrupted = True
+        widest = max(
+            half_width(*sequence_interval(k, done, len(looks), confidence))
+            for k in rates(total, done)
+        )
+        if interrupted or widest <= precision:
+            break
+    met = widest <= precision and not interrupted
+    if not met and not interrupted:
+        _note(
+            f"precision target +-{precision:g} not reached in {cap:,} games (widest half-width "
+            f"{widest:.3g}); raise the cap (max_n, --max-n) or loosen the target"
+        )
+    result = RunOutcome(
+        total,
+        done,
+        done,
+        seconds,
+        interrupted,
+        out.backend,
+        out.threads,
+        compile_s,
+        0,
+        b"",
+    )
+    return result, PrecisionRun(
+        float(precision), confidence, int(cap), looks, taken, met, float(widest)
+    )
+
+
+def n_or_precision(
+    n, precision, max_n, default_n: int | None = None
+) -> tuple[int | None, int | None]:
+    """``(n, cap)``: a game count, or None and the cap of a precision run; UserError unless
+    exactly one of ``n`` and ``precision`` is given."""
+    from .errors import parse_count
+    from .stats import PRECISION_CAP
+
+    if n is not None and precision is not None:
+        raise UserError("give either n (games) or precision (a half-width), not both")
+    if n is None and precision is None and default_n is not None:
+        n = default_n
+    if n is None and precision is None:
+        raise UserError(
+            "n must be a positive whole number such as 1e5, or give precision (a half-width "
+            "such as 0.005) instead"
+        )
+    if precision is None:
+        if max_n is not None:
+            raise UserError("max_n caps a precision run; with n, n is the count")
+        return parse_count(n), None
+    if isinstance(precision, bool) or not isinstance(precision, int | float):
+        raise UserError(f"precision must be a number such as 0.005, got {precision!r}")
+    if not 0.0 < float(precision) < 0.5:
+        raise UserError(f"precision must be a half-width in (0, 0.5), e.g. 0.005, got {precision}")
+    return None, PRECISION_CAP if max_n is None else parse_count(max_n, "max_n")
+
+
+def precision_rates(prun):
+    """``(rate_of, z)``: Wilson 95% rates and z for a fixed n; for a precision run the
+    confidence sequence's rates (:func:`~dragonsim.stats.sequence_interval`) and its z."""
+    from .stats import Rate, sequence_interval, z_for
+
+    if prun is None:
+        return Rate.of, z_for(0.95)
+    looks = len(prun.looks)
+
+    def rate_of(k: int, n: int) -> Rate:
+        lo, hi = sequence_interval(k, n, looks, prun.confidence)
+        return Rate(int(k), int(n), lo, hi, prun.confidence, "confidence-sequence")
+
+    return rate_of, z_for(1.0 - (1.0 - prun.confidence) / looks)

@@ -19,6 +19,12 @@ __all__ = [
     "z_for",
     "binomial_consistent",
     "mean_interval",
+    "PRECISION_CAP",
+    "precision_schedule",
+    "sequence_interval",
+    "half_width",
+    "sample_size",
+    "SampleSize",
 ]
 
 
@@ -236,3 +242,155 @@ def nontransitive_cycles(wins, names=None, *, alpha: float = 0.05) -> list[tuple
         if a < b and a < c and (a, b) in beats and (b, c) in beats and (c, a) in beats:
             cycles.append((names[a], names[b], names[c]))
     return cycles
+
+
+# ------------------------------------------------------------------------------------------------
+# precision targets: a confidence sequence over a fixed schedule of looks
+# ------------------------------------------------------------------------------------------------
+
+#: the most games a precision run plays before it stops short of its target
+PRECISION_CAP = 100_000_000
+#: each look plays this factor more games than the one before
+LOOK_RATIO = math.sqrt(2.0)
+
+
+def precision_schedule(
+    precision: float, cap: int = PRECISION_CAP, confidence: float = 0.95
+) -> list[int]:
+    """The game counts at which a precision run looks at its rates, fixed before any game.
+
+    The first look is at 1/8 of the games a fixed-n 95% interval needs for a rate of 1/2
+    (``z**2 / (4 precision**2)``), each next one :data:`LOOK_RATIO` times more, the last one
+    at ``cap``. The schedule depends on ``precision``, ``cap`` and ``confidence`` only, never
+    on the games, which is what lets :func:`sequence_interval` split the error rate over it.
+
+    >>> precision_schedule(0.05, cap=2000)
+    [49, 70, 99, 139, 197, 278, 393, 555, 785, 1109, 1569, 2000]
+    """
+    if not 0.0 < precision < 0.5:
+        raise ValueError(f"precision must be in (0, 0.5), got {precision}")
+    z = z_for(confidence)
+    first = max(16, math.ceil(z * z / (4.0 * precision * precision) / 8.0))
+    looks: list[int] = []
+    x = float(first)
+    while math.ceil(x) < cap:
+        n = math.ceil(x)
+        if not looks or n > looks[-1]:
+            looks.append(n)
+        x *= LOOK_RATIO
+    looks.append(int(cap))
+    return looks
+
+
+def sequence_interval(k: int, n: int, looks: int, confidence: float = 0.95):
+    """The confidence-sequence interval of ``k`` of ``n`` at one of ``looks`` planned looks:
+    the Clopper-Pearson interval at level ``1 - (1 - confidence) / looks``.
+
+    Clopper-Pearson covers at least its level at every fixed n, so by the union bound
+    (Bonferroni over the looks of :func:`precision_schedule`) the chance that *any* look's
+    interval misses the true rate is at most ``1 - confidence``: the interval a run reports
+    where it stopped covers with at least that probability, however the stop was chosen.
+    """
+    if looks < 1:
+        raise ValueError(f"looks must be at least 1, got {looks}")
+    return clopper_pearson(int(k), int(n), 1.0 - (1.0 - confidence) / looks)
+
+
+def half_width(lo: float, hi: float) -> float:
+    """Half the width of an interval (what a precision target bounds)."""
+    return (hi - lo) / 2.0
+
+
+# ------------------------------------------------------------------------------------------------
+# sample-size planning: how many games tell two win rates apart
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SampleSize:
+    """Games per build to tell win rates ``p1`` and ``p2`` apart (two-sided test at
+    ``alpha`` with ``power``), unpaired and, when a correlation is known, paired."""
+
+    p1: float
+    p2: float
+    alpha: float
+    power: float
+    unpaired: int
+    paired: int | None = None
+    correlation: float | None = None
+
+    @property
+    def reduction(self) -> float:
+        """How many times fewer games pairing needs."""
+        return self.unpaired / self.paired if self.paired else float("nan")
+
+    def to_dict(self) -> dict:
+        return {
+            "p1": self.p1,
+            "p2": self.p2,
+            "difference": self.p2 - self.p1,
+            "alpha": self.alpha,
+            "power": self.power,
+            "games_per_build_unpaired": self.unpaired,
+            "games_per_build_paired": self.paired,
+            "correlation": self.correlation,
+            "reduction": None if self.paired is None else self.reduction,
+        }
+
+
+def sample_size(
+    difference: float,
+    *,
+    power: float = 0.8,
+    alpha: float = 0.05,
+    base: float = 0.5,
+    correlation: float | None = None,
+) -> SampleSize:
+    """Games per build to detect win rates ``base`` and ``base + difference`` (two-sided).
+
+    Unpaired (two independent runs): the normal approximation to the two-proportion z test
+    with the variance pooled under the null (Fleiss, *Statistical Methods for Rates and
+    Proportions*, 3rd ed., eq. 4.14, without the continuity correction)::
+
+        n = (z_{1-a/2} sqrt(2 pbar qbar) + z_{power} sqrt(p1 q1 + p2 q2))**2 / d**2
+
+    Paired (both builds play the same games, common random numbers), the per-game difference
+    of the two 0/1 outcomes has variance ``p1 q1 + p2 q2 - 2 r sqrt(p1 q1 p2 q2)`` with ``r``
+    the correlation of the outcomes; under the null ``2 pbar qbar (1 - r)``. The same formula
+    with these variances gives the pairs needed; at ``r = 0`` it is the unpaired answer.
+
+    >>> sample_size(0.1, base=0.5).unpaired  # 50% against 60%
+    388
+    """
+    from .errors import UserError
+
+    p1, p2 = float(base), float(base) + float(difference)
+    if not 0.0 < p1 < 1.0 or not 0.0 < p2 < 1.0:
+        raise UserError(
+            f"base and base + difference must be win rates in (0, 1), got {p1:g} and {p2:g}"
+        )
+    if difference == 0:
+        raise UserError("difference must not be 0")
+    if not 0.0 < power < 1.0:
+        raise UserError(f"power must be in (0, 1), got {power}")
+    if not 0.0 < alpha < 1.0:
+        raise UserError(f"alpha must be in (0, 1), got {alpha}")
+    za = z_for(1.0 - alpha)
+    zb = NormalDist().inv_cdf(power)
+    pbar = (p1 + p2) / 2.0
+    v0 = 2.0 * pbar * (1.0 - pbar)
+    v1 = p1 * (1.0 - p1) + p2 * (1.0 - p2)
+    d2 = (p2 - p1) ** 2
+
+    def n_for(v0_: float, v1_: float) -> int:
+        return max(1, math.ceil((za * math.sqrt(v0_) + zb * math.sqrt(v1_)) ** 2 / d2 - 1e-9))
+
+    unpaired = n_for(v0, v1)
+    paired = None
+    if correlation is not None:
+        r = float(correlation)
+        if not -1.0 < r < 1.0:
+            raise UserError(f"correlation must be in (-1, 1), got {correlation}")
+        cov = r * math.sqrt(p1 * (1 - p1) * p2 * (1 - p2))
+        paired = n_for(v0 * (1.0 - r), max(v1 - 2.0 * cov, 1e-12))
+    return SampleSize(p1, p2, float(alpha), float(power), unpaired, paired, correlation)

@@ -20,11 +20,11 @@ import threading
 
 from .. import __version__
 from ..errors import UserError
-from . import design, dice, duel, krynn, lords, tools
+from . import design, dice, duel, krynn, lords, plan, tools
 from .common import Parser
 
 #: the command modules, each with ``register(subparsers)``
-COMMAND_MODULES = (lords, duel, design, dice, krynn, tools)
+COMMAND_MODULES = (lords, duel, design, dice, krynn, plan, tools)
 
 
 def build_parser() -> argparse.ArgumentParser:

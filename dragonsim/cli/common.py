@@ -48,14 +48,46 @@ def seed_int(text: str) -> int:
     return v
 
 
-def add_run_options(p: argparse.ArgumentParser, default_n: int = 100_000) -> None:
-    """Options every Monte Carlo command shares."""
+def half_width(text: str) -> float:
+    """argparse type for a precision target: a half-width in (0, 0.5) such as 0.005."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not 0.0 < v < 0.5:
+        raise argparse.ArgumentTypeError(
+            f"must be a half-width in (0, 0.5) such as 0.005 (+-0.5 pp), got {text!r}"
+        )
+    return v
+
+
+def add_run_options(
+    p: argparse.ArgumentParser, default_n: int = 100_000, precision: bool = False
+) -> None:
+    """Options every Monte Carlo command shares; ``precision``: also ``--precision`` and
+    ``--max-n`` (read them with :func:`n_or_precision`)."""
     p.add_argument(
         "-n",
         type=count,
-        default=default_n,
+        default=None if precision else default_n,
         help=f"number of games/trials, e.g. 1e6 (default {default_n:,})",
     )
+    if precision:
+        p.set_defaults(default_n=default_n)
+        p.add_argument(
+            "--precision",
+            type=half_width,
+            default=None,
+            metavar="H",
+            help="instead of -n: play until every reported rate's 95%% interval (a confidence "
+            "sequence, valid however often it is looked at) is within +-H, e.g. 0.005",
+        )
+        p.add_argument(
+            "--max-n",
+            type=count,
+            default=None,
+            help="the most games a --precision run plays (default 1e8)",
+        )
     p.add_argument("--seed", type=seed_int, default=1, help="random seed (default 1)")
     p.add_argument(
         "--threads",
@@ -66,6 +98,19 @@ def add_run_options(p: argparse.ArgumentParser, default_n: int = 100_000) -> Non
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     add_checkpoint_option(p)
+
+
+def n_or_precision(args: argparse.Namespace) -> dict[str, Any]:
+    """The API's ``n=`` or ``precision=`` and ``max_n=`` from :func:`add_run_options`'
+    options; UserError when both -n and --precision are given."""
+    precision = getattr(args, "precision", None)
+    if precision is None:
+        if getattr(args, "max_n", None) is not None:
+            raise UserError("--max-n caps a --precision run; with -n, n is the count")
+        return {"n": args.n if args.n is not None else args.default_n}
+    if args.n is not None:
+        raise UserError("give either -n (games) or --precision (a half-width), not both")
+    return {"precision": precision, "max_n": args.max_n}
 
 
 def _clean(o: Any) -> Any:

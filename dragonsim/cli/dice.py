@@ -92,13 +92,13 @@ def _progress(args):
 
 def cmd_attack(args) -> int:
     from ..dice.api import attack
-    from .common import emit_json, interrupted_code
+    from .common import emit_json, interrupted_code, n_or_precision
 
     r = attack(
         args.dragon,
         args.army,
         rules=_rules(args),
-        n=args.n,
+        **n_or_precision(args),
         seed=args.seed,
         turns=_turns(args.turns),
         army_file=args.army_file,
@@ -159,9 +159,11 @@ def cmd_duel(args) -> int:
     given = {"breath_negation_rounds": args.negation_rounds}
     if args.damage_carries:
         given["damage_carries"] = True
+    from .common import n_or_precision
+
     r = duel(
         *teams,
-        n=args.n,
+        **n_or_precision(args),
         seed=args.seed,
         turns=_turns(args.turns),
         rules=_rules(args),
@@ -393,7 +395,7 @@ def register(subparsers) -> None:
     )
     _opt_args(a)
     add_rules_option(a)
-    add_run_options(a)
+    add_run_options(a, precision=True)
     add_records_option(a)
     a.set_defaults(func=cmd_attack)
 
@@ -439,7 +441,7 @@ def register(subparsers) -> None:
         help="damage to a dragon carries over between rounds",
     )
     add_rules_option(d)
-    add_run_options(d)
+    add_run_options(d, precision=True)
     add_records_option(d)
     d.set_defaults(func=cmd_duel)
 

@@ -17,6 +17,7 @@ from .common import (
     emit_json,
     finish,
     interrupted_code,
+    n_or_precision,
     positive_int,
     rules_from,
     seed_int,
@@ -66,12 +67,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play many Dragon Lords games between two dragons",
         description="Play complete basic-rules Dragon Lords games (setup, initiative, speed, "
         "movement, engagement, breath and close combat, serious damage) between two dragons "
-        "and report who wins, with Wilson 95% intervals. Each dragon is a ready-made name or "
+        "and report who wins, with Wilson 95% intervals (with --precision: until a confidence "
+        "sequence is that narrow), the first mover's advantage and the game length. Each "
+        "dragon is a ready-made name or "
         "an inline design such as body=Heavy,wings=Large,breath=Ice,claws=Sharp.",
     )
     p.add_argument("a", help="first dragon: ready-made name or inline design")
     p.add_argument("b", help="second dragon: ready-made name or inline design")
-    add_run_options(p, default_n=100_000)
+    add_run_options(p, default_n=100_000, precision=True)
     p.add_argument(
         "--policy",
         default="hunter",
@@ -113,7 +116,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="one team number per dragon, e.g. 0,0,1 (default: free-for-all)",
     )
-    add_run_options(p, default_n=10_000)
+    add_run_options(p, default_n=10_000, precision=True)
     p.add_argument(
         "--policy",
         default="hunter",
@@ -281,7 +284,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     res = duel(
         args.a,
         args.b,
-        n=args.n,
+        **n_or_precision(args),
         seed=args.seed,
         policy=args.policy,
         policies=args.policies,
@@ -318,7 +321,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
             ) from None
     res = battle(
         dragons,
-        n=args.n,
+        **n_or_precision(args),
         teams=teams,
         seed=args.seed,
         policy=args.policy,

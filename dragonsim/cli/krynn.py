@@ -43,7 +43,7 @@ def register(subparsers) -> None:
         description="Battles on one battle tile, turn after turn, until one side controls it.",
     )
     _battle_options(b)
-    add_run_options(b)
+    add_run_options(b, precision=True)
     add_records_option(b)
     b.set_defaults(func=_battle)
 
@@ -239,8 +239,12 @@ def _print(result, args, unit: str = "games") -> int:
 
 def _battle(args) -> int:
     from ..krynn.api import battle
+    from .common import n_or_precision
 
-    res = battle(**_battle_kwargs(args), checkpoint=args.checkpoint, records=args.records)
+    kw = {**_battle_kwargs(args), **n_or_precision(args)}
+    if "precision" in kw:
+        kw.pop("n", None)
+    res = battle(**kw, checkpoint=args.checkpoint, records=args.records)
     return _print(res, args)
 
 

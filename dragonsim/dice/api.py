@@ -28,6 +28,7 @@ from ..records import RecordsFile, check_path, run_blocks_recorded
 from ..report import interrupted_line, manifest, rules_hash, rules_line
 from ..rules import RuleSet, dice_rules
 from ..rules import registry as _registry
+from ..runner import n_or_precision, run_to_precision
 from ..stats import Rate, mean_interval
 from . import data as D
 from . import kernel as K
@@ -602,9 +603,17 @@ class AttackResult:
     interrupted: bool = False
     meta: dict[str, Any] = field(default_factory=dict)
     requested: int | None = None
+    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
+    precision: Any = None
 
     def _c(self, i: int) -> int:
         return int(self.counters[i])
+
+    def _rate(self, i: int) -> Rate:
+        """Counter ``i`` as a rate: Wilson 95%, or a precision run's confidence sequence."""
+        from ..runner import precision_rates
+
+        return precision_rates(self.precision)[0](self._c(i), self.n)
 
     def _lay(self, key: str) -> np.ndarray:
         return self.counters[K.army_layout(self.hcap, self.turns)[key]]
@@ -612,32 +621,32 @@ class AttackResult:
     @property
     def p_dragon_slain(self) -> Rate:
         """At least one dragon slain."""
-        return Rate.of(self._c(K.C_ANY_SLAIN), self.n)
+        return self._rate(K.C_ANY_SLAIN)
 
     @property
     def p_all_slain(self) -> Rate:
-        return Rate.of(self._c(K.C_ALL_SLAIN), self.n)
+        return self._rate(K.C_ALL_SLAIN)
 
     @property
     def p_army_destroyed(self) -> Rate:
-        return Rate.of(self._c(K.C_DESTROYED), self.n)
+        return self._rate(K.C_DESTROYED)
 
     @property
     def p_flew(self) -> Rate:
-        return Rate.of(self._c(K.C_FLEW), self.n)
+        return self._rate(K.C_FLEW)
 
     @property
     def p_destroyed_by_breath(self) -> Rate:
         """The army destroyed by a breath before it could respond."""
-        return Rate.of(self._c(K.C_DESTROYED_BY_BREATH), self.n)
+        return self._rate(K.C_DESTROYED_BY_BREATH)
 
     @property
     def p_timeout(self) -> Rate:
-        return Rate.of(self._c(K.C_TIMEOUT), self.n)
+        return self._rate(K.C_TIMEOUT)
 
     @property
     def p_promotion(self) -> Rate:
-        return Rate.of(self._c(K.C_PROMO_ANY), self.n)
+        return self._rate(K.C_PROMO_ANY)
 
     def _mean(self, i: int, j: int) -> tuple[float, float, float]:
         return mean_interval(float(self._c(i)), float(self._c(j)), self.n)
@@ -754,6 +763,8 @@ class AttackResult:
                 "dice_per_attack": list(self.dice_per_attack),
                 "seconds": self.seconds,
                 "interrupted": self.interrupted,
+                "interval": self.p_army_destroyed.method,
+                "precision": None if self.precision is None else self.precision.to_dict(),
                 "options": self.options.to_dict(),
                 "manifest": self.manifest(),
             }
@@ -774,6 +785,7 @@ class AttackResult:
             rules_hash=rules_hash({"rules": self.options.rules.hash, **self.meta}),
             rules_overrides=self.options.rules.overrides,
             seconds=self.seconds,
+            precision=None if self.precision is None else self.precision.to_dict(),
             **self.meta,
         )
 
@@ -801,8 +813,12 @@ class AttackResult:
             "promoted, per game)",
             f"  attacks made      {tp[0]:.3f} [{tp[1]:.3f}, {tp[2]:.3f}]  (mean, of at most "
             f"{self.turns})",
-            "  (a share of games with its 95% interval; means with their 95% intervals)",
+            "  (a share of games with its 95% "
+            + ("interval" if self.precision is None else "confidence sequence")
+            + "; means with their 95% intervals)",
         ]
+        if self.precision is not None:
+            lines.append(self.precision.line())
         rs = self.options.rules
         lines.append("  " + rules_line(rs.hash, rs.overrides))
         return "\n".join(lines)
@@ -854,7 +870,9 @@ def attack(
     dragon: str | D.Dragon | Sequence[str | D.Dragon],
     army: str | Mapping[str, int],
     *,
-    n: int | float | str = 100_000,
+    n: int | float | str | None = None,
+    precision: float | None = None,
+    max_n: int | float | str | None = None,
     seed: int = 1,
     turns: int = 1,
     options: Options | None = None,
@@ -879,7 +897,14 @@ def attack(
     army
         ``'goblin-thug:6,goblin-pelter:4'``, a ready-made army name, or ``{unit: count}``.
     n, seed, threads, progress
-        Games, seed, numba threads, progress bar.
+        Games (default 100,000), seed, numba threads, progress bar.
+    precision, max_n
+        Instead of ``n``: play until every reported rate (dragon slain, all dragons slain,
+        army destroyed, by breath, dragon flew away, still fighting, any promotion) has a 95%
+        confidence-sequence half-width of at most ``precision``, at most ``max_n`` games
+        (default 1e8); see :func:`~dragonsim.runner.run_to_precision` (Bonferroni over a
+        fixed geometric schedule of looks, Clopper-Pearson at each). Not with ``records``
+        or ``checkpoint``.
     turns
         Attacks at most (one per turn of the army's owner); the game also ends when the
         dragons are gone (slain or flown away) or the army is destroyed.
@@ -914,11 +939,40 @@ def attack(
             "the army (seed: 'Dragon vs. Dragon'); use the duel command / dice.duel()"
         )
     armyd = D.parse_army(army, cat)
-    nn = _n(n)
+    nn, cap = n_or_precision(n, precision, max_n, default_n=100_000)
     T = _turns(turns)
     colour = ds[0].colour_code
     arr = build_army(armyd, cat, colour=colour, dead_area=dead_area, options=opts)
     args = arr.kernel_args(ds, colour, opts, T)
+    prun = None
+    if precision is not None:
+        if records is not None or checkpoint is not None:
+            raise UserError("records and checkpoints are not supported with a precision target")
+        out, prun = run_to_precision(
+            K.army_kernel,
+            check_seed(seed),
+            args,
+            precision=precision,
+            cap=cap,
+            rates=lambda c, _n: [
+                c[i]
+                for i in (
+                    K.C_ANY_SLAIN,
+                    K.C_ALL_SLAIN,
+                    K.C_DESTROYED,
+                    K.C_DESTROYED_BY_BREATH,
+                    K.C_FLEW,
+                    K.C_TIMEOUT,
+                    K.C_PROMO_ANY,
+                )
+            ],
+            progress=progress,
+            threads=threads,
+            label="games",
+            compiled=K._army_kernel,
+            game="Dragon Dice",
+        )
+        return _attack_result(out, T, arr, ds, armyd, opts, seed, cat, out.n, prun)
     section = open_checkpoint(
         checkpoint,
         _identity("dice attack", seed, nn, opts, dragons=[d.name for d in ds], army=armyd),
@@ -944,6 +998,10 @@ def attack(
         compiled=K._army_kernel,
         game="Dragon Dice",
     )
+    return _attack_result(out, T, arr, ds, armyd, opts, seed, cat, nn, None)
+
+
+def _attack_result(out, T, arr, ds, armyd, opts, seed, cat, requested, prun) -> AttackResult:
     meta = {
         "unit_faces": {nm: list(cat.units[nm].faces) for nm in arr.names},
         "dragon_faces": {d.name: list(d.die.faces) for d in ds},
@@ -960,7 +1018,8 @@ def attack(
         check_seed(seed),
         out.interrupted,
         meta,
-        nn,
+        requested,
+        prun,
     )
 
 
@@ -979,6 +1038,8 @@ class DuelResult:
     seed: int
     interrupted: bool = False
     requested: int | None = None
+    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
+    precision: Any = None
 
     @property
     def team_a(self) -> list[str]:
@@ -989,7 +1050,10 @@ class DuelResult:
         return self.teams[1]
 
     def _r(self, i: int) -> Rate:
-        return Rate.of(int(self.counters[i]), self.n)
+        """Counter ``i`` as a rate: Wilson 95%, or a precision run's confidence sequence."""
+        from ..runner import precision_rates
+
+        return precision_rates(self.precision)[0](int(self.counters[i]), self.n)
 
     def _t(self, team: int, what: int) -> int:
         return K.VHEAD + K.VT * team + what
@@ -1069,6 +1133,8 @@ class DuelResult:
             out["p_both_gone"] = out["p_all_gone"]
             out["ci_both_gone"] = out["ci_all_gone"]
         out["seconds"] = self.seconds
+        out["interval"] = self.p_timeout.method
+        out["precision"] = None if self.precision is None else self.precision.to_dict()
         out["options"] = self.options.to_dict()
         out["manifest"] = manifest(
             game="dragon-dice",
@@ -1100,6 +1166,8 @@ class DuelResult:
             lines.append(f"  {'a ' + col + ' dragon slain':<24}{self.p_team_slain(i)}")
         lines.append(f"  {'rounds played':<24}{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]  (mean)")
         rs = self.options.rules
+        if self.precision is not None:
+            lines.append(self.precision.line())
         lines.append("  " + rules_line(rs.hash, rs.overrides))
         return "\n".join(lines)
 
@@ -1121,7 +1189,9 @@ def teams_by_colour(
 
 def duel(
     *teams: str | Sequence[str | D.Dragon],
-    n: int | float | str = 100_000,
+    n: int | float | str | None = None,
+    precision: float | None = None,
+    max_n: int | float | str | None = None,
     seed: int = 1,
     turns: int = 1,
     options: Options | None = None,
@@ -1147,6 +1217,11 @@ def duel(
     teams
         Two or more teams, e.g. ``duel("red-wyrm", "blue-drake:2")``; or one spec holding
         several colours (``duel("red-wyrm,blue-drake,green-wyrm")``), grouped by colour.
+    n, precision, max_n
+        Games (default 100,000), or instead a precision target: play until every reported
+        rate (each team's wins and a dragon of it slain, all gone, still fighting) has a 95%
+        confidence-sequence half-width of at most ``precision``, at most ``max_n`` games
+        (see :func:`attack`). Not with ``records`` or ``checkpoint``.
     records
         A ``.parquet`` or ``.csv`` path: one row per game (:data:`DUEL_COLUMNS`, and each
         colour's dragons slain and flown away), played one game at a time (see
@@ -1185,7 +1260,37 @@ def duel(
     T = _turns(turns)
     faces = _dragon_faces(dragons_all)
     side = np.array([i for i, t in enumerate(groups) for _ in t], np.int64)
-    nn = _n(n)
+    nn, cap = n_or_precision(n, precision, max_n, default_n=100_000)
+    if precision is not None:
+        if records is not None or checkpoint is not None:
+            raise UserError("records and checkpoints are not supported with a precision target")
+        k = len(groups)
+        rated = [K.VHEAD + K.VT * t + w for t in range(k) for w in (K.VT_WINS, K.VT_ANY_SLAIN)]
+        out, prun = run_to_precision(
+            K.dvd_kernel,
+            check_seed(seed),
+            (faces, side, len(groups), opts.array(), T),
+            precision=precision,
+            cap=cap,
+            rates=lambda c, _n: [c[i] for i in (*rated, K.V_ALL_GONE, K.V_TIMEOUT)],
+            progress=progress,
+            threads=threads,
+            label="games",
+            game="Dragon Dice",
+        )
+        return DuelResult(
+            out.counters,
+            out.n,
+            T,
+            [[d.name for d in t] for t in groups],
+            cols,
+            opts,
+            out.seconds,
+            check_seed(seed),
+            out.interrupted,
+            out.n,
+            prun,
+        )
     section = open_checkpoint(
         checkpoint,
         _identity("dice duel", seed, nn, opts, teams=[[d.name for d in t] for t in groups]),

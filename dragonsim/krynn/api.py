@@ -20,6 +20,7 @@ from ..checkpoint import Checkpoint, open_checkpoint
 from ..errors import UserError, check_int, did_you_mean, parse_count, resolve_name
 from ..records import RecordsFile, check_path, run_blocks_recorded
 from ..report import interrupted_line, manifest, rules_line
+from ..runner import n_or_precision, run_to_precision
 from ..stats import Rate, mean_interval
 from . import kernel as K
 from .data import (
@@ -274,23 +275,32 @@ class BattleResult:
     interrupted: bool
     manifest: dict[str, Any] = field(repr=False)
     requested: int | None = None
+    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
+    precision: Any = None
 
     def _off(self):
         bins = int(self.heroes) * int(self.manifest["max_stress"]) + 1
         return K.battle_offsets(self.max_turns, bins), bins
 
+    def _rate(self, i: int) -> Rate:
+        """Counter ``i`` as a rate: Wilson 95%, or a precision run's confidence sequence."""
+        from ..runner import precision_rates
+
+        return precision_rates(self.precision)[0](int(self.counters[i]), self.n)
+
     @property
     def p_alliance_controls(self) -> Rate:
-        """Probability the Alliance controls the tile (Wilson interval)."""
-        return Rate.of(self.counters[K.B_ALLIANCE], self.n)
+        """Probability the Alliance controls the tile (Wilson interval, or a precision run's
+        confidence sequence)."""
+        return self._rate(K.B_ALLIANCE)
 
     @property
     def p_army_controls(self) -> Rate:
-        return Rate.of(self.counters[K.B_ARMY], self.n)
+        return self._rate(K.B_ARMY)
 
     @property
     def p_undecided(self) -> Rate:
-        return Rate.of(self.counters[K.B_NONE], self.n)
+        return self._rate(K.B_NONE)
 
     @property
     def mean_turns(self) -> tuple[float, float, float]:
@@ -310,7 +320,7 @@ class BattleResult:
     @property
     def p_hero_at_max_stress(self) -> Rate:
         """Probability some hero ends the game at maximum stress (can absorb no more)."""
-        return Rate.of(self.counters[K.B_HERO_MAXED], self.n)
+        return self._rate(K.B_HERO_MAXED)
 
     @property
     def dice_per_game(self) -> float:
@@ -411,6 +421,8 @@ class BattleResult:
             "tile": self.tile,
             "seconds": self.seconds,
             "interrupted": self.interrupted,
+            "interval": pa.method,
+            "precision": None if self.precision is None else self.precision.to_dict(),
             "manifest": self.manifest,
         }
 
@@ -451,6 +463,8 @@ class BattleResult:
                 f" ({self.heroes} hero(es)); a hero at maximum stress:"
                 f" {self.p_hero_at_max_stress}"
             )
+        if self.precision is not None:
+            lines.append(self.precision.line())
         lines.append(f"  {self.n / max(self.seconds, 1e-9):,.0f} games/s, {self.seconds:.2f} s")
         lines.append(
             "  " + rules_line(self.manifest.get("rules_hash"), self.manifest.get("overrides"))
@@ -578,7 +592,9 @@ def battle(
     hero_policy: str | None = None,
     tier: str | None = None,
     max_turns: int = 100,
-    n: int | str = 100_000,
+    n: int | str | None = None,
+    precision: float | None = None,
+    max_n: int | str | None = None,
     seed: int = 1,
     threads: int | None = None,
     progress: bool | None = None,
@@ -604,6 +620,12 @@ def battle(
         ``last``), and the tier setting their maximum stress.
     max_turns
         Battles before a game counts as undecided.
+    n, precision, max_n
+        Games (default 100,000), or instead a precision target: play until the Alliance,
+        Dragon Army, undecided and hero-at-maximum-stress rates all have a 95%
+        confidence-sequence half-width of at most ``precision``, at most ``max_n`` games
+        (default 1e8); see :func:`~dragonsim.runner.run_to_precision`. Not with ``records``
+        or ``checkpoint``.
     rules, **overrides
         The rules (:class:`~dragonsim.krynn.data.KrynnRules`, default
         :func:`~dragonsim.krynn.data.default_rules`) and overrides by rule name, e.g.
@@ -619,7 +641,7 @@ def battle(
     -------
     BattleResult
     """
-    n = parse_count(n)
+    n, cap = n_or_precision(n, precision, max_n, default_n=100_000)
     r = _rules(rules, overrides)
     tile = Tile(
         alliance=alliance,
@@ -647,34 +669,52 @@ def battle(
         check_path(records)
     if _check_only:
         return None
+    prun = None
+    if precision is not None:
+        if records is not None or checkpoint is not None:
+            raise UserError("records and checkpoints are not supported with a precision target")
+        out, prun = run_to_precision(
+            K.battle_kernel,
+            seed,
+            args,
+            precision=precision,
+            cap=cap,
+            rates=lambda c, _n: [c[i] for i in (K.B_ALLIANCE, K.B_ARMY, K.B_NONE, K.B_HERO_MAXED)],
+            progress=progress,
+            threads=threads,
+            label="battles",
+            game="Warriors of Krynn",
+        )
+        n = out.n
     section = open_checkpoint(
         checkpoint, {"command": "krynn battle", "seed": seed, "n": n, "rules_hash": r.hash}
     )
-    out = run_blocks_recorded(
-        K.battle_kernel,
-        n,
-        seed,
-        args,
-        records=records,
-        manifest=lambda: _records_manifest(
-            "krynn battle",
-            seed,
+    if prun is None:
+        out = run_blocks_recorded(
+            K.battle_kernel,
             n,
-            r,
-            tile=tile.describe(r.commanders, r.line_capacity),
-            battle_type=str(battle_type),
-            heroes=int(heroes),
-            max_turns=int(max_turns),
-        ),
-        columns=BATTLE_COLUMNS,
-        to_columns=_battle_columns,
-        context=_records_context,
-        progress=progress,
-        threads=threads,
-        label="battles",
-        checkpoint=section,
-        game="Warriors of Krynn",
-    )
+            seed,
+            args,
+            records=records,
+            manifest=lambda: _records_manifest(
+                "krynn battle",
+                seed,
+                n,
+                r,
+                tile=tile.describe(r.commanders, r.line_capacity),
+                battle_type=str(battle_type),
+                heroes=int(heroes),
+                max_turns=int(max_turns),
+            ),
+            columns=BATTLE_COLUMNS,
+            to_columns=_battle_columns,
+            context=_records_context,
+            progress=progress,
+            threads=threads,
+            label="battles",
+            checkpoint=section,
+            game="Warriors of Krynn",
+        )
     kind = (
         resolve_name(battle_type, BATTLE_TYPES, "battle type")
         if isinstance(battle_type, str)
@@ -693,6 +733,7 @@ def battle(
         compile_seconds=out.compile_seconds,
         resumed=out.resumed,
         interrupted=out.interrupted,
+        precision=None if prun is None else prun.to_dict(),
     )
     return BattleResult(
         out.n,
@@ -706,6 +747,7 @@ def battle(
         out.interrupted,
         man,
         n,
+        prun,
     )
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import defaults
 from ..checkpoint import open_checkpoint
-from ..errors import UserError, check_int, check_seed, parse_count
+from ..errors import UserError, check_int, check_seed
 from ..records import closing
 from ..report import interrupted_line
 from ..stats import Rate, mean_interval
@@ -153,9 +153,142 @@ def prepare(
     return {"a": sa, "b": sb, "rules": rs, "tables": tb, "moves": mv, "args": args, "options": opt}
 
 
+@dataclass(frozen=True)
+class FirstMover:
+    """The first-mover advantage of a duel, from who moved first on turn 1.
+
+    "Players with lower numbers move before players with higher ones" (rulebook p.7,
+    "1. Initiative"): the kernel notes the dragon that moved first on turn 1 (the lowest 2d6
+    after roll-offs, ``R_FIRST``), and the duel counts, outside the engine's counters, the
+    games each dragon moved first in and what the first and the second mover won. Later
+    turns' initiative is not counted. ``advantage`` is the first mover's win rate minus the
+    second mover's, with a normal interval from the multinomial variance
+    ``(pf + ps - (pf - ps)**2) / n``.
+    """
+
+    n: int
+    a_first: Rate  # games in which A moved first on turn 1
+    first_wins: Rate  # games the first mover won
+    second_wins: Rate  # games the second mover won
+    advantage: float
+    advantage_ci: tuple[float, float]
+    a_wins_when_first: Rate  # A's wins of the games A moved first in
+    a_wins_when_second: Rate  # A's wins of the games B moved first in
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "definition": "moved first on turn 1 (lowest initiative roll, rulebook p.7)",
+            "a_moved_first": self.a_first.k,
+            "first_mover_wins": self.first_wins.k,
+            "second_mover_wins": self.second_wins.k,
+            "first_mover_win_rate": self.first_wins.rate,
+            "first_mover_ci": list(self.first_wins.ci),
+            "second_mover_win_rate": self.second_wins.rate,
+            "second_mover_ci": list(self.second_wins.ci),
+            "advantage": self.advantage,
+            "advantage_ci": list(self.advantage_ci),
+            "a_win_rate_when_first": self.a_wins_when_first.rate,
+            "a_ci_when_first": list(self.a_wins_when_first.ci),
+            "a_win_rate_when_second": self.a_wins_when_second.rate,
+            "a_ci_when_second": list(self.a_wins_when_second.ci),
+        }
+
+
+@dataclass(frozen=True)
+class GameLength:
+    """Turns per game from the kernel's turn histogram (``C_TURN_HIST``; its last bin holds
+    ``HIST_MAX`` turns or more, so a percentile there reads "at least HIST_MAX")."""
+
+    mean: float
+    ci: tuple[float, float]
+    median: int
+    p10: int
+    p90: int
+    top: int = S.HIST_MAX
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mean": self.mean,
+            "ci": list(self.ci),
+            "median": self.median,
+            "p10": self.p10,
+            "p90": self.p90,
+            "histogram_top": self.top,
+        }
+
+    def text(self) -> str:
+        def t(v: int) -> str:
+            return f">={v}" if v >= self.top else str(v)
+
+        return (
+            f"{self.mean:.2f} turns [{self.ci[0]:.2f}, {self.ci[1]:.2f}], median {t(self.median)}"
+            f", 10th-90th percentile {t(self.p10)}-{t(self.p90)}"
+        )
+
+
+def game_length(counters: np.ndarray, confidence: float = 0.95) -> GameLength:
+    """:class:`GameLength` of a run's counters: the mean (normal interval from the sums) and
+    the percentiles of the turn histogram."""
+    from ..report import hist_quantile
+
+    h = counters[S.C_TURN_HIST : S.C_TURN_HIST + S.HIST_MAX + 1]
+    games = int(counters[S.C_GAMES])
+    mt = mean_interval(float(counters[S.C_TURNS]), float(counters[S.C_TURNS_SQ]), games, confidence)
+    return GameLength(
+        mt[0],
+        (mt[1], mt[2]),
+        hist_quantile(h, 0.5),
+        hist_quantile(h, 0.1),
+        hist_quantile(h, 0.9),
+    )
+
+
+#: the counts a duel's kernel caller adds after the engine's counters (``N_COUNTERS``) from
+#: each game's ``R_FIRST``: games A moved first in, of them A's wins, B's wins when B moved first
+X_A_FIRST, X_A_FIRST_WON, X_B_FIRST_WON = range(3)
+N_EXTRA = 3
+
+
+def first_mover_counts(rec: np.ndarray) -> np.ndarray:
+    """The ``X_*`` counts of a block's records (two dragons)."""
+    first = rec[:, S.R_FIRST]
+    w = rec[:, S.R_WINNER]
+    out = np.zeros(N_EXTRA, dtype=np.int64)
+    out[X_A_FIRST] = np.count_nonzero(first == 0)
+    out[X_A_FIRST_WON] = np.count_nonzero((first == 0) & (w == 0))
+    out[X_B_FIRST_WON] = np.count_nonzero((first == 1) & (w == 1))
+    return out
+
+
+def first_mover(
+    extra: np.ndarray, wins_a: int, wins_b: int, n: int, rate_of, z: float = 1.959964
+) -> FirstMover:
+    """:class:`FirstMover` from the ``X_*`` counts; ``rate_of(k, n)`` makes the rates'
+    intervals, ``z`` the advantage's."""
+    a_first = int(extra[X_A_FIRST])
+    fa, fb = int(extra[X_A_FIRST_WON]), int(extra[X_B_FIRST_WON])
+    fw = fa + fb
+    sw = (wins_a - fa) + (wins_b - fb)
+    pf, ps = (fw / n, sw / n) if n else (math.nan, math.nan)
+    adv = pf - ps
+    half = z * math.sqrt(max(pf + ps - adv * adv, 0.0) / n) if n else math.nan
+    return FirstMover(
+        n=n,
+        a_first=rate_of(a_first, n),
+        first_wins=rate_of(fw, n),
+        second_wins=rate_of(sw, n),
+        advantage=adv,
+        advantage_ci=(adv - half, adv + half),
+        a_wins_when_first=rate_of(fa, a_first),
+        a_wins_when_second=rate_of(wins_a - fa, n - a_first),
+    )
+
+
 @dataclass
 class DuelResult:
-    """Who won how often, with Wilson 95% intervals, turn and damage statistics, a manifest.
+    """Who won how often, with Wilson 95% intervals (a precision run's: a confidence
+    sequence, ``precision``), the game length (:meth:`game_length`), the first mover's
+    advantage (``first_mover``), damage statistics and a manifest.
 
     ``wins_a + wins_b + draws == n`` (games stopped by the turn limit are draws, also counted
     in ``turn_limit_hits``).
@@ -187,6 +320,10 @@ class DuelResult:
     counters: np.ndarray = field(repr=False)
     manifest: dict[str, Any] = field(default_factory=dict, repr=False)
     records: str | None = None
+    #: who moved first on turn 1 and how it went (:class:`FirstMover`)
+    first_mover: FirstMover | None = None
+    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
+    precision: Any = None
 
     @property
     def win_rate_a(self) -> float:
@@ -232,11 +369,22 @@ class DuelResult:
             "breath_hit_rate": self.breath_hit_rate,
             "engagements_per_game": self.engagements_per_game,
             "dice_per_game": self.dice_per_game,
+            "game_length": self.game_length().to_dict(),
+            "first_mover": None if self.first_mover is None else self.first_mover.to_dict(),
+            "interval": self.rate_a.method,
+            "precision": None if self.precision is None else self.precision.to_dict(),
             "seconds": self.seconds,
             "interrupted": self.interrupted,
             "records": self.records,
             "manifest": self.manifest,
         }
+
+    def _ci_label(self) -> str:
+        return "95% interval" if self.precision is None else "95% conf. sequence"
+
+    def game_length(self) -> GameLength:
+        """Turns per game: mean with its interval, median, 10th and 90th percentiles."""
+        return game_length(self.counters)
 
     def to_frame(self):
         """One row per dragon: wins, rate, interval, mean damage dealt (pandas)."""
@@ -341,7 +489,8 @@ class DuelResult:
             f"({self.policies[1]}), {self.n:,} games, seed {self.seed}",
             *interrupted_line(self),
             "",
-            f"  {'':<{w}}  {'wins':>10}  {'share':>8}  {'95% interval':>18}  {'damage dealt':>12}",
+            f"  {'':<{w}}  {'wins':>10}  {'share':>8}  {self._ci_label():>18}  "
+            f"{'damage dealt':>12}",
         ]
         for name, r, dmg in ((na, self.rate_a, self.damage_a), (nb, self.rate_b, self.damage_b)):
             lines.append(
@@ -358,10 +507,23 @@ class DuelResult:
             "dealt per game)"
         )
         lines.append("")
-        lines.append(
-            f"  game length      {self.mean_turns:.2f} turns [{self.turns_ci[0]:.2f}, "
-            f"{self.turns_ci[1]:.2f}]"
-        )
+        lines.append(f"  game length      {self.game_length().text()}")
+        fm = self.first_mover
+        if fm is not None and fm.n:
+            lo, hi = fm.advantage_ci
+            lines.append(
+                f"  first mover      the dragon moving first on turn 1 (lowest initiative roll) "
+                f"won {fm.first_wins},"
+            )
+            lines.append(
+                f"                   the second mover {fm.second_wins}: advantage "
+                f"{100 * fm.advantage:+.2f} pp [{100 * lo:+.2f}, {100 * hi:+.2f}]"
+            )
+            lines.append(f"                   A moved first in {fm.a_first} of the games;")
+            lines.append(
+                f"                   A won {fm.a_wins_when_first} of those, "
+                f"{fm.a_wins_when_second} of the others"
+            )
         lines.append(
             f"  breath attacks   {100 * self.breath_hit_rate:.1f}% of them hit"
             if self.breath_hit_rate == self.breath_hit_rate
@@ -386,6 +548,8 @@ class DuelResult:
                 f"  ({sampled[0]} plans from a sample of {breadth} end states per move "
                 f"and its verdicts move with it: check with --policy {sampled[0]}:128)"
             )
+        if self.precision is not None:
+            lines.append(self.precision.line())
         lines.append(f"  {self.seconds:.2f} s ({_rate(self)})")
         rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))
         if rl:
@@ -426,6 +590,7 @@ DUEL_COLUMNS = {
     "breath_hits_a": "breath attacks of dragon A that hit",
     "breath_hits_b": "breath attacks of dragon B that hit",
     "engagements": "close-combat engagements in the game (either dragon)",
+    "first_mover": "0: dragon A moved first on turn 1 (the lower initiative roll, p.7), 1: B",
 }
 #: a battle's records: per side, not per dragon (the kernel keeps per-dragon figures for the
 #: first two dragons only, so they are written only for a battle of two)
@@ -462,6 +627,8 @@ def record_columns(rec: np.ndarray, start: int, side_names: Sequence[str], two: 
             breath_hits_b=rec[:, S.R_HITS1].copy(),
         )
     cols["engagements"] = rec[:, S.R_ENGAGES].copy()
+    if two:
+        cols["first_mover"] = rec[:, S.R_FIRST].copy()
     return cols
 
 
@@ -488,7 +655,9 @@ def duel(
     a,
     b,
     *,
-    n: int | str | float,
+    n: int | str | float | None = None,
+    precision: float | None = None,
+    max_n: int | str | float | None = None,
     seed: int = 1,
     policy: str = "hunter",
     policies: str | Sequence[str] | None = None,
@@ -512,6 +681,19 @@ def duel(
         (``"body=Heavy,wings=Large,breath=Ice,claws=Sharp"``) or Sheets.
     n
         Number of games (``1e6`` and ``"1e6"`` are accepted).
+    precision, max_n
+        Instead of ``n``: play until the 95% interval of each of the three reported rates (A
+        wins, B wins, draws) has a half-width of at most ``precision`` (0.005: +-0.5 pp),
+        looking after every block of a schedule fixed in advance, at most ``max_n`` games
+        (default 1e8; a run that reaches it says so). The intervals are then a confidence
+        sequence: Clopper-Pearson at level ``1 - 0.05 / K`` at each of the ``K`` planned
+        looks (:func:`~dragonsim.stats.precision_schedule`), so by the union bound the
+        interval at whichever look the run stops at covers with at least 95%: Bonferroni over
+        looks on a geometric schedule, chosen over a normal-mixture boundary because it is
+        exact for binomial counts at every n and narrows with the rate's own variance (a
+        lopsided matchup stops sooner), at the cost of about 2.5x the games a fixed-n 95%
+        interval of the same width would need. The same seed and precision give the same n
+        and counts. See :func:`~dragonsim.runner.run_to_precision`.
     seed
         The run's seed; game ``i`` plays from its own streams, so results do not depend on
         threads or chunking.
@@ -543,11 +725,13 @@ def duel(
     Returns
     -------
     DuelResult
+        With the first-mover advantage (:class:`FirstMover`, who moved first on turn 1) and
+        the game-length distribution (:meth:`DuelResult.game_length`).
     """
     from ..report import manifest
-    from ..runner import run_blocks
+    from ..runner import n_or_precision, precision_rates, run_blocks, run_to_precision
 
-    n = parse_count(n)
+    n, cap = n_or_precision(n, precision, max_n)
     seed = check_seed(seed)
     turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
     plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
@@ -572,11 +756,12 @@ def duel(
     )
     sa, sb = prep["a"], prep["b"]
     args = prep["args"]
-    empty = np.zeros((0, S.N_REC), dtype=np.int64)
     if backend == "dask" and records is not None:
         raise UserError(
             "records are written by the local backend only; drop records= or use backend='local'"
         )
+    if precision is not None and checkpoint is not None:
+        raise UserError("checkpoints are not supported with a precision target; give n instead")
     identity = {
         "command": "duel",
         "a": sa.name,
@@ -586,7 +771,7 @@ def duel(
         "n": n,
         "rules_hash": prep["rules"].hash,
     }
-    section = open_checkpoint(checkpoint, identity)
+    section = open_checkpoint(checkpoint, identity) if precision is None else None
     current: list = []
     file = runrec = None
     if records is not None:
@@ -601,6 +786,7 @@ def duel(
                 policies=[policy_version(p) for p in pols],
                 seed=int(seed),
                 requested=n,
+                precision=precision,
                 rules_hash=prep["rules"].hash,
                 rules_overrides=prep["rules"].overrides,
                 options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)},
@@ -610,44 +796,56 @@ def duel(
         )
         runrec = file.run(section)
 
+    # every block keeps its games' rows (N_REC int64 cells a game, freed with the block): the
+    # first-mover counts come from them and travel after the engine's counters, so they add
+    # up over blocks, threads, Dask tasks and checkpoints like the counters do
+    def kernel(start, stop, seed_, *kargs):
+        rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
+        out = E.duel_kernel(start, stop, seed_, *kargs, rec)
+        current[:] = [rec]
+        return np.concatenate([out, first_mover_counts(rec)])
+
+    on_block = None
     if runrec is not None:
-        kernel = _kernel_with_records(current)
 
         def on_block(start, stop, part):
             runrec.block(start, stop, record_columns(current[0], start, (sa.name, sb.name), True))
 
-    else:
-
-        def kernel(start, stop, seed_, *kargs):
-            return E.duel_kernel(start, stop, seed_, *kargs, empty)
-
-        on_block = None
-
-    out = None
+    run_kw = dict(
+        progress=progress,
+        threads=threads,
+        on_block=on_block,
+        label="games",
+        backend=backend,
+        dask_client=dask_client,
+        compiled=E.play_chunks,
+        game="Dragon Lords",
+    )
+    out = prun = None
     try:
-        out = run_blocks(
-            kernel,
-            n,
-            int(seed),
-            args,
-            progress=progress,
-            threads=threads,
-            on_block=on_block,
-            label="games",
-            backend=backend,
-            dask_client=dask_client,
-            checkpoint=section,
-            compiled=E.play_chunks,
-            game="Dragon Lords",
-        )
+        if precision is None:
+            out = run_blocks(kernel, n, int(seed), args, checkpoint=section, **run_kw)
+        else:
+            out, prun = run_to_precision(
+                kernel,
+                int(seed),
+                args,
+                precision=precision,
+                cap=cap,
+                rates=lambda c, _n: (c[S.C_WIN], c[S.C_WIN + 1], c[S.C_DRAWS]),
+                **run_kw,
+            )
+            n = out.n
         if runrec is not None:
             runrec.finish(out.n)
     finally:
         if file is not None:
             file.close(**closing(out))
-    c = out.counters
+    c = out.counters[: S.N_COUNTERS]
+    extra = out.counters[S.N_COUNTERS :]
     games = int(c[S.C_GAMES])
     wa, wb, dr = int(c[S.C_WIN]), int(c[S.C_WIN + 1]), int(c[S.C_DRAWS])
+    rate_of, z = precision_rates(prun)
     mt = mean_interval(float(c[S.C_TURNS]), float(c[S.C_TURNS_SQ]), games)
     da = mean_interval(float(c[S.C_DEALT]), float(c[S.C_DEALT_SQ]), games)
     db = mean_interval(float(c[S.C_DEALT + 1]), float(c[S.C_DEALT_SQ + 1]), games)
@@ -662,6 +860,7 @@ def duel(
         seed=int(seed),
         n=games,
         requested=n,
+        precision=None if prun is None else prun.to_dict(),
         seconds=out.seconds,
         compile_seconds=out.compile_seconds,
         resumed=out.resumed,
@@ -688,9 +887,9 @@ def duel(
         draws=dr,
         turn_limit=int(turn_limit),
         turn_limit_hits=int(c[S.C_TURN_LIMIT]),
-        rate_a=Rate.of(wa, games),
-        rate_b=Rate.of(wb, games),
-        rate_draw=Rate.of(dr, games),
+        rate_a=rate_of(wa, games),
+        rate_b=rate_of(wb, games),
+        rate_draw=rate_of(dr, games),
         mean_turns=mt[0],
         turns_ci=(mt[1], mt[2]),
         damage_a=da,
@@ -703,6 +902,8 @@ def duel(
         counters=c,
         manifest=man,
         records=records,
+        first_mover=first_mover(extra, wa, wb, games, rate_of, z),
+        precision=prun,
     )
 
 
@@ -779,9 +980,13 @@ class BattleResult:
     manifest: dict[str, Any] = field(default_factory=dict, repr=False)
     requested: int | None = None
     records: str | None = None
+    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
+    precision: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "interval": self.rate_draw.method,
+            "precision": None if self.precision is None else self.precision.to_dict(),
             "dragons": self.dragons,
             "teams": self.teams,
             "policies": self.policies,
@@ -850,7 +1055,8 @@ class BattleResult:
             ]
             labels.append(f"side {t}: {', '.join(members)}")
         w = max(len(x) for x in [*labels, "draw"])
-        lines.append(f"  {'':<{w}}  {'wins':>9}  {'share':>8}  {'95% interval':>18}")
+        ci = "95% interval" if self.precision is None else "95% conf. sequence"
+        lines.append(f"  {'':<{w}}  {'wins':>9}  {'share':>8}  {ci:>18}")
         for lab, k, r in zip(labels, self.wins, self.rates, strict=True):
             lines.append(
                 f"  {lab:<{w}}  {k:>9,}  {100 * r.rate:7.2f}%  "
@@ -868,6 +1074,8 @@ class BattleResult:
             f"  turn limit       {limit} turns reached in {self.turn_limit_hits:,} games "
             "(counted as draws)"
         )
+        if self.precision is not None:
+            lines.append(self.precision.line())
         rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))
         if rl:
             lines.append(f"  {rl}")
@@ -958,7 +1166,9 @@ def battle_setup(
 def battle(
     dragons: Sequence | str,
     *,
-    n: int | str | float,
+    n: int | str | float | None = None,
+    precision: float | None = None,
+    max_n: int | str | float | None = None,
     teams: Sequence[int] | None = None,
     seed: int = 1,
     policy: str = "hunter",
@@ -981,13 +1191,17 @@ def battle(
     team that destroys all of the other team's dragons wins". A game where the last dragons
     fall together is a draw. ``records``: a ``.parquet`` or ``.csv`` file for one row per
     game (:data:`BATTLE_COLUMNS`; :data:`DUEL_COLUMNS` for two dragons), see
-    :mod:`dragonsim.records`.
+    :mod:`dragonsim.records`. ``precision``, ``max_n``: instead of ``n``, play until every
+    side's win rate and the draw rate have a 95% confidence-sequence half-width of at most
+    ``precision`` (as :func:`duel` does; not with ``checkpoint``).
     """
     from ..report import manifest
-    from ..runner import run_blocks
+    from ..runner import n_or_precision, precision_rates, run_blocks, run_to_precision
     from .sheets import riders_in_play
 
-    n = parse_count(n)
+    n, cap = n_or_precision(n, precision, max_n)
+    if precision is not None and checkpoint is not None:
+        raise UserError("checkpoints are not supported with a precision target; give n instead")
     seed = check_seed(seed)
     if records is not None:
         from ..records import check_path
@@ -1055,20 +1269,29 @@ def battle(
         def kernel(start, stop, seed_, *kargs):
             return E.duel_kernel(start, stop, seed_, *kargs, empty)
 
-    out = None
+    out = prun = None
+    k = len(set(teams))
+    run_kw = dict(
+        progress=progress,
+        threads=threads,
+        on_block=on_block,
+        compiled=E.play_chunks,
+        game="Dragon Lords",
+    )
     try:
-        out = run_blocks(
-            kernel,
-            n,
-            int(seed),
-            args,
-            progress=progress,
-            threads=threads,
-            on_block=on_block,
-            checkpoint=section,
-            compiled=E.play_chunks,
-            game="Dragon Lords",
-        )
+        if precision is None:
+            out = run_blocks(kernel, n, int(seed), args, checkpoint=section, **run_kw)
+        else:
+            out, prun = run_to_precision(
+                kernel,
+                int(seed),
+                args,
+                precision=precision,
+                cap=cap,
+                rates=lambda c, _n: [c[S.C_WIN + t] for t in range(k)] + [c[S.C_DRAWS]],
+                **run_kw,
+            )
+            n = out.n
         if runrec is not None:
             runrec.finish(out.n)
     finally:
@@ -1076,7 +1299,7 @@ def battle(
             file.close(**closing(out))
     c = out.counters
     games = int(c[S.C_GAMES])
-    k = len(set(teams))
+    rate_of = precision_rates(prun)[0]
     wins = [int(c[S.C_WIN + t]) for t in range(k)]
     mt = mean_interval(float(c[S.C_TURNS]), float(c[S.C_TURNS_SQ]), games)
     man = manifest(
@@ -1089,6 +1312,7 @@ def battle(
         seed=int(seed),
         n=games,
         requested=n,
+        precision=None if prun is None else prun.to_dict(),
         seconds=out.seconds,
         compile_seconds=out.compile_seconds,
         resumed=out.resumed,
@@ -1109,8 +1333,8 @@ def battle(
         seed=int(seed),
         wins=wins,
         draws=int(c[S.C_DRAWS]),
-        rates=[Rate.of(w, games) for w in wins],
-        rate_draw=Rate.of(int(c[S.C_DRAWS]), games),
+        rates=[rate_of(w, games) for w in wins],
+        rate_draw=rate_of(int(c[S.C_DRAWS]), games),
         turn_limit_hits=int(c[S.C_TURN_LIMIT]),
         mean_turns=mt[0],
         seconds=out.seconds,
@@ -1119,4 +1343,5 @@ def battle(
         manifest=man,
         requested=n,
         records=None if records is None else str(records),
+        precision=prun,
     )

@@ -188,6 +188,7 @@ from .state import (
     R_DEALT0,
     R_DEALT1,
     R_ENGAGES,
+    R_FIRST,
     R_HITS0,
     R_HITS1,
     R_LEFT0,
@@ -916,9 +917,9 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
 
 
 @game_fn
-def end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog):
+def end_game(ds, nd, turn, winner, limit_hit, engages, first, cnt, rec, rrow, log, nlog):
     """The game is over: add it to the counters (``C_*``) and, when ``rrow >= 0``, write its
-    record (``R_*``)."""
+    record (``R_*``; ``first``: the dragon that moved first on turn 1, ``R_FIRST``)."""
     cnt[C_GAMES] += 1
     if winner < 0:
         cnt[C_DRAWS] += 1
@@ -946,6 +947,7 @@ def end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog
         rec[rrow, R_HITS0] = ds[0, F_HITS]
         rec[rrow, R_HITS1] = ds[1, F_HITS]
         rec[rrow, R_ENGAGES] = engages
+        rec[rrow, R_FIRST] = first
 
 
 # =================================================================================================
@@ -1038,6 +1040,7 @@ def play_game(
     turn = np.int64(0)
     winner = np.int64(-1)
     limit_hit = np.int64(0)
+    first = np.int64(-1)  # the dragon that moved first on turn 1 (records only)
     nteams, last_team = teams_alive(ds, nd)
     while True:
         if nteams <= 1:
@@ -1051,6 +1054,8 @@ def play_game(
         if log is not None:
             forced_turn(w.gst, turn)  # a scripted game's dice for this turn
         na = initiative(ds, nd, opt, tb, w, cnt)
+        if turn == 1:
+            first = w.order[0]
         if log is not None:
             for k in range(na):
                 r = log_row(log, nlog, ds, turn, K_INIT, w.order[k], -1)
@@ -1061,7 +1066,7 @@ def play_game(
             ds, nd, na, 0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
         )
         engages += made
-    end_game(ds, nd, turn, winner, limit_hit, engages, cnt, rec, rrow, log, nlog)
+    end_game(ds, nd, turn, winner, limit_hit, engages, first, cnt, rec, rrow, log, nlog)
 
 
 # =================================================================================================

@@ -141,7 +141,8 @@ R_LEFT1 = 6
 R_HITS0 = 7
 R_HITS1 = 8
 R_ENGAGES = 9
-N_REC = 10
+R_FIRST = 10  # the dragon that moved first on turn 1 (lowest initiative roll, p.7)
+N_REC = 11
 
 # ---- decision log (tests: the legality checker; int64 [k, N_LOG]) --------------------------------
 L_TURN, L_KIND, L_I, L_J = range(4)

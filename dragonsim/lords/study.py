@@ -33,7 +33,16 @@ from ..stats import Rate, bradley_terry, nontransitive_cycles, z_for
 from . import engine as E
 from . import state as S
 
-__all__ = ["outcomes", "compare", "PairedResult", "sensitivity", "tournament", "TournamentResult"]
+__all__ = [
+    "outcomes",
+    "compare",
+    "pilot",
+    "Pilot",
+    "PairedResult",
+    "sensitivity",
+    "tournament",
+    "TournamentResult",
+]
 
 _BLOCK = 1 << 16
 #: the columns a sensitivity study's records add to a duel's (``records=``)
@@ -249,6 +258,75 @@ def compare(
         return (w == 0).astype(np.int8)
 
     return paired(run(base or {}), run(alt), confidence)
+
+
+@dataclass(frozen=True)
+class Pilot:
+    """A pilot of paired games: builds ``a`` and ``b`` each against ``against`` on the same
+    game indices (common random numbers), their win rates and the correlation of the two
+    0/1 outcomes, the figure :func:`dragonsim.stats.sample_size` turns into fewer games."""
+
+    a: str
+    b: str
+    against: str
+    n: int
+    seed: int
+    rate_a: Rate
+    rate_b: Rate
+    correlation: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "against": self.against,
+            "n": self.n,
+            "seed": self.seed,
+            "win_rate_a": self.rate_a.rate,
+            "ci_a": list(self.rate_a.ci),
+            "win_rate_b": self.rate_b.rate,
+            "ci_b": list(self.rate_b.ci),
+            "correlation": self.correlation,
+        }
+
+
+def pilot(
+    a,
+    b,
+    *,
+    against,
+    n: int = 2000,
+    seed: int = 1,
+    policies: Sequence[str] = ("hunter", "hunter"),
+    rules=None,
+    progress: bool | None = False,
+) -> Pilot:
+    """Play ``a`` and ``b`` against ``against`` on games ``0..n-1`` of ``seed`` and measure the
+    correlation of their wins (a draw is not a win), the variance reduction a paired study of
+    the two builds gets (:func:`dragonsim.stats.sample_size`)."""
+    from .api import _rules
+    from .sheets import sheet
+
+    n = parse_count(n, "pilot games")
+    if n < 10:
+        raise UserError(f"a pilot needs at least 10 games to estimate a correlation, got {n}")
+    rs = _rules(rules)
+    x = outcomes(a, against, n=n, seed=seed, policies=policies, rules=rs, progress=progress)
+    y = outcomes(b, against, n=n, seed=seed, policies=policies, rules=rs, progress=progress)
+    x = (x == 0).astype(np.float64)
+    y = (y == 0).astype(np.float64)
+    sx, sy = float(x.std()), float(y.std())
+    r = float(np.mean((x - x.mean()) * (y - y.mean())) / (sx * sy)) if sx > 0 and sy > 0 else 0.0
+    return Pilot(
+        sheet(a, rules=rs).name,
+        sheet(b, rules=rs).name,
+        sheet(against, rules=rs).name,
+        n,
+        int(seed),
+        Rate.of(int(x.sum()), n),
+        Rate.of(int(y.sum()), n),
+        r,
+    )
 
 
 def _parse_value(text: str):
