@@ -278,3 +278,25 @@ def test_lancer_damage_plus_four():
             )
             dealt.append(int(ds[0, S.F_DEALT]))
         assert dealt[1] - dealt[0] == extra, name
+
+
+# ---- every bot plays the advanced rules legally -------------------------------------------
+def test_every_bot_is_legal_under_advanced():
+    """The independent checker (``tests/lords_reference.py``), told the advanced acceleration
+    (p.16), finds no illegal step in games of every bot under ``advanced``; the Huge-winged
+    Skyblazer does use the allowance: some recorded speed is more than 3 over last turn's,
+    which the basic rules' checker (p.7) refuses."""
+    import lords_reference as ref
+
+    from dragonsim.lords.bots import POLICIES
+
+    faster = 0
+    for k, pol in enumerate(POLICIES):
+        for game in range(2):
+            prep = prepare("Skyblazer", "Tankerous", policies=(pol, "random"), rules="advanced")
+            cnt, log = E.logged_game(game, 21 + k, *prep["args"], 5000)
+            rows, tb = prep["args"][0], prep["tables"]
+            assert ref.check_log(log, 2, rows, tb, options=prep["options"]) == [], pol
+            basic = ref.check_log(log, 2, rows, tb)
+            faster += sum(v.kind == "speed" and "outside" in v.why for v in basic)
+    assert faster > 0
