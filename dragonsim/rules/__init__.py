@@ -85,7 +85,7 @@ def game_rules(
     prefix = f"{game}."
     if file is not None and str(file) in PRESET_NAMES:
         file, preset = None, _one_preset(preset, str(file))
-    elif file is not None and not Path(file).exists() and did_you_mean(str(file), PRESET_NAMES):
+    elif isinstance(file, str) and did_you_mean(file, PRESET_NAMES) and not Path(file).exists():
         raise UserError(
             f"rules {str(file)!r} is neither a preset (basic, advanced) nor a file"
             f"{did_you_mean(str(file), PRESET_NAMES)}"
