@@ -203,7 +203,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "for the facing, the turn number), breath attacks that hit or missed, close combats "
         "and where a dragon fell. Two dragons: a `duel` run; three or more (or --teams): a "
         "`battle` run; --script: a scripted game. --out game.png draws the whole game, "
-        "game_%%d.png one picture per turn, game.gif an animation with a frame per turn.",
+        "game_%d.png one picture per turn, game.gif an animation with a frame per turn.",
     )
     _add_game_options(p)
     p.add_argument(
