@@ -67,8 +67,8 @@ def register(sub) -> None:
         "against the ready-made dragons and two other designs, fits a Bradley-Terry model in "
         "which a design's strength is the sum of its options' (the cheapest option of each "
         "slot the reference), and converts strength to design points at the rate one printed "
-        "point buys. Reports each option's fair price beside its printed cost with a 95%% "
-        "interval, the options over- or under-priced (Holm 5%%), the fit on held-out designs "
+        "point buys. Reports each option's fair price beside its printed cost with a 95% "
+        "interval, the options over- or under-priced (Holm 5%), the fit on held-out designs "
         "and the option pairs where the additive model fails.",
     )
     _common(p)
