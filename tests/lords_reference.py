@@ -369,12 +369,15 @@ def _arc_ok(q, r, f, tq, tr, max_range, alt_diff):
     return (x1 - x0) * fx + (y1 - y0) * fy >= -1e-9
 
 
-def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[Violation]:
+def check_log(
+    log, nd: int, sheets_rows, tables, *, width=33, depth=24, options=None
+) -> list[Violation]:
     """Replay a game's decision log (from :func:`dragonsim.lords.engine.logged_game`) and
     return every rule it breaks (an empty list for a legal game).
 
     Independently of the engine it checks: the recorded speed (minimum, maximum less 2 per
-    seriously damaged wing, +3 over last turn, the speed-10 streak and cool-down), that every
+    seriously damaged wing, +3 over last turn, or with the advanced acceleration in
+    ``options`` Huge 6 ... Tiny 2, p.16, the speed-10 streak and cool-down), that every
     move is reachable by the rulebook's actions at exactly that speed without leaving the board
     and ends in an empty hex, engagement conditions, and breath targets (not engaged, in arc,
     range and neck bend). Flying off the board (``K_LEAVE``, a legal if fatal choice) is
@@ -410,7 +413,11 @@ def check_log(log, nd: int, sheets_rows, tables, *, width=33, depth=24) -> list[
             if (mn, mx) != (lo, hi):
                 out.append(Violation(turn, "speed", i, "minimum/maximum speed wrong"))
             if last.get(i, -1) >= 0:
-                hi = min(hi, last[i] + 3)
+                # "can't be more than 3 points faster than you moved last turn" (p.7); the
+                # Advanced Acceleration Allowance by wing size (p.16)
+                advanced = options is not None and options[S.OPT_ACCEL_WINGS] == 1
+                up = (2, 3, 4, 5, 6)[wings] if advanced else 3
+                hi = min(hi, last[i] + up)
             if streak[i] >= 3 or cool[i] > 0:
                 hi = min(hi, 9)
             if not lo <= s <= max(lo, hi):

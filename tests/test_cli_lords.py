@@ -83,12 +83,12 @@ def test_odds_close_combat_and_breath_json(capsys):
 def test_odds_close_combat_follows_the_riders_rule(capsys, tmp_path):
     """Riders act in the advanced rules only (p.15): by default the Lancer's "+2 to the
     dragon's close combat roll" (p.18) does not count, and the output says so; with
-    riders_in_play = 1 from a rules file it does (Zippinchill 9 vs Tankerous 1 + 2)."""
+    advanced.lancer = true from a rules file it does (Zippinchill 9 vs Tankerous 1 + 2)."""
     rc, out, _ = run(capsys, "odds", "close-combat", "Zippinchill", "Tankerous")
     assert rc == 0 and "Tankerous (cc 1)" in out and "riders do not act" in out
     assert "613/648" not in out
     f = tmp_path / "r.toml"
-    f.write_text("[lords]\nriders_in_play = 1\n")
+    f.write_text("[lords]\nadvanced.lancer = true\n")
     rc, out, _ = run(capsys, "odds", "close-combat", "Zippinchill", "Tankerous", "--rules", str(f))
     assert rc == 0 and "Tankerous (cc 1 + 2 Lancer)" in out and "613/648" in out
 

@@ -41,12 +41,17 @@ def test_every_combat_step_follows_the_rules(a, b, pols):
 
 
 def test_close_combat_with_riders_and_search_follows_the_rules():
-    """The Lancer's bonus in force (rule lords.riders_in_play) and the look-ahead bot, which
+    """The Lancer's bonus in force (switch lords.advanced.lancer) and the look-ahead bot, which
     engages: close combats happen and every one checks out."""
     seen = 0
     for game in range(6):
         prep, cnt, log = _game(
-            "Tankerous", "Zippinchill", ("search", "brawler"), 2, game, {"lords.riders_in_play": 1}
+            "Tankerous",
+            "Zippinchill",
+            ("search", "brawler"),
+            2,
+            game,
+            {"lords.advanced.lancer": True},
         )
         assert ref.check_events(log, [prep["a"], prep["b"]], prep["tables"], cnt) == []
         seen += int(np.sum(log[:, S.L_KIND] == S.K_CC))

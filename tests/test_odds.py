@@ -93,11 +93,11 @@ def test_close_combat_equal_modifiers_draw_is_sum_of_squares():
 
 def test_close_combat_lancer_and_tactics_against_brute_force():
     """Tankerous (cc 1) has a Lancer: "+2 to the dragon's close combat roll" (p.18), a rider,
-    and riders act in the advanced rules only (p.15; rule lords.riders_in_play); Zippinchill
+    and riders act in the advanced rules only (p.15; switch lords.advanced.lancer); Zippinchill
     cc 9. Tactics: Lunge vs Defend is -4 to the attacker (p.22)."""
     from dragonsim.rules import lords_rules
 
-    riders = lords_rules({"riders_in_play": 1})
+    riders = lords_rules({"advanced.lancer": True})
     assert odds.close_combat("Tankerous", "Zippinchill") == _brute_cc(1, 9)
     assert odds.close_combat("Tankerous", "Zippinchill", rules=riders) == _brute_cc(3, 9)
     assert odds.close_combat(

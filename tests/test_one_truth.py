@@ -34,8 +34,8 @@ NAMES = list(ROSTER)
 PAIRS = list(itertools.combinations_with_replacement(NAMES, 2))
 RULES = {
     "basic": {},
-    "riders": {"riders_in_play": 1},
-    "riders+printed": {"riders_in_play": 1, "printed_sheet_values": 1},
+    "riders": {"advanced.lancer": True},
+    "riders+printed": {"advanced.lancer": True, "printed_sheet_values": 1},
 }
 FIGHTS = 2000  # close combats per ordered pairing and rules
 GAMES = 400  # brawler games per pairing and rules

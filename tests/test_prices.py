@@ -210,7 +210,7 @@ def test_cli_prices(tmp_path, capsys):
 
 def test_riders_set_the_exchange_rate_only_when_they_act():
     """Under the basic rules riders do not act (no rider phase, p.7), so the rider slot is
-    fitted but left out of lambda; with ``riders_in_play = 1`` it counts."""
+    fitted but left out of lambda; with ``advanced.lancer = true`` it counts."""
     kw = dict(band=1, designs=40, n=2, seed=1, bootstrap=20, kernel=_planted_kernel())
     assert prices(12, **kw).acting == ["body", "wings", "breath", "claws"]
-    assert prices(12, rules={"riders_in_play": 1}, **kw).acting == list(D.SLOTS)
+    assert prices(12, rules={"advanced.lancer": True}, **kw).acting == list(D.SLOTS)

@@ -198,20 +198,23 @@ def interrupted_code(result: Any, unit: str = "games") -> int:
 
 
 def add_rules_option(p: argparse.ArgumentParser) -> None:
-    """``--rules FILE``: one rules file for every game (``[lords]``, ``[dice]``, ``[krynn]``
-    tables of overrides; each command reads its own game's table)."""
+    """``--rules basic|advanced|FILE``: a preset, or one rules file for every game
+    (``preset = ...``, then ``[lords]``, ``[dice]``, ``[krynn]`` tables of overrides; each
+    command reads its own game's table)."""
     p.add_argument(
         "--rules",
-        metavar="FILE",
+        metavar="basic|advanced|FILE",
         default=None,
-        help="a TOML rules file of overrides: [lords], [dice] and [krynn] tables, each command "
-        "reads its own game's (`python -m dragonsim rules` lists every key)",
+        help="a preset (basic: the basic game; advanced: the advanced rules implemented so far) "
+        'or a TOML rules file: an optional preset = "advanced", then [lords], [dice] and '
+        "[krynn] tables of overrides, each command reads its own game's "
+        "(`python -m dragonsim rules` lists every key and switch)",
     )
 
 
 def rules_from(args: argparse.Namespace, game: str):
-    """The RuleSet of ``game`` in force for a command: the defaults, then the ``[game]`` table
-    of ``--rules FILE`` when given."""
+    """The RuleSet of ``game`` in force for a command: the defaults, then ``--rules``: a
+    preset's switches, or a file's preset and ``[game]`` table."""
     from ..rules import game_rules
 
     return game_rules(game, file=getattr(args, "rules", None))

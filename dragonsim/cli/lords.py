@@ -14,7 +14,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="print the rules of the three games with their provenance",
         description="Print every rules value of Dragon Lords, Dragon Dice and Warriors of Krynn "
         "with its provenance (printed, derived, published, assumed), where it is used, why it "
-        "has its value, and how to override it in a rules file.",
+        "has its value, and how to override it in a rules file; then the switches of the "
+        "advanced rules, which preset turns each on, and the advanced rules still to come.",
     )
     p.add_argument(
         "--assumed",
@@ -117,23 +118,30 @@ def _frac(p: Fraction) -> dict:
 
 
 def cmd_rules(args) -> int:
-    from ..rules import GAMES, rows_of
+    from ..rules import GAMES, presets, rows_of
     from ..rules.core import override_line
+    from ..rules.lords import TO_COME
 
     games = GAMES if args.game == "all" else (args.game,)
     rows: list[dict] = []
     head: dict[str, dict] = {}
+    rsets: dict = {}
     for game in games:
         rs = rules_from(args, game)
-        head[game] = {"hash": rs.hash, "overrides": rs.overrides}
+        head[game] = {"hash": rs.hash, "preset": rs.preset, "overrides": rs.overrides}
+        rsets[game] = rs
         for r in rows_of(rs):
             if args.assumed and r.get("default_provenance", r["provenance"]) != "assumed":
                 continue
             rows.append({"game": game, **r, "override": override_line(r["key"], r["value"])})
+    switches = _switches(rsets, presets)
+    to_come = [{"rule": r, "what": w} for r, w in TO_COME] if "lords" in games else []
     if args.json:
         emit_json(
             {
                 "games": head,
+                "switches": switches,
+                "to_come": to_come,
                 # the first game's hash and overrides, as before (one game asked for)
                 "rules_hash": head[games[0]]["hash"],
                 "overrides": {k: v for g in head.values() for k, v in g["overrides"].items()},
@@ -150,7 +158,8 @@ def cmd_rules(args) -> int:
     )
     for game in games:
         h = head[game]
-        print(f"{game}: {rules_line(h['hash'], h['overrides'])}")
+        preset = f"preset {h['preset']}; " if h["preset"] else ""
+        print(f"{game}: {preset}{rules_line(h['hash'], h['overrides'])}")
         print(f"  {'key':<{width}}  {'provenance':<10}  value in force")
         last_source = None
         for r in (r for r in rows if r["game"] == game):
@@ -166,7 +175,32 @@ def cmd_rules(args) -> int:
                     print(f"  {'':<{width}}  why: {r.get('source', '')}")
                 print(f"  {'':<{width}}  to override: {r['override']}")
             last_source = r.get("source")
+    if switches:
+        print("\nswitches (true turns the rule on; --rules basic|advanced, or a file's preset):")
+        w2 = max(len(s["key"]) for s in switches)
+        for s in switches:
+            on = ", ".join(s["presets"]) or "no preset"
+            print(f"  {s['key']:<{w2}}  {str(s['value']).lower():<5}  on in: {on}")
+    if to_come:
+        print("advanced rules still to come (no preset plays them yet):")
+        for t in to_come:
+            print(f"  {t['rule']}: {t['what']}")
     return 0
+
+
+def _switches(rsets, presets) -> list[dict]:
+    """Every switch (a rule whose value is true or false) of the games in ``rsets`` (game ->
+    RuleSet in force), its value in force and the presets that turn it on."""
+    out = []
+    for game, rs in rsets.items():
+        table = presets(game)
+        for rule in rs:
+            if isinstance(rule.value, bool):
+                on = [name for name, sw in table.items() if sw.get(rule.key)]
+                out.append(
+                    {"game": game, "key": rule.key, "value": rs.get(rule.key), "presets": on}
+                )
+    return out
 
 
 def cmd_docs(args) -> int:
@@ -263,7 +297,7 @@ def cmd_odds_cc(args) -> int:
     for label, p in ((f"{a.name} wins", w), ("draw", d), (f"{b.name} wins", l)):
         print(f"  {label:<20} {str(p):>9}  = {float(p):.6f}")
     if "Lancer" in (a.rider, b.rider) and not riders_in_play(rs):
-        print("  (basic rules: riders do not act; riders_in_play = 1 counts the Lancer's +2)")
+        print("  (basic rules: riders do not act; --rules advanced counts the Lancer's +2)")
     return 0
 
 

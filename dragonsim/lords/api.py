@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,17 +80,10 @@ def resolve_policies(
 
 
 def _rules(rules: Any):
-    from ..rules import RuleSet, lords_rules
+    """``rules=`` of every public function: None, a RuleSet, overrides or a preset's name."""
+    from ..rules import as_rules
 
-    if rules is None:
-        return lords_rules()
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, Mapping):
-        return lords_rules(overrides=rules)
-    raise UserError(
-        f"rules must be a RuleSet or a mapping of overrides, got {type(rules).__name__}"
-    )
+    return as_rules("lords", rules)
 
 
 def dragon_row(s, team: int, policy: str) -> np.ndarray:
@@ -124,7 +117,7 @@ def prepare(
     scenario: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Sheets, rules and every kernel argument for a duel (also used by tests/benchmarks)."""
-    from .sheets import riders_in_play, sheet
+    from .sheets import rule_switches, sheet
     from .tables import kernel_tables
 
     rs = _rules(rules)
@@ -146,8 +139,8 @@ def prepare(
         turn_limit=turn_limit,
         plan_samples=plan_samples,
         range_mod=range_mod,
-        riders=riders_in_play(rs),
         scenario=scenario is not None,
+        **rule_switches(rs),
     )
     args = (dragons, scen, opt, tb, mv, plan_table(tb))
     return {"a": sa, "b": sb, "rules": rs, "tables": tb, "moves": mv, "args": args, "options": opt}
@@ -868,7 +861,8 @@ def duel(
         options={
             "turn_limit": int(turn_limit),
             "plan_samples": int(plan_samples),
-            "init_mod": False,
+            "init_mod": bool(args[2][S.OPT_INIT_MOD]),
+            "accel_wings": bool(args[2][S.OPT_ACCEL_WINGS]),
             "riders": bool(args[2][S.OPT_RIDERS]),
             "range_mod": True,
         },
@@ -1099,7 +1093,7 @@ def battle_setup(
     args)`` (used by :func:`battle` and the replays)."""
     from ..errors import resolve_name
     from ..rules.lords import TEAM_PAIRINGS
-    from .sheets import riders_in_play, sheet
+    from .sheets import rule_switches, sheet
     from .tables import kernel_tables
 
     if isinstance(dragons, str):
@@ -1156,8 +1150,8 @@ def battle_setup(
     opt = S.default_options(
         turn_limit=int(turn_limit),
         plan_samples=int(plan_samples),
-        riders=riders_in_play(rs),
         scenario=scenario is not None,
+        **rule_switches(rs),
     )
     args = (rows, scen, opt, tb, mv, plan_table(tb))
     return sheets, teams, pols, rs, args
@@ -1197,7 +1191,7 @@ def battle(
     """
     from ..report import manifest
     from ..runner import n_or_precision, precision_rates, run_blocks, run_to_precision
-    from .sheets import riders_in_play
+    from .sheets import rule_switches
 
     n, cap = n_or_precision(n, precision, max_n)
     if precision is not None and checkpoint is not None:
@@ -1321,7 +1315,7 @@ def battle(
         options={
             "turn_limit": int(turn_limit),
             "plan_samples": int(plan_samples),
-            "riders": riders_in_play(rs),
+            **rule_switches(rs),
         },
         interrupted=out.interrupted,
     )

@@ -160,7 +160,7 @@ def pair_setup(
     from .api import MAX_TURN_LIMIT, _rules, resolve_policies
     from .bots import edge_exact
     from .bots.plan import plan_table
-    from .sheets import riders_in_play
+    from .sheets import rule_switches
     from .tables import kernel_tables
 
     rs = _rules(rules)
@@ -168,7 +168,7 @@ def pair_setup(
     turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
     tb = kernel_tables(rs)
     mv = MT.move_tables(tb.turn_cost, edges=edge_exact(pols))
-    opt = S.default_options(turn_limit=turn_limit, riders=riders_in_play(rs))
+    opt = S.default_options(turn_limit=turn_limit, **rule_switches(rs))
     scen = np.zeros((2, 5), dtype=np.int64)
     return PairSetup((scen, opt, tb, mv, plan_table(tb)), pols[0], rs)
 

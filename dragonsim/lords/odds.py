@@ -20,7 +20,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..errors import UserError, resolve_name
-from ..rules import RuleSet, lords_rules
+from ..rules import RuleSet, as_rules
 from ..rules.lords import DIRECTIONS, PART_CODES, PARTS, RIDERS, TACTICS
 from .sheets import Sheet, close_combat_modifier, sheet
 
@@ -89,7 +89,7 @@ def p_to_hit(target: int, *, auto_miss: int = 2, auto_hit: int = 12) -> Fraction
 
 
 def range_name(distance: int, rules: RuleSet | None = None) -> str:
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     rk = r.get("lords.range_key")
     if distance < 1 or distance > r.get("lords.max_breath_range"):
         raise UserError(
@@ -113,7 +113,7 @@ def to_hit_number(
     ``range_modifier=False`` drops the range row, as the Example of Play does (pp. 36-37:
     at range 5, Long Range +1, it gives 9 and 8 where the tables give 10 and 9).
     """
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     t = sheet(target, rules=r)
     area = resolve_name(area, AREAS, "arc area")
     alt = r.get("lords.altitude_mod")
@@ -136,7 +136,7 @@ def _p_hit(n: int, r: RuleSet) -> Fraction:
 
 def weapon_damage(step: int, rules: RuleSet | None = None) -> dict[int, Fraction]:
     """Damage distribution of weapon step 0..4 (Weapon Damage Table, p.26)."""
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     n, plus = r.get("lords.weapon_damage")[step]
     return dice_sum(n, plus)
 
@@ -153,7 +153,7 @@ def location(direction: str | int, rules: RuleSet | None = None) -> dict[str, Fr
 
     2d6 on the Damage Allocation Table (p.11).
     """
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     col = (
         direction
         if isinstance(direction, int)
@@ -177,7 +177,7 @@ def breath(
     rules: RuleSet | None = None,
 ) -> dict:
     """Exact odds of one breath attack: target number, P(hit), damage if hit, E[damage]."""
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     a = sheet(attacker, rules=r)
     n = to_hit_number(
         target,
@@ -217,7 +217,7 @@ def close_combat(
     values); higher wins, ties draw. ``tactics=(a's, b's)`` adds the optional Tactics Result
     Table's modifier to ``a``'s score, ``a`` being the attacker (p.22).
     """
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     sa, sb = sheet(a, rules=r), sheet(b, rules=r)
     ma = close_combat_modifier(sa, r)
     mb = close_combat_modifier(sb, r)
@@ -271,7 +271,7 @@ def rider_attack(
     rules: RuleSet | None = None,
 ) -> dict:
     """Exact odds of a rider's missile attack (assumed to-hit, rule ``lords.rider_to_hit``)."""
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     a, t = sheet(attacker, rules=r), sheet(target, rules=r)
     if a.rider not in RIDERS[2:5]:
         raise UserError(
@@ -296,7 +296,7 @@ def rider_attack(
 
 def spell_on_own_dragon(rules: RuleSet | None = None) -> Fraction:
     """ "the Wizard must simply roll a 7 or more to cast a spell on its own dragon" (p.18)."""
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     return _p_hit(r.get("lords.wizard")["self_target"], r)
 
 
@@ -318,7 +318,7 @@ def spell(
     """
     from ..rules.lords import SPELLS
 
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     c, t = sheet(caster, rules=r), sheet(target, rules=r)
     if c.rider != "Wizard":
         raise UserError(f"{c.name}'s rider is {c.rider}; only a Wizard casts spells")
@@ -350,7 +350,7 @@ def breath_at(
     """
     from . import hexes
 
-    r = rules or lords_rules()
+    r = as_rules("lords", rules)
     a, t = sheet(attacker, rules=r), sheet(target, rules=r)
     aq, ar, af, aalt = attacker_at
     tq, tr, tf, talt = target_at

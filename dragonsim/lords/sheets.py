@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import UserError, resolve_name
-from ..rules import RuleSet, lords_rules
+from ..rules import RuleSet, as_rules
 from ..rules.lords import BODIES, BREATHS, CLAWS, MRS, PARTS, RIDERS, ROSTER, WINGS
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "legion",
     "dice_text",
     "riders_in_play",
+    "rule_switches",
     "close_combat_modifier",
     "ROSTER",
 ]
@@ -135,7 +136,8 @@ class Sheet:
 
 
 def _rules(rules: RuleSet | None) -> RuleSet:
-    return rules if rules is not None else lords_rules()
+    """None (the defaults), a RuleSet, a mapping of overrides or a preset's name."""
+    return rules if isinstance(rules, RuleSet) else as_rules("lords", rules)
 
 
 def design(
@@ -231,15 +233,32 @@ def design(
 
 
 def riders_in_play(rules: RuleSet | None = None) -> bool:
-    """Whether riders act under ``rules`` (rule ``lords.riders_in_play``): not in the basic
+    """Whether riders act under ``rules`` (switch ``lords.advanced.lancer``): not in the basic
     rules, whose sequence of play has no rider phase (p.7); yes in the advanced rules' (p.15).
+    Of the riders, only the Lancer acts so far.
 
     The exact odds and the engine's options (``OPT_RIDERS``) both read it here.
 
-    >>> riders_in_play(), riders_in_play(lords_rules({"riders_in_play": 1}))
+    >>> riders_in_play(), riders_in_play("advanced")
     (False, True)
     """
-    return bool(_rules(rules).get("lords.riders_in_play"))
+    return bool(_rules(rules).get("lords.advanced.lancer"))
+
+
+def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
+    """The advanced rules the engine plays under ``rules``, as the keyword arguments of
+    :func:`dragonsim.lords.state.default_options` (``init_mod``, ``accel_wings``,
+    ``riders``): every place that builds a kernel's options reads them here.
+
+    >>> rule_switches("advanced")
+    {'init_mod': True, 'accel_wings': True, 'riders': True}
+    """
+    r = _rules(rules)
+    return {
+        "init_mod": bool(r.get("lords.advanced.initiative")),
+        "accel_wings": bool(r.get("lords.advanced.acceleration")),
+        "riders": riders_in_play(r),
+    }
 
 
 def close_combat_modifier(s: Sheet, rules: RuleSet | None = None) -> int:
@@ -254,7 +273,7 @@ def close_combat_modifier(s: Sheet, rules: RuleSet | None = None) -> int:
 
     >>> close_combat_modifier(sheet("Tankerous"))
     1
-    >>> close_combat_modifier(sheet("Tankerous"), lords_rules({"riders_in_play": 1}))
+    >>> close_combat_modifier(sheet("Tankerous"), lords_rules({"advanced.lancer": True}))
     3
     """
     r = _rules(rules)

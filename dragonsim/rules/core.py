@@ -29,7 +29,17 @@ from ..report import rules_hash
 
 PROVENANCES = ("printed", "derived", "published", "assumed")
 
-__all__ = ["Rule", "RuleSet", "PROVENANCES", "load_overrides_file", "read_toml", "override_line"]
+__all__ = [
+    "Rule",
+    "RuleSet",
+    "PROVENANCES",
+    "PRESET_NAMES",
+    "check_preset",
+    "load_overrides_file",
+    "load_rules_file",
+    "read_toml",
+    "override_line",
+]
 
 
 @dataclass(frozen=True)
@@ -212,7 +222,16 @@ class RuleSet:
     [0, 0, 1, 1, 2]
     """
 
-    def __init__(self, registry: Mapping[str, Rule], overrides: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        registry: Mapping[str, Rule],
+        overrides: Mapping[str, Any] | None = None,
+        *,
+        preset: str | None = None,
+    ):
+        #: the preset the rules started from (``basic``, ``advanced``), or None; its switches
+        #: are among ``overrides``, so they are recorded and hashed like any other value
+        self.preset = preset
         self._registry = dict(registry)
         self._values = {k: r.value for k, r in self._registry.items()}
         self._overrides: dict[str, Any] = {}
@@ -278,13 +297,18 @@ class RuleSet:
     def with_overrides(self, overrides: Mapping[str, Any]) -> RuleSet:
         merged = dict(self._overrides)
         merged.update(overrides)
-        return RuleSet(self._registry, merged)
+        return RuleSet(self._registry, merged, preset=self.preset)
 
     def assumed(self) -> list[Rule]:
         return [r for r in self._registry.values() if r.is_assumed]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hash": self.hash, "overrides": self.overrides, "values": dict(self._values)}
+        return {
+            "hash": self.hash,
+            "preset": self.preset,
+            "overrides": self.overrides,
+            "values": dict(self._values),
+        }
 
 
 def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
@@ -300,6 +324,28 @@ def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
 #: the top-level tables a rules file may hold, one per game
 RULES_FILE_TABLES = ("lords", "dice", "krynn")
 
+#: the rules presets: ``basic`` (the basic game, every default) and ``advanced`` (every
+#: advanced rule implemented so far); each game's switches per preset are its ``PRESETS``
+PRESET_NAMES = ("basic", "advanced")
+
+
+def check_preset(name: Any, where: str = "rules preset") -> str:
+    """``name`` if it is a preset (:data:`PRESET_NAMES`), else a UserError."""
+    if not isinstance(name, str) or name not in PRESET_NAMES:
+        hint = did_you_mean(name, PRESET_NAMES) if isinstance(name, str) else ""
+        raise UserError(f"{where}: unknown preset {name!r}{hint}; allowed: basic, advanced")
+    return name
+
+
+def load_rules_file(path: str | Path) -> tuple[str | None, dict[str, Any]]:
+    """A rules file's preset (top-level ``preset = "advanced"``, or None) and its overrides
+    (see :func:`load_overrides_file`), which apply on top of the preset."""
+    data = read_toml(path)
+    preset = None
+    if "preset" in data:
+        preset = check_preset(data.pop("preset"), f"rules file {str(path)!r}")
+    return preset, _overrides_of(data, Path(path))
+
 
 def load_overrides_file(path: str | Path) -> dict[str, Any]:
     """Read overrides from a rules file, for every game: ``{"game.key": value}``.
@@ -313,24 +359,44 @@ def load_overrides_file(path: str | Path) -> dict[str, Any]:
 
         [dice]
         id_split = "save-first"
+
+    A top-level ``preset = "basic"`` or ``"advanced"`` may name the preset the overrides
+    apply to (:func:`load_rules_file` reads it; this function ignores it).
     """
-    data = read_toml(path)
-    p = Path(path)
+    return load_rules_file(path)[1]
+
+
+def _overrides_of(data: dict[str, Any], p: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for game, body in data.items():
         if game not in RULES_FILE_TABLES:
             allowed = ", ".join(f"[{g}]" for g in RULES_FILE_TABLES)
             hint = did_you_mean(game, RULES_FILE_TABLES)
             raise UserError(
-                f"rules file {str(p)!r}: unknown table [{game}]{hint}; allowed: {allowed}"
+                f"rules file {str(p)!r}: unknown table [{game}]{hint}; allowed: {allowed} "
+                'and preset = "basic" or "advanced"'
             )
         if not isinstance(body, dict):
             raise UserError(
                 f"rules file {str(p)!r}: top-level key {game!r} must be a table such as [{game}]"
             )
+        import importlib
+
+        keys = importlib.import_module(f"{__package__}.{game}").RULES
         for k, v in body.items():
-            out[f"{game}.{k}"] = v
+            _flatten(out, f"{game}.{k}", v, keys)
     return out
+
+
+def _flatten(out: dict[str, Any], key: str, v: Any, keys: Mapping[str, Rule]) -> None:
+    """A TOML dotted key (``advanced.lancer = true``) or sub-table (``[lords.advanced]``)
+    reads as nested tables: a table under a name that is no rule but the head of rules'
+    names is opened into those rules; every other value is kept as given."""
+    if isinstance(v, dict) and key not in keys and any(r.startswith(key + ".") for r in keys):
+        for k2, v2 in v.items():
+            _flatten(out, f"{key}.{k2}", v2, keys)
+    else:
+        out[key] = v
 
 
 def override_line(key: str, value: Any) -> str:

@@ -217,7 +217,7 @@ def _rules() -> list[Rule]:
             {"Tiny": 2, "Small": 3, "Medium": 4, "Large": 5, "Huge": 6},
             _P,
             "Advanced Acceleration Allowance table (optional rule, p.16)",
-            "record speed (optional rule)",
+            "record speed (with lords.advanced.acceleration)",
             bounds=(0, 30),
         ),
         R(
@@ -291,7 +291,7 @@ def _rules() -> list[Rule]:
             {"A": 2, "B": 2, "C": 2, "D": 0, "E": 0, "F": 0, "G": -2, "H": -2, "I": -2},
             _P,
             "Maneuverability Effect on Initiative Roll: A-C +2, D-F 0, G-I -2 (optional, p.15)",
-            "initiative (optional rule)",
+            "initiative (with lords.advanced.initiative)",
             bounds=(-12, 12),
         ),
         R(
@@ -477,23 +477,42 @@ def _rules() -> list[Rule]:
             "close combat",
             bounds=(0, 20),
         ),
+        # ---------------------------------------------------------------- advanced rules
+        # one switch per advanced rule (false: the basic game); the presets (PRESETS below)
+        # turn them on together
         R(
-            "lords.riders_in_play",
-            0,
+            "lords.advanced.initiative",
+            False,
+            _P,
+            '"Maneuverability Effect on Initiative Roll": A-C +2, D-F 0, G-I -2 (advanced rules, '
+            "p.15); the table is lords.initiative_modifier. The rating read is the current one, "
+            "so a tail hit that lowers the maneuverability (p.12) changes the next initiative.",
+            "initiative (advanced rules)",
+        ),
+        R(
+            "lords.advanced.acceleration",
+            False,
+            _P,
+            '"Advanced Acceleration Allowance" by wing size, Huge 6 ... Tiny 2 (advanced rules, '
+            "p.16), in place of the basic rules' 3 points faster than last turn (p.7); the table "
+            "is lords.acceleration_by_wings.",
+            "record speed (advanced rules)",
+        ),
+        R(
+            "lords.advanced.lancer",
+            False,
             _P,
             "Riders act only in the advanced rules: the basic sequence of play has six phases "
             "and none for riders (p.7), and its close combat adds 'the close combat modifiers "
             "listed on their respective play sheets' (p.13); the advanced sequence adds 'Record "
             "Rider Actions' and 'Rider Actions' (p.15), and 'The Lancer adds +2 to the dragon's "
-            "close combat roll and +4 points of damage in close combat' (p.18). 0: the basic "
-            "rules, no rider acts; 1: riders in play. Exact odds (odds.close_combat) and the "
-            "engine read this one value: the Lancer's +2 counts in both or in neither. Of the "
-            "riders' abilities the engine simulates the Lancer's; ranged rider attacks, spells "
-            "and rider damage are not simulated yet (odds.rider_attack and odds.spell give "
-            "their exact odds), and the bots' estimate of a close combat before they engage "
-            "reads the Close Combat Ability Table alone.",
-            "close combat (Lancer), odds",
-            bounds=(0, 1),
+            "close combat roll and +4 points of damage in close combat' (p.18), values in "
+            "lords.lancer. Exact odds (odds.close_combat) and the engine read this one switch: "
+            "the Lancer's +2 counts in both or in neither. The other riders' attacks, spells and "
+            "rider deaths are advanced rules still to come (odds.rider_attack and odds.spell "
+            "give their exact odds), and the bots' estimate of a close combat before they "
+            "engage reads the Close Combat Ability Table alone.",
+            "close combat (Lancer), odds, pricing (advanced rules)",
         ),
         R(
             "lords.rider_hit_roll",
@@ -665,6 +684,57 @@ def _rules() -> list[Rule]:
 
 
 RULES: dict[str, Rule] = {r.key: r for r in _rules()}
+
+#: The rules presets: the switches each turns on. ``basic`` is the basic game (pp. 6-14);
+#: ``advanced`` turns on exactly the advanced rules (pp. 15-19) implemented so far; those not
+#: yet implemented are in :data:`TO_COME`, and no preset pretends to play them.
+PRESETS: dict[str, dict[str, bool]] = {
+    "basic": {},
+    "advanced": {
+        "lords.advanced.initiative": True,
+        "lords.advanced.acceleration": True,
+        "lords.advanced.lancer": True,
+    },
+}
+
+#: The advanced rules (pp. 15-19, 22) not yet in the engine: ``--rules advanced`` does not
+#: play them, and ``python -m dragonsim rules`` lists them.
+TO_COME: tuple[tuple[str, str], ...] = (
+    (
+        "sequence of play",
+        "the eight-phase turn: record and resolve rider actions, record breath targets (p.15)",
+    ),
+    ("secret initiative", "initiative rolled in secret; moving earlier in the phase (p.15)"),
+    ("banking", "twice the 60 degree cost, altitude lost for two banks in sequence (p.16)"),
+    ("turning between move phases", "same direction, paying the balance (p.16)"),
+    (
+        "crashing",
+        "Very Low engagements, speed below minimum, a zeroed tail or wing; 1d6 per "
+        "altitude level fallen; a rider killed on 1-3 (p.17)",
+    ),
+    (
+        "landing, ground movement and taking off",
+        "1d6+3 hexes on the ground; take-off speed minimum+1 to 7 (p.17)",
+    ),
+    (
+        "breath and close combat on the ground",
+        "-1 to hit for a grounded attacker; no altitude or speed loss (p.17)",
+    ),
+    (
+        "zeroed parts",
+        "damage to a zeroed wing or tail goes to the body; a head or body at 0 kills (p.17)",
+    ),
+    (
+        "ranged riders",
+        "Javelin Thrower, Archer, Crossbow Shooter: Rider Abilities Table ranges "
+        "and damage, 360 degree arc, riders killed on a body hit of 2d6 = 7 (p.18)",
+    ),
+    ("Wizard", "spells are the optional rules (p.19); until then a Wizard rider only rides"),
+)
+
+#: switches renamed since earlier versions: old key (0 or 1) -> new key (false or true); the
+#: old name is still read, and recorded under the new one
+RENAMED: dict[str, str] = {"lords.riders_in_play": "lords.advanced.lancer"}
 
 #: The twelve ready-made dragons (pages 30-35): components and every printed sheet value.
 #: Stalwyrm's wings are printed "Very Large", a size the rulebook does not have; its printed
