@@ -19,7 +19,8 @@ compiled bots live beside it:
 
 Adding a bot: give it an id and a version in :data:`RELEASED` (and, if it is the newest of
 its name, in :data:`POLICIES`), its family in :data:`FAMILIES`, its scoring in :data:`KINDS`,
-its tie rule in :data:`FAIR` and its board-edge check in :data:`EDGE_EXACT` (a new planner
+its tie rule in :data:`FAIR`, its board-edge check in :data:`EDGE_EXACT` and whether it reads
+the planning table's weights in :data:`WEIGHTED` (a new planner
 variant needs nothing else but its branches in :mod:`.planner`); a new family adds a module
 with its six decision functions and one branch per dispatcher in :mod:`.dispatch`.
 

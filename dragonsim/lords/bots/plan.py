@@ -60,8 +60,9 @@ W_ENGAGE_BONUS = 7
 N_WEIGHTS = 8
 
 #: hunter-4's released weights (index: W_*). Fitted to agree with the look-ahead bot
-#: (search-1) across the 66 ready-made pairings: see docs/rules-lords.md, "hunter-4". A
-#: released bot's weights never change; a new fit is a new version.
+#: (search-1) across the 66 ready-made pairings: ``benchmarks/fit_hunter.py`` (the grid and
+#: the reference) and the README's "hunter-4" paragraph. A released bot's weights never
+#: change; a new fit is a new version.
 HUNTER_4_WEIGHTS = (1.0, 0.5, 1.0, 0.6, 0.4, 0.05, 1.0, 10.0)
 
 #: the mean of one d6 (a close-combat winner's own damage is ``self_dice`` of them)
@@ -79,16 +80,22 @@ def p_hit(plan, tn):
 
 
 @game_fn(inline="always")
-def engage_value(ds, i, j, plan, cc_by_mr, self_dice):
-    """Expected damage balance of ``i`` engaging ``j``: P(win) E[i's claws] - P(lose) E[j's
-    claws] - P(win) E[self damage] (exact close-combat odds)."""
+def cc_odds(ds, i, j, plan, cc_by_mr):
+    """(P(``i`` wins), P(``i`` loses)) a close combat with ``j``: the exact odds by the
+    difference of their modifiers."""
     diff = cc_by_mr[ds[i, F_MR]] - cc_by_mr[ds[j, F_MR]] + PLAN_CC_ZERO
     if diff < 0:
         diff = 0
     if diff >= PLAN_WIDTH:
         diff = PLAN_WIDTH - 1
-    pw = plan[PLAN_CC_WIN, diff]
-    pl = plan[PLAN_CC_LOSS, diff]
+    return plan[PLAN_CC_WIN, diff], plan[PLAN_CC_LOSS, diff]
+
+
+@game_fn(inline="always")
+def engage_value(ds, i, j, plan, cc_by_mr, self_dice):
+    """Expected damage balance of ``i`` engaging ``j``: P(win) E[i's claws] - P(lose) E[j's
+    claws] - P(win) E[self damage] (exact close-combat odds)."""
+    pw, pl = cc_odds(ds, i, j, plan, cc_by_mr)
     return (
         pw * plan[PLAN_E_DMG, ds[i, F_CLAW]]
         - pl * plan[PLAN_E_DMG, ds[j, F_CLAW]]
@@ -97,14 +104,13 @@ def engage_value(ds, i, j, plan, cc_by_mr, self_dice):
 
 
 @game_fn(inline="always")
-def engage_edge(ds, i, j, plan, cc_by_mr):
-    """P(``i`` wins) - P(``i`` loses) a close combat with ``j`` (exact odds)."""
-    diff = cc_by_mr[ds[i, F_MR]] - cc_by_mr[ds[j, F_MR]] + PLAN_CC_ZERO
-    if diff < 0:
-        diff = 0
-    if diff >= PLAN_WIDTH:
-        diff = PLAN_WIDTH - 1
-    return plan[PLAN_CC_WIN, diff] - plan[PLAN_CC_LOSS, diff]
+def engage_weighted(ds, i, j, plan, cc_by_mr, self_dice):
+    """A weighted planner's value of ``i`` engaging ``j``: ``W_ENGAGE`` times
+    :func:`engage_value` plus ``W_ENGAGE_BONUS`` times P(win) - P(lose) (the weights row)."""
+    pw, pl = cc_odds(ds, i, j, plan, cc_by_mr)
+    return plan[PLAN_WEIGHTS, W_ENGAGE] * engage_value(ds, i, j, plan, cc_by_mr, self_dice) + plan[
+        PLAN_WEIGHTS, W_ENGAGE_BONUS
+    ] * (pw - pl)
 
 
 @game_fn(inline="always")

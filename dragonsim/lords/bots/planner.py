@@ -64,13 +64,11 @@ from .plan import (
     W_DNG_MOVED,
     W_DNG_UNMOVED,
     W_EDGE,
-    W_ENGAGE,
-    W_ENGAGE_BONUS,
     W_OFF_MOVED,
     W_OFF_UNMOVED,
     W_PULL,
-    engage_edge,
     engage_value,
+    engage_weighted,
     p_hit,
 )
 
@@ -226,8 +224,6 @@ def plan_move(
         w_dng0 = plan[PLAN_WEIGHTS, W_DNG_UNMOVED]
         w_edge = plan[PLAN_WEIGHTS, W_EDGE]
         w_pull = plan[PLAN_WEIGHTS, W_PULL]
-        w_eng = plan[PLAN_WEIGHTS, W_ENGAGE]
-        w_eng0 = plan[PLAN_WEIGHTS, W_ENGAGE_BONUS]
     else:
         w_off1 = 1.0
         w_off0 = 1.0
@@ -235,8 +231,6 @@ def plan_move(
         w_dng0 = UNMOVED_THREAT_WEIGHT
         w_edge = EDGE_WEIGHT
         w_pull = HUNTER_PULL
-        w_eng = 1.0
-        w_eng0 = 0.0
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
     dlo = 1 - alt0
@@ -524,10 +518,10 @@ def plan_move(
                 # Low, and I end facing it from the next hex (checked per end state below)
                 ev = NO_ENGAGE
                 if moved == 1 and ealt == alt and alt > 1:
-                    ev = engage_value(ds, i, j_, plan, cc_by_mr, self_dice)
-                    ev = w_eng * ev
-                    if w_eng0 != 0.0:
-                        ev += w_eng0 * engage_edge(ds, i, j_, plan, cc_by_mr)
+                    if weighted:
+                        ev = engage_weighted(ds, i, j_, plan, cc_by_mr, self_dice)
+                    else:
+                        ev = engage_value(ds, i, j_, plan, cc_by_mr, self_dice)
                 for k in range(nc):
                     f = bf[k]
                     dq = qe - bq[k]
@@ -611,7 +605,11 @@ def plan_engage(
         return j
     if kind == P_SNIPER:
         return -1
-    ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
+    weighted = WEIGHTED[pid] == 1
+    if weighted:  # the weights the move was scored with (j has moved: it is adjacent)
+        ev = engage_weighted(ds, i, j, plan, cc_by_mr, self_dice)
+    else:
+        ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
     # the breath exchange given up: my shot at j minus j's shot at me
     tn = target_number(
         ds,
@@ -643,11 +641,7 @@ def plan_engage(
         max_range,
     )
     theirs = p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
-    if WEIGHTED[pid] == 1:
-        # the weights the move was scored with (j has moved: it is adjacent after my move)
-        ev = plan[PLAN_WEIGHTS, W_ENGAGE] * ev + plan[PLAN_WEIGHTS, W_ENGAGE_BONUS] * engage_edge(
-            ds, i, j, plan, cc_by_mr
-        )
+    if weighted:
         mine *= plan[PLAN_WEIGHTS, W_OFF_MOVED]
         theirs *= plan[PLAN_WEIGHTS, W_DNG_MOVED]
     return j if ev > mine - theirs else -1
