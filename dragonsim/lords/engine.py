@@ -1136,9 +1136,10 @@ def finish_turn(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn,
     """The rest of a turn from the movement phase on, its speeds recorded: movement from
     initiative slot ``k0`` (:func:`movement`), then, while more than one team is in play,
     with the rider attacks rule the rider actions (:func:`record_rider_actions`,
-    :func:`rider_actions`), then breath targets, breath combat and close combat. Returns ``(engagements made, teams in
-    play, one such team)``. The game loop calls it with ``k0 = 0``; the look-ahead
-    (:mod:`~dragonsim.lords.search`) continues a turn after a move it is judging."""
+    :func:`rider_actions`), then breath targets, breath combat and close combat. Returns
+    ``(engagements made, teams in play, one such team)``. The game loop calls it with
+    ``k0 = 0``; the look-ahead (:mod:`~dragonsim.lords.search`) continues a turn after a move
+    it is judging."""
     made = movement(
         ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
     )

@@ -77,9 +77,9 @@ from ..state import (
     SR_PATH,
     SR_Q,
     SR_R,
+    SR_RIDER,
     SR_SIDE,
     SR_SPEED,
-    SR_RIDER,
     SR_TARGET,
 )
 
