@@ -624,19 +624,35 @@ def _labels(turn_events: list[dict], asked: int, names: list[str], tb) -> list[t
     combat: list[tuple] = []
     for e in turn_events:
         who = e["dragon"]
-        if e["event"] == "breath" and e["target_number"] >= 0:
+        check = (e["other"], "rider check (2d6, p.18)")
+        if e["event"] == "rider shot":
+            combat.append((who, f"rider's hit roll (2d6) at {e['other']}"))
+            if e["hit"]:
+                combat.append((who, "location roll (2d6)"))
+                if e["rider_check"] is not None:
+                    combat.append(check)
+                if e["rider_check"] != 7:
+                    combat.append((who, "rider's damage roll (1d6)"))
+        elif e["event"] == "breath" and e["target_number"] >= 0:
             combat.append((who, f"breath hit roll (2d6) at {e['other']}"))
             if e["hit"]:
                 combat.append((who, "location roll (2d6)"))
-                combat.append((who, f"breath damage roll ({e['dice']}d6)"))
+                if e["rider_check"] is not None:
+                    combat.append(check)
+                if e["rider_check"] != 7:
+                    combat.append((who, f"breath damage roll ({e['dice']}d6)"))
         elif e["event"] == "close combat":
             combat.append((who, f"close-combat roll (2d6) against {e['other']}"))
             combat.append((e["other"], f"close-combat roll (2d6) against {who}"))
             if e["winner"] is not None:
                 win = e["winner"]
+                loser = e["other"] if win == who else who
                 combat.append((win, "column roll (1d6)"))
                 combat.append((win, "location roll (2d6)"))
-                combat.append((win, "tooth-and-claw damage roll"))
+                if e["rider_check"] is not None:
+                    combat.append((loser, "rider check (2d6, p.18)"))
+                if e["rider_check"] != 7:
+                    combat.append((win, "tooth-and-claw damage roll"))
                 if int(tb.scalars[S_CC_SELF_DAMAGE_DICE]) > 0:
                     combat.append((win, "own damage roll (the winner's, p.13)"))
                 loser = e["other"] if win == who else who
@@ -772,6 +788,16 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
         ]
     if code == S.SD_TARGET:
         return [((t, 4), f"{head} cannot breathe at {sc.names[a]}: {_WHY[b]}")]
+    if code == S.SD_RIDER:
+        why = {
+            S.SD_WHY_SELF: "a rider cannot shoot at its own dragon",
+            S.SD_WHY_NO_RIDER: "its dragon has no Javelin Thrower, Archer or Crossbow Shooter",
+            S.SD_WHY_GONE: "it is not an enemy in play",
+            S.SD_WHY_TARGET_ENGAGED: "that dragon is engaged in close combat with another "
+            "(p.10; rule lords.rider_engaged_targets)",
+            S.SD_WHY_REACH: "it is beyond the rider's long range (Rider Abilities Table, p.18)",
+        }[b]
+        return [((t, 4), f"{head}'s rider cannot shoot at {sc.names[a]}: {why}")]
     if code == S.SD_SIDE:
         given = "" if c < 0 else f" ({SIDES[c]} is neither)"
         return [

@@ -774,7 +774,11 @@ TO_COME: tuple[tuple[str, str], ...] = (
         "zeroed parts",
         "damage to a zeroed wing or tail goes to the body; a head or body at 0 kills (p.17)",
     ),
-    ("Wizard", "spells are the optional rules (p.19); until then a Wizard rider only rides"),
+    (
+        "Wizard",
+        "spells are the optional rules (p.19); until then a Wizard rider only rides (and can "
+        "be killed by a body hit, p.18)",
+    ),
 )
 
 #: switches renamed since earlier versions: old key (0 or 1) -> new key (false or true); the
