@@ -235,7 +235,8 @@ def design(
 def riders_in_play(rules: RuleSet | None = None) -> bool:
     """Whether riders act under ``rules`` (switch ``lords.advanced.lancer``): not in the basic
     rules, whose sequence of play has no rider phase (p.7); yes in the advanced rules' (p.15).
-    Of the riders, only the Lancer acts so far.
+    This switch is the Lancer's; the other riders' attacks and rider deaths have their own
+    (``lords.advanced.rider_attacks``, ``lords.advanced.rider_deaths``).
 
     The exact odds and the engine's options (``OPT_RIDERS``) both read it here.
 
