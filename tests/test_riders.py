@@ -281,3 +281,61 @@ def test_duel_advanced_from_the_command_line(capsys):
     opts = out["manifest"]["options"]
     assert opts["rider_attacks"] and opts["rider_deaths"]
     assert not opts["rider_at_engaged"] and not opts["rider_at_once"]
+
+
+def test_a_body_hit_rolls_7_and_kills_the_rider_instead():
+    """ "Whenever a dragon's body is hit in breath ... roll 2d6 ... If the result is a 7, the
+    rider has been hit instead of the dragon ... The dragon takes no damage from the attack"
+    (p.18), forced in a script: Tankerous's breath hits Ozonic's body (location roll 8 from
+    the front, p.11), the rider check rolls 7, Ozonic loses no points and its Crossbow
+    Shooter is gone, so a rider target given next turn is refused."""
+    move = {"speed": 6, "path": "6F"}
+    spec = {
+        "title": "the rider takes the hit",
+        "rules": {"lords.advanced.rider_attacks": True, "lords.advanced.rider_deaths": True},
+        "dragons": [
+            {"dragon": "Ozonic", "hex": [5, 10], "facing": "E", "altitude": "Medium"},
+            {"dragon": "Tankerous", "hex": [20, 10], "facing": "W", "altitude": "Medium"},
+        ],
+        "turns": [
+            {
+                "dice": [5, 9, 12, 8, 7],
+                "moves": {"Ozonic": move, "Tankerous": dict(move, target="Ozonic")},
+            },
+        ],
+    }
+    rep = play_script(spec)
+    (breath,) = [e for e in rep.events if e["event"] == "breath"]
+    assert breath["hit"] and breath["part"] == "body" and breath["rider_check"] == 7
+    assert breath["points_lost"] == 0 and rep.damage_dealt == [0, 0]
+    assert [r["what"] for r in rep.forced][-1] == "rider check (2d6, p.18)"
+    assert "rider check 7: Ozonic's rider is killed instead" in rep.text()
+    spec["turns"].append(
+        {"dice": [5, 9], "moves": {"Ozonic": dict(move, rider="Tankerous"), "Tankerous": move}}
+    )
+    with pytest.raises(UserError, match="has no Javelin Thrower, Archer or Crossbow Shooter"):
+        play_script(spec)
+
+
+def test_a_body_hit_that_spares_the_rider_does_full_damage():
+    """A rider check other than 7 leaves the rider, and the breath's full damage follows
+    (Tankerous breathes Cold, 2d6, p.11): the check is read between the location and the
+    damage rolls."""
+    move = {"speed": 6, "path": "6F"}
+    spec = {
+        "title": "the rider survives",
+        "rules": {"lords.advanced.rider_deaths": True},
+        "dragons": [
+            {"dragon": "Ozonic", "hex": [5, 10], "facing": "E", "altitude": "Medium"},
+            {"dragon": "Tankerous", "hex": [20, 10], "facing": "W", "altitude": "Medium"},
+        ],
+        "turns": [
+            {
+                "dice": [5, 9, 12, 8, 6, 10],
+                "moves": {"Ozonic": move, "Tankerous": dict(move, target="Ozonic")},
+            },
+        ],
+    }
+    rep = play_script(spec)
+    (breath,) = [e for e in rep.events if e["event"] == "breath"]
+    assert breath["rider_check"] == 6 and breath["damage_roll"] == 10 and breath["points_lost"] > 0

@@ -783,8 +783,10 @@ def record_rider_actions(ds, na, opt, tb, plan, w, turn, log, nlog):
     for k in range(na):
         i = w.order[k]
         ds[i, F_RTARGET] = -1
-        if ds[i, F_ALIVE] == 0 or tb.rider_range[ds[i, F_RIDER], 1] <= 0:
+        if ds[i, F_ALIVE] == 0:
             continue
+        if tb.rider_range[ds[i, F_RIDER], 1] <= 0 and w.pst.shape[0] <= 1:
+            continue  # no rider that shoots (a script is asked all the same, to refuse one)
         t = choose_rider_target(
             ds[i, F_POLICY],
             ds,
