@@ -145,19 +145,24 @@ def main(argv=None) -> int:
     )
     print(f"  mean turns {c[S.C_TURNS] / c[S.C_GAMES]:.2f}, dice per game {dice:.1f}")
 
-    # the rules presets: the same duel under basic and advanced, interleaved rounds, all threads
-    pargs = {r: prepare("Reaper", "Skyblazer", rules=r)["args"] for r in ("basic", "advanced")}
-    per_game = {r: [] for r in pargs}
+    # the rules presets: the same duel under basic and advanced, interleaved rounds, all
+    # threads; the default duel (no riders) and a duel of two shooting riders (pp. 15, 18)
     m_p = max(1000, n // 5)
-    for rnd in range(3):
-        for r, pa in pargs.items():
-            _, sec, cc = _games_per_second(pa, m_p, allc, seed=1 + rnd)
-            per_game[r].append((sec / m_p * 1e6, cc[S.C_TURNS] / m_p))
-    print(f"rules presets, Reaper vs Skyblazer, {m_p:,} games x 3 interleaved rounds (median):")
-    base = sorted(us for us, _ in per_game["basic"])[1]
-    for r, runs in per_game.items():
-        us = sorted(u for u, _ in runs)[1]
-        print(f"  {r:<9} {us:7.2f} us/game  ({runs[0][1]:.2f} turns/game)  {us / base:5.2f}x basic")
+    for da, db in (("Reaper", "Skyblazer"), ("Ozonic", "Fiercival")):
+        pargs = {r: prepare(da, db, rules=r)["args"] for r in ("basic", "advanced")}
+        per_game = {r: [] for r in pargs}
+        for rnd in range(3):
+            for r, pa in pargs.items():
+                _, sec, cc = _games_per_second(pa, m_p, allc, seed=1 + rnd)
+                per_game[r].append((sec / m_p * 1e6, cc[S.C_TURNS] / m_p))
+        print(f"rules presets, {da} vs {db}, {m_p:,} games x 3 interleaved rounds (median):")
+        base = sorted(us for us, _ in per_game["basic"])[1]
+        for r, runs in per_game.items():
+            us = sorted(u for u, _ in runs)[1]
+            print(
+                f"  {r:<9} {us:7.2f} us/game  ({runs[0][1]:.2f} turns/game, "
+                f"{us / runs[0][1]:.2f} us/turn)  {us / base:5.2f}x basic"
+            )
 
     # random-number floor: same number of dice, same per-game streams
     nd = int(round(dice))

@@ -183,11 +183,19 @@ def close_combat_rest(
     alloc,
     weapon,
     sc=None,
+    *,
+    lancer_damage=0,
+    spared=False,
 ) -> int:
-    """Column, location, tooth and claw damage, the winner's own damage, new facings."""
+    """Column, location, tooth and claw damage (plus ``lancer_damage`` when the winner's
+    Lancer rides and riders act, p.18; none when ``spared``: the rider check killed the
+    loser's rider instead, p.18), the winner's own damage, new facings."""
     part = int(alloc[loc_roll][col])
-    amount = dice_sum + int(weapon[w["claws"]][1])
-    w["dealt"] += take_damage(l, part, amount)
+    if not spared:
+        amount = dice_sum + int(weapon[w["claws"]][1])
+        if w.get("rider") == 1:
+            amount += lancer_damage
+        w["dealt"] += take_damage(l, part, amount)
     spread_self_damage(w, self_points, sc)
     l["facing"] = (l["facing"] - facing_roll) % 6  # template hexside relative to old facing
     w["facing"] = winner_facing
@@ -343,6 +351,12 @@ def any_move_stays(start, speed, turn_cost_row, occupied, *, width=33, depth=24,
 # ------------------------------------------------------------------------------------------------
 
 
+#: the Rider Abilities Table (p.18) as printed: rider code -> (medium range, long range) in
+#: hexes, and (d6, plus) at medium and at long range (codes: 1 Lancer .. 5 Wizard)
+RIDER_REACH = {2: (1, 2), 3: (2, 4), 4: (3, 6)}
+RIDER_DAMAGE = {2: ((1, 3), (1, 0)), 3: ((1, 4), (1, 1)), 4: ((1, 6), (1, 3))}
+
+
 @dataclass
 class Violation:
     turn: int
@@ -395,7 +409,7 @@ def check_log(
     maxr = int(tables.scalars[S_MAX_RANGE])
     for row in log:
         turn, kind, i, j = (int(x) for x in row[:4])
-        vals = [int(x) for x in row[S.L_A : S.L_A + 12]]
+        vals = [int(x) for x in row[S.L_A : S.L_A + S.N_LOG_VALUES]]
         snaps = [_snap(row, d) for d in range(nd)]
         if kind == S.K_SETUP:
             q, r, f, alt = snaps[i][:4]
@@ -491,6 +505,24 @@ def check_log(
                 out.append(Violation(turn, "breath", i, "engaged dragons may not breathe"))
             if not _arc_ok(qi, ri, fi, qj, rj, maxr, ai - aj):
                 out.append(Violation(turn, "breath", i, "target not in arc/range/neck bend"))
+        elif kind == S.K_RTARGET:
+            # "Riders may shoot their weapons ... at any target within range" with "a full
+            # 360 deg arc of fire", "either at its dragon's opponent or at any other target"
+            # (p.18); a dragon engaged with another is out of reach (p.10) unless the
+            # reading lords.rider_engaged_targets = "any" is in force
+            rider = int(sheets_rows[i][S.D_RIDER])
+            reach = int(RIDER_REACH.get(rider, (0, 0))[1])
+            qi, ri = snaps[i][:2]
+            qj, rj = snaps[j][:2]
+            any_engaged = options is not None and options[S.OPT_RIDER_AT_ENGAGED] == 1
+            if reach == 0:
+                out.append(Violation(turn, "rider", i, "a rider without a ranged attack shot"))
+            elif not 1 <= hex_distance(qi, ri, qj, rj) <= reach:
+                out.append(Violation(turn, "rider", i, f"target beyond {reach} hexes"))
+            if snaps[j][4] != 1 or int(sheets_rows[j][S.D_TEAM]) == int(sheets_rows[i][S.D_TEAM]):
+                out.append(Violation(turn, "rider", i, "target not an enemy in play"))
+            if snaps[j][5] >= 0 and snaps[j][5] != i and not any_engaged:
+                out.append(Violation(turn, "rider", i, "target engaged with another dragon"))
         elif kind == S.K_CC:
             # close combat changes the speed that limits next turn's acceleration
             for d in (i, j):
@@ -531,6 +563,13 @@ def check_events(
     """
     sc = scal_from_tables(tables)
     alloc, weapon = tables.alloc, tables.weapon
+    # the advanced rules' riders (p.18): the Lancer's +4 when riders act, the body hit's 2d6 = 7
+    lancer = 0
+    deaths = False
+    if rules is not None and rules.get("lords.advanced.lancer"):
+        lancer = int(rules.get("lords.lancer")["damage"])
+    if rules is not None:
+        deaths = bool(rules.get("lords.advanced.rider_deaths"))
     ds = []
     for s in sheets:
         d = {
@@ -544,12 +583,26 @@ def check_events(
             "dealt": 0,
             "alive": 1,
             "facing": 0,
+            "rider": int(s.rider_i),
         }
         serious_effects(d, sc)
         ds.append(d)
     shown = [_effect_tuple(d) for d in ds]
     out: list[Violation] = []
     block, rows = None, {}
+
+    def rider_check(turn, who, t, part, roll, what):
+        """The rider check of a hit on ``t``'s ``part`` (p.18): rolled exactly when the body
+        of a dragon whose rider lives is hit and the rule is on; a 7 kills the rider and
+        spares the dragon. Returns whether the dragon was spared."""
+        due = deaths and part == 1 and t["rider"] > 0
+        if due != (roll != 0) or (due and not 2 <= roll <= 12):
+            out.append(Violation(turn, "rider check", who, f"{what}: roll {roll}, due {due}"))
+            return False
+        if due and roll == 7:
+            t["rider"] = 0
+            return True
+        return False
 
     def sync(turn):
         for k, d in enumerate(ds):
@@ -566,14 +619,39 @@ def check_events(
 
     for row in log:
         turn, kind, i, j = (int(x) for x in row[:4])
-        v = [int(x) for x in row[S.L_A : S.L_A + 12]]
+        v = [int(x) for x in row[S.L_A : S.L_A + S.N_LOG_VALUES]]
         if kind == S.K_EFFECT:
             rows[i] = tuple(v[:5])
             continue
         if block is not None and not (block == "breath" and kind == S.K_BREATH):
-            sync(turn)
-            block, rows = None, {}
-        if kind == S.K_BREATH:
+            if not (block == "rider" and kind == S.K_RIDER):
+                sync(turn)
+                block, rows = None, {}
+        if kind == S.K_RIDER:
+            block = "rider"
+            a, t = ds[i], ds[j]
+            if a["rider"] not in RIDER_REACH:
+                out.append(Violation(turn, "rider", i, "no rider that shoots"))
+                continue
+            if v[2] != int(hits(v[1], v[0])):
+                out.append(Violation(turn, "to-hit", i, f"rider roll {v[1]} against {v[0]}"))
+            if not v[2]:
+                continue
+            part = int(alloc[v[4]][v[3]])
+            if v[5] != part:
+                out.append(Violation(turn, "location", i, f"part {v[5]}, table gives {part}"))
+            if rider_check(turn, i, t, part, v[11], "rider attack"):
+                if v[7] != 0:
+                    out.append(Violation(turn, "rider", i, "damage although the rider died"))
+                continue
+            dice, plus = RIDER_DAMAGE[a["rider"]][v[8]]
+            if v[12] != plus or not dice <= v[6] <= 6 * dice:
+                out.append(Violation(turn, "damage", i, f"roll {v[6]} + {v[12]}, rules {plus}"))
+            took = take_damage(t, part, v[6] + plus)
+            a["dealt"] += took
+            if v[7] != took:
+                out.append(Violation(turn, "damage", i, f"{v[7]} points taken, rules {took}"))
+        elif kind == S.K_BREATH:
             block = "breath"
             if v[0] < 0:
                 continue  # a wasted breath: nothing rolled
@@ -581,6 +659,11 @@ def check_events(
             if v[2] != int(hits(v[1], v[0])):
                 out.append(Violation(turn, "to-hit", i, f"roll {v[1]} against {v[0]}: {v[2]}"))
             if not v[2]:
+                continue
+            part = int(alloc[v[4]][v[3]])
+            if rider_check(turn, i, t, part, v[11], "breath"):
+                if v[7] != 0 or v[8] != 0:
+                    out.append(Violation(turn, "breath", i, "damage although the rider died"))
                 continue
             n = int(weapon[a["breath"]][0])
             if v[8] != n or not n <= v[6] <= 6 * n:
@@ -603,7 +686,22 @@ def check_events(
                 continue
             w, lo = ds[want], ds[j if want == i else i]
             before_l, before_w = sum(lo["points"]), sum(w["points"])
-            close_combat_rest(w, lo, v[4], v[5], v[6], v[8], v[10], v[11], alloc, weapon, sc)
+            spared = rider_check(turn, want, lo, int(alloc[v[5]][v[4]]), v[12], "close combat")
+            close_combat_rest(
+                w,
+                lo,
+                v[4],
+                v[5],
+                v[6],
+                v[8],
+                v[10],
+                v[11],
+                alloc,
+                weapon,
+                sc,
+                lancer_damage=lancer,
+                spared=spared,
+            )
             if before_l - sum(lo["points"]) != v[7] or before_w - sum(w["points"]) != v[9]:
                 out.append(
                     Violation(
@@ -685,6 +783,18 @@ def to_hit_of(rules, target_sheet, distance, area, alt_steps, *, range_modifier=
     return n + alt[min(alt_steps, len(alt) - 1)]
 
 
+def rider_to_hit_of(rules, target_sheet, band, alt_steps) -> int:
+    """A rider attack's target number (p.18: "handled like a dragon's breath weapon
+    attack", a 360 deg arc): base 8, the target's wings and body, the altitude difference,
+    and the band's modifier (``lords.rider_to_hit``: medium, long; no Range Key row)."""
+    n = rules.get("lords.base_to_hit")
+    n += rules.get("lords.wing_tohit")[target_sheet.wings]
+    n += rules.get("lords.body_tohit")[target_sheet.body]
+    n += rules.get("lords.rider_to_hit")["medium" if band == 0 else "long"]
+    alt = rules.get("lords.altitude_mod")
+    return n + alt[min(alt_steps, len(alt) - 1)]
+
+
 def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
     """Track every dragon's hex, facing and altitude through a game's event log and recompute
     each breath attack's range, arc area and target number from the rules in force; return
@@ -719,7 +829,7 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
     told: set = set()
     for row in log:
         turn, kind, i, j = (int(x) for x in row[:4])
-        v = [int(x) for x in row[S.L_A : S.L_A + 12]]
+        v = [int(x) for x in row[S.L_A : S.L_A + S.N_LOG_VALUES]]
         snaps = [_snap(row, d) for d in range(nd)]
         if kind == S.K_SETUP:
             pos[i] = list(snaps[i][:4])
@@ -746,6 +856,20 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
                 pos[i] = v[2:6]
         elif kind == S.K_LEAVE:
             pos.pop(i, None)
+        elif kind == S.K_RIDER:
+            if i not in pos or j not in pos:
+                out.append(Violation(turn, "rider", i, "attacker or target not in play"))
+                continue
+            qa, ra, _, aa = pos[i]
+            qt, rt, _, at = pos[j]
+            dist = hex_distance(qa, ra, qt, rt)
+            medium, reach = RIDER_REACH.get(int(sheets[i].rider_i), (0, 0))
+            band = 0 if dist <= medium else 1
+            if v[9] != dist or not 1 <= dist <= reach or v[8] != band:
+                out.append(Violation(turn, "range", i, f"rider: logged {v[9]} hexes / band {v[8]}"))
+            want = rider_to_hit_of(rules, sheets[j], band, abs(aa - at))
+            if v[0] != want:
+                out.append(Violation(turn, "to-hit number", i, f"rider {v[0]}, rules {want}"))
         elif kind == S.K_BREATH:
             if i not in pos or j not in pos:
                 out.append(Violation(turn, "breath", i, "attacker or target not in play"))

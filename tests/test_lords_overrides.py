@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from dragonsim.lords import odds
-from dragonsim.lords.api import duel
+from dragonsim.lords.api import battle, duel
 from dragonsim.rules import lords_rules, registry
 
 N = 300
@@ -33,6 +33,22 @@ def _brawl(**kw):
     ).counters
 
 
+#: the rider rules on (advanced rules, pp. 15, 18), for the rider readings' cases
+RIDERS_ON = {"lords.advanced.rider_attacks": True, "lords.advanced.rider_deaths": True}
+
+
+def _riders(rules=None):
+    """Three dragons whose riders shoot, free for all: a rider may find a target engaged
+    with another dragon, and a rider's damage may destroy a dragon before its own rider acts."""
+    return battle(
+        ["Ozonic", "Fiercival", "Blowderby"],
+        n=N,
+        seed=3,
+        progress=False,
+        rules={**RIDERS_ON, **(rules or {})},
+    ).counters
+
+
 #: override key -> (another legal value, the seeded duel whose counters must move)
 KERNEL_CASES = {
     # the arc of fire: a narrower dark area, a grey area no wider than the dark, a light area
@@ -48,17 +64,11 @@ KERNEL_CASES = {
     **{f"damage_allocation.{roll}": (["H"] * 6, _duel) for roll in (6, 7, 8, 9, 10, 11)},
     "damage_allocation.12": (["B"] * 6, _duel),
     "self_damage_policy": ("body", _brawl),
+    "rider_to_hit.medium": (1, _riders),
+    "rider_to_hit.long": (2, _riders),
+    "rider_engaged_targets": ("any", _riders),
+    "rider_effects": ("at-once", _riders),
 }
-
-
-def _rider(band: str):
-    """The odds of Fiercival's Archer (medium 2 hexes, long 4) shooting Reaper in ``band``."""
-
-    def run(rules):
-        d = 2 if band == "medium" else 4
-        return odds.rider_attack("Fiercival", "Reaper", distance=d, rules=rules)["p_hit"]
-
-    return run
 
 
 def _spell(name: str):
@@ -79,10 +89,8 @@ def _shorter_medium(name: str) -> list[int]:
 
 #: values the duel kernel does not simulate yet, with the reason
 NOT_SIMULATED = {
-    "rider_to_hit.medium": "riders' missile attacks are advanced rules (p.18): issue 13",
-    "rider_to_hit.long": "riders' missile attacks are advanced rules (p.18): issue 13",
     **{
-        f"spells.{name}": "the Wizard's spells are advanced rules (pp. 24-25): issue 13"
+        f"spells.{name}": "the Wizard's spells are optional rules (pp. 24-25): issue 14"
         for name in (
             "Lethargy",
             "Lightning Bolt",
@@ -98,8 +106,6 @@ NOT_SIMULATED = {
 
 #: override key -> (another legal value, the exact odds that must move), for NOT_SIMULATED
 ODDS_CASES = {
-    "rider_to_hit.medium": (1, _rider("medium")),
-    "rider_to_hit.long": (2, _rider("long")),
     **{
         key: (_shorter_medium(key[7:]), _spell(key[7:]))
         for key in NOT_SIMULATED

@@ -1,14 +1,16 @@
-"""Rules presets (``basic``, ``advanced``) and the three advanced rules the engine plays so far.
+"""Rules presets (``basic``, ``advanced``) and the advanced rules the engine plays so far.
 
 Dragon Lords rulebook, advanced rules (pp. 15-18): the "Maneuverability Effect on Initiative
-Roll" (p.15), the "Advanced Acceleration Allowance" by wing size (p.16), and the Lancer's "+2
-to the dragon's close combat roll and +4 points of damage in close combat" (p.18). Each is a
+Roll" (p.15), the "Advanced Acceleration Allowance" by wing size (p.16), the Lancer's "+2
+to the dragon's close combat roll and +4 points of damage in close combat" (p.18), and the
+riders' attacks and deaths (p.18; their own tests are ``tests/test_riders.py``). Each is a
 switch of its own (``lords.advanced.*``); ``advanced`` turns on exactly these, ``basic`` none.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from itertools import product
 
@@ -33,6 +35,8 @@ SWITCHES = {
     "lords.advanced.initiative": S.OPT_INIT_MOD,
     "lords.advanced.acceleration": S.OPT_ACCEL_WINGS,
     "lords.advanced.lancer": S.OPT_RIDERS,
+    "lords.advanced.rider_attacks": S.OPT_RIDER_ATTACKS,
+    "lords.advanced.rider_deaths": S.OPT_RIDER_DEATHS,
 }
 ALPHA = 1e-4
 
@@ -70,14 +74,14 @@ def test_each_switch_alone(key):
 
 
 def test_a_rules_file_names_a_preset_and_overrides_one_switch(tmp_path):
-    """``preset = "advanced"`` then ``[lords] advanced.lancer = false``: the other two
+    """``preset = "advanced"`` then ``[lords] advanced.lancer = false``: the other
     advanced rules stay on; the hash differs from both presets; the old 0/1 name of the
     Lancer's switch is still read."""
     f = tmp_path / "r.toml"
     f.write_text('preset = "advanced"\n[lords]\nadvanced.lancer = false\n')
     rs = lords_rules(file=f)
     assert rs.preset == "advanced"
-    assert [rs.get(k) for k in SWITCHES] == [True, True, False]
+    assert [rs.get(k) for k in SWITCHES] == [True, True, False, True, True]
     assert rs.hash not in {lords_rules(preset=p).hash for p in ("basic", "advanced")}
     old = lords_rules({"riders_in_play": 1})
     assert old.hash == lords_rules({"advanced.lancer": True}).hash
@@ -122,7 +126,7 @@ def test_cli_rules_lists_switches_presets_and_what_is_to_come(capsys):
     assert [t["rule"] for t in d["to_come"]] == [r for r, _ in TO_COME]
     assert main(["rules", "--game", "lords", "--rules", "basic"]) == 0
     out = capsys.readouterr().out
-    assert "lords.advanced.initiative    false  on in: advanced" in out
+    assert re.search(r"lords\.advanced\.initiative +false  on in: advanced", out)
     assert "still to come" in out and "banking" in out
 
 

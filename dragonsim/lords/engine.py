@@ -62,6 +62,7 @@ from .bots.dispatch import (
     choose_engage,
     choose_facing,
     choose_move,
+    choose_rider_target,
     choose_side,
     choose_speed,
     choose_target,
@@ -75,12 +76,17 @@ from .mechanics import (
     cc_begin,
     cc_modifier,
     cc_winner,
+    damage,
     draw_below,
     forced_turn,
+    may_shoot_at,
     record_speed,
     refresh,
     resolve_breath,
     resolve_close_combat,
+    rider_at_risk,
+    rider_check,
+    rider_target_number,
     roll_d6,
     roll_dice,
     speed_limits,
@@ -98,6 +104,13 @@ from .state import (
     C_GAMES,
     C_LEFT_BOARD,
     C_LOC,
+    C_RIDER_CHECKS,
+    C_RIDER_DEALT,
+    C_RIDER_HITS,
+    C_RIDER_KILLED,
+    C_RIDER_TN_HITS,
+    C_RIDER_TN_TRIES,
+    C_RIDER_TRIES,
     C_TN_HITS,
     C_TN_TRIES,
     C_TURN_HIST,
@@ -145,6 +158,7 @@ from .state import (
     F_Q,
     F_R,
     F_RIDER,
+    F_RTARGET,
     F_SAMPLES,
     F_SPEED,
     F_STREAK,
@@ -161,6 +175,8 @@ from .state import (
     K_INIT,
     K_LEAVE,
     K_MOVE,
+    K_RIDER,
+    K_RTARGET,
     K_SETUP,
     K_SPEED,
     K_TARGET,
@@ -181,6 +197,8 @@ from .state import (
     OPT_INIT_MOD,
     OPT_PLAN_SAMPLES,
     OPT_RANGE_MOD,
+    OPT_RIDER_AT_ONCE,
+    OPT_RIDER_ATTACKS,
     OPT_SETUP,
     OPT_TURN_LIMIT,
     PART_LEFT_WING,
@@ -196,6 +214,9 @@ from .state import (
     R_TURN_LIMIT,
     R_TURNS,
     R_WINNER,
+    RK_BREATH,
+    RK_CLOSE_COMBAT,
+    RK_RIDER,
     SC_ALT,
     SC_F,
     SC_Q,
@@ -752,12 +773,141 @@ def record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog):
 
 
 @game_fn
-def breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog):
+def record_rider_actions(ds, na, opt, tb, plan, w, turn, log, nlog):
+    """ "4. Record Rider Actions" (advanced rules, p.15): "the riders each record their
+    chosen action ... just like recording the dragon's speed or its breath weapon target",
+    so every rider records its target before any rider acts. A Javelin Thrower, Archer or
+    Crossbow Shooter records a target in reach (or none); the Lancer acts only in close
+    combat, and the Wizard's spells are optional rules not played here."""
+    scal = tb.scalars
+    for k in range(na):
+        i = w.order[k]
+        ds[i, F_RTARGET] = -1
+        if ds[i, F_ALIVE] == 0:
+            continue
+        if tb.rider_range[ds[i, F_RIDER], 1] <= 0 and w.pst.shape[0] <= 1:
+            continue  # no rider that shoots (a script is asked all the same, to refuse one)
+        t = choose_rider_target(
+            ds[i, F_POLICY],
+            ds,
+            i,
+            plan,
+            scal[S_BASE_TO_HIT],
+            tb.alt_mod,
+            tb.rider_range,
+            tb.rider_dice,
+            scal,
+            opt,
+            w.pst,
+        )
+        ds[i, F_RTARGET] = t
+        if log is not None:
+            if t >= 0:
+                log_row(log, nlog, ds, turn, K_RTARGET, i, t)
+
+
+@game_fn
+def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
+    """ "5. Rider Actions" (advanced rules, p.18): "Rider actions are performed in the order
+    of their dragon's initiative scores from lowest to highest" (never moved earlier, p.15).
+    Each attack "is handled like a dragon's breath weapon attack": 2d6 against the target
+    number (:func:`~dragonsim.lords.mechanics.rider_target_number`), on a hit the direction
+    template and the 2d6 location, the rider check of a body hit (2d6 = 7: the target's rider
+    is killed instead, p.18), then the band's damage from the Rider Abilities Table. Serious
+    damage effects and removals wait until every rider has acted, as in breath combat (rule
+    ``lords.rider_at_once`` applies them after each attack instead); a rider killed before its
+    turn loses its action."""
+    scal = tb.scalars
+    base = scal[S_BASE_TO_HIT]
+    auto_miss = scal[S_AUTO_MISS]
+    auto_hit = scal[S_AUTO_HIT]
+    gst = w.gst
+    at_once = opt[OPT_RIDER_AT_ONCE] == 1
+    for k in range(na):
+        a = w.order[k]
+        t = ds[a, F_RTARGET]
+        if t < 0 or ds[a, F_ALIVE] == 0 or ds[a, F_RIDER] == 0:
+            continue
+        if not may_shoot_at(ds, a, t, opt):
+            continue  # its target was removed (with lords.rider_at_once): the shot is lost
+        tn, band = rider_target_number(ds, a, t, base, tb.alt_mod, tb.rider_range, scal)
+        hr = roll_dice(gst, 2)
+        cnt[C_DICE] += 2
+        cnt[C_RIDER_TRIES + band] += 1
+        ti = tn if tn < N_TN else N_TN - 1
+        cnt[C_RIDER_TN_TRIES + ti] += 1
+        hit = breath_hit(hr, tn, auto_miss, auto_hit)
+        r = np.int64(-1)
+        if log is not None:
+            r = log_row(log, nlog, ds, turn, K_RIDER, a, t)  # the target's track before
+            if r >= 0:
+                log[r, L_A + 0] = tn
+                log[r, L_A + 1] = hr
+                log[r, L_A + 2] = 1 if hit else 0
+                log[r, L_A + 3] = -1
+                log[r, L_A + 8] = band
+                log[r, L_A + 9] = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
+                log[r, L_A + 10] = -1  # riders have a 360 deg arc: no arc area
+        if not hit:
+            continue
+        cnt[C_RIDER_HITS + band] += 1
+        cnt[C_RIDER_TN_HITS + ti] += 1
+        s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
+        side = s1
+        if s2 >= 0:
+            side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
+        lr = roll_dice(gst, 2)
+        cnt[C_DICE] += 2
+        part = tb.alloc[lr, side]
+        rc = np.int64(0)
+        spared = False
+        if rider_at_risk(ds, t, part, opt):
+            rc = roll_dice(gst, 2)
+            cnt[C_DICE] += 2
+            cnt[C_RIDER_CHECKS + RK_RIDER] += 1
+            spared = rider_check(ds, t, rc, scal)
+            if spared:
+                cnt[C_RIDER_KILLED + RK_RIDER] += 1
+        kind = ds[a, F_RIDER]
+        nd6 = 0 if spared else tb.rider_dice[kind, band, 0]
+        plus = 0 if spared else tb.rider_dice[kind, band, 1]
+        dr_ = roll_dice(gst, nd6)
+        cnt[C_DICE] += nd6
+        took = damage(ds, t, part, dr_ + plus) if not spared else 0
+        ds[a, F_DEALT] += took
+        cnt[C_RIDER_DEALT + a] += took
+        if log is not None:
+            if r >= 0:
+                log[r, L_A + 3] = side
+                log[r, L_A + 4] = lr
+                log[r, L_A + 5] = part
+                log[r, L_A + 6] = dr_
+                log[r, L_A + 7] = took
+                log[r, L_A + 11] = rc
+                log[r, L_A + 12] = plus
+        if at_once:
+            if log is not None:
+                log_effects_before(w.scratch, ds, t)
+            refresh(ds, t, scal)
+            if log is not None:
+                log_effects(log, nlog, w.scratch, ds, turn, t)
+    for i in range(nd):
+        if log is not None:
+            log_effects_before(w.scratch, ds, i)
+        refresh(ds, i, scal)
+        if log is not None:
+            log_effects(log, nlog, w.scratch, ds, turn, i)
+
+
+@game_fn
+def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
     """ "5. Breath Combat" (pp. 10-12), simultaneous: damage points are ticked off as each
     attack is rolled (in initiative order, like the Example of Play), but serious damage
     effects and removals wait until every dragon has breathed, so a wounded dragon "still gets
     to make its own attack" at full strength. A recorded target that can no longer be breathed
-    at wastes the breath."""
+    at wastes the breath. With the rider deaths rule (``OPT_RIDER_DEATHS``) a body hit on a
+    dragon with a rider rolls the rider check first (p.18,
+    :func:`~dragonsim.lords.mechanics.rider_check`)."""
     scal = tb.scalars
     base = scal[S_BASE_TO_HIT]
     max_range = scal[S_MAX_RANGE]
@@ -813,13 +963,28 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog):
         if s2 >= 0:
             side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
         lr = roll_dice(gst, 2)
+        cnt[C_DICE] += 2
+        rc = np.int64(0)  # the rider check's 2d6 (0: none)
+        spared = False
+        if rider_at_risk(ds, t, tb.alloc[lr, side], opt):
+            rc = roll_dice(gst, 2)
+            cnt[C_DICE] += 2
+            cnt[C_RIDER_CHECKS + RK_BREATH] += 1
+            spared = rider_check(ds, t, rc, scal)
+            if spared:
+                cnt[C_RIDER_KILLED + RK_BREATH] += 1
         nd6 = tb.weapon[ds[a, F_BREATH], 0]
+        if spared:
+            nd6 = 0  # "The dragon takes no damage from the attack" (p.18)
         dr_ = roll_dice(gst, nd6)
-        cnt[C_DICE] += 2 + nd6
+        cnt[C_DICE] += nd6
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_BREATH, a, t)  # the target's track before
             lost = points_left(ds, t)
-        part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon)
+        if spared:
+            part = tb.alloc[lr, side]
+        else:
+            part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon)
         cnt[C_LOC + 5 * side + part] += 1
         if log is not None:
             if r >= 0:
@@ -832,6 +997,7 @@ def breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog):
                 log[r, L_A + 6] = dr_
                 log[r, L_A + 7] = lost - points_left(ds, t)
                 log[r, L_A + 8] = nd6
+                log[r, L_A + 11] = rc
                 log_geometry(log, r, ds, a, t, tb.arc)
     for i in range(nd):
         if log is not None:
@@ -885,7 +1051,16 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
         lo_ = b if win == a else a
         col = roll_d6(gst) - 1
         lr = roll_dice(gst, 2)
-        nd6 = tb.weapon[ds[win, F_CLAW], 0]
+        rc = np.int64(0)  # the rider check's 2d6 (0: none)
+        spared = False
+        if rider_at_risk(ds, lo_, tb.alloc[lr, col], opt):
+            rc = roll_dice(gst, 2)
+            cnt[C_DICE] += 2
+            cnt[C_RIDER_CHECKS + RK_CLOSE_COMBAT] += 1
+            spared = rider_check(ds, lo_, rc, scal)
+            if spared:
+                cnt[C_RIDER_KILLED + RK_CLOSE_COMBAT] += 1
+        nd6 = 0 if spared else tb.weapon[ds[win, F_CLAW], 0]
         dr_ = roll_dice(gst, nd6)
         sd = roll_dice(gst, self_dice)
         fr = roll_d6(gst) - 1
@@ -896,7 +1071,9 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
             lost_w = points_left(ds, win)
             log_effects_before(w.scratch, ds, win)
             log_effects_before(w.scratch, ds, lo_)
-        resolve_close_combat(ds, win, lo_, col, lr, dr_, sd, fr, wf, tb.alloc, tb.weapon, scal, opt)
+        resolve_close_combat(
+            ds, win, lo_, col, lr, dr_, sd, fr, wf, tb.alloc, tb.weapon, scal, opt, spared
+        )
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_CC, a, b)
             if r >= 0:
@@ -912,6 +1089,7 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
                 log[r, L_A + 9] = lost_w - points_left(ds, win)
                 log[r, L_A + 10] = fr
                 log[r, L_A + 11] = wf
+                log[r, L_A + 12] = rc
             log_effects(log, nlog, w.scratch, ds, turn, win)
             log_effects(log, nlog, w.scratch, ds, turn, lo_)
 
@@ -959,16 +1137,22 @@ def end_game(ds, nd, turn, winner, limit_hit, engages, first, cnt, rec, rrow, lo
 def finish_turn(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
     """The rest of a turn from the movement phase on, its speeds recorded: movement from
     initiative slot ``k0`` (:func:`movement`), then, while more than one team is in play,
-    breath targets, breath combat and close combat. Returns ``(engagements made, teams in
-    play, one such team)``. The game loop calls it with ``k0 = 0``; the look-ahead
-    (:mod:`~dragonsim.lords.search`) continues a turn after a move it is judging."""
+    with the rider attacks rule the rider actions (:func:`record_rider_actions`,
+    :func:`rider_actions`), then breath targets, breath combat and close combat. Returns
+    ``(engagements made, teams in play, one such team)``. The game loop calls it with
+    ``k0 = 0``; the look-ahead (:mod:`~dragonsim.lords.search`) continues a turn after a move
+    it is judging."""
     made = movement(
         ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
     )
     nteams, last_team = teams_alive(ds, nd)
+    if nteams > 1 and opt[OPT_RIDER_ATTACKS] == 1:
+        record_rider_actions(ds, na, opt, tb, plan, w, turn, log, nlog)
+        rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog)
+        nteams, last_team = teams_alive(ds, nd)
     if nteams > 1:
         record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog)
-        breath_combat(ds, nd, na, tb, range_mod, w, cnt, turn, log, nlog)
+        breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog)
         nteams, last_team = teams_alive(ds, nd)
         if nteams > 1:
             close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog)

@@ -44,6 +44,7 @@ from .state import (
     F_Q,
     F_R,
     F_RIDER,
+    F_RTARGET,
     F_SPEED,
     F_STREAK,
     F_TEAM,
@@ -68,6 +69,8 @@ from .state import (
     FD_TURN_START,
     FD_TURNS,
     OPT_ACCEL_WINGS,
+    OPT_RIDER_AT_ENGAGED,
+    OPT_RIDER_DEATHS,
     OPT_RIDERS,
     PART_BODY,
     PART_HEAD,
@@ -85,6 +88,9 @@ from .tables import (
     S_LANCER_CC,
     S_LANCER_DAMAGE,
     S_MR_STEPS_LOST,
+    S_RIDER_HIT_ROLL,
+    S_RIDER_LONG_MOD,
+    S_RIDER_MEDIUM_MOD,
     S_SELF_DAMAGE_POLICY,
     S_SERIOUS_DEN,
     S_SERIOUS_NUM,
@@ -220,6 +226,67 @@ def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, 
 def is_enemy(ds, i, j):
     """Is ``j`` another dragon in play on a different team from ``i``?"""
     return j != i and ds[j, F_ALIVE] == 1 and ds[j, F_TEAM] != ds[i, F_TEAM]
+
+
+# ---- riders (advanced rules, p.18) --------------------------------------------------------------
+
+
+@game_fn
+def rider_target_number(ds, a, t, tb_base, alt_mod, rider_range, scal):
+    """``(target number, band)`` of ``a``'s rider shooting at ``t`` (band 0 medium, 1 long);
+    ``(-1, -1)`` when ``a``'s rider has no ranged attack or ``t`` is out of its reach.
+
+    "Riders may shoot their weapons ... at any target within range. The attack is handled like
+    a dragon's breath weapon attack. Riders have a full 360 deg arc of fire" (p.18): base 8,
+    the target's size and the altitude difference as for breath, no arc area, and for the
+    range the Rider Abilities Table's bands: within the medium range ``S_RIDER_MEDIUM_MOD``,
+    beyond it up to the long range ``S_RIDER_LONG_MOD`` (rule ``lords.rider_to_hit``). The
+    neck bend (p.10) is the dragon's, not the rider's, and does not apply."""
+    kind = ds[a, F_RIDER]
+    reach = rider_range[kind, 1]
+    dist = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
+    if reach <= 0 or dist < 1 or dist > reach:
+        return np.int64(-1), np.int64(-1)
+    band = np.int64(0) if dist <= rider_range[kind, 0] else np.int64(1)
+    da = ds[a, F_ALT] - ds[t, F_ALT]
+    if da < 0:
+        da = -da
+    mod = scal[S_RIDER_MEDIUM_MOD] if band == 0 else scal[S_RIDER_LONG_MOD]
+    return tb_base + ds[t, F_TOHIT] + alt_mod[da] + mod, band
+
+
+@game_fn
+def may_shoot_at(ds, a, t, opt):
+    """May ``a``'s rider shoot at ``t``? An enemy in play; "A rider may even shoot ... while
+    its dragon is engaged in close combat, either at its dragon's opponent or at any other
+    target within range" (p.18). A dragon engaged with another stays out of reach as for
+    breath ("dragons not involved in close combat may not breathe on dragons that are
+    engaged", p.10), unless ``OPT_RIDER_AT_ENGAGED`` (rule ``lords.rider_at_engaged``)."""
+    if not is_enemy(ds, a, t):
+        return False
+    e = ds[t, F_ENG]
+    return e < 0 or e == a or opt[OPT_RIDER_AT_ENGAGED] == 1
+
+
+@game_fn
+def rider_at_risk(ds, t, part, opt):
+    """ "Whenever a dragon's body is hit in breath or close combat, roll 2d6 ... If the
+    result is a 7, the rider has been hit instead of the dragon" (p.18): does a hit on
+    ``t``'s ``part`` roll for its rider? (``OPT_RIDER_DEATHS``; a rider attack is "handled
+    like a dragon's breath weapon attack", so its body hits roll too.)"""
+    return opt[OPT_RIDER_DEATHS] == 1 and part == PART_BODY and ds[t, F_RIDER] > 0
+
+
+@game_fn
+def rider_check(ds, t, roll, scal):
+    """The rider check's 2d6 ``roll`` for ``t``: on ``S_RIDER_HIT_ROLL`` (7) "the rider is
+    instantly killed. The dragon takes no damage from the attack" (p.18). Returns True when
+    the rider was killed (the hit then does no damage)."""
+    if roll == scal[S_RIDER_HIT_ROLL]:
+        ds[t, F_RIDER] = 0
+        ds[t, F_RTARGET] = -1  # a rider killed before its action loses it
+        return True
+    return False
 
 
 # ---- movement and engagement --------------------------------------------------------------------
@@ -525,18 +592,22 @@ def resolve_close_combat(
     tb_weapon,
     scal,
     opt,
+    spared=False,
 ):
     """The rest of a decided close combat: "the winning dragon then rolls 1d6 to determine
     ... which column to use" (``col`` 0..5), 2d6 location, tooth and claw dice (sum
     ``dmg_roll``); the winner takes ``self_roll`` points itself; "The loser now rolls 1d6 and
     consults the direction template. This is the direction (relative to its original facing)
     in which the losing dragon is now facing" (``facing_roll`` 0..5 = template hexside); the
-    winner turns to ``winner_facing``. Returns the part hit (p.13)."""
+    winner turns to ``winner_facing``. ``spared``: the rider check killed the loser's rider
+    instead, and "The dragon takes no damage from the attack" (p.18). Returns the part hit
+    (p.13)."""
     part = tb_alloc[loc_roll, col]
-    dmg = dmg_roll + tb_weapon[ds[w, F_CLAW], 1]
-    if opt[OPT_RIDERS] == 1 and ds[w, F_RIDER] == 1:
-        dmg += scal[S_LANCER_DAMAGE]
-    ds[w, F_DEALT] += damage(ds, l, part, dmg)
+    if not spared:
+        dmg = dmg_roll + tb_weapon[ds[w, F_CLAW], 1]
+        if opt[OPT_RIDERS] == 1 and ds[w, F_RIDER] == 1:
+            dmg += scal[S_LANCER_DAMAGE]
+        ds[w, F_DEALT] += damage(ds, l, part, dmg)
     allocate_self_damage(ds, w, self_roll, scal[S_SELF_DAMAGE_POLICY], scal)
     ds[l, F_F] = (ds[l, F_F] - facing_roll) % 6
     ds[w, F_F] = winner_facing
@@ -598,6 +669,10 @@ __all__ = [
     "forced_turn",
     "target_number",
     "is_enemy",
+    "rider_target_number",
+    "may_shoot_at",
+    "rider_at_risk",
+    "rider_check",
     "move_fits",
     "move_fits_exact",
     "move_fits_as",

@@ -30,8 +30,11 @@ from . import state as S
 from .hexes import DIRECTION_NAMES
 from .tables import S_BOARD_DEPTH, S_BOARD_WIDTH
 
-#: the phase each event kind belongs to (the basic sequence of play, p.7)
+#: the phase each event kind belongs to (the basic sequence of play, p.7; the advanced
+#: one's rider phases, p.15)
 PHASES = {
+    S.K_RTARGET: "record rider actions",
+    S.K_RIDER: "rider actions",
     S.K_SETUP: "setup",
     S.K_INIT: "initiative",
     S.K_SPEED: "record speed",
@@ -45,6 +48,8 @@ PHASES = {
     S.K_END: "end",
 }
 EVENTS = {
+    S.K_RTARGET: "rider targets",
+    S.K_RIDER: "rider shot",
     S.K_SETUP: "placed",
     S.K_INIT: "initiative",
     S.K_SPEED: "speed",
@@ -224,6 +229,23 @@ def describe(e: dict[str, Any]) -> str:
         return f"{who} engages {other}"
     if ev == "targets":
         return f"{who} records {other} as its breath target"
+    if ev == "rider targets":
+        return f"{who}'s rider records {other} as its target"
+    if ev == "rider shot":
+        head = (
+            f"{who}'s rider shoots at {other} (range {e['range']}, {e['band']}): needs "
+            f"{e['target_number']}, rolls {e['hit_roll']}"
+        )
+        if not e["hit"]:
+            return head + ", misses"
+        head += f", hits from {e['side']}: location roll {e['location_roll']} -> {e['part']}"
+        if e["rider_check"] == 7:
+            return head + f", rider check 7: {other}'s rider is killed instead (p.18)"
+        check = "" if e["rider_check"] is None else f", rider check {e['rider_check']}"
+        return (
+            f"{head}{check}, damage roll {e['damage_roll']} + {e['plus']}, {other} loses "
+            f"{e['points_lost']}"
+        )
     if ev == "breath":
         if e["target_number"] < 0:
             return f"{who} cannot breathe at {other} any more: the breath is wasted"
@@ -233,10 +255,16 @@ def describe(e: dict[str, Any]) -> str:
         )
         if not e["hit"]:
             return head + ", misses"
+        if e.get("rider_check") == 7:
+            return (
+                f"{head}, hits from {e['side']}: location roll {e['location_roll']} -> "
+                f"{e['part']}, rider check 7: {other}'s rider is killed instead (p.18)"
+            )
+        check = "" if e.get("rider_check") is None else f", rider check {e['rider_check']}"
         return (
             f"{head}, hits from {e['side']}: location roll {e['location_roll']} -> "
-            f"{e['part']}, damage roll {e['damage_roll']} ({e['dice']}d6), {other} loses "
-            f"{e['points_lost']}"
+            f"{e['part']}{check}, damage roll {e['damage_roll']} ({e['dice']}d6), {other} "
+            f"loses {e['points_lost']}"
         )
     if ev == "effects":
         label = {
@@ -258,6 +286,10 @@ def describe(e: dict[str, Any]) -> str:
         )
         if e["winner"] is None:
             return head + ", a draw"
+        if e.get("rider_check") is not None:
+            head += f"; rider check {e['rider_check']}" + (
+                " kills the loser's rider instead (p.18)" if e["rider_check"] == 7 else ""
+            )
         return (
             f"{head}; {e['winner']} wins: column {e['column']}, location roll "
             f"{e['location_roll']}, damage roll {e['damage_roll']} (loser loses "
@@ -300,7 +332,9 @@ def events(
             "phase": PHASES.get(kind, str(kind)),
             "event": EVENTS.get(kind, str(kind)),
             "dragon": nm(i) if kind != S.K_END else None,
-            "other": nm(j) if kind in (S.K_ENGAGE, S.K_TARGET, S.K_BREATH, S.K_CC) else None,
+            "other": nm(j)
+            if kind in (S.K_ENGAGE, S.K_TARGET, S.K_BREATH, S.K_CC, S.K_RTARGET, S.K_RIDER)
+            else None,
         }
         if kind == S.K_SETUP:
             q, r, f, alt = (int(x) for x in snap[i, :4])
@@ -337,6 +371,23 @@ def events(
                 damage_roll=v[6] if hit else None,
                 dice=v[8] if hit else None,
                 points_lost=v[7] if hit else 0,
+                rider_check=v[11] if hit and v[11] > 0 else None,
+            )
+        elif kind == S.K_RIDER:
+            hit = v[2] == 1
+            e.update(
+                range=v[9],
+                band=("medium", "long")[v[8]],
+                target_number=v[0],
+                hit_roll=v[1],
+                hit=hit,
+                side=SIDES[v[3]] if hit else None,
+                location_roll=v[4] if hit else None,
+                part=PARTS[v[5]].replace("_", " ") if hit else None,
+                rider_check=v[11] if hit and v[11] > 0 else None,
+                damage_roll=v[6] if hit and not v[11] == 7 else None,
+                plus=v[12] if hit and not v[11] == 7 else None,
+                points_lost=v[7] if hit else 0,
             )
         elif kind == S.K_EFFECT:
             # serious damage (p.12): breath and claws a step down, MR two steps, maximum
@@ -365,6 +416,7 @@ def events(
                 winner_points_lost=v[9] if won else 0,
                 facing_roll=v[10] + 1 if won else None,
                 winner_facing=v[11] if won else None,
+                rider_check=v[12] if won and v[12] > 0 else None,
             )
         elif kind == S.K_END:
             e.update(winner=None if i < 0 else team_name(i), hit_turn_limit=bool(j))

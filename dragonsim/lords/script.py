@@ -52,15 +52,20 @@ A move gives ``speed`` and either ``path`` or ``end``:
 and optionally ``target`` (the dragon it records as its breath target; none when absent),
 ``engage`` (true: engage the dragon in front after moving, p.9), ``side`` (when its breath
 hits through a corner of the target's hex, the side the attacker chooses: F, FR, RR, R, RL,
-FL) and ``facing`` (the facing it turns to after winning a close combat; it keeps its facing
-when absent).
+FL), ``facing`` (the facing it turns to after winning a close combat; it keeps its facing
+when absent) and ``rider`` (with the advanced rider rules, the dragon its Javelin Thrower,
+Archer or Crossbow Shooter shoots at in the rider actions phase, p.18; none when absent).
 
 ``dice`` are the rolls each turn asks for, as the rulebook prints them (a roll of several dice
 is their sum): the initiative rolls (2d6 a dragon in play, in the script's dragon order, then
-any roll-offs, tied dragons in that order), then each breath attack in initiative order (its
-2d6 hit roll; on a hit the 2d6 location roll and the damage roll of its breath's dice), then
-each close combat (each dragon's 2d6, the winner's 1d6 column, 2d6 location, tooth-and-claw
-damage roll, its own 1d6 damage, the loser's 1d6 new facing). They may be given turn by turn
+any roll-offs, tied dragons in that order), then with the advanced rider rules each rider
+attack in initiative order (its 2d6 hit roll; on a hit the 2d6 location roll, the 2d6 rider
+check when the body of a dragon with a rider is hit and riders can be killed, then the 1d6
+damage unless that check was the 7 that killed the rider), then each breath attack in
+initiative order (its 2d6 hit roll; on a hit the 2d6 location roll, the rider check as
+before, and the damage roll of its breath's dice), then each close combat (each dragon's
+2d6, the winner's 1d6 column, 2d6 location, the rider check as before, tooth-and-claw damage
+roll, its own 1d6 damage, the loser's 1d6 new facing). They may be given turn by turn
 (``"dice"`` in each turn: a turn reads only its own) or as one list for the game (``"dice"``
 beside ``"turns"``). Rolls a turn does not ask for are reported, not an error (the Example of
 Play's location and damage rolls are not asked for when its hit roll misses under the
@@ -119,6 +124,7 @@ class Move:
     engage: bool
     side: int  # -1 not given
     facing: int  # -1 keep
+    rider: int = -1  # the rider's target (advanced rules, p.18), -1 none
 
 
 @dataclass(frozen=True)
@@ -245,7 +251,7 @@ def path_cost(path: Sequence[str], turn_cost_row) -> int:
 def _move(spec, where: str, names: list[str]) -> Move:
     if not isinstance(spec, Mapping):
         raise _err(where, f"a move must be a table (speed, path or end, ...), got {spec!r}")
-    allowed = {"speed", "path", "end", "target", "engage", "side", "facing", "note"}
+    allowed = {"speed", "path", "end", "target", "engage", "side", "facing", "rider", "note"}
     extra = sorted(set(spec) - allowed)
     if extra:
         raise _err(where, f"unknown key {extra[0]!r}; a move has {', '.join(sorted(allowed))}")
@@ -277,7 +283,10 @@ def _move(spec, where: str, names: list[str]) -> Move:
     facing = -1
     if spec.get("facing") is not None:
         facing = _direction(spec["facing"], where, "facing")
-    return Move(speed, path, end, target, engage, side, facing)
+    rider = -1
+    if spec.get("rider") is not None:
+        rider = names.index(_name(spec["rider"], names, where))
+    return Move(speed, path, end, target, engage, side, facing, rider)
 
 
 def _name(v, names: list[str], where: str) -> str:
@@ -458,6 +467,7 @@ def decisions_array(sc: Script) -> np.ndarray:
             a[k + S.SR_ENGAGE] = int(m.engage)
             a[k + S.SR_SIDE] = m.side
             a[k + S.SR_FACING] = m.facing
+            a[k + S.SR_RIDER] = m.rider
     return a
 
 
@@ -614,19 +624,35 @@ def _labels(turn_events: list[dict], asked: int, names: list[str], tb) -> list[t
     combat: list[tuple] = []
     for e in turn_events:
         who = e["dragon"]
-        if e["event"] == "breath" and e["target_number"] >= 0:
+        check = (e["other"], "rider check (2d6, p.18)")
+        if e["event"] == "rider shot":
+            combat.append((who, f"rider's hit roll (2d6) at {e['other']}"))
+            if e["hit"]:
+                combat.append((who, "location roll (2d6)"))
+                if e["rider_check"] is not None:
+                    combat.append(check)
+                if e["rider_check"] != 7:
+                    combat.append((who, "rider's damage roll (1d6)"))
+        elif e["event"] == "breath" and e["target_number"] >= 0:
             combat.append((who, f"breath hit roll (2d6) at {e['other']}"))
             if e["hit"]:
                 combat.append((who, "location roll (2d6)"))
-                combat.append((who, f"breath damage roll ({e['dice']}d6)"))
+                if e["rider_check"] is not None:
+                    combat.append(check)
+                if e["rider_check"] != 7:
+                    combat.append((who, f"breath damage roll ({e['dice']}d6)"))
         elif e["event"] == "close combat":
             combat.append((who, f"close-combat roll (2d6) against {e['other']}"))
             combat.append((e["other"], f"close-combat roll (2d6) against {who}"))
             if e["winner"] is not None:
                 win = e["winner"]
+                loser = e["other"] if win == who else who
                 combat.append((win, "column roll (1d6)"))
                 combat.append((win, "location roll (2d6)"))
-                combat.append((win, "tooth-and-claw damage roll"))
+                if e["rider_check"] is not None:
+                    combat.append((loser, "rider check (2d6, p.18)"))
+                if e["rider_check"] != 7:
+                    combat.append((win, "tooth-and-claw damage roll"))
                 if int(tb.scalars[S_CC_SELF_DAMAGE_DICE]) > 0:
                     combat.append((win, "own damage roll (the winner's, p.13)"))
                 loser = e["other"] if win == who else who
@@ -762,6 +788,16 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
         ]
     if code == S.SD_TARGET:
         return [((t, 4), f"{head} cannot breathe at {sc.names[a]}: {_WHY[b]}")]
+    if code == S.SD_RIDER:
+        why = {
+            S.SD_WHY_SELF: "a rider cannot shoot at its own dragon",
+            S.SD_WHY_NO_RIDER: "its dragon has no Javelin Thrower, Archer or Crossbow Shooter",
+            S.SD_WHY_GONE: "it is not an enemy in play",
+            S.SD_WHY_TARGET_ENGAGED: "that dragon is engaged in close combat with another "
+            "(p.10; rule lords.rider_engaged_targets)",
+            S.SD_WHY_REACH: "it is beyond the rider's long range (Rider Abilities Table, p.18)",
+        }[b]
+        return [((t, 4), f"{head}'s rider cannot shoot at {sc.names[a]}: {why}")]
     if code == S.SD_SIDE:
         given = "" if c < 0 else f" ({SIDES[c]} is neither)"
         return [

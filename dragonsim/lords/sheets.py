@@ -235,7 +235,8 @@ def design(
 def riders_in_play(rules: RuleSet | None = None) -> bool:
     """Whether riders act under ``rules`` (switch ``lords.advanced.lancer``): not in the basic
     rules, whose sequence of play has no rider phase (p.7); yes in the advanced rules' (p.15).
-    Of the riders, only the Lancer acts so far.
+    This switch is the Lancer's; the other riders' attacks and rider deaths have their own
+    (``lords.advanced.rider_attacks``, ``lords.advanced.rider_deaths``).
 
     The exact odds and the engine's options (``OPT_RIDERS``) both read it here.
 
@@ -248,16 +249,22 @@ def riders_in_play(rules: RuleSet | None = None) -> bool:
 def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
     """The advanced rules the engine plays under ``rules``, as the keyword arguments of
     :func:`dragonsim.lords.state.default_options` (``init_mod``, ``accel_wings``,
-    ``riders``): every place that builds a kernel's options reads them here.
+    ``riders``, ``rider_attacks``, ``rider_deaths``, and the two rider readings
+    ``rider_at_engaged``, ``rider_at_once``): every place that builds a kernel's options
+    reads them here.
 
-    >>> rule_switches("advanced")
-    {'init_mod': True, 'accel_wings': True, 'riders': True}
+    >>> sorted(k for k, v in rule_switches("advanced").items() if v)
+    ['accel_wings', 'init_mod', 'rider_attacks', 'rider_deaths', 'riders']
     """
     r = _rules(rules)
     return {
         "init_mod": bool(r.get("lords.advanced.initiative")),
         "accel_wings": bool(r.get("lords.advanced.acceleration")),
         "riders": riders_in_play(r),
+        "rider_attacks": bool(r.get("lords.advanced.rider_attacks")),
+        "rider_deaths": bool(r.get("lords.advanced.rider_deaths")),
+        "rider_at_engaged": r.get("lords.rider_engaged_targets") == "any",
+        "rider_at_once": r.get("lords.rider_effects") == "at-once",
     }
 
 

@@ -55,7 +55,8 @@ F_TOHIT = 39  # this dragon's size modifier as a target (wings + body rows)
 F_LEFT = 40  # 1 if it left the board
 F_SAMPLES = 41  # end states its planner scores per move (its strength; see parse_policy)
 F_CC_ADJ = 42  # sheet's close-combat modifier minus the table's at the sheet's MR (0 but printed)
-NF = 43
+F_RTARGET = 43  # recorded rider target (Record Rider Actions, p.15), -1 none
+NF = 44
 
 #: body parts, in the order of the ``F_DP`` / ``F_DP0`` columns
 PART_HEAD, PART_BODY, PART_TAIL, PART_LEFT_WING, PART_RIGHT_WING = range(5)
@@ -69,7 +70,11 @@ OPT_PLAN_SAMPLES = 3  # end states a planning bot scores per altitude change
 OPT_RANGE_MOD = 4  # 1: the range row of the To-Hit table (0 reproduces the Example of Play)
 OPT_ACCEL_WINGS = 5  # 1: advanced acceleration allowance by wing size (p.16, optional)
 OPT_SETUP = 6  # 0: rulebook placement along edges; 1: the caller's scenario
-N_OPT = 8
+OPT_RIDER_ATTACKS = 7  # 1: the ranged riders shoot in the rider actions phase (pp. 15, 18)
+OPT_RIDER_DEATHS = 8  # 1: a body hit kills the rider instead on 2d6 = 7 (p.18)
+OPT_RIDER_AT_ENGAGED = 9  # 1: a rider may shoot at a dragon engaged with another (reading)
+OPT_RIDER_AT_ONCE = 10  # 1: a rider's damage takes effect at once, not after all riders (reading)
+N_OPT = 12
 
 
 def default_options(
@@ -81,6 +86,10 @@ def default_options(
     range_mod: bool = True,
     accel_wings: bool = False,
     scenario: bool = False,
+    rider_attacks: bool = False,
+    rider_deaths: bool = False,
+    rider_at_engaged: bool = False,
+    rider_at_once: bool = False,
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
@@ -91,6 +100,10 @@ def default_options(
     o[OPT_RANGE_MOD] = int(range_mod)
     o[OPT_ACCEL_WINGS] = int(accel_wings)
     o[OPT_SETUP] = int(scenario)
+    o[OPT_RIDER_ATTACKS] = int(rider_attacks)
+    o[OPT_RIDER_DEATHS] = int(rider_deaths)
+    o[OPT_RIDER_AT_ENGAGED] = int(rider_at_engaged)
+    o[OPT_RIDER_AT_ONCE] = int(rider_at_once)
     return o
 
 
@@ -128,7 +141,18 @@ CC_DIFF_MAX = 2 * CC_DIFF_ZERO  # ... (clamped) at difference + CC_DIFF_ZERO
 C_CC = C_LOC + 30  # + 3 * (modifier difference + 20) + outcome (0 win, 1 draw, 2 loss)
 C_TURN_HIST = C_CC + 3 * (CC_DIFF_MAX + 1)  # + turns (clamped to HIST_MAX)
 HIST_MAX = defaults.TURNS_HIST_MAX
-N_COUNTERS = C_TURN_HIST + HIST_MAX + 1
+# riders (advanced rules, p.18): attacks by band (0 medium, 1 long), by target number, the
+# damage each dragon's rider dealt (also in C_DEALT), the body hits that rolled for the rider,
+# and the riders killed by where the hit came from (RK_* below)
+C_RIDER_TRIES = C_TURN_HIST + HIST_MAX + 1  # + band
+C_RIDER_HITS = C_RIDER_TRIES + 2  # + band
+C_RIDER_TN_TRIES = C_RIDER_HITS + 2  # + target number (clamped)
+C_RIDER_TN_HITS = C_RIDER_TN_TRIES + N_TN
+C_RIDER_DEALT = C_RIDER_TN_HITS + N_TN  # + dragon slot
+C_RIDER_CHECKS = C_RIDER_DEALT + MAXD  # + RK_*: body hits on a dragon with a rider (2d6 rolled)
+C_RIDER_KILLED = C_RIDER_CHECKS + 3  # + RK_*: of those, the 2d6 = 7 that killed the rider
+RK_BREATH, RK_CLOSE_COMBAT, RK_RIDER = range(3)
+N_COUNTERS = C_RIDER_KILLED + 3
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
@@ -147,7 +171,7 @@ N_REC = 11
 # ---- decision log (tests: the legality checker; int64 [k, N_LOG]) --------------------------------
 L_TURN, L_KIND, L_I, L_J = range(4)
 L_A = 4  # N_LOG_VALUES kind-specific values from here
-N_LOG_VALUES = 12
+N_LOG_VALUES = 14
 L_SNAP = L_A + N_LOG_VALUES  # snapshot: MAXD x (q, r, f, alt, alive, eng, moved) before it
 N_SNAP = 7
 N_LOG = L_SNAP + MAXD * N_SNAP
@@ -158,6 +182,12 @@ K_SETUP, K_SPEED, K_MOVE, K_LEAVE, K_ENGAGE, K_TARGET, K_CC, K_END = range(8)
 #: damage effects after a combat (``L_A``: breath, claws, MR index, maximum speed, in play,
 #: then the same before)
 K_INIT, K_BREATH, K_EFFECT = 8, 9, 10
+#: riders (advanced rules, p.18): a rider target recorded (``K_RTARGET``), a rider attack
+#: rolled (``K_RIDER``; ``L_A``: target number, hit roll, hit, side, location roll, part,
+#: damage roll, points the target lost, band 0 medium 1 long, range, -1, the rider check's
+#: 2d6 (0: none), the damage's plus). A breath row's ``L_A + 11`` and a close-combat row's
+#: ``L_A + 12`` hold the rider check of a body hit (0: none; 7 killed the rider, p.18).
+K_RTARGET, K_RIDER = 11, 12
 
 # ---- scripted games (:mod:`dragonsim.lords.script`) --------------------------------------------
 # A scripted game plays with two arrays in place of its game and policy streams (``Work.gst``
@@ -209,6 +239,7 @@ SR_TARGET = 7  # breath target, -1 none
 SR_ENGAGE = 8  # 1: engage the dragon in front after moving
 SR_SIDE = 9  # a corner's side (0 F .. 5 FL), -1 not given
 SR_FACING = 10  # a close-combat winner's new facing, -1 keep its facing
+SR_RIDER = 11  # the rider's target (advanced rules, p.18), -1 none
 N_SR = 12
 SR_PATH, SR_END = 0, 1
 SD_OK = 0
@@ -220,4 +251,6 @@ SD_OCCUPIED = 5  # the end hex holds another dragon (A the dragon)
 SD_ENGAGE = 6  # no enemy to engage
 SD_TARGET = 7  # the target cannot be breathed at (A target, B why: SD_WHY_*)
 SD_SIDE = 8  # a corner's side not given or not one of the two (A side 1, B side 2, C given)
+SD_RIDER = 9  # the rider cannot shoot at its target (A target, B why: SD_WHY_*)
 SD_WHY_ENGAGED, SD_WHY_TARGET_ENGAGED, SD_WHY_GONE, SD_WHY_ARC, SD_WHY_SELF = range(5)
+SD_WHY_NO_RIDER, SD_WHY_REACH = 5, 6  # no rider that shoots; out of the rider's long range

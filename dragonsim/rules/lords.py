@@ -508,11 +508,63 @@ def _rules() -> list[Rule]:
             "Rider Actions' and 'Rider Actions' (p.15), and 'The Lancer adds +2 to the dragon's "
             "close combat roll and +4 points of damage in close combat' (p.18), values in "
             "lords.lancer. Exact odds (odds.close_combat) and the engine read this one switch: "
-            "the Lancer's +2 counts in both or in neither. The other riders' attacks, spells and "
-            "rider deaths are advanced rules still to come (odds.rider_attack and odds.spell "
-            "give their exact odds), and the bots' estimate of a close combat before they "
-            "engage reads the Close Combat Ability Table alone.",
+            "the Lancer's +2 counts in both or in neither. The other riders' attacks are "
+            "lords.advanced.rider_attacks, rider deaths lords.advanced.rider_deaths; the bots' "
+            "estimate of a close combat before they engage reads the Close Combat Ability Table "
+            "alone.",
             "close combat (Lancer), odds, pricing (advanced rules)",
+        ),
+        R(
+            "lords.advanced.rider_attacks",
+            False,
+            _P,
+            "The advanced sequence of play adds '4. Record Rider Actions' and '5. Rider Actions' "
+            "after movement and before the breath targets are recorded (p.15): the Javelin "
+            "Thrower, Archer and Crossbow Shooter shoot 'at any target within range', 'handled "
+            "like a dragon's breath weapon attack' with 'a full 360 deg arc of fire', in "
+            "initiative order from lowest to highest, even while their dragon is engaged (p.18). "
+            "Ranges and damage are lords.riders (the Rider Abilities Table), the to-hit "
+            "lords.rider_to_hit; the readings lords.rider_engaged_targets and "
+            "lords.rider_effects. The Wizard's spells are optional rules (p.19), not played.",
+            "rider actions (advanced rules)",
+        ),
+        R(
+            "lords.advanced.rider_deaths",
+            False,
+            _P,
+            "\"Whenever a dragon's body is hit in breath or close combat, roll 2d6 ... If the "
+            "result is a 7, the rider has been hit instead of the dragon. Regardless of the "
+            "amount of damage done, the rider is instantly killed. The dragon takes no damage "
+            "from the attack\" (p.18); a rider attack, 'handled like a dragon's breath weapon "
+            "attack', rolls too. A dead Lancer no longer adds its +2 / +4; a rider killed "
+            "before its action loses it. The roll is lords.rider_hit_roll.",
+            "breath combat, close combat, rider actions (advanced rules)",
+        ),
+        R(
+            "lords.rider_engaged_targets",
+            "own-opponent",
+            _A,
+            "A rider may shoot 'either at its dragon's opponent or at any other target within "
+            "range' (p.18), but breath may not be aimed at 'dragons that are engaged in close "
+            "combat' by a dragon not in that fight (p.10). 'own-opponent' (default): a rider "
+            "shoots at its own dragon's opponent or at a dragon not engaged, as the breath rule "
+            "reads for an attack 'handled like a dragon's breath weapon attack'; 'any': at any "
+            "enemy in range, engaged or not.",
+            "rider actions (advanced rules)",
+            choices=("own-opponent", "any"),
+        ),
+        R(
+            "lords.rider_effects",
+            "after-all-riders",
+            _A,
+            "When a rider's damage takes effect: the rulebook orders the rider actions by "
+            "initiative (p.18) but does not say whether a dragon destroyed by a rider loses its "
+            "own rider's action. 'after-all-riders' (default): serious damage effects and "
+            "removals wait until every rider has acted, as in breath combat ('still gets to "
+            "make its own attack', p.12); 'at-once': after each attack. A rider killed by the "
+            "2d6 = 7 rule is 'instantly killed' (p.18) either way.",
+            "rider actions (advanced rules)",
+            choices=("after-all-riders", "at-once"),
         ),
         R(
             "lords.rider_hit_roll",
@@ -694,16 +746,14 @@ PRESETS: dict[str, dict[str, bool]] = {
         "lords.advanced.initiative": True,
         "lords.advanced.acceleration": True,
         "lords.advanced.lancer": True,
+        "lords.advanced.rider_attacks": True,
+        "lords.advanced.rider_deaths": True,
     },
 }
 
 #: The advanced rules (pp. 15-19, 22) not yet in the engine: ``--rules advanced`` does not
 #: play them, and ``python -m dragonsim rules`` lists them.
 TO_COME: tuple[tuple[str, str], ...] = (
-    (
-        "sequence of play",
-        "the eight-phase turn: record and resolve rider actions, record breath targets (p.15)",
-    ),
     ("secret initiative", "initiative rolled in secret; moving earlier in the phase (p.15)"),
     ("banking", "twice the 60 degree cost, altitude lost for two banks in sequence (p.16)"),
     ("turning between move phases", "same direction, paying the balance (p.16)"),
@@ -725,11 +775,10 @@ TO_COME: tuple[tuple[str, str], ...] = (
         "damage to a zeroed wing or tail goes to the body; a head or body at 0 kills (p.17)",
     ),
     (
-        "ranged riders",
-        "Javelin Thrower, Archer, Crossbow Shooter: Rider Abilities Table ranges "
-        "and damage, 360 degree arc, riders killed on a body hit of 2d6 = 7 (p.18)",
+        "Wizard",
+        "spells are the optional rules (p.19); until then a Wizard rider only rides (and can "
+        "be killed by a body hit, p.18)",
     ),
-    ("Wizard", "spells are the optional rules (p.19); until then a Wizard rider only rides"),
 )
 
 #: switches renamed since earlier versions: old key (0 or 1) -> new key (false or true); the

@@ -29,12 +29,29 @@ from . import plan as _plan
 from . import planner as _planner
 from . import random as _random_bot
 from . import scripted as _scripted
-from .planner import plan_engage, plan_facing, plan_move, plan_side, plan_speed, plan_target
-from .random import pick_engage, pick_facing, pick_move, pick_side, pick_speed, pick_target
+from .planner import (
+    plan_engage,
+    plan_facing,
+    plan_move,
+    plan_rider_target,
+    plan_side,
+    plan_speed,
+    plan_target,
+)
+from .random import (
+    pick_engage,
+    pick_facing,
+    pick_move,
+    pick_rider_target,
+    pick_side,
+    pick_speed,
+    pick_target,
+)
 from .scripted import (
     script_engage,
     script_facing,
     script_move,
+    script_rider_target,
     script_side,
     script_speed,
     script_target,
@@ -191,6 +208,22 @@ def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range,
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst)
     return plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst)
+
+
+@game_fn(inline="always")
+def choose_rider_target(
+    pid, ds, i, plan, tb_base, alt_mod, rider_range, rider_dice, scal, opt, pst
+):
+    """The target dragon ``i``'s rider records in the Record Rider Actions phase (advanced
+    rules, p.15; -1: none). Only an enemy in play within the rider's long range, not engaged
+    with another dragon, is offered (p.18; :func:`~dragonsim.lords.mechanics.may_shoot_at`)."""
+    if pst.shape[0] > 1:
+        return script_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst)
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst)
+    return plan_rider_target(
+        pid, ds, i, plan, tb_base, alt_mod, rider_range, rider_dice, scal, opt, pst
+    )
 
 
 @game_fn(inline="always")

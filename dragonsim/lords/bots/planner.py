@@ -30,7 +30,15 @@ from ..._kernels import game_fn, guard_caches
 from ..._llvm import prefetch, stack_empty
 from .. import hexes, mechanics, movetables, state
 from ..hexes import DQ, DR, distance, facing_toward, rotate
-from ..mechanics import draw_below, is_enemy, move_fits_as, other_path_fits, target_number
+from ..mechanics import (
+    draw_below,
+    is_enemy,
+    may_shoot_at,
+    move_fits_as,
+    other_path_fits,
+    rider_target_number,
+    target_number,
+)
 from ..movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
 from ..state import (
     F_ALIVE,
@@ -44,6 +52,7 @@ from ..state import (
     F_MR,
     F_Q,
     F_R,
+    F_RIDER,
     F_TOHIT,
     N_PARTS,
 )
@@ -682,6 +691,40 @@ def plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, p
             if lost > weak:
                 weak = lost
         v = p_hit(plan, tn) * (1.0 + weak / WOUND_SCALE)
+        if v > best:
+            best = v
+            bt = j
+            ties = 1
+        elif fair and v == best:
+            ties += 1
+            if draw_below(pst, ties) == 0:
+                bt = j
+    return bt
+
+
+@game_fn
+def plan_rider_target(pid, ds, i, plan, tb_base, alt_mod, rider_range, rider_dice, scal, opt, pst):
+    """The rider target (advanced rules, p.18) with the most expected damage, the chance to
+    hit times the band's mean damage (Rider Abilities Table), weighted towards finishing
+    wounded dragons as :func:`plan_target` weighs breath (-1: none in reach). Ties as there."""
+    fair = FAIR[pid] == 1
+    kind = ds[i, F_RIDER]
+    best = -1.0
+    bt = -1
+    ties = 0
+    for j in range(ds.shape[0]):
+        if not may_shoot_at(ds, i, j, opt):
+            continue
+        tn, band = rider_target_number(ds, i, j, tb_base, alt_mod, rider_range, scal)
+        if tn < 0:
+            continue
+        mean = 3.5 * rider_dice[kind, band, 0] + rider_dice[kind, band, 1]
+        weak = 0
+        for p in range(N_PARTS):
+            lost = ds[j, F_DP0 + p] - ds[j, F_DP + p]
+            if lost > weak:
+                weak = lost
+        v = p_hit(plan, tn) * mean * (1.0 + weak / WOUND_SCALE)
         if v > best:
             best = v
             bt = j

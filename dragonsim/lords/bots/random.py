@@ -12,7 +12,14 @@ from ... import _kernels
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
 from .. import hexes, mechanics, movetables, state
-from ..mechanics import draw_below, is_enemy, move_fits_as, target_number
+from ..mechanics import (
+    draw_below,
+    is_enemy,
+    may_shoot_at,
+    move_fits_as,
+    rider_target_number,
+    target_number,
+)
 from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
 from . import EDGE_EXACT
 
@@ -170,6 +177,23 @@ def pick_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst):
             continue
         n += 1
         if draw_below(pst, n) == 0:  # reservoir sampling: uniform over legal targets
+            pick = j
+    return pick
+
+
+@game_fn
+def pick_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst):
+    """A rider target uniform over the legal ones (never declines: ammunition is
+    unlimited, p.18)."""
+    n = 0
+    pick = -1
+    for j in range(ds.shape[0]):
+        if not may_shoot_at(ds, i, j, opt):
+            continue
+        if rider_target_number(ds, i, j, tb_base, alt_mod, rider_range, scal)[0] < 0:
+            continue
+        n += 1
+        if draw_below(pst, n) == 0:
             pick = j
     return pick
 

@@ -22,7 +22,14 @@ from ... import _kernels
 from ..._kernels import game_fn, guard_caches
 from .. import hexes, mechanics, movetables, state
 from ..hexes import rotate
-from ..mechanics import can_engage, is_enemy, move_fits_exact, target_number
+from ..mechanics import (
+    can_engage,
+    is_enemy,
+    may_shoot_at,
+    move_fits_exact,
+    rider_target_number,
+    target_number,
+)
 from ..movetables import PK_F_END, PK_RQ, PK_RR
 from ..state import (
     F_ALIVE,
@@ -32,6 +39,7 @@ from ..state import (
     F_MR,
     F_Q,
     F_R,
+    F_RIDER,
     N_SR,
     SD_COUNT,
     SD_DRAGONS,
@@ -46,6 +54,7 @@ from ..state import (
     SD_OCCUPIED,
     SD_OFF_BOARD,
     SD_OK,
+    SD_RIDER,
     SD_ROWS,
     SD_SIDE,
     SD_SPEED,
@@ -55,6 +64,8 @@ from ..state import (
     SD_WHY_ARC,
     SD_WHY_ENGAGED,
     SD_WHY_GONE,
+    SD_WHY_NO_RIDER,
+    SD_WHY_REACH,
     SD_WHY_SELF,
     SD_WHY_TARGET_ENGAGED,
     SR_ALT,
@@ -66,6 +77,7 @@ from ..state import (
     SR_PATH,
     SR_Q,
     SR_R,
+    SR_RIDER,
     SR_SIDE,
     SR_SPEED,
     SR_TARGET,
@@ -241,6 +253,33 @@ def script_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst):
         why = SD_WHY_ARC
     if why >= 0:
         _error(pst, SD_TARGET, i, t, why, 0)
+        return np.int64(-1)
+    return t
+
+
+@game_fn
+def script_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst):
+    """The target the script records for dragon ``i``'s rider (-1: none): an enemy in play
+    within the rider's long range, not engaged with another dragon (p.18)."""
+    k = _row(pst, i)
+    if k < 0:
+        return np.int64(-1)
+    t = _get(pst, k + SR_RIDER)
+    if t < 0:
+        return np.int64(-1)
+    why = -1
+    if t >= ds.shape[0] or t == i:
+        why = SD_WHY_SELF
+    elif rider_range[ds[i, F_RIDER], 1] <= 0:
+        why = SD_WHY_NO_RIDER
+    elif not is_enemy(ds, i, t):
+        why = SD_WHY_GONE
+    elif not may_shoot_at(ds, i, t, opt):
+        why = SD_WHY_TARGET_ENGAGED
+    elif rider_target_number(ds, i, t, tb_base, alt_mod, rider_range, scal)[0] < 0:
+        why = SD_WHY_REACH
+    if why >= 0:
+        _error(pst, SD_RIDER, i, t, why, 0)
         return np.int64(-1)
     return t
 
