@@ -479,6 +479,39 @@ def _client_workers(client) -> int:
         return 1
 
 
+#: the kernel arguments already on a cluster: (client id, content token) -> future, newest last
+_SHARED: dict[tuple[str, str], object] = {}
+_SHARED_KEEP = 16
+
+
+def _shared_on(client, dask, args) -> tuple[tuple, list[str]]:
+    """The kernel's arguments as futures on ``client``'s cluster, one per argument, keyed by
+    content: the move tables (about 21 MB for a duel, 63 MB for a design study) go to the
+    cluster once per session, not once per pair or round. Each is computed from a graph
+    literal, not scattered, so the scheduler can compute it again when the workers holding it
+    die."""
+    from dask.base import tokenize
+
+    futs, toks = [], []
+    for x in args:
+        tok = tokenize(x)
+        if isinstance(x, int | float | np.integer | np.floating):  # small: inline
+            futs.append(x)
+            toks.append(tok)
+            continue
+        key = (str(client.id), tok)
+        f = _SHARED.pop(key, None)
+        if f is None or getattr(f, "status", "") in ("cancelled", "error", "lost"):
+            with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1GiB"}):
+                f = client.compute(dask.delayed(x, pure=True))
+        _SHARED[key] = f  # newest last
+        futs.append(f)
+        toks.append(tok)
+    while len(_SHARED) > _SHARED_KEEP:
+        _SHARED.pop(next(iter(_SHARED)))
+    return tuple(futs), toks
+
+
 def _run_dask(kernel, n, seed, args, first, client, nthreads, checkpoint=None) -> RunOutcome:
     """Blocks as Dask tasks (on ``client``, a ``distributed.Client``, or the default
     scheduler). Each task is keyed by the kernel, its arguments, the seed and its game range,
@@ -498,29 +531,15 @@ def _run_dask(kernel, n, seed, args, first, client, nthreads, checkpoint=None) -
             return RunOutcome(total, n, n, 0.0, False, "dask", nthreads, 0.0, n, bytes(extra))
     resumed = done
     edges = done + dask_edges(n - done, _client_workers(client) if client is not None else 1)
-    # the kernel's arrays (tens of MB with the move tables) are one graph key that every
-    # block depends on, so a cluster ships them to a worker once, not once per block; being
-    # a graph literal (not scattered data), it is recomputed too if its worker dies
-    shared = dask.delayed(tuple(args), pure=True)
     name = _kernel_name(kernel)
-    run_tok = tokenize(name, shared.key, int(seed))
-    call = dask.delayed(_call_kernel, pure=True)
-    tasks = [
-        call(
-            kernel,
-            first + int(a),
-            first + int(b),
-            seed,
-            shared,
-            dask_key_name=f"dragonsim-block-{run_tok}-{first + int(a)}-{first + int(b)}",
-        )
-        for a, b in zip(edges[:-1], edges[1:], strict=True)
-        if b > a
-    ]
+    ranges = [(first + int(a), first + int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    ranges = [(a, b) for a, b in ranges if b > a]
     ends = [int(b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
     interrupted = False
     if client is None:  # the default (local) scheduler: all at once, no partial results
-        parts = dask.compute(*tasks)
+        shared = dask.delayed(tuple(args), pure=True)
+        call = dask.delayed(_call_kernel, pure=True)
+        parts = dask.compute(*(call(kernel, a, b, seed, shared) for a, b in ranges))
         for part in parts:
             c, more = _split(part)
             total = c.copy() if total is None else total + c
@@ -528,9 +547,21 @@ def _run_dask(kernel, n, seed, args, first, client, nthreads, checkpoint=None) -
                 extra.extend(more)
         done = n
     else:
-        # the tables are meant to travel in the graph (recomputable when a worker dies)
-        with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1GiB"}):
-            futures = client.compute(tasks)
+        shared, toks = _shared_on(client, dask, args)
+        run_tok = tokenize(name, toks, int(seed))
+        futures = [
+            client.submit(
+                _call_kernel,
+                kernel,
+                a,
+                b,
+                seed,
+                shared,
+                key=f"dragonsim-block-{run_tok}-{a}-{b}",
+                pure=True,
+            )
+            for a, b in ranges
+        ]
 
         def take(part, end) -> None:
             nonlocal total, done
