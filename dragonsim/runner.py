@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import re
 import signal
 import sys
 import threading
@@ -438,10 +439,10 @@ def dask_scheduler(scheduler: str | None) -> Iterator:
         raise UserError(f"scheduler must be local:N or an address, got {scheduler!r}")
     text = scheduler.strip()
     cluster = None
-    if text.startswith("local"):
-        _, _, k = text.partition(":")
+    local = re.fullmatch(r"local(?::(\S*))?", text)
+    if local:
         try:
-            workers = int(k) if k else 2
+            workers = int(local.group(1)) if local.group(1) else 2
         except ValueError:
             workers = 0
         if not 1 <= workers <= 256:
@@ -473,8 +474,9 @@ def dask_scheduler(scheduler: str | None) -> Iterator:
 
 
 def _client_workers(client) -> int:
+    """The cluster's worker threads (only sizes the blocks)."""
     try:
-        return max(1, len(client.scheduler_info().get("workers", {})))
+        return max(1, sum(client.nthreads().values()))
     except Exception:  # noqa: BLE001 - only sizes the blocks
         return 1
 
@@ -546,6 +548,8 @@ def _run_dask(kernel, n, seed, args, first, client, nthreads, checkpoint=None) -
             if more:
                 extra.extend(more)
         done = n
+        if checkpoint is not None:
+            checkpoint.save(done, total, bytes(extra))
     else:
         shared, toks = _shared_on(client, dask, args)
         run_tok = tokenize(name, toks, int(seed))

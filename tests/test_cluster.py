@@ -116,7 +116,7 @@ def test_interrupted_cluster_run_keeps_its_prefix_and_resumes(client, tmp_path, 
     part = duel("Reaper", "Kelvinight", backend="dask", dask_client=client, checkpoint=ck, **kw)
     monkeypatch.setattr(runner, "_after_block", None)
     # the first block (runner.dask_edges) was taken when the interruption came
-    workers = len(client.scheduler_info()["workers"])
+    workers = sum(client.nthreads().values())
     assert part.interrupted and part.n == runner.dask_edges(1024, workers)[1] < 1024
     rest = duel("Reaper", "Kelvinight", backend="dask", dask_client=client, checkpoint=ck, **kw)
     local = duel("Reaper", "Kelvinight", **kw)
@@ -164,8 +164,9 @@ def test_scheduler_options_are_checked(capsys):
     argv = ["duel", "Reaper", "Kelvinight", "-n", "10"]
     assert main([*argv, "--scheduler", "local:2"]) == 2
     assert "--scheduler needs --backend dask" in capsys.readouterr().err
-    assert main([*argv, "--backend", "dask", "--scheduler", "local:0"]) == 2
-    assert "1..256" in capsys.readouterr().err
+    for bad in ("local:0", "local:two"):
+        assert main([*argv, "--backend", "dask", "--scheduler", bad]) == 2
+        assert "1..256" in capsys.readouterr().err
 
 
 def _killer(marker: str, suffix: str):
