@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import re
 import signal
 import sys
 import threading
@@ -208,14 +209,21 @@ def run_blocks(
         Show a progress bar on stderr (None: only when stderr is a terminal). Unless it is
         False, a line on stderr says when the kernels compile (a cold cache).
     backend
-        ``"local"`` (numba threads on this machine) or ``"dask"`` (blocks as Dask tasks on
-        ``dask_client`` or the default scheduler).
+        ``"local"`` (numba threads on this machine, the default) or ``"dask"``: blocks as
+        Dask tasks on ``dask_client`` (a ``distributed.Client``) or, without one, the default
+        Dask scheduler of this process. Each task is pure and keyed by the kernel, its
+        arguments, the seed and its game range, so one lost with its worker is recomputed
+        with the same answer; the blocks are added in block order. On a client, finished
+        blocks reach the checkpoint in order and an interruption keeps the prefix of blocks
+        taken so far (the rest are cancelled, not waited for).
     on_block
         Called with ``(start, stop, counters)`` after each local block (records writers use
         it); bytes it returns are kept in order (``RunOutcome.extra``, and the checkpoint).
+        Local backend only: on ``"dask"`` the kernel itself may return ``(counters, bytes)``
+        (either backend keeps those bytes the same way).
     checkpoint
         A :class:`~dragonsim.checkpoint.Section`: finished blocks are saved to it as they
-        finish, and a run resumes from what it holds.
+        finish, and a run resumes from what it holds (on either backend).
     compiled, game
         The numba dispatcher(s) the kernel runs (default: ``kernel`` itself when it is one)
         and the game's name, for the first-run compile line
@@ -227,9 +235,12 @@ def run_blocks(
         raise UserError(f"unknown backend {backend!r}; allowed: local, dask")
     nthreads = set_threads(threads)
     if backend == "dask":
-        if checkpoint is not None:
-            raise UserError("checkpoints are written by the local backend only")
-        return _run_dask(kernel, n, seed, args, first, dask_client, nthreads)
+        if on_block is not None:
+            raise UserError(
+                "per-block callbacks (records) run on the local backend only; on 'dask' a "
+                "kernel returns (counters, bytes) instead"
+            )
+        return _run_dask(kernel, n, seed, args, first, dask_client, nthreads, checkpoint)
 
     done = 0
     total = None
@@ -257,18 +268,19 @@ def run_blocks(
         try:
             set_threads(nthreads)  # numba's thread count is per thread
             t = time.perf_counter()
-            zero = kernel(first, first, seed, *args)  # compiles on a cold cache
+            zero = _split(kernel(first, first, seed, *args))[0]  # compiles on a cold cache
             q.put(("compiled", time.perf_counter() - t, zero))
             a = done
             block = min(n - a, max(min_block, 256 * nthreads))
             while a < n and not stop.is_set():
                 b = min(n, a + block)
                 tb = time.perf_counter()
-                part = kernel(first + a, first + b, seed, *args)
+                part, more = _split(kernel(first + a, first + b, seed, *args))
                 dt = time.perf_counter() - tb
                 if abandoned.is_set():  # the caller stopped waiting: keep nothing
                     return
-                more = on_block(first + a, first + b, part) if on_block is not None else None
+                if on_block is not None:
+                    more = on_block(first + a, first + b, part)
                 q.put(("block", a, b, part, more))
                 a = b
                 # grow (or shrink) blocks towards block_seconds each
@@ -366,32 +378,233 @@ def _kernel_name(kernel) -> str:
 
 
 def _call_kernel(kernel, start, stop, seed, args):
+    """One block on a Dask worker: a pure function of its arguments (the games' streams depend
+    on the game index only), so a block recomputed after its worker died gives the same
+    answer."""
     return kernel(start, stop, seed, *args)
 
 
-def _run_dask(kernel, n, seed, args, first, client, nthreads) -> RunOutcome:
+def _split(part):
+    """A kernel's block result: counters, or ``(counters, bytes)`` (bytes kept in order)."""
+    if isinstance(part, tuple):
+        return part[0], part[1]
+    return part, None
+
+
+#: most blocks one Dask run is cut into, and fewest games in a block
+DASK_MAX_BLOCKS = 256
+DASK_MIN_BLOCK = 64
+
+
+def dask_edges(n: int, workers: int = 1) -> np.ndarray:
+    """Block edges ``0 = e_0 < ... < e_k = n`` of a Dask run: about one block per 65,536
+    games, at least two per worker when there are games enough (``DASK_MIN_BLOCK`` each), at
+    most :data:`DASK_MAX_BLOCKS`. The total does not depend on them (counters add)."""
+    k = max(n // 65536 + 1, 2 * max(1, int(workers)))
+    k = max(1, min(DASK_MAX_BLOCKS, k, n // DASK_MIN_BLOCK))
+    return np.linspace(0, n, k + 1).astype(np.int64)
+
+
+_NEED_DASK = "backend 'dask' needs dask and distributed: pip install 'dragonsim[dask]'"
+
+
+def import_dask():
+    """``dask``; UserError with the one line to fix it when it is missing."""
     try:
         import dask
     except ImportError:
-        raise UserError("backend 'dask' needs dask: pip install 'dragonsim[dask]'") from None
-    t0 = time.perf_counter()
-    nblocks = max(1, min(256, n // 65536 + 1))
-    edges = np.linspace(0, n, nblocks + 1).astype(np.int64)
-    # the kernel's arrays (tens of MB with the move tables) are one graph key that every
-    # block depends on, so a cluster ships them to a worker once, not once per block
-    shared = dask.delayed(tuple(args), pure=True)
-    call = dask.delayed(_call_kernel, pure=True)
-    tasks = [
-        call(kernel, first + int(a), first + int(b), seed, shared)
-        for a, b in zip(edges[:-1], edges[1:], strict=True)
-        if b > a
-    ]
-    if client is not None:
-        parts = client.gather(client.compute(tasks))
+        raise UserError(_NEED_DASK) from None
+    return dask
+
+
+@contextlib.contextmanager
+def dask_scheduler(scheduler: str | None) -> Iterator:
+    """A ``distributed.Client`` for ``scheduler`` (the CLI's ``--scheduler``), closed after:
+
+    * ``local:N``: a ``LocalCluster`` of N single-threaded worker processes listening on
+      127.0.0.1 only, no dashboard, shut down at the end;
+    * an address such as ``tcp://10.0.0.5:8786``: an existing scheduler (left running);
+    * None: no client (the default Dask scheduler of this process, threads).
+    """
+    if scheduler is None:
+        import_dask()
+        yield None
+        return
+    import_dask()
+    try:
+        import distributed
+    except ImportError:
+        raise UserError(_NEED_DASK) from None
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise UserError(f"scheduler must be local:N or an address, got {scheduler!r}")
+    text = scheduler.strip()
+    cluster = None
+    local = re.fullmatch(r"local(?::(\S*))?", text)
+    if local:
+        try:
+            workers = int(local.group(1)) if local.group(1) else 2
+        except ValueError:
+            workers = 0
+        if not 1 <= workers <= 256:
+            raise UserError(
+                f"scheduler local:N needs N worker processes in 1..256, got {scheduler!r}"
+            )
+        cluster = distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
+        address = cluster.scheduler_address
     else:
-        parts = dask.compute(*tasks)
-    total = np.sum(np.stack(parts), axis=0)
-    return RunOutcome(total, n, n, time.perf_counter() - t0, False, "dask", nthreads)
+        address = text if "://" in text else f"tcp://{text}"
+    try:
+        client = distributed.Client(address, timeout=30)
+    except (OSError, TimeoutError) as e:
+        if cluster is not None:
+            cluster.close()
+        raise UserError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _client_workers(client) -> int:
+    """The cluster's worker threads (only sizes the blocks)."""
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except Exception:  # noqa: BLE001 - only sizes the blocks
+        return 1
+
+
+#: the kernel arguments already on a cluster: (client id, content token) -> future, newest last
+_SHARED: dict[tuple[str, str], object] = {}
+_SHARED_KEEP = 16
+
+
+def _shared_on(client, dask, args) -> tuple[tuple, list[str]]:
+    """The kernel's arguments as futures on ``client``'s cluster, one per argument, keyed by
+    content: the move tables (about 21 MB for a duel, 63 MB for a design study) go to the
+    cluster once per session, not once per pair or round. Each is computed from a graph
+    literal, not scattered, so the scheduler can compute it again when the workers holding it
+    die."""
+    from dask.base import tokenize
+
+    futs, toks = [], []
+    for x in args:
+        tok = tokenize(x)
+        if isinstance(x, int | float | np.integer | np.floating):  # small: inline
+            futs.append(x)
+            toks.append(tok)
+            continue
+        key = (str(client.id), tok)
+        f = _SHARED.pop(key, None)
+        if f is None or getattr(f, "status", "") in ("cancelled", "error", "lost"):
+            with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1GiB"}):
+                f = client.compute(dask.delayed(x, pure=True))
+        _SHARED[key] = f  # newest last
+        futs.append(f)
+        toks.append(tok)
+    while len(_SHARED) > _SHARED_KEEP:
+        _SHARED.pop(next(iter(_SHARED)))
+    return tuple(futs), toks
+
+
+def _run_dask(kernel, n, seed, args, first, client, nthreads, checkpoint=None) -> RunOutcome:
+    """Blocks as Dask tasks (on ``client``, a ``distributed.Client``, or the default
+    scheduler). Each task is keyed by the kernel, its arguments, the seed and its game range,
+    and is pure, so the scheduler may recompute one lost with its worker and get the same
+    counters. Results are taken in block order, not arrival order: a checkpoint keeps the
+    finished prefix, and an interruption (KeyboardInterrupt) returns it, cancelling the rest."""
+    dask = import_dask()
+    from dask.base import tokenize
+
+    t0 = time.perf_counter()
+    done, total, extra = 0, None, bytearray()
+    if checkpoint is not None:
+        checkpoint.bind(kernel=_kernel_name(kernel), n=n, seed=seed, first=first, args=args)
+        done, total, old = checkpoint.load()
+        extra += old
+        if done >= n:
+            return RunOutcome(total, n, n, 0.0, False, "dask", nthreads, 0.0, n, bytes(extra))
+    resumed = done
+    edges = done + dask_edges(n - done, _client_workers(client) if client is not None else 1)
+    name = _kernel_name(kernel)
+    ranges = [(first + int(a), first + int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    ranges = [(a, b) for a, b in ranges if b > a]
+    ends = [int(b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
+    interrupted = False
+    if client is None:  # the default (local) scheduler: all at once, no partial results
+        shared = dask.delayed(tuple(args), pure=True)
+        call = dask.delayed(_call_kernel, pure=True)
+        parts = dask.compute(*(call(kernel, a, b, seed, shared) for a, b in ranges))
+        for part in parts:
+            c, more = _split(part)
+            total = c.copy() if total is None else total + c
+            if more:
+                extra.extend(more)
+        done = n
+        if checkpoint is not None:
+            checkpoint.save(done, total, bytes(extra))
+    else:
+        shared, toks = _shared_on(client, dask, args)
+        run_tok = tokenize(name, toks, int(seed))
+        futures = [
+            client.submit(
+                _call_kernel,
+                kernel,
+                a,
+                b,
+                seed,
+                shared,
+                key=f"dragonsim-block-{run_tok}-{a}-{b}",
+                pure=True,
+            )
+            for a, b in ranges
+        ]
+
+        def take(part, end) -> None:
+            nonlocal total, done
+            c, more = _split(part)
+            total = c.copy() if total is None else total + c
+            if more:
+                extra.extend(more)
+            done = end
+            if checkpoint is not None:
+                checkpoint.save(done, total, bytes(extra))
+            if _after_block is not None:
+                _after_block(done)
+
+        try:
+            for i, fut in enumerate(futures):  # in block order: the prefix grows
+                take(fut.result(), ends[i])
+        except KeyboardInterrupt as e:
+            signum = getattr(e, "signum", int(signal.SIGINT))
+            _record(signum)
+            # the prefix taken so far counts; the blocks in flight, and any finished after
+            # the gap, are cancelled (a resumption from the checkpoint plays them again)
+            client.cancel(futures)
+            if done == resumed:
+                raise Interrupted(signum) from None
+            interrupted = True
+        finally:
+            del futures
+    return RunOutcome(
+        total,
+        done,
+        n,
+        time.perf_counter() - t0,
+        interrupted,
+        "dask",
+        nthreads,
+        0.0,
+        resumed,
+        bytes(extra),
+    )
 
 
 @dataclass

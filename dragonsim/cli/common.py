@@ -6,6 +6,7 @@ Game command modules import from here; nothing here imports them, so there is no
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
@@ -218,3 +219,41 @@ def rules_from(args: argparse.Namespace, game: str):
     from ..rules import game_rules
 
     return game_rules(game, file=getattr(args, "rules", None))
+
+
+def add_backend_options(p: argparse.ArgumentParser) -> None:
+    """``--backend local|dask`` and ``--scheduler local:N|ADDRESS`` (read them with
+    :func:`backend_options`)."""
+    p.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        default="local",
+        help="where the blocks of games run: local (numba threads here, the default) or dask "
+        "(each block a dask.distributed task; the result is identical, bit for bit)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="local:N|ADDRESS",
+        default=None,
+        help="with --backend dask: local:N starts N worker processes on 127.0.0.1 for this "
+        "command (default local:2), or the address of a running scheduler such as "
+        "tcp://10.0.0.5:8786; the workers need dragonsim installed",
+    )
+
+
+@contextlib.contextmanager
+def backend_options(args: argparse.Namespace):
+    """``{"backend": ..., "dask_client": ...}`` for the API from :func:`add_backend_options`'
+    options; a ``local:N`` cluster is shut down on leaving. UserError when dask or
+    distributed is missing, or ``--scheduler`` is given without ``--backend dask``."""
+    from ..runner import dask_scheduler
+
+    backend = getattr(args, "backend", "local")
+    scheduler = getattr(args, "scheduler", None)
+    if backend != "dask":
+        if scheduler is not None:
+            raise UserError("--scheduler needs --backend dask")
+        yield {"backend": "local", "dask_client": None}
+        return
+    with dask_scheduler(scheduler if scheduler is not None else "local:2") as client:
+        yield {"backend": "dask", "dask_client": client}

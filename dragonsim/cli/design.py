@@ -7,8 +7,10 @@ import argparse
 
 from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
 from .common import (
+    add_backend_options,
     add_checkpoint_option,
     add_rules_option,
+    backend_options,
     count,
     emit_json,
     interrupted_code,
@@ -26,6 +28,7 @@ def _share(text: str) -> float:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
+    add_backend_options(p)
     p.add_argument("--budget", type=int, default=15, help="design points (default 15)")
     p.add_argument("--seed", type=seed_int, default=1, help="random seed (default 1)")
     p.add_argument(
@@ -152,22 +155,24 @@ def cmd_prices(args: argparse.Namespace) -> int:
     from ..lords.pricing import prices
 
     _check_paths(args)
-    res = prices(
-        args.budget,
-        band=args.band,
-        designs=args.designs,
-        n=args.n,
-        seed=args.seed,
-        policy=args.policy,
-        rules=rules_from(args, "lords"),
-        field_dragons=_field(args),
-        holdout=args.holdout,
-        bootstrap=args.bootstrap,
-        turn_limit=args.turn_limit,
-        progress=False if args.no_progress else None,
-        checkpoint=args.checkpoint,
-        threads=args.threads,
-    )
+    with backend_options(args) as where:
+        res = prices(
+            args.budget,
+            band=args.band,
+            designs=args.designs,
+            n=args.n,
+            seed=args.seed,
+            policy=args.policy,
+            rules=rules_from(args, "lords"),
+            field_dragons=_field(args),
+            holdout=args.holdout,
+            bootstrap=args.bootstrap,
+            turn_limit=args.turn_limit,
+            progress=False if args.no_progress else None,
+            checkpoint=args.checkpoint,
+            threads=args.threads,
+            **where,
+        )
     return _output(args, res, "games")
 
 
@@ -175,20 +180,22 @@ def cmd_best(args: argparse.Namespace) -> int:
     from ..lords.race import best
 
     _check_paths(args)
-    res = best(
-        args.budget,
-        n0=args.n0,
-        rounds=args.rounds,
-        max_games=args.max_games,
-        alpha=args.alpha,
-        seed=args.seed,
-        policy=args.policy,
-        rules=rules_from(args, "lords"),
-        field_dragons=_field(args),
-        top=args.top,
-        turn_limit=args.turn_limit,
-        progress=False if args.no_progress else None,
-        checkpoint=args.checkpoint,
-        threads=args.threads,
-    )
+    with backend_options(args) as where:
+        res = best(
+            args.budget,
+            n0=args.n0,
+            rounds=args.rounds,
+            max_games=args.max_games,
+            alpha=args.alpha,
+            seed=args.seed,
+            policy=args.policy,
+            rules=rules_from(args, "lords"),
+            field_dragons=_field(args),
+            top=args.top,
+            turn_limit=args.turn_limit,
+            progress=False if args.no_progress else None,
+            checkpoint=args.checkpoint,
+            threads=args.threads,
+            **where,
+        )
     return _output(args, res, "rounds")

@@ -9,10 +9,12 @@ from ..defaults import PLAN_SAMPLES as DEFAULT_PLAN_SAMPLES
 from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
 from ..lords.bots import POLICIES
 from .common import (
+    add_backend_options,
     add_checkpoint_option,
     add_records_option,
     add_rules_option,
     add_run_options,
+    backend_options,
     count,
     emit_json,
     finish,
@@ -96,6 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_records_option(p)
     add_rules_option(p)
+    add_backend_options(p)
     p.set_defaults(func=cmd_duel)
 
     p = sub.add_parser(
@@ -154,6 +157,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_records_option(p)
     add_rules_option(p)
     add_checkpoint_option(p)
+    add_backend_options(p)
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser(
@@ -178,6 +182,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_records_option(p, "game and value")
     add_rules_option(p)
     add_checkpoint_option(p)
+    add_backend_options(p)
     p.set_defaults(func=cmd_sensitivity)
 
     p = sub.add_parser(
@@ -281,20 +286,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_duel(args: argparse.Namespace) -> int:
     from ..lords.api import duel
 
-    res = duel(
-        args.a,
-        args.b,
-        **n_or_precision(args),
-        seed=args.seed,
-        policy=args.policy,
-        policies=args.policies,
-        turn_limit=args.turn_limit,
-        records=args.records,
-        threads=args.threads,
-        progress=False if args.no_progress else None,
-        rules=rules_from(args, "lords"),
-        checkpoint=args.checkpoint,
-    )
+    with backend_options(args) as where:
+        res = duel(
+            args.a,
+            args.b,
+            **n_or_precision(args),
+            seed=args.seed,
+            policy=args.policy,
+            policies=args.policies,
+            turn_limit=args.turn_limit,
+            records=args.records,
+            threads=args.threads,
+            progress=False if args.no_progress else None,
+            rules=rules_from(args, "lords"),
+            checkpoint=args.checkpoint,
+            **where,
+        )
     return finish(args, res)
 
 
@@ -339,16 +346,18 @@ def cmd_battle(args: argparse.Namespace) -> int:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from ..lords.study import tournament
 
-    res = tournament(
-        args.dragons,
-        n=args.n,
-        seed=args.seed,
-        policy=args.policy,
-        rules=rules_from(args, "lords"),
-        checkpoint=args.checkpoint,
-        progress=None,
-        records=args.records,
-    )
+    with backend_options(args) as where:
+        res = tournament(
+            args.dragons,
+            n=args.n,
+            seed=args.seed,
+            policy=args.policy,
+            rules=rules_from(args, "lords"),
+            checkpoint=args.checkpoint,
+            progress=None,
+            records=args.records,
+            **where,
+        )
     if args.json:
         d = res.to_dict()
         d["matrix"] = res.matrix().round(6).to_dict()
@@ -370,19 +379,21 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
             f"--values needs at least one value (JSON separated by ';', e.g. "
             f"'[0,0,1,1,2];[0,1,1,2,2]'), got {args.values!r}"
         )
-    df = sensitivity(
-        args.a,
-        args.b,
-        rule=args.rule,
-        values=values,
-        n=args.n,
-        seed=args.seed,
-        policies=[p.strip() for p in args.policies.split(",")],
-        rules=rules_from(args, "lords"),
-        checkpoint=args.checkpoint,
-        progress=None,
-        records=args.records,
-    )
+    with backend_options(args) as where:
+        df = sensitivity(
+            args.a,
+            args.b,
+            rule=args.rule,
+            values=values,
+            n=args.n,
+            seed=args.seed,
+            policies=[p.strip() for p in args.policies.split(",")],
+            rules=rules_from(args, "lords"),
+            checkpoint=args.checkpoint,
+            progress=None,
+            records=args.records,
+            **where,
+        )
     done = _Done(df, len(values))
     if args.json:
         emit_json(

@@ -77,6 +77,8 @@ def outcomes(
     interrupted: list | None = None,
     records=None,
     context: Mapping[str, Any] | None = None,
+    backend: str = "local",
+    dask_client=None,
 ) -> np.ndarray:
     """The winner of each game ``0..n-1``: int8, 0 = ``a``, 1 = ``b``, -1 = draw.
 
@@ -86,11 +88,17 @@ def outcomes(
     a :class:`~dragonsim.checkpoint.Section` (or a path) the finished games are kept in.
     ``records``: a :class:`~dragonsim.records.RecordsFile` that gets every game's row
     (:data:`~dragonsim.lords.api.DUEL_COLUMNS` and ``context``'s constant columns).
+    ``backend``, ``dask_client``: as for :func:`~dragonsim.runner.run_blocks` (on ``"dask"``
+    each block sends its games' winners back with its counters; no records).
     """
     from ..runner import run_blocks
     from .api import _rules, prepare, record_columns, resolve_policies
 
     n = parse_count(n)
+    if backend == "dask" and records is not None:
+        raise UserError(
+            "records are written by the local backend only; drop records= or use backend='local'"
+        )
     pols = resolve_policies(None, policies)
     rs = _rules(rules)
     prep = prepare(a, b, policies=pols, rules=rs, turn_limit=int(turn_limit))
@@ -121,14 +129,17 @@ def outcomes(
             runrec.block(start, stop, record_columns(current[0], start, names, True))
         return current[0][:, S.R_WINNER].astype(np.int8).tobytes()
 
+    remote = backend == "dask"
     out = run_blocks(
-        kernel,
+        _winners_block if remote else kernel,
         n,
         seed,
         prep["args"],
         progress=progress,
-        on_block=on_block,
+        on_block=None if remote else on_block,
         checkpoint=section,
+        backend=backend,
+        dask_client=dask_client,
         compiled=E.play_chunks,
         game="Dragon Lords",
         label=f"games {prep['a'].name}-{prep['b'].name}",
@@ -350,6 +361,8 @@ def sensitivity(
     progress: bool | None = False,
     checkpoint=None,
     records=None,
+    backend: str = "local",
+    dask_client=None,
 ):
     """``a``'s win rate for each value of one rule, paired against the rule's value in force.
 
@@ -360,7 +373,8 @@ def sensitivity(
     finished (``df.attrs["interrupted"]`` is True); ``checkpoint`` (a path) keeps every finished
     block, and the same call resumes from it. ``records`` (a ``.parquet`` or ``.csv`` path):
     one row per game and value (:data:`SENSITIVITY_COLUMNS` then the duel's), the games under
-    the value in force first.
+    the value in force first. ``backend``, ``dask_client``: where the blocks run, as for
+    :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
     """
     import pandas as pd
 
@@ -431,6 +445,8 @@ def sensitivity(
             interrupted=stopped,
             records=file,
             context={"value": json.dumps(value), "is_base": name == "default"},
+            backend=backend,
+            dask_client=dask_client,
         )
         return None if stopped else w == 0
 
@@ -596,6 +612,8 @@ def tournament(
     progress: bool | None = False,
     checkpoint=None,
     records=None,
+    backend: str = "local",
+    dask_client=None,
 ):
     """Round robin: every pair plays ``n`` games (each side first-listed in half of them).
 
@@ -605,7 +623,9 @@ def tournament(
     interruption keeps the pairs that finished (``interrupted`` is True, ``pairs_done`` of
     ``pairs``); ``checkpoint`` (a path) keeps every finished block, and the same call resumes.
     ``records`` (a ``.parquet`` or ``.csv`` path): one row per game
-    (:data:`TOURNAMENT_COLUMNS` then the duel's), pair by pair.
+    (:data:`TOURNAMENT_COLUMNS` then the duel's), pair by pair. ``backend``, ``dask_client``:
+    where the blocks run (``"dask"`` with a ``distributed.Client``: blocks as tasks on its
+    workers), as for :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
     """
     from ..report import manifest
     from ..runner import run_blocks
@@ -623,6 +643,10 @@ def tournament(
     if len(set(names)) != len(names) or len(names) < 2:
         raise UserError(f"a tournament needs at least two different dragons, got {names}")
     pols = resolve_policies(policy)
+    if backend == "dask" and records is not None:
+        raise UserError(
+            "records are written by the local backend only; drop records= or use backend='local'"
+        )
     ck = _checkpoint(
         checkpoint,
         {
@@ -691,6 +715,8 @@ def tournament(
                     compiled=E.play_chunks,
                     game="Dragon Lords",
                     label=f"games {names[first]}-{names[second]}",
+                    backend=backend,
+                    dask_client=dask_client,
                 )
                 if runrec is not None:
                     runrec.finish(out.n)
@@ -745,3 +771,11 @@ def _duel_counts(start, stop, seed, *args):
 
 
 _NO_RECORDS = np.zeros((0, S.N_REC), dtype=np.int64)
+
+
+def _winners_block(start, stop, seed, *args):
+    """The duel kernel's counters and each game's winner (int8 bytes: 0, 1, -1 a draw), for
+    :func:`outcomes` on a Dask worker, where no ``on_block`` can read a side channel."""
+    rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
+    counters = E.duel_kernel(start, stop, seed, *args, rec)
+    return counters, rec[:, S.R_WINNER].astype(np.int8).tobytes()
