@@ -37,6 +37,10 @@ def test_a_change_in_words():
         "R wins more under random-1; S wins more under hunter-4:4, hunter-4"
     )
     assert _note(["B", "B", "B"], labs, "R", "S") == ""
+    # balanced under the strongest, but the other two disagree: a reversal, said as one
+    assert _note(["A", "B", "even?"], labs, "R", "S") == (
+        "R wins more under random-1; S wins more under hunter-4:4; balanced under hunter-4"
+    )
 
 
 @pytest.fixture(scope="module")

@@ -62,6 +62,13 @@ _Z = NormalDist().inv_cdf(0.975)
 _NO_VERDICT = ("reference", "not in the band", "no price")
 
 
+def _short(design: str) -> str:
+    """A design's options only, ``Heavy/Large/Magma/Blunt/-`` (a figure's label)."""
+    parts = dict(p.split("=", 1) for p in design.split(",") if "=" in p)
+    keys = ("body", "wings", "breath", "claws", "rider")
+    return "/".join(parts.get(k, "-") for k in keys) if parts else design
+
+
 def _verdict_word(v: str, a: str, b: str) -> str:
     return {"A": f"{a} wins more", "B": f"{b} wins more"}.get(v, "balanced")
 
@@ -72,6 +79,9 @@ def _note(verdicts: Sequence[str], labels: Sequence[str], a: str, b: str) -> str
         return ""
     balanced = [lab for lab, v in zip(labels, verdicts, strict=True) if v == "even?"]
     k = len(balanced)
+    decided = {v for v in verdicts if v != "even?"}
+    if len(decided) > 1:  # a reversal: say who wins under which bots
+        k = 0
     if k and balanced == list(labels[:k]):
         return f"balanced only for weak play ({', '.join(balanced)})"
     if k and balanced == list(labels[-k:]):
@@ -314,7 +324,8 @@ class SkillResult:
         secs = self.seconds.get("prices", 0)
         lines = [
             f"prices at {self.budget} DP: {len(first.designs)} designs of "
-            f"{first.band[0]}..{first.band[1]} DP, {first.n} games a seat, per bot ({secs:.0f} s)",
+            f"{first.band[0]}..{first.band[1]} DP, {first.n} game{'s' * (first.n != 1)} a seat "
+            f"per pairing, under each bot ({secs:.0f} s)",
             "  fair price in design points [95% interval] per bot, verdict "
             "(o over-priced, u under-priced, . fair?; Holm 5% within each bot's study)",
             f"  {'option':<17} {'printed':>7} " + " ".join(f"{lab:>23}" for lab in labels),
@@ -386,8 +397,9 @@ class SkillResult:
             fig, axes = plt.subplots(
                 1,
                 len(panels),
-                figsize=(5.2 * len(panels) + 1.5, max(heights[p] for p in panels)),
+                figsize=(4.6 * len(panels) + 1.5, max(heights[p] for p in panels)),
                 squeeze=False,
+                layout="constrained",
             )
             for ax, what in zip(axes[0], panels, strict=True):
                 getattr(self, f"_plot_{what}")(ax, markers)
@@ -399,7 +411,6 @@ class SkillResult:
             fig.suptitle(
                 f"Balance across skill ({', '.join(self.labels)}), seed {self.seed}", fontsize=11
             )
-            fig.tight_layout()
         return fig
 
     def _has(self, what: str) -> bool:
@@ -460,9 +471,13 @@ class SkillResult:
                 label=lab,
             )  # fmt: skip
         ax.set_yticks(y)
-        ax.set_yticklabels([d.replace(",", ", ") for d in designs], fontsize=6)
+        ax.set_yticklabels([_short(d) for d in designs], fontsize=7)
         ax.set_xlabel("score against the field (draws half), 95%")
-        ax.set_title(f"each bot's top {self.top} builds at {self.budget} DP", fontsize=9)
+        ax.set_title(
+            f"each bot's top {self.top} builds at {self.budget} DP\n"
+            "(body/wings/breath/claws/rider)",
+            fontsize=9,
+        )
         ax.grid(axis="x", alpha=0.3)
 
 
