@@ -380,6 +380,18 @@ class SkillResult:
             else "  the top build changes with the bot: "
             + "; ".join(f"{lab} {d}" for lab, d in tops.items())
         )
+        if not same:
+            tied = [
+                lab
+                for lab, d in tops.items()
+                if all(d in set(self.best[o].survivors) for o in labels)
+            ]
+            lines.append(
+                f"    not separated from the top in every bot's race: {len(tied)} of "
+                f"{len(tops)} of them"
+                + (f" ({', '.join(tied)}'s)" if tied else "")
+                + " (a longer race, --best-games, separates more)"
+            )
         return lines
 
     def plot(self):
