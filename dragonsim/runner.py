@@ -423,7 +423,7 @@ def dask_scheduler(scheduler: str | None) -> Iterator:
 
     * ``local:N``: a ``LocalCluster`` of N single-threaded worker processes listening on
       127.0.0.1 only, no dashboard, shut down at the end;
-    * an address such as ``tcp://10.0.0.5:8786``: an existing scheduler (left running);
+    * an address such as ``tcp://HOST:8786``: an existing scheduler (left running);
     * None: no client (the default Dask scheduler of this process, threads).
     """
     if scheduler is None:

@@ -22,6 +22,7 @@ __all__ = [
     "PRECISION_CAP",
     "precision_schedule",
     "sequence_interval",
+    "share_interval",
     "half_width",
     "sample_size",
     "SampleSize",
@@ -294,6 +295,30 @@ def sequence_interval(k: int, n: int, looks: int, confidence: float = 0.95):
     if looks < 1:
         raise ValueError(f"looks must be at least 1, got {looks}")
     return clopper_pearson(int(k), int(n), 1.0 - (1.0 - confidence) / looks)
+
+
+def share_interval(
+    wins_a: int, wins_b: int, n: int, looks: int, confidence: float = 0.95
+) -> tuple[float, float]:
+    """The confidence-sequence interval of a's win share with draws counted half, ``(wins_a
+    + draws / 2) / n``, from the wins of each side in ``n`` games at one of ``looks`` planned
+    looks.
+
+    The share is ``(p_a + 1 - p_b) / 2`` with ``p_a``, ``p_b`` the two win rates, increasing
+    in ``p_a`` and decreasing in ``p_b``, so ``[(lo_a + 1 - hi_b) / 2, (hi_a + 1 - lo_b) /
+    2]`` holds it whenever both win rates' intervals hold theirs. Each is the
+    :func:`sequence_interval` at error ``(1 - confidence) / 2`` (Bonferroni over the two
+    rates and the looks), so the share's interval covers with at least ``confidence`` at
+    every look at once; its half-width is the mean of the two.
+
+    >>> lo, hi = share_interval(55, 35, 100, looks=1)  # share 0.6 with 10 draws
+    >>> lo < 0.6 < hi
+    True
+    """
+    level = 1.0 - (1.0 - confidence) / 2.0
+    lo_a, hi_a = sequence_interval(int(wins_a), int(n), looks, level)
+    lo_b, hi_b = sequence_interval(int(wins_b), int(n), looks, level)
+    return ((lo_a + 1.0 - hi_b) / 2.0, (hi_a + 1.0 - lo_b) / 2.0)
 
 
 def half_width(lo: float, hi: float) -> float:

@@ -237,7 +237,7 @@ def add_backend_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="with --backend dask: local:N starts N worker processes on 127.0.0.1 for this "
         "command (default local:2), or the address of a running scheduler such as "
-        "tcp://10.0.0.5:8786; the workers need dragonsim installed",
+        "tcp://HOST:8786; the workers need dragonsim installed",
     )
 
 

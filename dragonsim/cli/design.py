@@ -1,5 +1,5 @@
-"""The design-point commands: ``prices`` (a fair price for every option) and ``best`` (the
-best build at a budget)."""
+"""The design-point commands: ``prices`` (a fair price for every option), ``best`` (the
+best build at a budget) and ``skill`` (both, and the tournament, under several bots)."""
 
 from __future__ import annotations
 
@@ -121,6 +121,75 @@ def register(sub) -> None:
     p.add_argument("--top", type=count, default=10, help="survivors to list (default 10)")
     p.set_defaults(func=cmd_best)
 
+    from ..lords import skill as sk
+
+    p = sub.add_parser(
+        "skill",
+        help="balance across skill: tournament, prices and best builds under several bots",
+        description="Runs the round robin of the ready-made dragons, the fair prices and the "
+        "best-build race under each bot of --bots (weakest first) on the same seed, and shows "
+        "where the answer changes with the bot: each dragon's win share and rating per bot, "
+        "the pairs whose verdict (who wins more, or balanced; Holm 5%) changes (e.g. "
+        "'balanced only for weak play'), each option's fair price per bot and the options "
+        "whose over/under-priced verdict differs, and each bot's top builds with their ranks "
+        "under the other bots. The defaults are a short run (a few minutes on two cores).",
+    )
+    p.add_argument(
+        "--bots",
+        default=",".join(sk.DEFAULT_BOTS),
+        help=f"bots to compare, weakest first (default {','.join(sk.DEFAULT_BOTS)})",
+    )
+    p.add_argument(
+        "--what",
+        default=",".join(sk.STUDIES),
+        help=f"studies to run, comma separated (default {','.join(sk.STUDIES)})",
+    )
+    p.add_argument("--budget", type=int, default=15, help="design points (default 15)")
+    p.add_argument(
+        "-n",
+        type=count,
+        default=sk.DEFAULT_N,
+        help=f"tournament games a pair under each bot (default {sk.DEFAULT_N})",
+    )
+    p.add_argument("--seed", type=seed_int, default=1, help="random seed (default 1)")
+    p.add_argument(
+        "--dragons",
+        default=None,
+        metavar="A,B,...",
+        help="the tournament's dragons (default the twelve ready-made dragons)",
+    )
+    p.add_argument(
+        "--price-designs",
+        type=count,
+        default=sk.DEFAULT_PRICE_DESIGNS,
+        help="designs drawn from the price band (default: "
+        + ("every one" if sk.DEFAULT_PRICE_DESIGNS is None else f"{sk.DEFAULT_PRICE_DESIGNS}")
+        + ")",
+    )
+    p.add_argument(
+        "--price-n",
+        type=count,
+        default=sk.DEFAULT_PRICE_N,
+        help=f"price games a seat per pairing (default {sk.DEFAULT_PRICE_N})",
+    )
+    p.add_argument(
+        "--best-games",
+        type=count,
+        default=sk.DEFAULT_BEST_GAMES,
+        help=f"each bot's race game budget (default {sk.DEFAULT_BEST_GAMES:,})",
+    )
+    p.add_argument("--top", type=count, default=5, help="builds listed per bot (default 5)")
+    p.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        help="numba threads (default: all cores); results do not depend on it",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", metavar="FILE.png", help="write the figure to FILE.png")
+    add_rules_option(p)
+    p.set_defaults(func=cmd_skill)
+
 
 def _check_paths(args) -> None:
     from ..errors import UserError
@@ -199,3 +268,38 @@ def cmd_best(args: argparse.Namespace) -> int:
             **where,
         )
     return _output(args, res, "rounds")
+
+
+def cmd_skill(args: argparse.Namespace) -> int:
+    from ..errors import UserError
+    from ..lords.skill import skill
+
+    if args.plot is not None and not str(args.plot).lower().endswith(".png"):
+        raise UserError(f"{args.plot!r}: the file must end in .png")
+    dragons = None
+    if args.dragons is not None:
+        dragons = [d.strip() for d in args.dragons.split(",") if d.strip()]
+    res = skill(
+        bots=args.bots,
+        what=args.what,
+        budget=args.budget,
+        n=args.n,
+        seed=args.seed,
+        dragons=dragons,
+        price_designs=args.price_designs,
+        price_n=args.price_n,
+        best_games=args.best_games,
+        top=args.top,
+        rules=rules_from(args, "lords"),
+        threads=args.threads,
+    )
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        res.plot().savefig(args.plot, dpi=130)
+    if args.json:
+        emit_json(res.to_dict())
+    else:
+        print(res.summary())
+    return 0

@@ -18,6 +18,7 @@ from .common import (
     count,
     emit_json,
     finish,
+    half_width,
     interrupted_code,
     n_or_precision,
     positive_int,
@@ -37,6 +38,26 @@ def _add_run_identity(p: argparse.ArgumentParser) -> None:
         type=positive_int,
         default=DEFAULT_TURN_LIMIT,
         help=f"the run's turn limit (default {DEFAULT_TURN_LIMIT})",
+    )
+
+
+def _add_precision(p: argparse.ArgumentParser, default_n: int, what: str) -> None:
+    """``--precision H`` and ``--max-n`` beside a study's ``-n`` (read with
+    :func:`~.common.n_or_precision`; not with --checkpoint or --records)."""
+    p.set_defaults(default_n=default_n)
+    p.add_argument(
+        "--precision",
+        type=half_width,
+        default=None,
+        metavar="H",
+        help=f"instead of -n: play until the 95%% interval of {what} (a confidence sequence, "
+        "valid however often it is looked at) is within +-H, e.g. 0.02",
+    )
+    p.add_argument(
+        "--max-n",
+        type=count,
+        default=None,
+        help="the most games a --precision run plays (default 1e8)",
     )
 
 
@@ -150,7 +171,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "matrix of P(row beats column) and any significant non-transitive cycles (Holm, 5%).",
     )
     p.add_argument("dragons", nargs="+", help="two or more ready-made names or inline designs")
-    p.add_argument("-n", type=count, default=10_000, help="games per pair (default 10,000)")
+    p.add_argument("-n", type=count, default=None, help="games per pair (default 10,000)")
+    _add_precision(p, 10_000, "every pair's win share (draws half)")
     p.add_argument("--seed", type=seed_int, default=1)
     p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -175,7 +197,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="rule key, e.g. altitude_mod or damage_allocation.7 (see `rules`)",
     )
     p.add_argument("--values", required=True, help="JSON values separated by ';'")
-    p.add_argument("-n", type=count, default=20_000, help="games per value (default 20,000)")
+    p.add_argument("-n", type=count, default=None, help="games per value (default 20,000)")
+    _add_precision(p, 20_000, "every value's win rate of A")
     p.add_argument("--seed", type=seed_int, default=1)
     p.add_argument("--policies", metavar="P,Q", default="hunter,hunter")
     p.add_argument("--json", action="store_true", help="print JSON rows")
@@ -349,7 +372,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     with backend_options(args) as where:
         res = tournament(
             args.dragons,
-            n=args.n,
+            **n_or_precision(args),
             seed=args.seed,
             policy=args.policy,
             rules=rules_from(args, "lords"),
@@ -385,7 +408,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
             args.b,
             rule=args.rule,
             values=values,
-            n=args.n,
+            **n_or_precision(args),
             seed=args.seed,
             policies=[p.strip() for p in args.policies.split(",")],
             rules=rules_from(args, "lords"),
@@ -399,7 +422,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
         emit_json(
             {
                 "rule": df.attrs["rule"],
-                "n": args.n,
+                "n": df.attrs["n"],
+                "precision": df.attrs["precision"],
                 "seed": args.seed,
                 "values_requested": len(values),
                 "interrupted": done.interrupted,
@@ -412,8 +436,11 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
 
     print(
         f"Dragon Lords sensitivity: {args.a} (A) vs {args.b}, A's win rate by "
-        f"{df.attrs['rule']}, {args.n:,} common games each (seed {args.seed})"
+        f"{df.attrs['rule']}, {df.attrs['n']:,} common games each (seed {args.seed})"
     )
+    if df.attrs.get("precision_run") is not None:
+        line = df.attrs["precision_run"].line().replace("every rate", "every win rate")
+        print(line + " (the intervals below are that sequence)")
     print(
         "  value, A's win rate [95% interval], its paired difference from the value in force "
         "before the study in percentage points [95% interval]"

@@ -51,6 +51,9 @@ class RobustnessResult:
     manifest: dict[str, Any] = field(default_factory=dict)
     interrupted: bool = False
     bots_done: int | None = None
+    #: each finished bot's round robin (:class:`~dragonsim.lords.study.TournamentResult`:
+    #: its ratings and matrix), in the order of ``bots``
+    tournaments: list = field(default_factory=list, repr=False)
 
     @property
     def requested(self) -> int:
@@ -368,4 +371,5 @@ def robustness(
         ),
         interrupted=interrupted,
         bots_done=done,
+        tournaments=results,
     )

@@ -77,10 +77,11 @@ def outcomes(
     interrupted: list | None = None,
     records=None,
     context: Mapping[str, Any] | None = None,
+    first: int = 0,
     backend: str = "local",
     dask_client=None,
 ) -> np.ndarray:
-    """The winner of each game ``0..n-1``: int8, 0 = ``a``, 1 = ``b``, -1 = draw.
+    """The winner of each game ``first..first+n-1``: int8, 0 = ``a``, 1 = ``b``, -1 = draw.
 
     Memory is one byte per game; the kernel runs in blocks, in parallel. An interruption
     (Ctrl-C, or SIGTERM under :func:`dragonsim.runner.handle_signals`) returns the games that
@@ -135,6 +136,7 @@ def outcomes(
         n,
         seed,
         prep["args"],
+        first=first,
         progress=progress,
         on_block=None if remote else on_block,
         checkpoint=section,
@@ -353,7 +355,9 @@ def sensitivity(
     *,
     rule: str,
     values: Sequence[Any],
-    n: int,
+    n: int | None = None,
+    precision: float | None = None,
+    max_n: int | None = None,
     seed: int = 1,
     policies: Sequence[str] = ("hunter", "hunter"),
     confidence: float = 0.95,
@@ -373,7 +377,19 @@ def sensitivity(
     finished (``df.attrs["interrupted"]`` is True); ``checkpoint`` (a path) keeps every finished
     block, and the same call resumes from it. ``records`` (a ``.parquet`` or ``.csv`` path):
     one row per game and value (:data:`SENSITIVITY_COLUMNS` then the duel's), the games under
-    the value in force first. ``backend``, ``dask_client``: where the blocks run, as for
+    the value in force first.
+
+    ``precision``, ``max_n``: instead of ``n``, play every value and the value in force on the
+    same games, look after every block of :func:`~dragonsim.stats.precision_schedule`, and
+    stop at the first look where every value's win rate (and the value in force's) has a 95%
+    confidence-sequence interval (:func:`~dragonsim.stats.sequence_interval`: Clopper-Pearson
+    at ``1 - 0.05 / K`` at each of ``K`` planned looks, the duel's rule) of half-width at most
+    ``precision``; ``ci_low`` / ``ci_high`` are then those intervals, valid however the stop
+    fell. The paired difference keeps its fixed-n normal interval (it is not a rate the
+    target bounds). ``df.attrs["n"]`` is the games each value needed and
+    ``df.attrs["precision"]`` how the run went. Not with ``checkpoint`` or ``records``.
+
+    ``backend``, ``dask_client``: where the blocks run, as for
     :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
     """
     import pandas as pd
@@ -387,12 +403,34 @@ def sensitivity(
         raise UserError(f"values must be a list of rule values, got {values!r}")
     if not 1 <= len(values) <= MAX_VALUES:
         raise UserError(f"sensitivity needs 1 to {MAX_VALUES} values, got {len(values)}")
-    n = parse_count(n)
+    from ..runner import n_or_precision
+
+    n, cap = n_or_precision(n, precision, max_n)
+    if precision is not None and (checkpoint is not None or records is not None):
+        raise UserError(
+            "checkpoints and records are not supported with a precision target; give n instead"
+        )
     key = rule if rule.startswith("lords.") else f"lords.{rule}"
     start = _rules(rules)
     default = start.get(key)
     for v in values:  # refuse a bad value before any game is played
         start.with_overrides({key: v})
+    if precision is not None:
+        return _sensitivity_to_precision(
+            a,
+            b,
+            key,
+            values,
+            start,
+            default,
+            float(precision),
+            cap,
+            seed,
+            policies,
+            progress,
+            backend,
+            dask_client,
+        )
     ck = _checkpoint(
         checkpoint,
         {
@@ -460,22 +498,7 @@ def sensitivity(
             alt = play(f"value {i}", start.with_overrides({key: v}), v)
             if alt is None:
                 break
-            r = paired(base, alt, confidence)
-            rows.append(
-                {
-                    "rule": key,
-                    "value": json.dumps(v),
-                    "is_default": v == default,
-                    "win_rate_a": r.alt.rate,
-                    "ci_low": r.alt.lo,
-                    "ci_high": r.alt.hi,
-                    "difference": r.difference,
-                    "diff_low": r.ci[0],
-                    "diff_high": r.ci[1],
-                    "mcnemar_p": r.pvalue,
-                    "variance_reduction": r.variance_reduction,
-                }
-            )
+            rows.append(_sensitivity_row(key, v, default, paired(base, alt, confidence)))
     except KeyboardInterrupt:
         if not rows:
             raise
@@ -495,6 +518,137 @@ def sensitivity(
             rules_overrides=start.overrides,
             seed=seed,
             n=n,
+            interrupted=bool(stopped),
+        ),
+        n=n,
+        precision=None,
+        precision_run=None,
+    )
+    return df
+
+
+def _sensitivity_row(key: str, v, default, r: PairedResult, ci=None) -> dict[str, Any]:
+    """One value's row of a sensitivity study; ``ci``: the win rate's interval when it is not
+    the paired result's Wilson interval (a precision run's confidence sequence)."""
+    lo, hi = r.alt.ci if ci is None else ci
+    return {
+        "rule": key,
+        "value": json.dumps(v),
+        "is_default": v == default,
+        "win_rate_a": r.alt.rate,
+        "ci_low": lo,
+        "ci_high": hi,
+        "difference": r.difference,
+        "diff_low": r.ci[0],
+        "diff_high": r.ci[1],
+        "mcnemar_p": r.pvalue,
+        "variance_reduction": r.variance_reduction,
+    }
+
+
+def _sensitivity_to_precision(
+    a,
+    b,
+    key,
+    values,
+    start,
+    default,
+    precision,
+    cap,
+    seed,
+    policies,
+    progress,
+    backend="local",
+    dask_client=None,
+):
+    """:func:`sensitivity` with a precision target: every configuration (the value in force,
+    then each value) extends its games look by look on the same game indices, until every
+    win rate's confidence-sequence half-width is within ``precision``."""
+    import pandas as pd
+
+    from ..report import manifest
+    from ..runner import PrecisionRun
+    from ..stats import half_width, precision_schedule, sequence_interval
+
+    looks = precision_schedule(precision, cap)
+    configs = [start] + [start.with_overrides({key: v}) for v in values]
+    wins: list[np.ndarray] = [np.zeros(0, dtype=bool) for _ in configs]
+    stopped: list = []
+    done, taken, widest = 0, 0, 1.0
+    for look, n_k in enumerate(looks, start=1):
+        taken = look
+        try:
+            for c, rs in enumerate(configs):
+                w = outcomes(
+                    a,
+                    b,
+                    n=n_k - done,
+                    seed=seed,
+                    policies=policies,
+                    rules=rs,
+                    progress=progress,
+                    interrupted=stopped,
+                    first=done,
+                    backend=backend,
+                    dask_client=dask_client,
+                )
+                wins[c] = np.concatenate([wins[c], w == 0])
+                if stopped:
+                    break
+        except KeyboardInterrupt:
+            stopped.append(True)
+        if stopped:  # keep the games every configuration finished
+            done = min(len(w) for w in wins)
+            wins = [w[:done] for w in wins]
+            break
+        done = n_k
+        widest = max(half_width(*sequence_interval(int(w.sum()), done, len(looks))) for w in wins)
+        if widest <= precision:
+            break
+    if done == 0:
+        raise KeyboardInterrupt
+    prun = PrecisionRun(
+        precision,
+        0.95,
+        int(cap),
+        looks,
+        taken,
+        widest <= precision and not stopped,
+        float(widest),
+    )
+    if not prun.met and not stopped:
+        from ..runner import _note
+
+        _note(
+            f"precision target +-{precision:g} not reached in {cap:,} games (widest half-width "
+            f"{widest:.3g}); raise the cap (max_n, --max-n) or loosen the target"
+        )
+    rows = [
+        _sensitivity_row(
+            key,
+            v,
+            default,
+            paired(wins[0], wins[c + 1]),
+            sequence_interval(int(wins[c + 1].sum()), done, len(looks)),
+        )
+        for c, v in enumerate(values)
+    ]
+    df = pd.DataFrame(rows)
+    df.attrs.update(
+        rule=key,
+        interrupted=bool(stopped),
+        values_requested=len(values),
+        n=done,
+        precision=prun.to_dict(),
+        precision_run=prun,
+        manifest=manifest(
+            command="sensitivity",
+            rule=key,
+            rules_hash=start.hash,
+            rules_overrides=start.overrides,
+            seed=seed,
+            n=done,
+            precision=prun.to_dict(),
             interrupted=bool(stopped),
         ),
     )
@@ -521,6 +675,10 @@ class TournamentResult:
     interrupted: bool = False
     pairs_done: int | None = None
     pairs: int | None = None
+    #: games each finished pair played, keyed ``(a, b)`` (a precision run's differ by pair)
+    n_pairs: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
+    precision: Any = None
 
     @property
     def requested(self) -> int | None:
@@ -550,6 +708,8 @@ class TournamentResult:
             "interrupted": self.interrupted,
             "pairs_done": self.pairs_done,
             "pairs": self.pairs,
+            "n_pairs": [{"a": a, "b": b, "n": m} for (a, b), m in self.n_pairs.items()],
+            "precision": None if self.precision is None else self.precision.to_dict(),
             "manifest": self.manifest,
         }
 
@@ -561,7 +721,8 @@ class TournamentResult:
         w = max(8, *(len(x) for x in names)) if names else 8
         cw = max(digits + 3, *(len(x) for x in names)) if names else digits + 3
         lines = [
-            f"P(row beats column): the row dragon's share of their {self.n:,} games, draws "
+            f"P(row beats column): the row dragon's share of their "
+            f"{'games' if self.precision is not None else f'{self.n:,} games'}, draws "
             "counted half",
             f"  {'':<{w}} " + " ".join(f"{c:>{cw}}" for c in names),
         ]
@@ -574,9 +735,20 @@ class TournamentResult:
         return "\n".join(lines)
 
     def summary(self) -> str:
+        games = f"{self.n:,} games per pair"
+        if self.precision is not None and self.n_pairs:
+            few, most = min(self.n_pairs.values()), max(self.n_pairs.values())
+            games = f"{few:,} to {most:,} games per pair (a precision run)"
         lines = [
-            f"Dragon Lords round robin, {self.n:,} games per pair, bot {self.policy}, seed "
-            f"{self.seed}",
+            f"Dragon Lords round robin, {games}, bot {self.policy}, seed {self.seed}",
+            *(
+                [
+                    self.precision.line().replace("every rate", "every pair's win share")
+                    + " (the pair that needed the most)"
+                ]
+                if self.precision is not None
+                else []
+            ),
             *(
                 [
                     f"  INTERRUPTED: {self.pairs_done} of {self.pairs} pairs finished; the "
@@ -605,7 +777,9 @@ class TournamentResult:
 def tournament(
     dragons: Sequence,
     *,
-    n: int,
+    n: int | None = None,
+    precision: float | None = None,
+    max_n: int | None = None,
     seed: int = 1,
     policy: str = "hunter",
     rules=None,
@@ -623,16 +797,33 @@ def tournament(
     interruption keeps the pairs that finished (``interrupted`` is True, ``pairs_done`` of
     ``pairs``); ``checkpoint`` (a path) keeps every finished block, and the same call resumes.
     ``records`` (a ``.parquet`` or ``.csv`` path): one row per game
-    (:data:`TOURNAMENT_COLUMNS` then the duel's), pair by pair. ``backend``, ``dask_client``:
-    where the blocks run (``"dask"`` with a ``distributed.Client``: blocks as tasks on its
-    workers), as for :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
+    (:data:`TOURNAMENT_COLUMNS` then the duel's), pair by pair.
+
+    ``precision``, ``max_n``: instead of ``n``, each pair plays until the 95% interval of its
+    win share (the matrix's P(row beats column), draws half) is within +-``precision``,
+    looking at the game counts of :func:`~dragonsim.stats.precision_schedule` (the duel's
+    schedule; a pair stopped at ``m`` games has exactly the games of a fixed ``n = m`` run).
+    The share's interval is :func:`~dragonsim.stats.share_interval`: the confidence-sequence
+    intervals of the first dragon's wins and the second's, each at ``1 - 0.025 / K`` over the
+    ``K`` planned looks, so it covers at 95% however the stop fell; every dragon's overall win
+    share (a mean of its pairs') is then within the target too. ``n_pairs`` holds the games
+    each pair needed, ``n`` the most of them. The ratings keep their fixed-n Fisher
+    intervals (log-odds, not rates). Not with ``checkpoint`` or ``records``.
+
+    ``backend``, ``dask_client``: where the blocks run (``"dask"`` with a
+    ``distributed.Client``: blocks as tasks on its workers), as for
+    :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
     """
     from ..report import manifest
-    from ..runner import run_blocks
-    from .api import _rules, prepare, resolve_policies
+    from ..runner import n_or_precision
+    from .api import _rules, resolve_policies
     from .sheets import sheet
 
-    n = parse_count(n)
+    n, cap = n_or_precision(n, precision, max_n)
+    if precision is not None and (checkpoint is not None or records is not None):
+        raise UserError(
+            "checkpoints and records are not supported with a precision target; give n instead"
+        )
     if isinstance(dragons, str) or not isinstance(dragons, Sequence):
         raise UserError(f"dragons must be a list of two or more dragons, got {dragons!r}")
     if not 2 <= len(dragons) <= MAX_ENTRANTS:
@@ -662,7 +853,7 @@ def tournament(
     current: list = []
     if records is not None:
         from ..records import RecordsFile, check_path
-        from .api import DUEL_COLUMNS, _kernel_with_records, record_columns, records_manifest
+        from .api import DUEL_COLUMNS, _kernel_with_records, records_manifest
         from .bots import policy_version
 
         check_path(records)
@@ -684,48 +875,51 @@ def tournament(
         kernel = _duel_counts
     k = len(sheets)
     wins = np.zeros((k, k))
-    half = n // 2
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     done = 0
     interrupted = False
-    for i, j in pairs:
+    looks = None
+    if precision is not None:
+        from ..stats import half_width, precision_schedule, share_interval
+
+        looks = precision_schedule(float(precision), cap)
+    n_pairs = np.zeros(len(pairs), dtype=np.int64)
+    widest = np.zeros(len(pairs))
+    taken = np.zeros(len(pairs), dtype=np.int64)
+    for q, (i, j) in enumerate(pairs):
         got = np.zeros((k, k))
+        strict = np.zeros(2, dtype=np.int64)  # the pair's wins of i and of j, no draws
+        sched = [n] if looks is None else looks
+        played = 0
         try:
-            for first, second, m, s in ((i, j, n - half, seed), (j, i, half, seed + 1)):
-                if m == 0:
-                    continue
-                prep = prepare(sheets[first], sheets[second], policies=pols, rules=rs)
-                sec = None if ck is None else ck.section(f"{first}-{second}")
-                on_block, runrec = None, None
-                if file is not None:
-                    pair = (names[first], names[second])
-                    runrec = file.run(sec, {"a": pair[0], "b": pair[1], "seed": s})
-
-                    def on_block(a_, b_, part, runrec=runrec, pair=pair):
-                        runrec.block(a_, b_, record_columns(current[0], a_, pair, True))
-
-                out = run_blocks(
+            for look, n_k in enumerate(sched, start=1):
+                _play_pair(
+                    got,
+                    strict,
+                    i,
+                    j,
+                    played,
+                    n_k,
+                    seed,
+                    sheets,
+                    names,
+                    pols,
+                    rs,
+                    ck,
+                    file,
+                    current,
                     kernel,
-                    m,
-                    s,
-                    prep["args"],
-                    progress=progress,
-                    on_block=on_block,
-                    checkpoint=sec,
-                    compiled=E.play_chunks,
-                    game="Dragon Lords",
-                    label=f"games {names[first]}-{names[second]}",
-                    backend=backend,
-                    dask_client=dask_client,
+                    progress,
+                    backend,
+                    dask_client,
                 )
-                if runrec is not None:
-                    runrec.finish(out.n)
-                if out.interrupted:
-                    raise KeyboardInterrupt
-                c = out.counters
-                w0, w1, dr = int(c[S.C_WIN]), int(c[S.C_WIN + 1]), int(c[S.C_DRAWS])
-                got[first, second] += w0 + 0.5 * dr
-                got[second, first] += w1 + 0.5 * dr
+                played = n_k
+                taken[q] = look
+                if looks is not None:
+                    lo, hi = share_interval(strict[0], strict[1], n_k, len(looks))
+                    widest[q] = half_width(lo, hi)
+                    if widest[q] <= precision:
+                        break
         except KeyboardInterrupt:
             if done == 0:
                 if file is not None:
@@ -734,13 +928,34 @@ def tournament(
             interrupted = True
             break
         wins += got
+        n_pairs[q] = played
         done += 1
     if file is not None:
         file.close(pairs_finished=done, pairs=len(pairs), interrupted=interrupted)
+    prun = None
+    if looks is not None:
+        from ..runner import PrecisionRun, _note
+
+        w = float(widest[:done].max()) if done else 1.0
+        prun = PrecisionRun(
+            float(precision),
+            0.95,
+            int(cap),
+            looks,
+            int(taken[:done].max(initial=0)),
+            w <= precision and not interrupted,
+            w,
+        )
+        if not prun.met and not interrupted:
+            _note(
+                f"precision target +-{precision:g} not reached in {cap:,} games a pair "
+                f"(widest half-width {w:.3g}); raise the cap (max_n, --max-n) or loosen it"
+            )
+        n = int(n_pairs[:done].max(initial=0))
     # ratings from the finished pairs (an unplayed pair adds nothing to the likelihood)
-    played = sorted({d for p in pairs[:done] for d in p})
-    sub = wins[np.ix_(played, played)]
-    sub_names = [names[d] for d in played]
+    played_d = sorted({d for p in pairs[:done] for d in p})
+    sub = wins[np.ix_(played_d, played_d)]
+    sub_names = [names[d] for d in played_d]
     ratings = bradley_terry(sub, sub_names)
     return TournamentResult(
         sub_names,
@@ -757,12 +972,90 @@ def tournament(
             seed=seed,
             n_per_pair=n,
             policy=policy,
+            precision=None if prun is None else prun.to_dict(),
             interrupted=interrupted,
         ),
         interrupted=interrupted,
         pairs_done=done,
         pairs=len(pairs),
+        n_pairs={
+            (names[i], names[j]): int(m)
+            for (i, j), m in zip(pairs[:done], n_pairs[:done], strict=True)
+        },
+        precision=prun,
     )
+
+
+def _play_pair(
+    got,
+    strict,
+    i,
+    j,
+    start,
+    stop,
+    seed,
+    sheets,
+    names,
+    pols,
+    rs,
+    ck,
+    file,
+    current,
+    kernel,
+    progress,
+    backend="local",
+    dask_client=None,
+):
+    """Add games ``start..stop-1`` of pair ``(i, j)`` to ``got`` (draws half) and their wins
+    (no draws) to ``strict`` (``[i's, j's]``): the first
+    ``stop - stop // 2`` with ``i`` listed first on ``seed``, the other ``stop // 2`` with
+    ``j`` first on ``seed + 1`` (a run extended look by look plays the games a fixed ``n =
+    stop`` run plays). Raises KeyboardInterrupt when a block was interrupted."""
+    from ..runner import run_blocks
+    from .api import prepare, record_columns
+
+    for first, second, lo, hi, s in (
+        (i, j, start - start // 2, stop - stop // 2, seed),
+        (j, i, start // 2, stop // 2, seed + 1),
+    ):
+        m = hi - lo
+        if m == 0:
+            continue
+        prep = prepare(sheets[first], sheets[second], policies=pols, rules=rs)
+        sec = None if ck is None else ck.section(f"{first}-{second}")
+        on_block, runrec = None, None
+        if file is not None:
+            pair = (names[first], names[second])
+            runrec = file.run(sec, {"a": pair[0], "b": pair[1], "seed": s})
+
+            def on_block(a_, b_, part, runrec=runrec, pair=pair):
+                runrec.block(a_, b_, record_columns(current[0], a_, pair, True))
+
+        out = run_blocks(
+            kernel,
+            m,
+            s,
+            prep["args"],
+            first=lo,
+            progress=progress,
+            on_block=on_block,
+            checkpoint=sec,
+            compiled=E.play_chunks,
+            game="Dragon Lords",
+            label=f"games {names[first]}-{names[second]}",
+            backend=backend,
+            dask_client=dask_client,
+        )
+        if runrec is not None:
+            runrec.finish(out.n)
+        if out.interrupted:
+            raise KeyboardInterrupt
+        c = out.counters
+        w0, w1, dr = int(c[S.C_WIN]), int(c[S.C_WIN + 1]), int(c[S.C_DRAWS])
+        got[first, second] += w0 + 0.5 * dr
+        got[second, first] += w1 + 0.5 * dr
+        strict[0 if first == i else 1] += w0
+        strict[1 if first == i else 0] += w1
 
 
 def _duel_counts(start, stop, seed, *args):
