@@ -339,3 +339,22 @@ def test_a_body_hit_that_spares_the_rider_does_full_damage():
     rep = play_script(spec)
     (breath,) = [e for e in rep.events if e["event"] == "breath"]
     assert breath["rider_check"] == 6 and breath["damage_roll"] == 10 and breath["points_lost"] > 0
+
+
+def test_odds_rider_prints_the_exact_shot(capsys):
+    """``odds rider Ozonic Reaper --range 3``: the Crossbow Shooter's medium range (3 hexes,
+    1d6+6, p.18) against Reaper, the same target number as the engine's and P(hit) from the
+    36 faces; a dragon without a shooting rider is one line, exit 2."""
+    assert main(["odds", "rider", "Ozonic", "Reaper", "--range", "3", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    ds, _, tb = _state("Ozonic", "Reaper")
+    ds[1, S.F_Q] = ds[0, S.F_Q] + 3
+    ds[1, S.F_R] = ds[0, S.F_R]
+    tn, band = M.rider_target_number(
+        ds, 0, 1, tb.scalars[S_BASE_TO_HIT], tb.alt_mod, tb.rider_range, tb.scalars
+    )
+    assert (d["band"], d["target_number"]) == ("medium", tn) and band == 0
+    assert d["p_hit"]["fraction"] == str(p_roll_hits(tn))
+    assert sorted(int(k) for k in d["damage"]) == list(range(7, 13))
+    assert main(["odds", "rider", "Reaper", "Ozonic", "--range", "3"]) == 2
+    assert "has no ranged attack" in capsys.readouterr().err

@@ -106,6 +106,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rules_option(q)
     q.set_defaults(func=cmd_baseline_check)
 
+    q = osub.add_parser(
+        "rider",
+        help="to-hit and damage of one rider's shot (advanced rules, p.18)",
+        description="Exact odds of a Javelin Thrower's, Archer's or Crossbow Shooter's shot "
+        "(Dragon Lords rulebook p.18: to-hit as for breath with a 360 degree arc, the Rider "
+        "Abilities Table's medium and long ranges; rule lords.rider_to_hit). The engine "
+        "plays these shots under --rules advanced (switch lords.advanced.rider_attacks).",
+    )
+    q.add_argument("attacker", help="a dragon whose rider shoots (e.g. Ozonic, Fiercival)")
+    q.add_argument("target")
+    q.add_argument("--range", type=int, required=True, help="hexes to the target")
+    q.add_argument("--altitude-steps", type=int, default=0, help="altitude steps apart")
+    q.add_argument("--json", action="store_true")
+    add_rules_option(q)
+    q.set_defaults(func=cmd_odds_rider)
     q = osub.add_parser("location", help="hit-location distribution for a direction")
     q.add_argument("direction", help="F, FR, RR, R, RL or FL")
     q.add_argument("--json", action="store_true")
@@ -345,6 +360,40 @@ def cmd_odds_breath(args) -> int:
         f"  damage if hit {a.breath_damage} (mean {float(res['expected_damage_if_hit']):.2f});"
         f" expected damage {e} = {float(e):.4f}"
     )
+    return 0
+
+
+def cmd_odds_rider(args) -> int:
+    from ..lords import odds
+    from ..lords.sheets import sheet
+
+    rs = rules_from(args, "lords")
+    a, t = sheet(args.attacker, rules=rs), sheet(args.target, rules=rs)
+    res = odds.rider_attack(a, t, distance=args.range, altitude_steps=args.altitude_steps, rules=rs)
+    if args.json:
+        emit_json(
+            {
+                "attacker": a.name,
+                "rider": a.rider,
+                "target": t.name,
+                "range": args.range,
+                "band": res["band"],
+                "altitude_steps": args.altitude_steps,
+                "target_number": res["target_number"],
+                "p_hit": _frac(res["p_hit"]),
+                "expected_damage": _frac(res["expected_damage"]),
+                "damage": {str(k): _frac(v) for k, v in res["damage"].items()},
+            }
+        )
+        return 0
+    p, e = res["p_hit"], res["expected_damage"]
+    lo, hi = min(res["damage"]), max(res["damage"])
+    print(
+        f"{a.name}'s {a.rider} shoots at {t.name}: {args.range} hexes ({res['band']} range), "
+        f"{args.altitude_steps} altitude steps apart"
+    )
+    print(f"  target number {res['target_number']}   P(hit) = {p} = {float(p):.6f}")
+    print(f"  damage if hit {lo}..{hi}; expected damage {e} = {float(e):.4f}")
     return 0
 
 
