@@ -407,10 +407,36 @@ def check_log(
     cur_speed = {}
 
     maxr = int(tables.scalars[S_MAX_RANGE])
+    early_on = options is not None and options[S.OPT_MOVE_EARLY] == 1
+    place: dict[int, int] = {}  # this turn's initiative places (K_INIT rows)
+    early: set[int] = set()  # the dragons that announced this turn that they move early
+    last_early = None  # (the dragon whose turn it was, the place of the last announcer)
+    this_turn = None
     for row in log:
         turn, kind, i, j = (int(x) for x in row[:4])
         vals = [int(x) for x in row[S.L_A : S.L_A + S.N_LOG_VALUES]]
         snaps = [_snap(row, d) for d in range(nd)]
+        if turn != this_turn:
+            this_turn, place, early, last_early = turn, {}, set(), None
+        if kind == S.K_INIT:
+            place[i] = vals[0]
+        elif kind == S.K_EARLY:
+            # "A dragon with a high initiative may ... move earlier in the phase ... If more
+            # than one player would like to move at a particular time, the one with the
+            # higher initiative roll moves first" (p.15)
+            if not early_on:
+                out.append(Violation(turn, "early", i, "moved early without the rule"))
+            if not place.get(i, -1) > place.get(j, 99) or snaps[i][6] or snaps[j][6]:
+                out.append(Violation(turn, "early", i, "only a later dragon not yet moved"))
+            if last_early is not None and last_early[0] == j and place[i] >= last_early[1]:
+                out.append(Violation(turn, "early", i, "the higher roll announces first"))
+            last_early = (j, place.get(i, -1))
+            early.add(i)
+        if kind in (S.K_MOVE, S.K_LEAVE) and i not in early and i in place:
+            # in initiative order: every dragon in play with a lower roll has moved
+            for d, p in place.items():
+                if p < place[i] and snaps[d][4] == 1 and snaps[d][6] == 0:
+                    out.append(Violation(turn, "order", i, f"moved before dragon {d}"))
         if kind == S.K_SETUP:
             q, r, f, alt = snaps[i][:4]
             if not on_board(q, r, width, depth) or not 1 <= alt <= 5:

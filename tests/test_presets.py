@@ -3,7 +3,8 @@
 Dragon Lords rulebook, advanced rules (pp. 15-18): the "Maneuverability Effect on Initiative
 Roll" (p.15), the "Advanced Acceleration Allowance" by wing size (p.16), the Lancer's "+2
 to the dragon's close combat roll and +4 points of damage in close combat" (p.18), and the
-riders' attacks and deaths (p.18; their own tests are ``tests/test_riders.py``). Each is a
+riders' attacks and deaths (p.18; their own tests are ``tests/test_riders.py``) and moving
+earlier in the phase (p.15; ``tests/test_move_early.py``). Each is a
 switch of its own (``lords.advanced.*``); ``advanced`` turns on exactly these, ``basic`` none.
 """
 
@@ -37,6 +38,7 @@ SWITCHES = {
     "lords.advanced.lancer": S.OPT_RIDERS,
     "lords.advanced.rider_attacks": S.OPT_RIDER_ATTACKS,
     "lords.advanced.rider_deaths": S.OPT_RIDER_DEATHS,
+    "lords.advanced.move_early": S.OPT_MOVE_EARLY,
 }
 ALPHA = 1e-4
 
@@ -81,7 +83,7 @@ def test_a_rules_file_names_a_preset_and_overrides_one_switch(tmp_path):
     f.write_text('preset = "advanced"\n[lords]\nadvanced.lancer = false\n')
     rs = lords_rules(file=f)
     assert rs.preset == "advanced"
-    assert [rs.get(k) for k in SWITCHES] == [True, True, False, True, True]
+    assert [rs.get(k) for k in SWITCHES] == [True, True, False, True, True, True]
     assert rs.hash not in {lords_rules(preset=p).hash for p in ("basic", "advanced")}
     old = lords_rules({"riders_in_play": 1})
     assert old.hash == lords_rules({"advanced.lancer": True}).hash

@@ -199,6 +199,7 @@ def test_every_bot_plays_riders_legally(pol):
     (p.18, p.10), rider to-hit numbers from the tracked positions, the rider check exactly on
     body hits of dragons with riders and its 7 sparing the dragon, rider damage from the Rider
     Abilities Table, the Lancer's +4 (p.18) and every serious damage effect (p.12)."""
+    shots = 0
     for k, (a, b) in enumerate((("Ozonic", "Fiercival"), ("Blowderby", "Tankerous"))):
         for game in range(2):
             prep = prepare(a, b, policies=(pol, "random"), rules="advanced")
@@ -209,7 +210,8 @@ def test_every_bot_plays_riders_legally(pol):
             v += ref.check_events(log, sheets, tb, cnt, rules=ADVANCED)
             v += ref.check_to_hit(log, sheets, ADVANCED)
             assert v == [], (pol, a, b, game, v[:3])
-            assert (log[:, S.L_KIND] == S.K_RIDER).any()
+            shots += int((log[:, S.L_KIND] == S.K_RIDER).sum())
+    assert shots > 0
 
 
 def test_the_readings_play_legally_in_a_free_for_all():

@@ -868,6 +868,7 @@ def duel(
             "rider_deaths": bool(args[2][S.OPT_RIDER_DEATHS]),
             "rider_at_engaged": bool(args[2][S.OPT_RIDER_AT_ENGAGED]),
             "rider_at_once": bool(args[2][S.OPT_RIDER_AT_ONCE]),
+            "move_early": bool(args[2][S.OPT_MOVE_EARLY]),
             "range_mod": True,
         },
         scenario=None if scenario is None else np.asarray(scenario).tolist(),

@@ -59,6 +59,7 @@ from .bots import planner as _planner
 from .bots import random as _random_bot
 from .bots import scripted as _scripted
 from .bots.dispatch import (
+    choose_early,
     choose_engage,
     choose_facing,
     choose_move,
@@ -100,6 +101,7 @@ from .state import (
     C_DEALT_SQ,
     C_DICE,
     C_DRAWS,
+    C_EARLY,
     C_ENGAGES,
     C_GAMES,
     C_LEFT_BOARD,
@@ -169,6 +171,7 @@ from .state import (
     HIST_MAX,
     K_BREATH,
     K_CC,
+    K_EARLY,
     K_EFFECT,
     K_END,
     K_ENGAGE,
@@ -195,6 +198,7 @@ from .state import (
     N_TN,
     NF,
     OPT_INIT_MOD,
+    OPT_MOVE_EARLY,
     OPT_PLAN_SAMPLES,
     OPT_RANGE_MOD,
     OPT_RIDER_AT_ONCE,
@@ -671,25 +675,72 @@ def bot_move(pid, ds, i, tb, mv, plan, geo, w):
 
 @game_fn(inline="always")  # into play_game: the planners' code is linked one level fewer
 def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
-    """ "3. Movement" (p.8): in initiative order each dragon flies exactly its speed; a dragon
-    with no move that stays on the board flies off and is out of the game. After each move the
-    dragon may engage the one enemy in front of it (:func:`~dragonsim.lords.mechanics.
-    can_engage`, p.9). Returns the engagements made.
+    """ "3. Movement" (p.8): in initiative order each dragon flies exactly its speed
+    (:func:`move_one`); a dragon with no move that stays on the board flies off and is out of
+    the game. After each move the dragon may engage the one enemy in front of it
+    (:func:`~dragonsim.lords.mechanics.can_engage`, p.9). With ``OPT_MOVE_EARLY`` a dragon
+    later in the order may move before the one whose turn it is (:func:`announce_early`).
+    Returns the engagements made.
 
     The movers are ``w.order[k0:na]`` (a game starts at 0; a look-ahead continues a turn after
     its own move). ``srch`` is the look-ahead's scratch (:func:`~dragonsim.lords.search.
     new_search_work`) when the game has a ``search`` bot, or None: then the look-ahead is not
     compiled in at all (numba prunes the branch), which is also what keeps the look-ahead's
-    own games from calling it."""
+    own games from calling it. Dragons that have moved already (earlier in the phase, p.15)
+    are passed over."""
+    engages = 0
+    early = opt[OPT_MOVE_EARLY] == 1
+    for k in range(k0, na):
+        # with moving earlier (p.15): the dragons that announce now move first, the higher
+        # initiative roll first, then the dragon whose turn it was (slots hi..k, marked ones)
+        mask = np.int64(0)
+        if early:
+            mask = announce_early(ds, na, k, w, cnt, turn, log, nlog)
+        hi = na - 1 if mask != 0 else k
+        for s in range(hi, k - 1, -1):
+            if s != k and (mask >> s) & 1 == 0:
+                continue
+            engages += move_one(
+                ds, nd, na, s, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
+            )
+    return engages
+
+
+@game_fn
+def announce_early(ds, na, k, w, cnt, turn, log, nlog):
+    """ "Moving Earlier in the Phase" (advanced rules, p.15): before the dragon at slot ``k``
+    moves, each dragon later in the initiative order that has not moved may announce that it
+    moves now ("Once you commit to move early, you may not change your mind"); each decides
+    without seeing the others' announcements. Returns the announcing slots as a bit mask;
+    "If more than one player would like to move at a particular time, the one with the
+    higher initiative roll moves first" (the caller moves them from the highest slot down)."""
+    mask = np.int64(0)
+    i = w.order[k]
+    if ds[i, F_ALIVE] == 0 or ds[i, F_MOVED] == 1:
+        return mask
+    for s in range(na - 1, k, -1):
+        j = w.order[s]
+        if ds[j, F_ALIVE] == 0 or ds[j, F_MOVED] == 1:
+            continue
+        if choose_early(ds[j, F_POLICY], ds, j, w.pst):
+            mask |= np.int64(1) << s
+            cnt[C_EARLY] += 1
+            if log is not None:
+                log_row(log, nlog, ds, turn, K_EARLY, j, i)
+    return mask
+
+
+@game_fn(inline="always")
+def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
+    """The dragon at initiative slot ``k`` flies its move (unless it is out of play or has
+    moved already) and may engage; returns the engagements made (0 or 1)."""
     scal = tb.scalars
     base = scal[S_BASE_TO_HIT]
     max_range = scal[S_MAX_RANGE]
     self_dice = scal[S_CC_SELF_DAMAGE_DICE]
     engages = 0
-    for k in range(k0, na):
-        i = w.order[k]
-        if ds[i, F_ALIVE] == 0:
-            continue
+    i = w.order[k]
+    if ds[i, F_ALIVE] == 1 and ds[i, F_MOVED] == 0:
         jeng = ASK_BOT  # the engagement: chosen with the move (search) or asked after it
         if srch is not None and FAMILIES[ds[i, F_POLICY]] == FAMILY_SEARCH:
             e, dalt, jeng = _search.search_move(
@@ -708,7 +759,7 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
             ds[i, F_LEFT] = 1
             ds[i, F_MOVED] = 1
             cnt[C_LEFT_BOARD] += 1
-            continue
+            return 0
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
             if r >= 0:

@@ -33,6 +33,7 @@ from .tables import S_BOARD_DEPTH, S_BOARD_WIDTH
 #: the phase each event kind belongs to (the basic sequence of play, p.7; the advanced
 #: one's rider phases, p.15)
 PHASES = {
+    S.K_EARLY: "movement",
     S.K_RTARGET: "record rider actions",
     S.K_RIDER: "rider actions",
     S.K_SETUP: "setup",
@@ -48,6 +49,7 @@ PHASES = {
     S.K_END: "end",
 }
 EVENTS = {
+    S.K_EARLY: "moves early",
     S.K_RTARGET: "rider targets",
     S.K_RIDER: "rider shot",
     S.K_SETUP: "placed",
@@ -229,6 +231,8 @@ def describe(e: dict[str, Any]) -> str:
         return f"{who} engages {other}"
     if ev == "targets":
         return f"{who} records {other} as its breath target"
+    if ev == "moves early":
+        return f"{who} moves earlier in the phase, before {other} (p.15)"
     if ev == "rider targets":
         return f"{who}'s rider records {other} as its target"
     if ev == "rider shot":
@@ -333,7 +337,8 @@ def events(
             "event": EVENTS.get(kind, str(kind)),
             "dragon": nm(i) if kind != S.K_END else None,
             "other": nm(j)
-            if kind in (S.K_ENGAGE, S.K_TARGET, S.K_BREATH, S.K_CC, S.K_RTARGET, S.K_RIDER)
+            if kind
+            in (S.K_ENGAGE, S.K_TARGET, S.K_BREATH, S.K_CC, S.K_RTARGET, S.K_RIDER, S.K_EARLY)
             else None,
         }
         if kind == S.K_SETUP:

@@ -54,7 +54,9 @@ and optionally ``target`` (the dragon it records as its breath target; none when
 hits through a corner of the target's hex, the side the attacker chooses: F, FR, RR, R, RL,
 FL), ``facing`` (the facing it turns to after winning a close combat; it keeps its facing
 when absent) and ``rider`` (with the advanced rider rules, the dragon its Javelin Thrower,
-Archer or Crossbow Shooter shoots at in the rider actions phase, p.18; none when absent).
+Archer or Crossbow Shooter shoots at in the rider actions phase, p.18; none when absent) and
+``early`` (true, with the advanced rule: the dragon announces at its first chance that it
+moves earlier in the phase, p.15).
 
 ``dice`` are the rolls each turn asks for, as the rulebook prints them (a roll of several dice
 is their sum): the initiative rolls (2d6 a dragon in play, in the script's dragon order, then
@@ -125,6 +127,7 @@ class Move:
     side: int  # -1 not given
     facing: int  # -1 keep
     rider: int = -1  # the rider's target (advanced rules, p.18), -1 none
+    early: bool = False  # move earlier in the phase (advanced rules, p.15)
 
 
 @dataclass(frozen=True)
@@ -251,7 +254,18 @@ def path_cost(path: Sequence[str], turn_cost_row) -> int:
 def _move(spec, where: str, names: list[str]) -> Move:
     if not isinstance(spec, Mapping):
         raise _err(where, f"a move must be a table (speed, path or end, ...), got {spec!r}")
-    allowed = {"speed", "path", "end", "target", "engage", "side", "facing", "rider", "note"}
+    allowed = {
+        "speed",
+        "path",
+        "end",
+        "target",
+        "engage",
+        "side",
+        "facing",
+        "rider",
+        "early",
+        "note",
+    }
     extra = sorted(set(spec) - allowed)
     if extra:
         raise _err(where, f"unknown key {extra[0]!r}; a move has {', '.join(sorted(allowed))}")
@@ -286,7 +300,10 @@ def _move(spec, where: str, names: list[str]) -> Move:
     rider = -1
     if spec.get("rider") is not None:
         rider = names.index(_name(spec["rider"], names, where))
-    return Move(speed, path, end, target, engage, side, facing, rider)
+    early = spec.get("early", False)
+    if not isinstance(early, bool):
+        raise _err(where, f"'early' must be true or false, got {early!r}")
+    return Move(speed, path, end, target, engage, side, facing, rider, early)
 
 
 def _name(v, names: list[str], where: str) -> str:
@@ -468,6 +485,7 @@ def decisions_array(sc: Script) -> np.ndarray:
             a[k + S.SR_SIDE] = m.side
             a[k + S.SR_FACING] = m.facing
             a[k + S.SR_RIDER] = m.rider
+            a[k + S.SR_EARLY] = int(m.early)
     return a
 
 

@@ -68,6 +68,7 @@ from .state import (
     N_COUNTERS,
     N_PARTS,
     NF,
+    OPT_MOVE_EARLY,
     OPT_TURN_LIMIT,
 )
 from .tables import (
@@ -183,8 +184,11 @@ def rollout(ds0, nd, na, k, order, e, dalt, jeng, opt, tb, range_mod, mv, plan, 
         ds[i, F_ENG] = jeng
         ds[jeng, F_ENG] = i
     cnt = srch.cnt
+    # the rest of the turn: from the next slot, or with moving earlier (p.15) from the first
+    # (the judged move may come before slots not yet flown; movement passes over the moved)
+    k1 = 0 if opt[OPT_MOVE_EARLY] == 1 else k + 1
     _, nteams, _ = _engine.finish_turn(
-        ds, nd, na, k + 1, opt, tb, range_mod, mv, plan, geo, rw, cnt, turn, None, None, None
+        ds, nd, na, k1, opt, tb, range_mod, mv, plan, geo, rw, cnt, turn, None, None, None
     )
     t = turn
     limit = opt[OPT_TURN_LIMIT]

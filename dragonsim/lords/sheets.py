@@ -249,12 +249,12 @@ def riders_in_play(rules: RuleSet | None = None) -> bool:
 def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
     """The advanced rules the engine plays under ``rules``, as the keyword arguments of
     :func:`dragonsim.lords.state.default_options` (``init_mod``, ``accel_wings``,
-    ``riders``, ``rider_attacks``, ``rider_deaths``, and the two rider readings
-    ``rider_at_engaged``, ``rider_at_once``): every place that builds a kernel's options
-    reads them here.
+    ``riders``, ``rider_attacks``, ``rider_deaths``, the two rider readings
+    ``rider_at_engaged``, ``rider_at_once``, and ``move_early``): every place that builds a
+    kernel's options reads them here.
 
     >>> sorted(k for k, v in rule_switches("advanced").items() if v)
-    ['accel_wings', 'init_mod', 'rider_attacks', 'rider_deaths', 'riders']
+    ['accel_wings', 'init_mod', 'move_early', 'rider_attacks', 'rider_deaths', 'riders']
     """
     r = _rules(rules)
     return {
@@ -265,6 +265,7 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
         "rider_deaths": bool(r.get("lords.advanced.rider_deaths")),
         "rider_at_engaged": r.get("lords.rider_engaged_targets") == "any",
         "rider_at_once": r.get("lords.rider_effects") == "at-once",
+        "move_early": bool(r.get("lords.advanced.move_early")),
     }
 
 

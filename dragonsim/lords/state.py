@@ -74,6 +74,7 @@ OPT_RIDER_ATTACKS = 7  # 1: the ranged riders shoot in the rider actions phase (
 OPT_RIDER_DEATHS = 8  # 1: a body hit kills the rider instead on 2d6 = 7 (p.18)
 OPT_RIDER_AT_ENGAGED = 9  # 1: a rider may shoot at a dragon engaged with another (reading)
 OPT_RIDER_AT_ONCE = 10  # 1: a rider's damage takes effect at once, not after all riders (reading)
+OPT_MOVE_EARLY = 11  # 1: a dragon may move earlier in the movement phase (p.15)
 N_OPT = 12
 
 
@@ -90,6 +91,7 @@ def default_options(
     rider_deaths: bool = False,
     rider_at_engaged: bool = False,
     rider_at_once: bool = False,
+    move_early: bool = False,
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
@@ -104,6 +106,7 @@ def default_options(
     o[OPT_RIDER_DEATHS] = int(rider_deaths)
     o[OPT_RIDER_AT_ENGAGED] = int(rider_at_engaged)
     o[OPT_RIDER_AT_ONCE] = int(rider_at_once)
+    o[OPT_MOVE_EARLY] = int(move_early)
     return o
 
 
@@ -152,7 +155,8 @@ C_RIDER_DEALT = C_RIDER_TN_HITS + N_TN  # + dragon slot
 C_RIDER_CHECKS = C_RIDER_DEALT + MAXD  # + RK_*: body hits on a dragon with a rider (2d6 rolled)
 C_RIDER_KILLED = C_RIDER_CHECKS + 3  # + RK_*: of those, the 2d6 = 7 that killed the rider
 RK_BREATH, RK_CLOSE_COMBAT, RK_RIDER = range(3)
-N_COUNTERS = C_RIDER_KILLED + 3
+C_EARLY = C_RIDER_KILLED + 3  # moves made earlier in the phase than the initiative order (p.15)
+N_COUNTERS = C_EARLY + 1
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
@@ -188,6 +192,9 @@ K_INIT, K_BREATH, K_EFFECT = 8, 9, 10
 #: 2d6 (0: none), the damage's plus). A breath row's ``L_A + 11`` and a close-combat row's
 #: ``L_A + 12`` hold the rider check of a body hit (0: none; 7 killed the rider, p.18).
 K_RTARGET, K_RIDER = 11, 12
+#: a dragon announces that it moves earlier in the phase (p.15): ``L_I`` it, ``L_J`` the
+#: dragon whose turn to move it was (both have not moved yet)
+K_EARLY = 13
 
 # ---- scripted games (:mod:`dragonsim.lords.script`) --------------------------------------------
 # A scripted game plays with two arrays in place of its game and policy streams (``Work.gst``
@@ -240,7 +247,8 @@ SR_ENGAGE = 8  # 1: engage the dragon in front after moving
 SR_SIDE = 9  # a corner's side (0 F .. 5 FL), -1 not given
 SR_FACING = 10  # a close-combat winner's new facing, -1 keep its facing
 SR_RIDER = 11  # the rider's target (advanced rules, p.18), -1 none
-N_SR = 12
+SR_EARLY = 12  # 1: move earlier in the phase, at the first chance (advanced rules, p.15)
+N_SR = 13
 SR_PATH, SR_END = 0, 1
 SD_OK = 0
 SD_NO_MOVE = 1  # the script gives the dragon no move this turn

@@ -515,6 +515,21 @@ def _rules() -> list[Rule]:
             "close combat (Lancer), odds, pricing (advanced rules)",
         ),
         R(
+            "lords.advanced.move_early",
+            False,
+            _P,
+            "'Moving Earlier in the Phase': 'A dragon with a high initiative may, if it likes, "
+            "move earlier in the phase ... Once you commit to move early, you may not change "
+            "your mind. If more than one player would like to move at a particular time, the one "
+            "with the higher initiative roll moves first'; rider actions keep the original "
+            "order (p.15). Before each dragon's turn to move, every dragon later in the order "
+            "that has not moved may announce. 'Your initiative roll may now be kept secret "
+            "until it is your turn to move' (p.15): the bots decide from what every player "
+            "sees (who has moved), never from a roll not yet revealed, so the rolls are always "
+            "as good as secret and need no switch of their own.",
+            "movement (advanced rules)",
+        ),
+        R(
             "lords.advanced.rider_attacks",
             False,
             _P,
@@ -748,13 +763,13 @@ PRESETS: dict[str, dict[str, bool]] = {
         "lords.advanced.lancer": True,
         "lords.advanced.rider_attacks": True,
         "lords.advanced.rider_deaths": True,
+        "lords.advanced.move_early": True,
     },
 }
 
 #: The advanced rules (pp. 15-19, 22) not yet in the engine: ``--rules advanced`` does not
 #: play them, and ``python -m dragonsim rules`` lists them.
 TO_COME: tuple[tuple[str, str], ...] = (
-    ("secret initiative", "initiative rolled in secret; moving earlier in the phase (p.15)"),
     ("banking", "twice the 60 degree cost, altitude lost for two banks in sequence (p.16)"),
     ("turning between move phases", "same direction, paying the balance (p.16)"),
     (

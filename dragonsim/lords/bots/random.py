@@ -199,6 +199,13 @@ def pick_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst):
 
 
 @game_fn
+def pick_early(pst):
+    """Move earlier in the phase (p.15)? Yes with probability 1/2 at each chance: every
+    legal timing is played."""
+    return draw_below(pst, 2) == 0
+
+
+@game_fn
 def pick_side(side1, side2, pst):
     """One of the two sides, uniformly."""
     return side1 if draw_below(pst, 2) == 0 else side2

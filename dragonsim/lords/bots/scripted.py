@@ -69,6 +69,7 @@ from ..state import (
     SD_WHY_SELF,
     SD_WHY_TARGET_ENGAGED,
     SR_ALT,
+    SR_EARLY,
     SR_ENGAGE,
     SR_F,
     SR_FACING,
@@ -212,6 +213,14 @@ def script_engage(ds, i, pst):
             return np.int64(j)
     _error(pst, SD_ENGAGE, i, 0, 0, 0)
     return np.int64(-1)
+
+
+@game_fn
+def script_early(ds, i, pst):
+    """Does the script move dragon ``i`` earlier in the phase (``"early": true``, p.15)? It
+    then announces at its first chance, before the first dragon due to move."""
+    k = _row(pst, i)
+    return k >= 0 and _get(pst, k + SR_EARLY) == 1
 
 
 @game_fn
