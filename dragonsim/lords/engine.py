@@ -824,6 +824,24 @@ def record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog):
 
 
 @game_fn
+def roll_rider_check(ds, t, part, source, opt, scal, gst, cnt):
+    """The rider check of a hit on ``t``'s ``part`` (p.18), from breath, close combat or a
+    rider's attack (``source``: ``RK_*``): when the rule is on and the body of a dragon with a
+    rider is hit, roll 2d6 (after the location roll, before the damage dice); a 7 kills the
+    rider (:func:`~dragonsim.lords.mechanics.rider_check`). Returns ``(roll, spared)``: the
+    roll (0: none) and whether the dragon takes no damage from the attack."""
+    if not rider_at_risk(ds, t, part, opt):
+        return np.int64(0), False
+    rc = roll_dice(gst, 2)
+    cnt[C_DICE] += 2
+    cnt[C_RIDER_CHECKS + source] += 1
+    spared = rider_check(ds, t, rc, scal)
+    if spared:
+        cnt[C_RIDER_KILLED + source] += 1
+    return rc, spared
+
+
+@game_fn
 def record_rider_actions(ds, na, opt, tb, plan, w, turn, log, nlog):
     """ "4. Record Rider Actions" (advanced rules, p.15): "the riders each record their
     chosen action ... just like recording the dragon's speed or its breath weapon target",
@@ -836,8 +854,6 @@ def record_rider_actions(ds, na, opt, tb, plan, w, turn, log, nlog):
         ds[i, F_RTARGET] = -1
         if ds[i, F_ALIVE] == 0:
             continue
-        if tb.rider_range[ds[i, F_RIDER], 1] <= 0 and w.pst.shape[0] <= 1:
-            continue  # no rider that shoots (a script is asked all the same, to refuse one)
         t = choose_rider_target(
             ds[i, F_POLICY],
             ds,
@@ -910,15 +926,7 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
         lr = roll_dice(gst, 2)
         cnt[C_DICE] += 2
         part = tb.alloc[lr, side]
-        rc = np.int64(0)
-        spared = False
-        if rider_at_risk(ds, t, part, opt):
-            rc = roll_dice(gst, 2)
-            cnt[C_DICE] += 2
-            cnt[C_RIDER_CHECKS + RK_RIDER] += 1
-            spared = rider_check(ds, t, rc, scal)
-            if spared:
-                cnt[C_RIDER_KILLED + RK_RIDER] += 1
+        rc, spared = roll_rider_check(ds, t, part, RK_RIDER, opt, scal, gst, cnt)
         kind = ds[a, F_RIDER]
         nd6 = 0 if spared else tb.rider_dice[kind, band, 0]
         plus = 0 if spared else tb.rider_dice[kind, band, 1]
@@ -1015,15 +1023,7 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
             side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
         lr = roll_dice(gst, 2)
         cnt[C_DICE] += 2
-        rc = np.int64(0)  # the rider check's 2d6 (0: none)
-        spared = False
-        if rider_at_risk(ds, t, tb.alloc[lr, side], opt):
-            rc = roll_dice(gst, 2)
-            cnt[C_DICE] += 2
-            cnt[C_RIDER_CHECKS + RK_BREATH] += 1
-            spared = rider_check(ds, t, rc, scal)
-            if spared:
-                cnt[C_RIDER_KILLED + RK_BREATH] += 1
+        rc, spared = roll_rider_check(ds, t, tb.alloc[lr, side], RK_BREATH, opt, scal, gst, cnt)
         nd6 = tb.weapon[ds[a, F_BREATH], 0]
         if spared:
             nd6 = 0  # "The dragon takes no damage from the attack" (p.18)
@@ -1102,15 +1102,9 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
         lo_ = b if win == a else a
         col = roll_d6(gst) - 1
         lr = roll_dice(gst, 2)
-        rc = np.int64(0)  # the rider check's 2d6 (0: none)
-        spared = False
-        if rider_at_risk(ds, lo_, tb.alloc[lr, col], opt):
-            rc = roll_dice(gst, 2)
-            cnt[C_DICE] += 2
-            cnt[C_RIDER_CHECKS + RK_CLOSE_COMBAT] += 1
-            spared = rider_check(ds, lo_, rc, scal)
-            if spared:
-                cnt[C_RIDER_KILLED + RK_CLOSE_COMBAT] += 1
+        rc, spared = roll_rider_check(
+            ds, lo_, tb.alloc[lr, col], RK_CLOSE_COMBAT, opt, scal, gst, cnt
+        )
         nd6 = 0 if spared else tb.weapon[ds[win, F_CLAW], 0]
         dr_ = roll_dice(gst, nd6)
         sd = roll_dice(gst, self_dice)

@@ -23,7 +23,7 @@ from ... import _kernels
 from ..._kernels import game_fn, guard_caches
 from .. import mechanics, movetables, state
 from ..mechanics import can_engage
-from ..state import F_ENG
+from ..state import F_ENG, F_RIDER
 from . import FAMILIES, FAMILY_RANDOM
 from . import plan as _plan
 from . import planner as _planner
@@ -234,8 +234,10 @@ def choose_rider_target(
     """The target dragon ``i``'s rider records in the Record Rider Actions phase (advanced
     rules, p.15; -1: none). Only an enemy in play within the rider's long range, not engaged
     with another dragon, is offered (p.18; :func:`~dragonsim.lords.mechanics.may_shoot_at`)."""
-    if pst.shape[0] > 1:
+    if pst.shape[0] > 1:  # asked even without a shooter: a script's target is refused
         return script_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst)
+    if rider_range[ds[i, F_RIDER], 1] <= 0:
+        return -1  # no Javelin Thrower, Archer or Crossbow Shooter (or it was killed)
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst)
     return plan_rider_target(

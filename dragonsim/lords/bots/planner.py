@@ -64,6 +64,7 @@ from .plan import (
     G_SHOT,
     G_SIDE,
     G_WIDTH,
+    MEAN_D6,
     PLAN_BREADTH,
     PLAN_E_DMG,
     PLAN_P_HIT1,
@@ -656,6 +657,18 @@ def plan_engage(
     return j if ev > mine - theirs else -1
 
 
+@game_fn(inline="always")
+def wound_weight(ds, j):
+    """The targeting weight of dragon ``j``: 1 plus its largest damage on one part over
+    ``WOUND_SCALE`` (the planners aim at the dragon nearest to losing a part)."""
+    weak = 0
+    for p in range(N_PARTS):
+        lost = ds[j, F_DP0 + p] - ds[j, F_DP + p]
+        if lost > weak:
+            weak = lost
+    return 1.0 + weak / WOUND_SCALE
+
+
 @game_fn
 def plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst):
     """The legal target with the best chance to hit, weighted towards finishing wounded
@@ -685,12 +698,7 @@ def plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, p
         if tn < 0:
             continue
         # expected damage, weighted towards finishing weakened dragons
-        weak = 0
-        for p in range(N_PARTS):
-            lost = ds[j, F_DP0 + p] - ds[j, F_DP + p]
-            if lost > weak:
-                weak = lost
-        v = p_hit(plan, tn) * (1.0 + weak / WOUND_SCALE)
+        v = p_hit(plan, tn) * wound_weight(ds, j)
         if v > best:
             best = v
             bt = j
@@ -718,13 +726,8 @@ def plan_rider_target(pid, ds, i, plan, tb_base, alt_mod, rider_range, rider_dic
         tn, band = rider_target_number(ds, i, j, tb_base, alt_mod, rider_range, scal)
         if tn < 0:
             continue
-        mean = 3.5 * rider_dice[kind, band, 0] + rider_dice[kind, band, 1]
-        weak = 0
-        for p in range(N_PARTS):
-            lost = ds[j, F_DP0 + p] - ds[j, F_DP + p]
-            if lost > weak:
-                weak = lost
-        v = p_hit(plan, tn) * mean * (1.0 + weak / WOUND_SCALE)
+        mean = MEAN_D6 * rider_dice[kind, band, 0] + rider_dice[kind, band, 1]
+        v = p_hit(plan, tn) * mean * wound_weight(ds, j)
         if v > best:
             best = v
             bt = j
