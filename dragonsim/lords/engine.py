@@ -62,6 +62,10 @@ from .bots.dispatch import (
     choose_early,
     choose_engage,
     choose_facing,
+    choose_ground_move,
+    choose_ground_speed,
+    choose_land,
+    choose_landing,
     choose_move,
     choose_rider_target,
     choose_side,
@@ -77,9 +81,13 @@ from .mechanics import (
     cc_begin,
     cc_modifier,
     cc_winner,
+    crash_after_combat,
+    crashes_by_damage,
     damage,
     draw_below,
     forced_turn,
+    hit_part,
+    landing_hex,
     may_shoot_at,
     record_speed,
     refresh,
@@ -91,19 +99,30 @@ from .mechanics import (
     roll_d6,
     roll_dice,
     speed_limits,
+    takeoff_limits,
+    takeoff_path,
     target_number,
 )
 from .state import (
     C_BREATH_HITS,
     C_BREATHS,
     C_CC,
+    C_CRASH_N,
+    C_CRASH_SQ,
+    C_CRASH_SUM,
+    C_CRASHES,
     C_DEALT,
     C_DEALT_SQ,
     C_DICE,
     C_DRAWS,
     C_EARLY,
     C_ENGAGES,
+    C_FALL_CHECKS,
+    C_FALL_KILLED,
     C_GAMES,
+    C_GROUND_ROLLS,
+    C_GROUND_TURNS,
+    C_LANDINGS,
     C_LEFT_BOARD,
     C_LOC,
     C_RIDER_CHECKS,
@@ -113,6 +132,8 @@ from .state import (
     C_RIDER_TN_HITS,
     C_RIDER_TN_TRIES,
     C_RIDER_TRIES,
+    C_TAKEOFF_POINTS,
+    C_TAKEOFFS,
     C_TN_HITS,
     C_TN_TRIES,
     C_TURN_HIST,
@@ -122,6 +143,9 @@ from .state import (
     C_WIN,
     CC_DIFF_MAX,
     CC_DIFF_ZERO,
+    CR_SLOW,
+    CR_VERY_LOW,
+    CR_ZEROED,
     D_BODY,
     D_BREATH,
     D_CC,
@@ -171,6 +195,7 @@ from .state import (
     HIST_MAX,
     K_BREATH,
     K_CC,
+    K_CRASH,
     K_EARLY,
     K_EFFECT,
     K_END,
@@ -190,6 +215,10 @@ from .state import (
     L_SNAP,
     L_TURN,
     MAXD,
+    MK_FLY,
+    MK_GROUND,
+    MK_LAND,
+    MK_TAKE_OFF,
     N_COUNTERS,
     N_LOG,
     N_PARTS,
@@ -197,7 +226,10 @@ from .state import (
     N_SNAP,
     N_TN,
     NF,
+    OPT_CRASH_VERY_LOW,
+    OPT_CRASH_ZEROED,
     OPT_INIT_MOD,
+    OPT_LANDING,
     OPT_MOVE_EARLY,
     OPT_PLAN_SAMPLES,
     OPT_RANGE_MOD,
@@ -235,9 +267,16 @@ from .tables import (
     S_BOARD_DEPTH,
     S_BOARD_WIDTH,
     S_CC_SELF_DAMAGE_DICE,
+    S_CRASH_DICE_PER_LEVEL,
+    S_GROUND_MOVE_DICE,
+    S_GROUND_MOVE_PLUS,
     S_HEAD_POINTS,
+    S_LANDING_COST,
     S_MAX_RANGE,
+    S_RIDER_FALL_KILLS,
     S_TAIL_POINTS,
+    S_TAKEOFF_OVER_MIN,
+    SIDE_REAR,
 )
 
 #: initiative keys are rolls times this, so that a roll-off (2d6, at most 12) added within a
@@ -280,7 +319,7 @@ def new_work() -> Work:
 
 
 @game_fn
-def init_dragons(ds, dragons, tb):
+def init_dragons(ds, dragons, tb, opt):
     """Fill each dragon's state row from its sheet row (``dragons``: int64 [nd, N_DCOLS]) and
     the rules tables ``tb`` (:class:`~dragonsim.lords.tables.KernelTables`): speeds by body and
     wings, damage points by part and size, its size modifier as a target, and how far its
@@ -321,7 +360,7 @@ def init_dragons(ds, dragons, tb):
         for p in range(N_PARTS):
             ds[i, F_DP + p] = pts[p]
             ds[i, F_DP0 + p] = pts[p]
-        refresh(ds, i, scal)
+        refresh(ds, i, scal, opt)
 
 
 @game_fn
@@ -556,7 +595,7 @@ def begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog):
     """ "Setting Up" (p.6): state rows from the sheets, each dragon's planning breadth, the
     placement (:func:`place_dragons`)."""
     scal = tb.scalars
-    init_dragons(ds, dragons, tb)
+    init_dragons(ds, dragons, tb, opt)
     samples = opt[OPT_PLAN_SAMPLES]
     for i in range(nd):
         ds[i, F_SAMPLES] = dragons[i, D_SAMPLES] if dragons[i, D_SAMPLES] > 0 else samples
@@ -608,14 +647,26 @@ def initiative(ds, nd, opt, tb, w, cnt):
 
 
 @game_fn
-def record_speeds(ds, na, opt, tb, w, turn, log, nlog):
+def record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog):
     """ "2. Record Speed" (p.7), secretly: every dragon chooses within its limits
     (:func:`~dragonsim.lords.mechanics.speed_limits`) before anyone moves."""
     scal = tb.scalars
     for k in range(na):
         i = w.order[k]
-        lo, hi = speed_limits(ds, i, scal, tb.accel_wings, opt)
-        s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, w.pst)
+        ground = ds[i, F_ALT] == 0
+        if ground:
+            # "If a dragon ended its turn on the ground last turn and it wants to remain on the
+            # ground this turn, the player must note ground"; "A dragon taking off this turn
+            # must record a speed of no less than its minimum speed plus 1 and no greater
+            # than 7" (advanced rules, p.15): 0 is "ground"
+            cnt[C_GROUND_TURNS] += 1
+            lo, hi = takeoff_limits(ds, i, scal)
+            s = choose_ground_speed(
+                ds[i, F_POLICY], ds, i, lo, hi, scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH], w.pst
+            )
+        else:
+            lo, hi = speed_limits(ds, i, scal, tb.accel_wings, opt)
+            s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, w.pst)
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_SPEED, i, -1)
             if r >= 0:
@@ -631,12 +682,14 @@ def record_speeds(ds, na, opt, tb, w, turn, log, nlog):
                 log[r, L_A + 9] = ds[i, F_DP0 + PART_RIGHT_WING]
                 log[r, L_A + 10] = lo  # the speeds it may record this turn
                 log[r, L_A + 11] = hi
+                log[r, L_A + 12] = 1 if ground else 0  # 0 ("ground") allowed too
         record_speed(ds, i, s, scal)
 
 
 @game_fn(inline="always")
-def bot_move(pid, ds, i, tb, mv, plan, geo, w):
-    """Bot ``pid``'s move for dragon ``i`` at its recorded speed: ``(entry, dalt)`` from
+def bot_move(pid, ds, i, speed, tb, mv, plan, geo, w):
+    """Bot ``pid``'s move for dragon ``i`` flying ``speed`` points (its recorded speed, or
+    what is left after a take-off's leap): ``(entry, dalt)`` from
     :func:`~dragonsim.lords.bots.dispatch.choose_move`, handed the tables of the game (the
     movement phase and the look-ahead's candidate moves ask the same way)."""
     scal = tb.scalars
@@ -644,7 +697,7 @@ def bot_move(pid, ds, i, tb, mv, plan, geo, w):
         pid,
         ds,
         i,
-        ds[i, F_SPEED],
+        speed,
         mv.off,
         mv.h,
         mv.rq,
@@ -733,68 +786,296 @@ def announce_early(ds, na, k, w, cnt, turn, log, nlog):
 @game_fn(inline="always")
 def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
     """The dragon at initiative slot ``k`` flies its move (unless it is out of play or has
-    moved already) and may engage; returns the engagements made (0 or 1)."""
+    moved already) and may engage; returns the engagements made (0 or 1). A dragon on the
+    ground (advanced rules, p.17) moves on the ground (:func:`ground_move`) or takes off
+    (:func:`take_off`); with ``OPT_LANDING`` a dragon whose bot chooses to may land
+    (:func:`land`)."""
     scal = tb.scalars
     base = scal[S_BASE_TO_HIT]
     max_range = scal[S_MAX_RANGE]
     self_dice = scal[S_CC_SELF_DAMAGE_DICE]
-    engages = 0
     i = w.order[k]
-    if ds[i, F_ALIVE] == 1 and ds[i, F_MOVED] == 0:
-        jeng = ASK_BOT  # the engagement: chosen with the move (search) or asked after it
+    if ds[i, F_ALIVE] == 0 or ds[i, F_MOVED] == 1:
+        return 0
+    jeng = ASK_BOT  # the engagement: chosen with the move (search) or asked after it
+    kind = MK_FLY
+    if ds[i, F_ALT] == 0:
+        if ds[i, F_SPEED] == 0:
+            ground_move(ds, i, tb, range_mod, plan, w, cnt, turn, log, nlog)
+            kind = MK_GROUND
+        else:
+            if not take_off(ds, i, tb, mv, plan, geo, w, cnt, turn, log, nlog):
+                return 0
+            kind = MK_TAKE_OFF
+    elif opt[OPT_LANDING] == 1 and choose_land(ds[i, F_POLICY], ds, i, w.pst):
+        if land(ds, i, tb, mv, w, cnt, turn, log, nlog):
+            kind = MK_LAND
+    if kind == MK_FLY:
         if srch is not None and FAMILIES[ds[i, F_POLICY]] == FAMILY_SEARCH:
             e, dalt, jeng = _search.search_move(
                 ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn
             )
         else:
-            e, dalt = bot_move(ds[i, F_POLICY], ds, i, tb, mv, plan, geo, w)
-        if e < 0:
-            # no move stays on the board: the dragon flies off and is out of the game
-            if log is not None:
-                r = log_row(log, nlog, ds, turn, K_LEAVE, i, -1)
-                if r >= 0:
-                    log[r, L_A + 0] = ds[i, F_SPEED]
-                    log[r, L_A + 1] = ds[i, F_MR]
-            ds[i, F_ALIVE] = 0
-            ds[i, F_LEFT] = 1
-            ds[i, F_MOVED] = 1
-            cnt[C_LEFT_BOARD] += 1
+            e, dalt = bot_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], tb, mv, plan, geo, w)
+        if not fly(ds, i, e, dalt, ds[i, F_SPEED], mv, w, cnt, turn, log, nlog, MK_FLY):
             return 0
+    j = jeng
+    if jeng == ASK_BOT:
+        j = choose_engage(
+            ds[i, F_POLICY],
+            ds,
+            i,
+            plan,
+            base,
+            tb.arc,
+            range_mod,
+            tb.alt_mod,
+            max_range,
+            tb.cc_by_mr,
+            self_dice,
+            opt,
+            scal,
+            w.pst,
+        )
+    if j >= 0 and can_engage(ds, i, j, opt):
         if log is not None:
-            r = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
+            log_row(log, nlog, ds, turn, K_ENGAGE, i, j)
+        ds[i, F_ENG] = j
+        ds[j, F_ENG] = i
+        cnt[C_ENGAGES] += 1
+        return 1
+    return 0
+
+
+@game_fn
+def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind):
+    """Dragon ``i`` flies move-table entry ``e`` with altitude change ``dalt`` (``speed``
+    points; logged as a move of ``kind``, ``MK_*``); ``e < 0``: no move stays on the board,
+    and the dragon flies off and is out of the game (returns False)."""
+    if e < 0:
+        if log is not None:
+            r = log_row(log, nlog, ds, turn, K_LEAVE, i, -1)
             if r >= 0:
-                f0 = ds[i, F_F]
-                log[r, L_A + 0] = ds[i, F_SPEED]
+                log[r, L_A + 0] = speed
                 log[r, L_A + 1] = ds[i, F_MR]
-                log[r, L_A + 2] = ds[i, F_Q] + mv.rq[e, f0]
-                log[r, L_A + 3] = ds[i, F_R] + mv.rr[e, f0]
-                log[r, L_A + 4] = (f0 + mv.f[e]) % 6
-                log[r, L_A + 5] = ds[i, F_ALT] + dalt
-        apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
-        j = jeng
-        if jeng == ASK_BOT:
-            j = choose_engage(
-                ds[i, F_POLICY],
-                ds,
-                i,
-                plan,
-                base,
-                tb.arc,
-                range_mod,
-                tb.alt_mod,
-                max_range,
-                tb.cc_by_mr,
-                self_dice,
-                w.pst,
-            )
-        if j >= 0 and can_engage(ds, i, j):
-            if log is not None:
-                log_row(log, nlog, ds, turn, K_ENGAGE, i, j)
-            ds[i, F_ENG] = j
-            ds[j, F_ENG] = i
-            engages += 1
-            cnt[C_ENGAGES] += 1
-    return engages
+                log[r, L_A + 6] = kind
+        ds[i, F_ALIVE] = 0
+        ds[i, F_LEFT] = 1
+        ds[i, F_MOVED] = 1
+        cnt[C_LEFT_BOARD] += 1
+        return False
+    if log is not None:
+        r = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
+        if r >= 0:
+            f0 = ds[i, F_F]
+            log[r, L_A + 0] = speed
+            log[r, L_A + 1] = ds[i, F_MR]
+            log[r, L_A + 2] = ds[i, F_Q] + mv.rq[e, f0]
+            log[r, L_A + 3] = ds[i, F_R] + mv.rr[e, f0]
+            log[r, L_A + 4] = (f0 + mv.f[e]) % 6
+            log[r, L_A + 5] = ds[i, F_ALT] + dalt
+            log[r, L_A + 6] = kind
+    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
+    return True
+
+
+@game_fn
+def ground_move(ds, i, tb, range_mod, plan, w, cnt, turn, log, nlog):
+    """ "Moving on the Ground: When it comes time for a dragon on the ground to move, roll
+    1d6+3. The dragon can move up to this number of hexes along the ground ... Also, it may
+    turn any number of times at no cost and with no restrictions" (advanced rules, p.17); a
+    dragon a zeroed tail or wing keeps there "may turn in that hex but it may not move from
+    it" (no roll)."""
+    scal = tb.scalars
+    reach = np.int64(0)
+    roll = np.int64(0)
+    if not crashes_by_damage(ds, i):
+        nd6 = scal[S_GROUND_MOVE_DICE]
+        roll = roll_dice(w.gst, nd6) + scal[S_GROUND_MOVE_PLUS]
+        cnt[C_DICE] += nd6
+        reach = roll
+        g = roll - scal[S_GROUND_MOVE_PLUS] - nd6
+        if 0 <= g < 6:
+            cnt[C_GROUND_ROLLS + g] += 1
+    q, r, f = choose_ground_move(
+        ds[i, F_POLICY],
+        ds,
+        i,
+        reach,
+        plan,
+        scal[S_BASE_TO_HIT],
+        tb.arc,
+        range_mod,
+        tb.alt_mod,
+        scal[S_MAX_RANGE],
+        scal[S_BOARD_WIDTH],
+        scal[S_BOARD_DEPTH],
+        w.pst,
+    )
+    if log is not None:
+        lr = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
+        if lr >= 0:
+            log[lr, L_A + 0] = 0
+            log[lr, L_A + 1] = ds[i, F_MR]
+            log[lr, L_A + 2] = q
+            log[lr, L_A + 3] = r
+            log[lr, L_A + 4] = f
+            log[lr, L_A + 5] = 0
+            log[lr, L_A + 6] = MK_GROUND
+            log[lr, L_A + 7] = roll
+    ds[i, F_Q] = q
+    ds[i, F_R] = r
+    ds[i, F_F] = f
+    ds[i, F_MOVED] = 1
+
+
+@game_fn
+def take_off(ds, i, tb, mv, plan, geo, w, cnt, turn, log, nlog):
+    """ "Taking Off ... the dragon must climb to Very Low altitude and move a number of hexes
+    in a straight line equal to its minimum speed. This always costs a number of movement
+    points equal to its minimum speed plus 1 ... Once the dragon has made the required move,
+    any additional movement points may be spent normally" (p.17): the leap, then a move of
+    the points left from Very Low (the bot's, as any move). Returns False when the dragon
+    flew off the board (the leap, or no move of the rest stays on it)."""
+    scal = tb.scalars
+    speed = ds[i, F_SPEED]
+    cost = ds[i, F_MIN] + scal[S_TAKEOFF_OVER_MIN]
+    fits, q, r = takeoff_path(ds, i, scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH])
+    cnt[C_TAKEOFFS] += 1
+    cnt[C_TAKEOFF_POINTS] += cost
+    if not fits:
+        return fly(ds, i, -1, 0, speed, mv, w, cnt, turn, log, nlog, MK_TAKE_OFF)
+    ds[i, F_Q] = q
+    ds[i, F_R] = r
+    ds[i, F_ALT] = 1
+    rest = speed - cost
+    e, dalt = bot_move(ds[i, F_POLICY], ds, i, rest, tb, mv, plan, geo, w)
+    return fly(ds, i, e, dalt, rest, mv, w, cnt, turn, log, nlog, MK_TAKE_OFF)
+
+
+@game_fn
+def land(ds, i, tb, mv, w, cnt, turn, log, nlog):
+    """ "Landing ... A dragon may land on the ground from Very Low altitude by moving forward
+    1 hex and spending 1 point. This must be the dragon's last point, as its move ends there.
+    The dragon's altitude is now Ground" (p.17): the bot's flight of the other points ends
+    at Very Low, then the hex ahead. Returns False (and moves nothing) when the bot finds no
+    such flight: it then flies its move."""
+    scal = tb.scalars
+    width = scal[S_BOARD_WIDTH]
+    depth = scal[S_BOARD_DEPTH]
+    speed = ds[i, F_SPEED] - scal[S_LANDING_COST]
+    if speed < 0:
+        return False
+    e, dalt = choose_landing(
+        ds[i, F_POLICY],
+        ds,
+        i,
+        speed,
+        mv.off,
+        mv.h,
+        mv.rq,
+        mv.rr,
+        mv.f,
+        mv.box,
+        mv.pk,
+        mv.pe,
+        mv.alt_off,
+        mv.alt,
+        width,
+        depth,
+        scal[S_ALTITUDE_LEVELS],
+        w.pst,
+    )
+    if e < 0:
+        return False
+    fits, q, r = landing_hex(ds, i, e, dalt, mv.rq, mv.rr, mv.f, width, depth)
+    if not fits:
+        if w.pst.shape[0] > 1:
+            _scripted.script_landing_error(ds, i, ds[i, F_ALT] + dalt, w.pst)
+        return False
+    f0 = ds[i, F_F]
+    f = (f0 + mv.f[e]) % 6
+    if log is not None:
+        lr = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
+        if lr >= 0:
+            log[lr, L_A + 0] = ds[i, F_SPEED]
+            log[lr, L_A + 1] = ds[i, F_MR]
+            log[lr, L_A + 2] = q
+            log[lr, L_A + 3] = r
+            log[lr, L_A + 4] = f
+            log[lr, L_A + 5] = 0
+            log[lr, L_A + 6] = MK_LAND
+            log[lr, L_A + 8] = ds[i, F_Q] + mv.rq[e, f0]  # where the flight ended
+            log[lr, L_A + 9] = ds[i, F_R] + mv.rr[e, f0]
+    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
+    ds[i, F_Q] = q
+    ds[i, F_R] = r
+    ds[i, F_ALT] = 0
+    cnt[C_LANDINGS] += 1
+    return True
+
+
+@game_fn
+def crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, facing_roll):
+    """Dragon ``i`` crashes (advanced rules, pp. 17 and 22; ``cause`` ``CR_*``): "leave it in
+    the same hex but replace its altitude marker with a Ground counter"; "A crashing dragon
+    must roll on the Rear column of the Damage Allocation Table. The body part rolled will
+    take 1d6 points of crash damage for each altitude the dragon fell"; "If the dragon has a
+    rider, roll 1d6. If the result is a 1, 2 or 3, the rider has been killed in the fall".
+    ``facing_roll``: a crashing close-combat winner "must also roll for facing after the
+    loser does", its facing by the direction template (the caller rolls; -1 none). Crash
+    damage to a zeroed tail or wing goes to the body."""
+    scal = tb.scalars
+    gst = w.gst
+    levels = ds[i, F_ALT]
+    ds[i, F_ALT] = 0
+    cnt[C_CRASHES + cause] += 1
+    lr = roll_dice(gst, 2)
+    part = tb.alloc[lr, SIDE_REAR]
+    nd6 = levels * scal[S_CRASH_DICE_PER_LEVEL]
+    dr_ = roll_dice(gst, nd6)
+    cnt[C_DICE] += 2 + nd6
+    if log is not None:
+        log_effects_before(w.scratch, ds, i)
+        r = log_row(log, nlog, ds, turn, K_CRASH, i, -1)
+    took = damage(ds, i, hit_part(ds, i, part, opt), dr_)
+    if 1 <= levels <= 5:
+        cnt[C_CRASH_N + levels - 1] += 1
+        cnt[C_CRASH_SUM + levels - 1] += dr_
+        cnt[C_CRASH_SQ + levels - 1] += dr_ * dr_
+    fall = np.int64(0)
+    if ds[i, F_RIDER] > 0:
+        fall = roll_d6(gst)
+        cnt[C_DICE] += 1
+        cnt[C_FALL_CHECKS] += 1
+        if fall <= scal[S_RIDER_FALL_KILLS]:
+            ds[i, F_RIDER] = 0
+            ds[i, F_RTARGET] = -1
+            cnt[C_FALL_KILLED] += 1
+    refresh(ds, i, scal, opt)
+    if log is not None:
+        if r >= 0:
+            log[r, L_A + 0] = cause
+            log[r, L_A + 1] = levels
+            log[r, L_A + 2] = lr
+            log[r, L_A + 3] = part
+            log[r, L_A + 4] = dr_
+            log[r, L_A + 5] = took
+            log[r, L_A + 6] = fall
+            log[r, L_A + 7] = facing_roll
+        log_effects(log, nlog, w.scratch, ds, turn, i)
+
+
+@game_fn
+def crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog):
+    """After damage has taken effect (every breath, every rider's attack): with
+    ``OPT_CRASH_ZEROED`` each dragon still flying with a zeroed tail or wing crashes from
+    where it is (p.17), in seat order."""
+    if opt[OPT_CRASH_ZEROED] == 0:
+        return
+    for i in range(nd):
+        if ds[i, F_ALIVE] == 1 and ds[i, F_ALT] > 0 and crashes_by_damage(ds, i):
+            crash(ds, i, CR_ZEROED, opt, tb, w, cnt, turn, log, nlog, -1)
 
 
 @game_fn
@@ -932,7 +1213,7 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
         plus = 0 if spared else tb.rider_dice[kind, band, 1]
         dr_ = roll_dice(gst, nd6)
         cnt[C_DICE] += nd6
-        took = damage(ds, t, part, dr_ + plus) if not spared else 0
+        took = damage(ds, t, hit_part(ds, t, part, opt), dr_ + plus) if not spared else 0
         ds[a, F_DEALT] += took
         cnt[C_RIDER_DEALT + a] += took
         if log is not None:
@@ -947,15 +1228,17 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
         if at_once:
             if log is not None:
                 log_effects_before(w.scratch, ds, t)
-            refresh(ds, t, scal)
+            refresh(ds, t, scal, opt)
             if log is not None:
                 log_effects(log, nlog, w.scratch, ds, turn, t)
+            crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog)
     for i in range(nd):
         if log is not None:
             log_effects_before(w.scratch, ds, i)
-        refresh(ds, i, scal)
+        refresh(ds, i, scal, opt)
         if log is not None:
             log_effects(log, nlog, w.scratch, ds, turn, i)
+    crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog)
 
 
 @game_fn
@@ -1035,7 +1318,7 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
         if spared:
             part = tb.alloc[lr, side]
         else:
-            part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon)
+            part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon, opt)
         cnt[C_LOC + 5 * side + part] += 1
         if log is not None:
             if r >= 0:
@@ -1053,9 +1336,10 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
     for i in range(nd):
         if log is not None:
             log_effects_before(w.scratch, ds, i)
-        refresh(ds, i, scal)
+        refresh(ds, i, scal, opt)
         if log is not None:
             log_effects(log, nlog, w.scratch, ds, turn, i)
+    crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog)
 
 
 @game_fn
@@ -1074,6 +1358,15 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
             continue  # not engaged, or resolved when the earlier dragon came up
         if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
             continue
+        if ds[a, F_ALT] == 1 and opt[OPT_CRASH_VERY_LOW] == 1:
+            # "the mandatory loss of altitude will cause the two dragons to crash to the
+            # ground before the combat has taken place" (p.17); the fight is then one on the
+            # ground
+            crash(ds, a, CR_VERY_LOW, opt, tb, w, cnt, turn, log, nlog, -1)
+            crash(ds, b, CR_VERY_LOW, opt, tb, w, cnt, turn, log, nlog, -1)
+            if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
+                continue
+        air = ds[a, F_ALT] > 0  # the fight began in the air (crashes come after it)
         cc_begin(ds, a, b, scal)
         ra = roll_dice(gst, 2)
         rb = roll_dice(gst, 2)
@@ -1097,6 +1390,8 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
                     log[r, L_A + 1] = ra
                     log[r, L_A + 2] = rb
                     log[r, L_A + 3] = di - CC_DIFF_ZERO
+            if air:
+                crash_after_fight(ds, a, b, -1, -1, opt, tb, w, cnt, turn, log, nlog)
             continue
         cnt[C_CC + 3 * di + (0 if win == a else 2)] += 1
         lo_ = b if win == a else a
@@ -1111,6 +1406,7 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
         fr = roll_d6(gst) - 1
         cnt[C_DICE] += 1 + 2 + nd6 + self_dice + 1
         wf = choose_facing(ds[win, F_POLICY], ds, win, lo_, w.pst) % 6
+        wf0 = ds[win, F_F]  # the winner's facing before the fight (a crash rolls from it)
         if log is not None:
             lost_l = points_left(ds, lo_)
             lost_w = points_left(ds, win)
@@ -1137,6 +1433,35 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
                 log[r, L_A + 12] = rc
             log_effects(log, nlog, w.scratch, ds, turn, win)
             log_effects(log, nlog, w.scratch, ds, turn, lo_)
+        if air:
+            crash_after_fight(ds, lo_, win, win, wf0, opt, tb, w, cnt, turn, log, nlog)
+
+
+@game_fn
+def crash_after_fight(ds, a, b, win, wf0, opt, tb, w, cnt, turn, log, nlog):
+    """The crashes after a close combat in the air (p.17), ``a`` then ``b`` (the loser first):
+    a dragon whose speed less 2 falls below its minimum (``OPT_CRASH_SLOW``) or with a zeroed
+    tail or wing (``OPT_CRASH_ZEROED``) falls from the altitude of the fight. "If the winner
+    crashes, it must also roll for facing after the loser does. It doesn't get to choose its
+    facing" (p.22): the winner ``win`` (-1: a draw) rolls the direction template from its
+    facing before the fight ``wf0``."""
+    scal = tb.scalars
+    for i in (a, b):
+        if ds[i, F_ALIVE] == 0 or ds[i, F_ALT] == 0:
+            continue
+        cause = np.int64(-1)
+        if crash_after_combat(ds, i, opt, scal):
+            cause = CR_SLOW
+        elif opt[OPT_CRASH_ZEROED] == 1 and crashes_by_damage(ds, i):
+            cause = CR_ZEROED
+        if cause < 0:
+            continue
+        fr = np.int64(-1)
+        if i == win:
+            fr = roll_d6(w.gst) - 1
+            cnt[C_DICE] += 1
+            ds[i, F_F] = (wf0 - fr) % 6
+        crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, fr)
 
 
 @game_fn
@@ -1290,7 +1615,7 @@ def play_game(
                 r = log_row(log, nlog, ds, turn, K_INIT, w.order[k], -1)
                 if r >= 0:
                     log[r, L_A] = k
-        record_speeds(ds, na, opt, tb, w, turn, log, nlog)
+        record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog)
         made, nteams, last_team = finish_turn(
             ds, nd, na, 0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
         )

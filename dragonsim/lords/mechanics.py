@@ -18,7 +18,7 @@ from .. import random as _random
 from .._kernels import game_fn, guard_caches
 from ..random import below, d6, roll
 from . import hexes, movetables, state, tables
-from .hexes import adjacent_facing, arc_area, distance, may_breathe_angle
+from .hexes import adjacent_facing, arc_area, distance, may_breathe_angle, neighbour, on_board
 from .movetables import ALT_BOX, ALT_F, ALT_H
 from .state import (
     F_ALIVE,
@@ -69,6 +69,9 @@ from .state import (
     FD_TURN_START,
     FD_TURNS,
     OPT_ACCEL_WINGS,
+    OPT_CRASH_SLOW,
+    OPT_CRASH_VERY_LOW,
+    OPT_CRASH_ZEROED,
     OPT_RIDER_AT_ENGAGED,
     OPT_RIDER_DEATHS,
     OPT_RIDERS,
@@ -79,6 +82,7 @@ from .state import (
     PART_TAIL,
 )
 from .tables import (
+    ALT_MOD_GROUND,
     S_ACCEL,
     S_BREATH_STEPS_LOST,
     S_CC_ALTITUDE_DROP,
@@ -97,6 +101,8 @@ from .tables import (
     S_SPEED_LOST_PER_WING,
     S_STREAK_MAX_TURNS,
     S_STREAK_THRESHOLD,
+    S_TAKEOFF_MAX_SPEED,
+    S_TAKEOFF_OVER_MIN,
 )
 
 # ---- dice ---------------------------------------------------------------------------------------
@@ -206,8 +212,10 @@ def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, 
 
     "Start with the base number 8 and modify this number appropriately, using the To-Hit
     Modifiers Table" (p.10): the target's size (wings and body rows, ``F_TOHIT``), the arc area
-    it stands in, the Range Key and the altitude difference (p.11). "A dragon can only breathe
-    at a target in its arc of fire and within 6 hexes" (p.10)."""
+    it stands in, the Range Key and the altitude difference (p.11), and in the advanced rules
+    "If the attacker is on the ground, it gets a -1 to its attack number" (p.19; altitude 0
+    is only reached under them). "A dragon can only breathe at a target in its arc of fire
+    and within 6 hexes" (p.10)."""
     dist = distance(qa, ra, ds[t, F_Q], ds[t, F_R])
     if dist < 1 or dist > max_range:
         return -1
@@ -219,7 +227,10 @@ def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, 
         return -1
     if da < 0:
         da = -da
-    return tb_base + ds[t, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[da]
+    tn = tb_base + ds[t, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[da]
+    if alta == 0:
+        tn += alt_mod[ALT_MOD_GROUND]  # "Attacker is on the Ground" (advanced rules, p.19)
+    return tn
 
 
 @game_fn(inline="always")
@@ -241,7 +252,9 @@ def rider_target_number(ds, a, t, tb_base, alt_mod, rider_range, scal):
     the target's size and the altitude difference as for breath, no arc area, and for the
     range the Rider Abilities Table's bands: within the medium range ``S_RIDER_MEDIUM_MOD``,
     beyond it up to the long range ``S_RIDER_LONG_MOD`` (rule ``lords.rider_to_hit``). The
-    neck bend (p.10) is the dragon's, not the rider's, and does not apply."""
+    neck bend (p.10) is the dragon's, not the rider's, and does not apply. A rider on a dragon
+    on the ground takes the grounded attacker's -1 (p.19) as a breath would (assumed: the
+    rulebook names it for breath, and rider attacks are handled like breath attacks)."""
     kind = ds[a, F_RIDER]
     reach = rider_range[kind, 1]
     dist = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
@@ -252,6 +265,8 @@ def rider_target_number(ds, a, t, tb_base, alt_mod, rider_range, scal):
     if da < 0:
         da = -da
     mod = scal[S_RIDER_MEDIUM_MOD] if band == 0 else scal[S_RIDER_LONG_MOD]
+    if ds[a, F_ALT] == 0:
+        mod += alt_mod[ALT_MOD_GROUND]  # as for breath: a stable footing (p.19)
     return tb_base + ds[t, F_TOHIT] + alt_mod[da] + mod, band
 
 
@@ -401,19 +416,121 @@ def move_fits_as(
 
 
 @game_fn
-def can_engage(ds, i, j):
+def can_engage(ds, i, j, opt):
     """The engagement conditions (Movement, "Engaging", p.9): ``i`` (which has just moved)
     ends adjacent to and facing ``j``, at the same altitude, not Very Low ("The dragons may
     not be at Very Low altitude"), ``j`` has already moved, neither is engaged ("Only two
-    dragons may be engaged in any one fight"), and they are enemies."""
+    dragons may be engaged in any one fight"), and they are enemies. In the advanced rules
+    two dragons at Very Low may engage and crash (``OPT_CRASH_VERY_LOW``, p.17), and "Close
+    combat can happen between two dragons on the ground as well" (p.17)."""
+    alt = ds[i, F_ALT]
     return (
         is_enemy(ds, i, j)
         and ds[j, F_MOVED] == 1
         and ds[i, F_ENG] < 0
         and ds[j, F_ENG] < 0
-        and ds[i, F_ALT] == ds[j, F_ALT]
-        and ds[i, F_ALT] > 1
+        and alt == ds[j, F_ALT]
+        and (alt > 1 or alt == 0 or opt[OPT_CRASH_VERY_LOW] == 1)
         and adjacent_facing(ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[j, F_Q], ds[j, F_R])
+    )
+
+
+# ---- the ground (advanced rules, p.17) ----------------------------------------------------------
+
+
+@game_fn(inline="always")
+def crashes_by_damage(ds, i):
+    """Is a zeroed tail or wing keeping dragon ``i`` from flying ("it will crash to the
+    ground as it can no longer fly", p.17)? Such a dragon "may turn in that hex but it may
+    not move from it" and never takes off again (p.22)."""
+    return (
+        ds[i, F_DP + PART_TAIL] <= 0
+        or ds[i, F_DP + PART_LEFT_WING] <= 0
+        or ds[i, F_DP + PART_RIGHT_WING] <= 0
+    )
+
+
+@game_fn(inline="always")
+def hit_part(ds, t, part, opt):
+    """The part that takes a hit on ``t``'s ``part``: "Any additional damage to a tail or
+    wing after that part has been reduced to 0 transfers to the body instead" (p.17, with
+    ``OPT_CRASH_ZEROED``; the basic rules remove the dragon first)."""
+    if opt[OPT_CRASH_ZEROED] == 1 and part != PART_HEAD and part != PART_BODY:
+        if ds[t, F_DP + part] <= 0:
+            return PART_BODY
+    return part
+
+
+@game_fn(inline="always")
+def crash_after_combat(ds, i, opt, scal):
+    """Does ``i`` crash after a close combat in the air ("If the mandatory two-step loss of
+    speed in close combat brings a dragon's speed below its minimum speed, that dragon will
+    crash", ``OPT_CRASH_SLOW``, p.17)? Reads the speed it recorded this turn."""
+    return opt[OPT_CRASH_SLOW] == 1 and ds[i, F_SPEED] - scal[S_CC_SPEED_LOSS] < ds[i, F_MIN]
+
+
+@game_fn
+def takeoff_limits(ds, i, scal):
+    """``(lo, hi)`` of a take-off speed: "at least 1 point more than the dragon's minimum speed
+    and no higher than 7" (p.17), and not above its maximum speed now (assumed: the rulebook
+    names no exception to the maximum); ``hi < lo`` when it cannot take off at all."""
+    lo = ds[i, F_MIN] + scal[S_TAKEOFF_OVER_MIN]
+    hi = scal[S_TAKEOFF_MAX_SPEED]
+    if ds[i, F_MAX] < hi:
+        hi = ds[i, F_MAX]
+    return lo, hi
+
+
+@game_fn(inline="always")
+def hex_free(ds, i, q, r):
+    """Does no dragon in play other than ``i`` stand in hex ``(q, r)``?"""
+    for j in range(ds.shape[0]):
+        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
+            return False
+    return True
+
+
+@game_fn
+def takeoff_path(ds, i, width, depth):
+    """``(fits, q, r)``: the take-off's leap for dragon ``i`` on the ground: "climb to Very Low
+    altitude and move a number of hexes in a straight line equal to its minimum speed ...
+    before it may turn or climb" (p.17). ``(q, r)`` is where the leap ends; it fits when every
+    hex of it is on the board."""
+    q = ds[i, F_Q]
+    r = ds[i, F_R]
+    fits = True
+    for _ in range(ds[i, F_MIN]):
+        q, r = neighbour(q, r, ds[i, F_F])
+        if not on_board(q, r, width, depth):
+            fits = False
+    return fits, q, r
+
+
+@game_fn
+def landing_hex(ds, i, e, dalt, mv_rq, mv_rr, mv_f, width, depth):
+    """``(fits, q, r)``: the hex dragon ``i`` lands in after flying move-table entry ``e`` with
+    altitude change ``dalt`` ("by moving forward 1 hex and spending 1 point. This must be the
+    dragon's last point", p.17): the hex ahead of the flight's end, which must be at Very Low,
+    on the board and free."""
+    f0 = ds[i, F_F]
+    q = ds[i, F_Q] + mv_rq[e, f0]
+    r = ds[i, F_R] + mv_rr[e, f0]
+    q, r = neighbour(q, r, (f0 + mv_f[e]) % 6)
+    fits = ds[i, F_ALT] + dalt == 1 and on_board(q, r, width, depth) and hex_free(ds, i, q, r)
+    return fits, q, r
+
+
+@game_fn
+def ground_fits(ds, i, q, r, reach, width, depth):
+    """May dragon ``i`` on the ground end its move in ``(q, r)``? "The dragon can move up to
+    this number of hexes along the ground. It can move part or all of this number, or it can
+    opt to not move at all" (p.17): within ``reach`` hexes (0 for a dragon a zeroed tail or
+    wing keeps in its hex), on the board, free. Any hex within reach has a shortest path on
+    the board, and turns are free, so the distance is all that counts."""
+    return (
+        distance(ds[i, F_Q], ds[i, F_R], q, r) <= reach
+        and on_board(q, r, width, depth)
+        and hex_free(ds, i, q, r)
     )
 
 
@@ -421,19 +538,22 @@ def can_engage(ds, i, j):
 
 
 @game_fn
-def refresh(ds, i, scal):
+def refresh(ds, i, scal, opt):
     """Serious damage effects and removal for dragon ``i`` from its damage points (p.12).
 
     "As each body part is reduced to less than half of its original damage points": head ->
     breath one step down (minimum Cold), body -> tooth and claw one step down, each wing ->
     maximum speed -2, tail -> maneuverability two steps down (minimum I); "if any of a
-    dragon's body part damage tracks is reduced to 0 points, the dragon ... is removed".
+    dragon's body part damage tracks is reduced to 0 points, the dragon ... is removed"; with
+    ``OPT_CRASH_ZEROED`` only a zeroed head or body kills ("If its head or body are reduced to
+    0 damage points, the dragon has been killed", p.17): a zeroed tail or wing crashes it
+    (the engine's ``settle``).
     """
     num = scal[S_SERIOUS_NUM]
     den = scal[S_SERIOUS_DEN]
     dead = False
     for p in range(5):
-        if ds[i, F_DP + p] <= 0:
+        if ds[i, F_DP + p] <= 0 and (p <= PART_BODY or opt[OPT_CRASH_ZEROED] == 0):
             dead = True
     head = 1 if ds[i, F_DP + PART_HEAD] * den < ds[i, F_DP0 + PART_HEAD] * num else 0
     body = 1 if ds[i, F_DP + PART_BODY] * den < ds[i, F_DP0 + PART_BODY] * num else 0
@@ -543,7 +663,10 @@ def cc_modifier(ds, i, cc_by_mr, scal, opt):
 def cc_begin(ds, a, b, scal):
     """ "both dragons automatically drop one altitude level"; "both dragons subtract 2 from their
     current speed ... If subtracting 2 ... would cause it to drop below its minimum speed,
-    simply record the dragon's minimum speed" (p.13)."""
+    simply record the dragon's minimum speed" (p.13). On the ground "No altitude or speed
+    loss will occur" (p.17)."""
+    if ds[a, F_ALT] == 0:
+        return
     for i in (a, b):
         ds[i, F_ALT] -= scal[S_CC_ALTITUDE_DROP]
         if ds[i, F_ALT] < 1:
@@ -555,14 +678,15 @@ def cc_begin(ds, a, b, scal):
 
 
 @game_fn
-def resolve_breath(ds, a, t, side, loc_roll, dmg_roll, tb_alloc, tb_weapon):
+def resolve_breath(ds, a, t, side, loc_roll, dmg_roll, tb_alloc, tb_weapon, opt):
     """A breath hit of ``a`` on ``t`` from direction ``side`` (0 F .. 5 FL): "Roll 2d6 and
     cross-reference that number with the direction the attack came from on the Damage
     Allocation Table", then the breath weapon's dice (``dmg_roll`` = their sum) plus its bonus.
-    Ticks the points off and credits ``a``; returns the part hit (p.11)."""
+    Ticks the points off (a zeroed tail or wing's go to the body, :func:`hit_part`) and
+    credits ``a``; returns the part the table gives (p.11)."""
     part = tb_alloc[loc_roll, side]
     dmg = dmg_roll + tb_weapon[ds[a, F_BREATH], 1]
-    ds[a, F_DEALT] += damage(ds, t, part, dmg)
+    ds[a, F_DEALT] += damage(ds, t, hit_part(ds, t, part, opt), dmg)
     return part
 
 
@@ -607,12 +731,12 @@ def resolve_close_combat(
         dmg = dmg_roll + tb_weapon[ds[w, F_CLAW], 1]
         if opt[OPT_RIDERS] == 1 and ds[w, F_RIDER] == 1:
             dmg += scal[S_LANCER_DAMAGE]
-        ds[w, F_DEALT] += damage(ds, l, part, dmg)
+        ds[w, F_DEALT] += damage(ds, l, hit_part(ds, l, part, opt), dmg)
     allocate_self_damage(ds, w, self_roll, scal[S_SELF_DAMAGE_POLICY], scal)
     ds[l, F_F] = (ds[l, F_F] - facing_roll) % 6
     ds[w, F_F] = winner_facing
-    refresh(ds, w, scal)
-    refresh(ds, l, scal)
+    refresh(ds, w, scal, opt)
+    refresh(ds, l, scal, opt)
     return part
 
 
@@ -678,6 +802,14 @@ __all__ = [
     "move_fits_as",
     "other_path_fits",
     "can_engage",
+    "crashes_by_damage",
+    "hit_part",
+    "crash_after_combat",
+    "takeoff_limits",
+    "hex_free",
+    "takeoff_path",
+    "landing_hex",
+    "ground_fits",
     "refresh",
     "damage",
     "speed_limits",

@@ -56,7 +56,15 @@ FL), ``facing`` (the facing it turns to after winning a close combat; it keeps i
 when absent) and ``rider`` (with the advanced rider rules, the dragon its Javelin Thrower,
 Archer or Crossbow Shooter shoots at in the rider actions phase, p.18; none when absent) and
 ``early`` (true, with the advanced rule: the dragon announces at its first chance that it
-moves earlier in the phase, p.15).
+moves earlier in the phase, p.15) and ``land`` (true, with the advanced landing rule: the
+move's ``path`` or ``end`` is its flight of speed less 1 points, ending at Very Low, and the
+dragon then lands in the hex ahead, p.17).
+
+On the ground (advanced rules, p.17) a dragon records ``speed`` 0 to stay there, and its move
+is the hex and facing it moves to on the ground (``end`` with altitude ``Ground`` or none, or a
+``path`` of ``F`` and turns, which cost nothing there); or it records a take-off speed, and its
+``path`` or ``end`` is the move of the points left after the take-off's leap (its minimum
+speed in hexes straight ahead at Very Low, for its minimum speed plus 1 points).
 
 ``dice`` are the rolls each turn asks for, as the rulebook prints them (a roll of several dice
 is their sum): the initiative rolls (2d6 a dragon in play, in the script's dragon order, then
@@ -128,6 +136,7 @@ class Move:
     facing: int  # -1 keep
     rider: int = -1  # the rider's target (advanced rules, p.18), -1 none
     early: bool = False  # move earlier in the phase (advanced rules, p.15)
+    land: bool = False  # land after the move's flight (advanced rules, p.17)
 
 
 @dataclass(frozen=True)
@@ -175,8 +184,8 @@ def _direction(v, where: str, what: str, names=DIRECTION_NAMES) -> int:
 
 
 def _altitude(v, where: str) -> int:
-    levels = ALTITUDES[1:]  # Very Low .. Very High (Ground is advanced-rules only)
-    if isinstance(v, int) and not isinstance(v, bool) and 1 <= v < len(ALTITUDES):
+    levels = ALTITUDES  # Ground .. Very High (Ground only under the advanced rules, p.17)
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(ALTITUDES):
         return v
     if not isinstance(v, str):
         raise _err(where, f"altitude must be one of {', '.join(levels)}, got {v!r}")
@@ -264,6 +273,7 @@ def _move(spec, where: str, names: list[str]) -> Move:
         "facing",
         "rider",
         "early",
+        "land",
         "note",
     }
     extra = sorted(set(spec) - allowed)
@@ -303,7 +313,10 @@ def _move(spec, where: str, names: list[str]) -> Move:
     early = spec.get("early", False)
     if not isinstance(early, bool):
         raise _err(where, f"'early' must be true or false, got {early!r}")
-    return Move(speed, path, end, target, engage, side, facing, rider, early)
+    land = spec.get("land", False)
+    if not isinstance(land, bool):
+        raise _err(where, f"'land' must be true or false, got {land!r}")
+    return Move(speed, path, end, target, engage, side, facing, rider, early, land)
 
 
 def _name(v, names: list[str], where: str) -> str:
@@ -486,6 +499,7 @@ def decisions_array(sc: Script) -> np.ndarray:
             a[k + S.SR_FACING] = m.facing
             a[k + S.SR_RIDER] = m.rider
             a[k + S.SR_EARLY] = int(m.early)
+            a[k + S.SR_LAND] = int(m.land)
     return a
 
 
@@ -816,6 +830,20 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
             S.SD_WHY_REACH: "it is beyond the rider's long range (Rider Abilities Table, p.18)",
         }[b]
         return [((t, 4), f"{head}'s rider cannot shoot at {sc.names[a]}: {why}")]
+    if code == S.SD_LANDING:
+        why = (
+            f"its flight ends at {ALTITUDES[a] if 0 <= a < len(ALTITUDES) else a}, and a "
+            "landing is from Very Low"
+            if b == 0
+            else "the hex ahead of its flight is off the board or taken"
+        )
+        return [
+            (
+                (t, 3),
+                f"{head} cannot land: {why} (p.17: 'by moving forward 1 hex and spending 1 "
+                f"point. This must be the dragon's last point')",
+            )
+        ]
     if code == S.SD_SIDE:
         given = "" if c < 0 else f" ({SIDES[c]} is neither)"
         return [
@@ -855,8 +883,8 @@ def _walk_paths(sc: Script, log: np.ndarray, tb) -> tuple[list[tuple], dict[int,
             continue
         t, i = int(row[S.L_TURN]), int(row[S.L_I])
         m = sc.moves[t - 1][i] if 1 <= t <= sc.turns else None
-        if m is None or m.path is None:
-            continue
+        if m is None or m.path is None or int(row[S.L_A + 6]) != S.MK_FLY:
+            continue  # a move on the ground, a take-off or a landing: the kernel checked it
         snap = row[S.L_SNAP :].reshape(-1, S.N_SNAP)
         q, r, f, alt = (int(x) for x in snap[i, :4])
         mr = int(row[S.L_A + 1])

@@ -63,6 +63,7 @@ from .state import (
     F_Q,
     F_R,
     F_SAMPLES,
+    F_SPEED,
     F_TEAM,
     MAXD,
     N_COUNTERS,
@@ -195,7 +196,7 @@ def rollout(ds0, nd, na, k, order, e, dalt, jeng, opt, tb, range_mod, mv, plan, 
     while nteams > 1 and t < turn + HORIZON and t < limit:
         t += 1
         na2 = _engine.initiative(ds, nd, opt, tb, rw, cnt)
-        _engine.record_speeds(ds, na2, opt, tb, rw, t, None, None)
+        _engine.record_speeds(ds, na2, opt, tb, rw, cnt, t, None, None)
         _, nteams, _ = _engine.finish_turn(
             ds, nd, na2, 0, opt, tb, range_mod, mv, plan, geo, rw, cnt, t, None, None, None
         )
@@ -225,7 +226,7 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
     nc = 0
     for g in range(len(GENERATORS)):
         pid = GENERATORS[g]
-        e, dalt = _engine.bot_move(pid, ds, i, tb, mv, plan, geo, w)
+        e, dalt = _engine.bot_move(pid, ds, i, ds[i, F_SPEED], tb, mv, plan, geo, w)
         if e < 0:
             continue  # no legal move at all: every generator says so
         # the engagement this move would allow (at most one enemy is directly in front); the
@@ -234,7 +235,7 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
         apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
         jj = -1
         for j in range(nd):
-            if can_engage(ds, i, j):
+            if can_engage(ds, i, j, opt):
                 jj = j
                 break
         first = -1
@@ -252,6 +253,8 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
                 scal[S_MAX_RANGE],
                 tb.cc_by_mr,
                 scal[S_CC_SELF_DAMAGE_DICE],
+                opt,
+                scal,
             )
         ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT] = q, r, f, alt
         ds[i, F_MOVED] = 0

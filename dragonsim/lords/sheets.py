@@ -250,7 +250,8 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
     """The advanced rules the engine plays under ``rules``, as the keyword arguments of
     :func:`dragonsim.lords.state.default_options` (``init_mod``, ``accel_wings``,
     ``riders``, ``rider_attacks``, ``rider_deaths``, the two rider readings
-    ``rider_at_engaged``, ``rider_at_once``, and ``move_early``): every place that builds a
+    ``rider_at_engaged``, ``rider_at_once``, ``move_early``, and the ground's
+    ``crash_very_low``, ``crash_slow``, ``crash_zeroed``, ``landing``): every place that builds a
     kernel's options reads them here.
 
     >>> sorted(k for k, v in rule_switches("advanced").items() if v)
@@ -266,6 +267,10 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
         "rider_at_engaged": r.get("lords.rider_engaged_targets") == "any",
         "rider_at_once": r.get("lords.rider_effects") == "at-once",
         "move_early": bool(r.get("lords.advanced.move_early")),
+        "crash_very_low": bool(r.get("lords.advanced.crash_very_low")),
+        "crash_slow": bool(r.get("lords.advanced.crash_slow")),
+        "crash_zeroed": bool(r.get("lords.advanced.crash_zeroed")),
+        "landing": bool(r.get("lords.advanced.landing")),
     }
 
 

@@ -75,7 +75,14 @@ OPT_RIDER_DEATHS = 8  # 1: a body hit kills the rider instead on 2d6 = 7 (p.18)
 OPT_RIDER_AT_ENGAGED = 9  # 1: a rider may shoot at a dragon engaged with another (reading)
 OPT_RIDER_AT_ONCE = 10  # 1: a rider's damage takes effect at once, not after all riders (reading)
 OPT_MOVE_EARLY = 11  # 1: a dragon may move earlier in the movement phase (p.15)
-N_OPT = 12
+# the ground (advanced rules, p.17): the three ways to crash, and landing on purpose; any of
+# them brings the rules of being on the ground (crash damage, moving on the ground, taking off,
+# breathing and fighting there) into play
+OPT_CRASH_VERY_LOW = 12  # 1: an engagement at Very Low crashes both dragons before the fight
+OPT_CRASH_SLOW = 13  # 1: close combat's -2 below the minimum speed crashes the dragon after it
+OPT_CRASH_ZEROED = 14  # 1: a zeroed tail or wing crashes the dragon (a zeroed head or body kills)
+OPT_LANDING = 15  # 1: a dragon at Very Low may land (forward 1 hex for its last point)
+N_OPT = 16
 
 
 def default_options(
@@ -92,6 +99,10 @@ def default_options(
     rider_at_engaged: bool = False,
     rider_at_once: bool = False,
     move_early: bool = False,
+    crash_very_low: bool = False,
+    crash_slow: bool = False,
+    crash_zeroed: bool = False,
+    landing: bool = False,
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
@@ -107,6 +118,10 @@ def default_options(
     o[OPT_RIDER_AT_ENGAGED] = int(rider_at_engaged)
     o[OPT_RIDER_AT_ONCE] = int(rider_at_once)
     o[OPT_MOVE_EARLY] = int(move_early)
+    o[OPT_CRASH_VERY_LOW] = int(crash_very_low)
+    o[OPT_CRASH_SLOW] = int(crash_slow)
+    o[OPT_CRASH_ZEROED] = int(crash_zeroed)
+    o[OPT_LANDING] = int(landing)
     return o
 
 
@@ -156,7 +171,24 @@ C_RIDER_CHECKS = C_RIDER_DEALT + MAXD  # + RK_*: body hits on a dragon with a ri
 C_RIDER_KILLED = C_RIDER_CHECKS + 3  # + RK_*: of those, the 2d6 = 7 that killed the rider
 RK_BREATH, RK_CLOSE_COMBAT, RK_RIDER = range(3)
 C_EARLY = C_RIDER_KILLED + 3  # moves made earlier in the phase than the initiative order (p.15)
-N_COUNTERS = C_EARLY + 1
+# the ground (advanced rules, p.17): crashes by cause (CR_* below); crash damage by altitude
+# levels fallen (1..5: the crashes, the sum and the sum of squares of the points rolled); the
+# riders' 1d6 in a fall and the riders it killed; landings; take-offs and the points their
+# leap cost; the moves on the ground by the 1d6+3 rolled (4..9); the turns a dragon began on
+# the ground
+C_CRASHES = C_EARLY + 1  # + CR_*
+CR_VERY_LOW, CR_SLOW, CR_ZEROED = range(3)
+C_CRASH_N = C_CRASHES + 3  # + levels fallen - 1
+C_CRASH_SUM = C_CRASH_N + 5  # + levels fallen - 1
+C_CRASH_SQ = C_CRASH_SUM + 5  # + levels fallen - 1
+C_FALL_CHECKS = C_CRASH_SQ + 5
+C_FALL_KILLED = C_FALL_CHECKS + 1
+C_LANDINGS = C_FALL_KILLED + 1
+C_TAKEOFFS = C_LANDINGS + 1
+C_TAKEOFF_POINTS = C_TAKEOFFS + 1
+C_GROUND_ROLLS = C_TAKEOFF_POINTS + 1  # + the 1d6+3 rolled - 4
+C_GROUND_TURNS = C_GROUND_ROLLS + 6
+N_COUNTERS = C_GROUND_TURNS + 1
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
@@ -195,6 +227,12 @@ K_RTARGET, K_RIDER = 11, 12
 #: a dragon announces that it moves earlier in the phase (p.15): ``L_I`` it, ``L_J`` the
 #: dragon whose turn to move it was (both have not moved yet)
 K_EARLY = 13
+#: a dragon crashes (p.17; ``L_A``: cause CR_*, levels fallen, location roll, part, damage
+#: roll, points taken, the rider's 1d6 in the fall (0: none), the facing roll of a crashing
+#: close-combat winner (-1: none)); a ``K_MOVE`` row's ``L_A + 6`` is the move's kind
+#: (``MK_*``) and ``L_A + 7`` the 1d6+3 of a move on the ground
+K_CRASH = 14
+MK_FLY, MK_TAKE_OFF, MK_LAND, MK_GROUND = range(4)
 
 # ---- scripted games (:mod:`dragonsim.lords.script`) --------------------------------------------
 # A scripted game plays with two arrays in place of its game and policy streams (``Work.gst``
@@ -248,7 +286,8 @@ SR_SIDE = 9  # a corner's side (0 F .. 5 FL), -1 not given
 SR_FACING = 10  # a close-combat winner's new facing, -1 keep its facing
 SR_RIDER = 11  # the rider's target (advanced rules, p.18), -1 none
 SR_EARLY = 12  # 1: move earlier in the phase, at the first chance (advanced rules, p.15)
-N_SR = 13
+SR_LAND = 13  # 1: land after the move (its last point, forward 1 hex from Very Low, p.17)
+N_SR = 14
 SR_PATH, SR_END = 0, 1
 SD_OK = 0
 SD_NO_MOVE = 1  # the script gives the dragon no move this turn
@@ -262,3 +301,5 @@ SD_SIDE = 8  # a corner's side not given or not one of the two (A side 1, B side
 SD_RIDER = 9  # the rider cannot shoot at its target (A target, B why: SD_WHY_*)
 SD_WHY_ENGAGED, SD_WHY_TARGET_ENGAGED, SD_WHY_GONE, SD_WHY_ARC, SD_WHY_SELF = range(5)
 SD_WHY_NO_RIDER, SD_WHY_REACH = 5, 6  # no rider that shoots; out of the rider's long range
+SD_LANDING = 10  # a landing the rules do not allow (A altitude the flight ends at, B 0 / 1 the
+# hex ahead is on / off the board or taken)

@@ -52,7 +52,21 @@ S_ARC_DARK_DEG = 30
 S_ARC_GREY_DEG = 31
 S_ARC_LIGHT_DEG = 32
 S_SELF_DAMAGE_POLICY = 33
-N_SCALARS = 34
+# the ground (advanced rules, p.17; rule lords.ground)
+S_GROUND_MOVE_DICE = 34  # a move on the ground: this many d6 ...
+S_GROUND_MOVE_PLUS = 35  # ... plus this many hexes
+S_TAKEOFF_MAX_SPEED = 36  # a take-off speed: no higher than this ...
+S_TAKEOFF_OVER_MIN = 37  # ... and at least the minimum speed plus this
+S_CRASH_DICE_PER_LEVEL = 38  # crash damage: d6 per altitude level fallen
+S_RIDER_FALL_KILLS = 39  # a rider in a crash dies on a 1d6 of at most this
+S_LANDING_COST = 40  # points a landing's last hex costs
+N_SCALARS = 41
+
+#: ``KernelTables.alt_mod`` holds the modifiers by altitude steps apart (0..5), then at this
+#: index the grounded attacker's (rule lords.ground_attacker_mod, p.19)
+ALT_MOD_GROUND = 6
+#: the Damage Allocation Table's column a crash rolls on ("the Rear column", p.22)
+SIDE_REAR = 3
 
 SELF_DAMAGE_POLICIES = ("spread", "body", "largest")
 
@@ -70,7 +84,7 @@ class KernelTables(NamedTuple):
     body_tohit: np.ndarray  # [5]
     arc: np.ndarray  # [6] modifiers dark, grey, light; then their limits in degrees
     range_mod: np.ndarray  # [max_range + 1] by hex distance; index 0 = very short too
-    alt_mod: np.ndarray  # [6] by altitude steps apart
+    alt_mod: np.ndarray  # [7] by altitude steps apart 0..5, then ALT_MOD_GROUND
     min_speed: np.ndarray  # [5] by body
     max_speed: np.ndarray  # [5] by wings
     dp_body: np.ndarray  # [5]
@@ -108,7 +122,8 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
         range_mod[d] = rm[key]
     range_mod[0] = rm["Very Short"]
     alt = r.get("lords.altitude_mod")
-    alt_mod = np.array([*alt, alt[-1]], dtype=i64)  # 5 steps apart cannot occur in the air
+    # 5 steps apart (Very High over the ground) reads the last row; then the grounded attacker
+    alt_mod = np.array([*alt, alt[-1], r.get("lords.ground_attacker_mod")], dtype=i64)
     dp = r.get("lords.damage_points")
     tac = r.get("lords.tactics")
     riders = r.get("lords.riders")
@@ -163,6 +178,14 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
     s[S_ARC_GREY_DEG] = arc["grey"]
     s[S_ARC_LIGHT_DEG] = arc["light"]
     s[S_SELF_DAMAGE_POLICY] = SELF_DAMAGE_POLICIES.index(r.get("lords.self_damage_policy"))
+    gr = r.get("lords.ground")
+    s[S_GROUND_MOVE_DICE] = gr["move_dice"]
+    s[S_GROUND_MOVE_PLUS] = gr["move_plus"]
+    s[S_TAKEOFF_MAX_SPEED] = gr["takeoff_max_speed"]
+    s[S_TAKEOFF_OVER_MIN] = gr["takeoff_min_over_min"]
+    s[S_CRASH_DICE_PER_LEVEL] = gr["crash_dice_per_level"]
+    s[S_RIDER_FALL_KILLS] = gr["rider_fall_kills"]
+    s[S_LANDING_COST] = gr["landing_cost"]
 
     return KernelTables(
         turn_cost=turn_cost,

@@ -530,6 +530,62 @@ def _rules() -> list[Rule]:
             "movement (advanced rules)",
         ),
         R(
+            "lords.advanced.crash_very_low",
+            False,
+            _P,
+            "'When two dragons engage in close combat at Very Low altitude, the mandatory loss "
+            "of altitude will cause the two dragons to crash to the ground before the combat has "
+            "taken place. The combat will still occur, but only after you figure out the effects "
+            "of the crash' (p.17): an engagement at Very Low is allowed (the basic rules forbid "
+            "it, p.9), both fall one level, and the fight is then one on the ground ('No "
+            "altitude or speed loss will occur', p.17). Any crash rolls its damage on the Rear "
+            "column, 1d6 per level fallen, and a rider dies in the fall on 1-3 (p.22; values "
+            "lords.ground); a dragon on the ground moves 1d6+3 hexes with free turns, or takes "
+            "off, breathes at -1 and may fight another dragon on the ground (p.17).",
+            "close combat, the ground (advanced rules)",
+        ),
+        R(
+            "lords.advanced.crash_slow",
+            False,
+            _P,
+            "'If the mandatory two-step loss of speed in close combat brings a dragon's speed "
+            "below its minimum speed, that dragon will crash to the ground after the close "
+            "combat has been resolved. It does not matter if the crashing dragon won or lost "
+            "the combat, or even what altitude the combat took place at' (p.17), in place of "
+            "the basic rules' 'simply record the dragon's minimum speed' (p.13); 'If the winner "
+            "crashes, it must also roll for facing after the loser does. It doesn't get to "
+            "choose its facing' (p.22). The crash and the ground as for "
+            "lords.advanced.crash_very_low.",
+            "close combat, the ground (advanced rules)",
+        ),
+        R(
+            "lords.advanced.crash_zeroed",
+            False,
+            _P,
+            "'If a dragon is reduced to 0 damage points in its tail or either of its wings, it "
+            "will crash to the ground as it can no longer fly. If its head or body are reduced "
+            "to 0 damage points, the dragon has been killed' (p.17), in place of the basic "
+            "rules' removal for any part at 0 (p.12). The crash comes when the damage takes "
+            "effect (after every breath, after every rider has acted, after the close combat). "
+            "On the ground 'it may turn in that hex but it may not move from it' and 'Any "
+            "additional damage to a tail or wing after that part has been reduced to 0 "
+            "transfers to the body instead' (p.17); it can never take off again (p.22).",
+            "damage, the ground (advanced rules)",
+        ),
+        R(
+            "lords.advanced.landing",
+            False,
+            _P,
+            "'A dragon may land on the ground from Very Low altitude by moving forward 1 hex and "
+            "spending 1 point. This must be the dragon's last point, as its move ends there' "
+            "(p.17): the move's other points end at Very Low, the hex ahead is the landing hex. "
+            "The planning bots never land (a dragon on the ground moves at most 9 hexes, takes "
+            "off straight ahead at its minimum speed and is a target that cannot dodge, for a "
+            "-1 on its own breath); the random bot lands at a quarter of its chances; scripts "
+            "say when.",
+            "movement, the ground (advanced rules)",
+        ),
+        R(
             "lords.advanced.rider_attacks",
             False,
             _P,
@@ -725,11 +781,23 @@ def _rules() -> list[Rule]:
         ),
         R(
             "lords.ground",
-            {"move_dice": 1, "move_plus": 3, "takeoff_max_speed": 7, "takeoff_min_over_min": 1},
+            {
+                "move_dice": 1,
+                "move_plus": 3,
+                "takeoff_max_speed": 7,
+                "takeoff_min_over_min": 1,
+                "crash_dice_per_level": 1,
+                "rider_fall_kills": 3,
+                "landing_cost": 1,
+            },
             _P,
-            "Moving on the Ground: 1d6+3 hexes; Taking Off: at least minimum speed +1 and no "
-            "higher than 7 (p.17)",
-            "advanced rules: ground",
+            "Moving on the Ground: 'roll 1d6+3. The dragon can move up to this number of hexes' "
+            "(p.17); Taking Off: 'a speed of at least 1 point more than the dragon's minimum "
+            "speed and no higher than 7' (p.17); a crash: 'The body part rolled will take 1d6 "
+            "points of crash damage for each altitude the dragon fell' and 'If the dragon has a "
+            "rider, roll 1d6. If the result is a 1, 2 or 3, the rider has been killed in the "
+            "fall' (p.22); Landing 'costs 1 point' (p.17)",
+            "advanced rules: the ground",
             bounds=(0, 30),
         ),
         R(

@@ -32,6 +32,8 @@ from . import scripted as _scripted
 from .planner import (
     plan_engage,
     plan_facing,
+    plan_ground_move,
+    plan_ground_speed,
     plan_move,
     plan_rider_target,
     plan_side,
@@ -42,6 +44,10 @@ from .random import (
     pick_early,
     pick_engage,
     pick_facing,
+    pick_ground_move,
+    pick_ground_speed,
+    pick_land,
+    pick_landing,
     pick_move,
     pick_rider_target,
     pick_side,
@@ -52,6 +58,9 @@ from .scripted import (
     script_early,
     script_engage,
     script_facing,
+    script_ground_move,
+    script_ground_speed,
+    script_land,
     script_move,
     script_rider_target,
     script_side,
@@ -177,15 +186,28 @@ def choose_move(
 
 @game_fn(inline="always")
 def choose_engage(
-    pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, cc_by_mr, self_dice, pst
+    pid,
+    ds,
+    i,
+    plan,
+    tb_base,
+    arc,
+    range_mod,
+    alt_mod,
+    max_range,
+    cc_by_mr,
+    self_dice,
+    opt,
+    scal,
+    pst,
 ):
     """Whom dragon ``i`` engages after its move (-1: nobody). Only one dragon can be directly
     in front, so there is at most one candidate; the bot decides whether to engage it."""
     if pst.shape[0] > 1:
-        return script_engage(ds, i, pst)
+        return script_engage(ds, i, opt, pst)
     j = -1
     for k in range(ds.shape[0]):
-        if can_engage(ds, i, k):
+        if can_engage(ds, i, k, opt):
             j = k
             break
     if j < 0:
@@ -193,8 +215,125 @@ def choose_engage(
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_engage(j, pst)
     return plan_engage(
-        pid, ds, i, j, plan, tb_base, arc, range_mod, alt_mod, max_range, cc_by_mr, self_dice
+        pid,
+        ds,
+        i,
+        j,
+        plan,
+        tb_base,
+        arc,
+        range_mod,
+        alt_mod,
+        max_range,
+        cc_by_mr,
+        self_dice,
+        opt,
+        scal,
     )
+
+
+# ---- the ground (advanced rules, p.17) ----------------------------------------------------------
+
+
+@game_fn(inline="always")
+def choose_ground_speed(pid, ds, i, lo, hi, width, depth, pst):
+    """What dragon ``i`` on the ground records: 0 ("ground": it stays) or a take-off speed
+    ``lo..hi`` ("at least 1 point more than the dragon's minimum speed and no higher than 7",
+    p.17)."""
+    if pst.shape[0] > 1:
+        return script_ground_speed(ds, i, lo, hi, pst)
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_ground_speed(ds, i, lo, hi, width, depth, pst)
+    return plan_ground_speed(pid, ds, i, lo, hi, width, depth)
+
+
+@game_fn(inline="always")
+def choose_ground_move(
+    pid, ds, i, reach, plan, tb_base, arc, range_mod, alt_mod, max_range, width, depth, pst
+):
+    """Where dragon ``i`` on the ground moves: ``(q, r, facing)`` within ``reach`` hexes
+    ("roll 1d6+3 ... it may turn any number of times at no cost", p.17)."""
+    if pst.shape[0] > 1:
+        return script_ground_move(ds, i, reach, width, depth, pst)
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_ground_move(ds, i, reach, width, depth, pst)
+    return plan_ground_move(
+        pid, ds, i, reach, plan, tb_base, arc, range_mod, alt_mod, max_range, width, depth, pst
+    )
+
+
+@game_fn(inline="always")
+def choose_landing(
+    pid,
+    ds,
+    i,
+    speed,
+    mv_off,
+    mv_h,
+    mv_rq,
+    mv_rr,
+    mv_f,
+    mv_box,
+    mv_pk,
+    mv_pe,
+    mv_alt_off,
+    mv_alt,
+    width,
+    depth,
+    alt_levels,
+    pst,
+):
+    """The flight of a landing move (p.17): ``(entry, dalt)`` of ``speed`` points (the
+    recorded speed less the landing's), ending at Very Low; ``(-1, 0)`` when the bot finds
+    none (it then flies its move). A script gives the flight's end."""
+    if pst.shape[0] > 1:
+        return script_move(
+            ds,
+            i,
+            speed,
+            mv_off,
+            mv_h,
+            mv_rq,
+            mv_rr,
+            mv_box,
+            mv_pk,
+            mv_pe,
+            mv_alt_off,
+            mv_alt,
+            width,
+            depth,
+            alt_levels,
+            pst,
+        )
+    return pick_landing(
+        pid,
+        ds,
+        i,
+        speed,
+        mv_off,
+        mv_h,
+        mv_rq,
+        mv_rr,
+        mv_f,
+        mv_box,
+        mv_alt_off,
+        mv_alt,
+        width,
+        depth,
+        alt_levels,
+        pst,
+    )
+
+
+@game_fn(inline="always")
+def choose_land(pid, ds, i, pst):
+    """Does dragon ``i`` try to land this move (p.17)? The planners never do (see the rule
+    ``lords.advanced.landing``)."""
+    if pst.shape[0] > 1:
+        return script_land(ds, i, pst)
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_land(pst)
+    return False
 
 
 @game_fn(inline="always")

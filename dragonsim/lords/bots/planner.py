@@ -28,15 +28,19 @@ from ... import _kernels, _llvm
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
 from ..._llvm import prefetch, stack_empty
-from .. import hexes, mechanics, movetables, state
+from .. import hexes, mechanics, movetables, state, tables
 from ..hexes import DQ, DR, distance, facing_toward, rotate
 from ..mechanics import (
+    crash_after_combat,
+    crashes_by_damage,
     draw_below,
+    ground_fits,
     is_enemy,
     may_shoot_at,
     move_fits_as,
     other_path_fits,
     rider_target_number,
+    takeoff_path,
     target_number,
 )
 from ..movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
@@ -56,6 +60,7 @@ from ..state import (
     F_TOHIT,
     N_PARTS,
 )
+from ..tables import ALT_MOD_GROUND
 from . import EDGE_EXACT, FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER, WEIGHTED
 from . import plan as _plan
 from .plan import (
@@ -136,6 +141,10 @@ TWO_D6_WAYS = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
 #: "no limit" (a distance or count beyond any real one)
 NO_ENGAGE = -1e9
 FAR = 1 << 30
+#: on the ground (advanced rules, p.17): points a hex and facing on the ground loses when the
+#: take-off's straight leap (its minimum speed in hexes) would leave the board from there, so
+#: that it could not take off next turn
+GROUND_NO_TAKEOFF = 3.0
 
 
 @game_fn
@@ -162,6 +171,122 @@ def plan_speed(pid, ds, i, lo, hi):
     if want > hi:
         want = hi
     return want
+
+
+@game_fn
+def plan_ground_speed(pid, ds, i, lo, hi, width, depth):
+    """What a planner on the ground records (advanced rules, p.17): a take-off speed
+    ``lo..hi`` (the speed it would fly at, :func:`plan_speed`) when it can take off and the
+    leap straight ahead stays on the board; otherwise 0, "ground" (it stays, turns and moves on
+    the ground, :func:`plan_ground_move`, and takes off when it faces open sky)."""
+    if lo > hi or crashes_by_damage(ds, i):
+        return 0
+    fits, _, _ = takeoff_path(ds, i, width, depth)
+    if not fits:
+        return 0
+    return plan_speed(pid, ds, i, lo, hi)
+
+
+@game_fn
+def plan_ground_move(
+    pid, ds, i, reach, plan, tb_base, arc, range_mod, alt_mod, max_range, width, depth, pst
+):
+    """Where a planner on the ground moves (advanced rules, p.17: up to ``reach`` hexes, turns
+    free; ``reach`` 0: it only turns): ``(q, r, facing)``. Every planner scores the hexes and
+    facings within reach the hunter's way (its expected breath damage from there, the
+    grounded attacker's -1 included, less the enemies' expected damage at it, moved enemies
+    at full weight and the others at ``UNMOVED_THREAT_WEIGHT``), less ``GROUND_NO_TAKEOFF``
+    when it could not take off from there next turn, less ``HUNTER_PULL`` per hex to the
+    nearest enemy. The first best in a fixed order, or (fair versions) one of the best
+    uniformly."""
+    fair = FAIR[pid] == 1
+    weighted = WEIGHTED[pid] == 1
+    w_off1 = plan[PLAN_WEIGHTS, W_OFF_MOVED] if weighted else 1.0
+    w_off0 = plan[PLAN_WEIGHTS, W_OFF_UNMOVED] if weighted else 1.0
+    w_dng1 = plan[PLAN_WEIGHTS, W_DNG_MOVED] if weighted else 1.0
+    w_dng0 = plan[PLAN_WEIGHTS, W_DNG_UNMOVED] if weighted else UNMOVED_THREAT_WEIGHT
+    w_pull = plan[PLAN_WEIGHTS, W_PULL] if weighted else HUNTER_PULL
+    grounded = crashes_by_damage(ds, i)
+    q0 = ds[i, F_Q]
+    r0 = ds[i, F_R]
+    f0 = ds[i, F_F]
+    my_dmg = plan[PLAN_E_DMG, ds[i, F_BREATH]]
+    best = -1e300
+    bq = q0
+    br = r0
+    bf = f0
+    nbest = 0
+    for dq in range(-reach, reach + 1):
+        for dr in range(-reach, reach + 1):
+            q = q0 + dq
+            r = r0 + dr
+            if not ground_fits(ds, i, q, r, reach, width, depth):
+                continue
+            # score as a target standing there (the enemies' shots read my hex from ds)
+            ds[i, F_Q] = q
+            ds[i, F_R] = r
+            near = FAR
+            dng = 0.0
+            for j in range(ds.shape[0]):
+                if not is_enemy(ds, i, j):
+                    continue
+                d = distance(q, r, ds[j, F_Q], ds[j, F_R])
+                if d < near:
+                    near = d
+                if ds[j, F_ENG] >= 0:
+                    continue
+                tn2 = target_number(
+                    ds,
+                    j,
+                    i,
+                    ds[j, F_Q],
+                    ds[j, F_R],
+                    ds[j, F_F],
+                    ds[j, F_ALT],
+                    tb_base,
+                    arc,
+                    range_mod,
+                    alt_mod,
+                    max_range,
+                )
+                w = w_dng1 if ds[j, F_MOVED] == 1 else w_dng0
+                dng += w * p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
+            for f in range(6):
+                off = 0.0
+                for j in range(ds.shape[0]):
+                    if not is_enemy(ds, i, j) or ds[j, F_ENG] >= 0:
+                        continue
+                    tn = target_number(
+                        ds, i, j, q, r, f, 0, tb_base, arc, range_mod, alt_mod, max_range
+                    )
+                    wo = w_off1 if ds[j, F_MOVED] == 1 else w_off0
+                    v = wo * p_hit(plan, tn) * my_dmg
+                    if v > off:
+                        off = v
+                sc = off - dng
+                if near < FAR:
+                    sc -= w_pull * near
+                if not grounded:
+                    ds[i, F_F] = f
+                    fits, _, _ = takeoff_path(ds, i, width, depth)
+                    ds[i, F_F] = f0
+                    if not fits:
+                        sc -= GROUND_NO_TAKEOFF
+                if sc > best:
+                    best = sc
+                    bq = q
+                    br = r
+                    bf = f
+                    nbest = 1
+                elif fair and sc == best:
+                    nbest += 1
+                    if draw_below(pst, nbest) == 0:
+                        bq = q
+                        br = r
+                        bf = f
+    ds[i, F_Q] = q0
+    ds[i, F_R] = r0
+    return bq, br, bf
 
 
 @game_fn(inline="always")
@@ -520,6 +645,8 @@ def plan_move(
                 moved = scratch[e8 + 6]
                 ada = abs(alt - ealt)
                 am = alt_mod[ada] if ada < alt_mod.shape[0] else 0
+                # its shot at me from the ground takes the grounded attacker's -1 (p.19)
+                ag = alt_mod[ALT_MOD_GROUND] if ealt == 0 else 0
                 w = w_dng1 if moved else w_dng0
                 wo = w_off1 if moved else w_off0
                 e_dmg = plan[PLAN_E_DMG, scratch[e8 + 7] >> 8]
@@ -546,7 +673,7 @@ def plan_move(
                     off = max(
                         boff[k], wo * (plan[PLAN_P_HIT1, min(max(tn, 0), PLAN_WIDTH - 1)] * my_dmg)
                     )
-                    tn2 = my_tn + (w_ >> 2) + am
+                    tn2 = my_tn + (w_ >> 2) + am + ag
                     dng = bdng[k] + (
                         w * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)] * e_dmg
                     )
@@ -605,15 +732,32 @@ def plan_move(
 
 @game_fn
 def plan_engage(
-    pid, ds, i, j, plan, tb_base, arc, range_mod, alt_mod, max_range, cc_by_mr, self_dice
+    pid,
+    ds,
+    i,
+    j,
+    plan,
+    tb_base,
+    arc,
+    range_mod,
+    alt_mod,
+    max_range,
+    cc_by_mr,
+    self_dice,
+    opt,
+    scal,
 ):
     """Whether a planner engages the one candidate ``j`` (``j`` or -1): the brawler always,
     the sniper never, the hunter when the expected tooth-and-claw exchange beats the breath
-    exchange it gives up."""
+    exchange it gives up, and never when the engagement would crash it (advanced rules,
+    p.17: at Very Low, or flying too slowly to lose 2 points of speed): a crash costs 1d6 a
+    level fallen and the freedom to fly, which its estimate of the fight does not count."""
     kind = KINDS[pid]
     if kind == P_BRAWLER:
         return j
     if kind == P_SNIPER:
+        return -1
+    if ds[i, F_ALT] == 1 or (ds[i, F_ALT] > 0 and crash_after_combat(ds, i, opt, scal)):
         return -1
     weighted = WEIGHTED[pid] == 1
     if weighted:  # the weights the move was scored with (j has moved: it is adjacent)
@@ -770,6 +914,7 @@ guard_caches(
         mechanics,
         movetables,
         state,
+        tables,
         _random,
         _llvm,
         _kernels,

@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
+
 from ... import _kernels
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
 from .. import hexes, mechanics, movetables, state
 from ..mechanics import (
+    crashes_by_damage,
     draw_below,
+    ground_fits,
     is_enemy,
+    landing_hex,
     may_shoot_at,
     move_fits_as,
     rider_target_number,
+    takeoff_path,
     target_number,
 )
 from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
@@ -143,6 +149,103 @@ def pick_move(
                         return e, dalt
                     k -= 1
     return -1, 0
+
+
+@game_fn
+def pick_ground_speed(ds, i, lo, hi, width, depth, pst):
+    """On the ground (advanced rules, p.17): "ground" (0) or a take-off speed ``lo..hi``,
+    uniform over the choices; always 0 when it cannot take off (a zeroed tail or wing, no
+    speed allowed) or its leap straight ahead would leave the board (the random bot never
+    flies off by choice)."""
+    if lo > hi or crashes_by_damage(ds, i) or not takeoff_path(ds, i, width, depth)[0]:
+        return np.int64(0)
+    k = draw_below(pst, hi - lo + 2)
+    return np.int64(0) if k == 0 else lo + k - 1
+
+
+@game_fn
+def pick_land(pst):
+    """Land this move, when it can (advanced rules, p.17)? Yes with probability 1/4."""
+    return draw_below(pst, 4) == 0
+
+
+@game_fn
+def pick_landing(
+    pid,
+    ds,
+    i,
+    speed,
+    mv_off,
+    mv_h,
+    mv_rq,
+    mv_rr,
+    mv_f,
+    mv_box,
+    mv_alt_off,
+    mv_alt,
+    width,
+    depth,
+    alt_levels,
+    pst,
+):
+    """A landing move: a flight of ``speed`` points (its recorded speed less the landing's
+    point) that ends at Very Low with the hex ahead on the board and free (p.17), uniform over
+    those, from a random start of its block; ``(-1, 0)`` when there is none."""
+    exact = EDGE_EXACT[pid] == 1
+    mr = ds[i, F_MR]
+    dalt = 1 - ds[i, F_ALT]
+    b = speed - dalt
+    if b < 0 or b >= mv_off.shape[1] - 1:
+        return np.int64(-1), np.int64(0)
+    a = mv_off[mr, b]
+    c = mv_off[mr, b + 1] - a
+    n = 0
+    pick = np.int64(-1)
+    for e in range(a, a + c):
+        if not move_fits_as(
+            exact,
+            ds,
+            i,
+            e,
+            dalt,
+            mv_h,
+            mv_rq,
+            mv_rr,
+            mv_box,
+            mv_alt_off,
+            mv_alt,
+            width,
+            depth,
+            alt_levels,
+        ):
+            continue
+        if not landing_hex(ds, i, e, dalt, mv_rq, mv_rr, mv_f, width, depth)[0]:
+            continue
+        n += 1
+        if draw_below(pst, n) == 0:  # reservoir sampling: uniform over the landings
+            pick = e
+    if pick < 0:
+        return np.int64(-1), np.int64(0)
+    return pick, dalt
+
+
+@game_fn
+def pick_ground_move(ds, i, reach, width, depth, pst):
+    """A move on the ground (p.17): a hex within ``reach`` and a facing, uniform over the
+    legal ones; ``(q, r, facing)``."""
+    q0 = ds[i, F_Q]
+    r0 = ds[i, F_R]
+    n = 0
+    bq = q0
+    br = r0
+    for dq in range(-reach, reach + 1):
+        for dr in range(-reach, reach + 1):
+            if ground_fits(ds, i, q0 + dq, r0 + dr, reach, width, depth):
+                n += 1
+                if draw_below(pst, n) == 0:
+                    bq = q0 + dq
+                    br = r0 + dr
+    return bq, br, draw_below(pst, 6)
 
 
 @game_fn

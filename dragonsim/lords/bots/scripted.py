@@ -24,6 +24,8 @@ from .. import hexes, mechanics, movetables, state
 from ..hexes import rotate
 from ..mechanics import (
     can_engage,
+    crashes_by_damage,
+    ground_fits,
     is_enemy,
     may_shoot_at,
     move_fits_exact,
@@ -50,6 +52,7 @@ from ..state import (
     SD_ERR_DRAGON,
     SD_ERR_TURN,
     SD_ERROR,
+    SD_LANDING,
     SD_NO_MOVE,
     SD_OCCUPIED,
     SD_OFF_BOARD,
@@ -74,6 +77,7 @@ from ..state import (
     SR_F,
     SR_FACING,
     SR_GIVEN,
+    SR_LAND,
     SR_MODE,
     SR_PATH,
     SR_Q,
@@ -125,6 +129,78 @@ def script_speed(ds, i, lo, hi, pst):
         _error(pst, SD_SPEED, i, s, lo, hi)
         return lo if s < lo else hi
     return s
+
+
+@game_fn
+def script_ground_speed(ds, i, lo, hi, pst):
+    """What the script records for dragon ``i`` on the ground (advanced rules, p.17): 0
+    ("ground", ``"speed": 0``) or a take-off speed ``lo..hi``; a dragon a zeroed tail or
+    wing keeps on the ground may only record 0."""
+    pst[SD_COUNT + i] = np.uint64(_get(pst, SD_COUNT + i) + 1)
+    k = _row(pst, i)
+    if k < 0 or _get(pst, k + SR_GIVEN) == 0:
+        _error(pst, SD_NO_MOVE, i, 0, 0, 0)
+        return np.int64(0)
+    s = _get(pst, k + SR_SPEED)
+    if s == 0:
+        return s
+    if crashes_by_damage(ds, i):
+        hi = lo - 1
+    if s < lo or s > hi:
+        _error(pst, SD_SPEED, i, s, lo, hi)
+        return np.int64(0)
+    return s
+
+
+@game_fn
+def script_land(ds, i, pst):
+    """Does the script land dragon ``i`` at the end of its move (``"land": true``, p.17)?"""
+    k = _row(pst, i)
+    return k >= 0 and _get(pst, k + SR_LAND) == 1
+
+
+@game_fn
+def script_landing_error(ds, i, alt, pst):
+    """The script's landing for dragon ``i`` is not one the rules allow: its flight ends at
+    altitude ``alt`` (a landing is from Very Low, p.17) or the hex ahead is off the board or
+    taken."""
+    _error(pst, SD_LANDING, i, alt, 0 if alt != 1 else 1, 0)
+
+
+@game_fn
+def script_ground_move(ds, i, reach, width, depth, pst):
+    """The script's move on the ground for dragon ``i`` (p.17): ``(q, r, facing)`` within
+    ``reach`` hexes, on the board and free, given as a path (``SR_PATH``) or on the map
+    (``SR_END``; the altitude, if given, must be 0); it stays where it is after an error."""
+    k = _row(pst, i)
+    q0 = ds[i, F_Q]
+    r0 = ds[i, F_R]
+    f0 = ds[i, F_F]
+    if k < 0 or _get(pst, k + SR_GIVEN) == 0:
+        return q0, r0, f0
+    if _get(pst, k + SR_MODE) == SR_PATH:
+        dq, dr = rotate(_get(pst, k + SR_Q), _get(pst, k + SR_R), f0)
+        q = q0 + dq
+        r = r0 + dr
+        f = (f0 + _get(pst, k + SR_F)) % 6
+        a = _get(pst, k + SR_ALT)
+    else:
+        q = _get(pst, k + SR_Q)
+        r = _get(pst, k + SR_R)
+        f = _get(pst, k + SR_F)
+        a = _get(pst, k + SR_ALT)
+        a = np.int64(0) if a < 0 else a
+    if a != 0:
+        _error(pst, SD_UNREACHABLE, i, ds[i, F_MR], reach, a)
+        return q0, r0, f0
+    if not ground_fits(ds, i, q, r, reach, width, depth):
+        for j in range(ds.shape[0]):
+            if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
+                _error(pst, SD_OCCUPIED, i, j, 0, 0)
+                return q0, r0, f0
+        _error(pst, SD_UNREACHABLE, i, ds[i, F_MR], reach, 0)
+        return q0, r0, f0
+    return q, r, f
 
 
 @game_fn
@@ -201,7 +277,7 @@ def script_move(
 
 
 @game_fn
-def script_engage(ds, i, pst):
+def script_engage(ds, i, opt, pst):
     """The dragon ``i`` engages after its move when the script says so (-1: none); an
     engagement needs the dragon in front of it at the same altitude, not Very Low, that has
     moved and is not engaged (p.9, :func:`~dragonsim.lords.mechanics.can_engage`)."""
@@ -209,7 +285,7 @@ def script_engage(ds, i, pst):
     if k < 0 or _get(pst, k + SR_ENGAGE) == 0:
         return np.int64(-1)
     for j in range(ds.shape[0]):
-        if can_engage(ds, i, j):
+        if can_engage(ds, i, j, opt):
             return np.int64(j)
     _error(pst, SD_ENGAGE, i, 0, 0, 0)
     return np.int64(-1)
