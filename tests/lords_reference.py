@@ -89,12 +89,21 @@ def serious_effects(d: dict, sc=None) -> None:
     d["claws"] = max(0, d["claws_sheet"] - (sc.claw_steps if body else 0))
     d["max_speed"] = d["max_sheet"] - sc.speed_per_wing * (int(lw) + int(rw))
     d["mr"] = min(8, d["mr_sheet"] + (sc.mr_steps if tail else 0))
-    if any(p <= 0 for p in d["points"]):
+    if d.get("crash_zeroed"):
+        # "If its head or body are reduced to 0 damage points, the dragon has been killed"
+        # (advanced rules, p.17); a zeroed tail or wing crashes it instead
+        if min(d["points"][:2]) <= 0:
+            d["alive"] = 0
+    elif any(p <= 0 for p in d["points"]):
         d["alive"] = 0  # "if any ... is reduced to 0 points, the dragon ... is removed"
 
 
 def take_damage(d: dict, part: int, amount: int) -> int:
-    """ "tick from the damage track of that body part"; never below 0. Returns points taken."""
+    """ "tick from the damage track of that body part"; never below 0. Returns points taken.
+    With the advanced crash rule (``d["crash_zeroed"]``) "Any additional damage to a tail or
+    wing after that part has been reduced to 0 transfers to the body instead" (p.17)."""
+    if d.get("crash_zeroed") and part >= 2 and d["points"][part] <= 0:
+        part = 1
     took = max(0, min(amount, d["points"][part]))
     d["points"][part] -= took
     return took
@@ -346,6 +355,43 @@ def any_move_stays(start, speed, turn_cost_row, occupied, *, width=33, depth=24,
     )
 
 
+def ground_reach(start, end, reach, occupied, *, width=33, depth=24) -> bool:
+    """Can a dragon on the ground walk from ``start`` to ``end`` (each ``(q, r)``) in at most
+    ``reach`` hexes without leaving the board (advanced rules, p.17: "move up to this number
+    of hexes along the ground ... it may turn any number of times at no cost"), ending in a
+    hex not in ``occupied``? A breadth-first search over board hexes, independent of the
+    engine's distance test."""
+    if end in occupied or not on_board(*end, width, depth):
+        return False
+    seen = {start}
+    frontier = [start]
+    for _ in range(reach):  # every hex within reach steps on the board
+        nxt = []
+        for q, r in frontier:
+            for d in range(6):
+                h = (q + int(DQ[d]), r + int(DR[d]))
+                if h not in seen and on_board(*h, width, depth):
+                    seen.add(h)
+                    nxt.append(h)
+        frontier = nxt
+    return end in seen
+
+
+def leap(start, steps):
+    """The hexes of a take-off's straight leap (p.17: "move a number of hexes in a straight
+    line equal to its minimum speed") from ``start`` (``(q, r, facing)``)."""
+    q, r, f = start
+    out = []
+    for _ in range(steps):
+        q, r = q + int(DQ[f]), r + int(DR[f])
+        out.append((q, r))
+    return out
+
+
+#: the crash causes as the log numbers them (``CR_*``)
+CRASH_CAUSES = ("Very Low engagement", "speed below minimum", "zeroed tail or wing")
+
+
 # ------------------------------------------------------------------------------------------------
 # the legality checker
 # ------------------------------------------------------------------------------------------------
@@ -408,6 +454,17 @@ def check_log(
 
     maxr = int(tables.scalars[S_MAX_RANGE])
     early_on = options is not None and options[S.OPT_MOVE_EARLY] == 1
+
+    def on(key):
+        return options is not None and options[key] == 1
+
+    # the ground (advanced rules, p.17): its numbers from the rules tables
+    sc_ = tables.scalars
+    g_dice, g_plus = int(sc_[T.S_GROUND_MOVE_DICE]), int(sc_[T.S_GROUND_MOVE_PLUS])
+    tko_over, tko_max = int(sc_[T.S_TAKEOFF_OVER_MIN]), int(sc_[T.S_TAKEOFF_MAX_SPEED])
+    speed_loss = int(sc_[T.S_CC_SPEED_LOSS])
+    immobile = {}  # dragon -> a zeroed tail or wing at its last speed record
+    due_slow: set[int] = set()  # dragons that must crash after this close combat (p.17)
     place: dict[int, int] = {}  # this turn's initiative places (K_INIT rows)
     early: set[int] = set()  # the dragons that announced this turn that they move early
     last_early = None  # (the dragon whose turn it was, the place of the last announcer)
@@ -418,6 +475,11 @@ def check_log(
         snaps = [_snap(row, d) for d in range(nd)]
         if turn != this_turn:
             this_turn, place, early, last_early = turn, {}, set(), None
+        if due_slow and kind not in (S.K_CRASH, S.K_EFFECT):
+            for d in sorted(due_slow):
+                if snaps[d][4] == 1:
+                    out.append(Violation(turn, "crash", d, "speed below minimum, no crash"))
+            due_slow = set()
         if kind == S.K_INIT:
             place[i] = vals[0]
         elif kind == S.K_EARLY:
@@ -452,7 +514,20 @@ def check_log(
             hi = int(tables.max_speed[wings]) - 2 * (int(2 * lw < lw0) + int(2 * rw < rw0))
             if (mn, mx) != (lo, hi):
                 out.append(Violation(turn, "speed", i, "minimum/maximum speed wrong"))
-            if last.get(i, -1) >= 0:
+            grounded = snaps[i][3] == 0
+            if vals[12] != int(grounded):
+                out.append(Violation(turn, "speed", i, "ground flag and altitude disagree"))
+            immobile[i] = min(lw, rw, vals[13]) <= 0
+            if grounded:
+                # "note ground or GR" (0), or take off: "a speed of no less than its minimum
+                # speed plus 1 and no greater than 7" (p.15); never with a zeroed tail or wing
+                # (p.22); not above its maximum (assumed)
+                t_lo, t_hi = lo + tko_over, min(tko_max, hi)
+                if s != 0 and (immobile[i] or not t_lo <= s <= t_hi):
+                    out.append(Violation(turn, "speed", i, f"take-off speed {s} not allowed"))
+                if (vals[10], vals[11]) != (t_lo, t_hi):
+                    out.append(Violation(turn, "speed", i, "take-off limits wrong"))
+            elif last.get(i, -1) >= 0:
                 # "can't be more than 3 points faster than you moved last turn" (p.7); the
                 # Advanced Acceleration Allowance by wing size (p.16)
                 advanced = options is not None and options[S.OPT_ACCEL_WINGS] == 1
@@ -460,7 +535,7 @@ def check_log(
                 hi = min(hi, last[i] + up)
             if streak[i] >= 3 or cool[i] > 0:
                 hi = min(hi, 9)
-            if not lo <= s <= max(lo, hi):
+            if not grounded and not lo <= s <= max(lo, hi):
                 out.append(Violation(turn, "speed", i, f"speed {s} outside {lo}..{hi}"))
             if s >= 10:
                 streak[i] += 1
@@ -473,13 +548,69 @@ def check_log(
             last[i] = s
             cur_speed[i] = s
         elif kind == S.K_MOVE:
-            speed, mr, q1, r1, f1, a1 = vals[:6]
+            speed, mr, q1, r1, f1, a1, mk = vals[:7]
             q0, r0, f0, a0 = snaps[i][:4]
-            if speed != cur_speed.get(i):
-                out.append(Violation(turn, "move", i, "moved at a speed it did not record"))
             for d in range(nd):
                 if d != i and snaps[d][4] == 1 and snaps[d][:2] == (q1, r1):
                     out.append(Violation(turn, "move", i, "ended in an occupied hex"))
+            occupied = {snaps[d][:2] for d in range(nd) if d != i and snaps[d][4] == 1}
+            if mk == S.MK_TAKE_OFF:
+                # the row's snapshot is after the leap; the leap began at L_A + 8, 9
+                q0, r0, a0 = vals[8], vals[9], 0
+            if (mk in (S.MK_FLY, S.MK_LAND)) == (a0 == 0):
+                out.append(Violation(turn, "move", i, f"move kind {mk} at altitude {a0}"))
+                continue
+            mn = int(tables.min_speed[int(sheets_rows[i][S.D_BODY])])
+            if mk == S.MK_GROUND:
+                # "roll 1d6+3. The dragon can move up to this number of hexes along the
+                # ground ... it may turn any number of times at no cost" (p.17); a zeroed
+                # tail or wing: "it may turn in that hex but it may not move from it"
+                roll = vals[7]
+                ok_roll = (
+                    roll == 0 if immobile.get(i) else g_dice + g_plus <= roll <= 6 * g_dice + g_plus
+                )
+                if speed != 0 or cur_speed.get(i) != 0 or a1 != 0 or not ok_roll:
+                    out.append(Violation(turn, "ground", i, f"speed {speed}, roll {roll}"))
+                elif not ground_reach((q0, r0), (q1, r1), roll, occupied, width=width, depth=depth):
+                    out.append(Violation(turn, "ground", i, f"cannot walk there in {roll}"))
+                continue
+            if mk == S.MK_LAND:
+                # "A dragon may land on the ground from Very Low altitude by moving forward 1
+                # hex and spending 1 point. This must be the dragon's last point" (p.17)
+                fq, fr = vals[8], vals[9]
+                if not (options is not None and options[S.OPT_LANDING] == 1):
+                    out.append(Violation(turn, "land", i, "landed without the rule"))
+                if speed != cur_speed.get(i) or a1 != 0:
+                    out.append(Violation(turn, "land", i, "landing speed or altitude wrong"))
+                if (fq + int(DQ[f1]), fr + int(DR[f1])) != (q1, r1):
+                    out.append(Violation(turn, "land", i, "the landing hex is not ahead"))
+                if (
+                    find_move(
+                        (q0, r0, f0, a0),
+                        (fq, fr, f1, 1),
+                        speed - 1,
+                        tables.turn_cost[mr],
+                        width=width,
+                        depth=depth,
+                    )
+                    is None
+                ):
+                    out.append(Violation(turn, "land", i, "no flight to Very Low before it"))
+                continue
+            if mk == S.MK_TAKE_OFF:
+                # "climb to Very Low altitude and move a number of hexes in a straight line
+                # equal to its minimum speed. This always costs ... its minimum speed plus 1"
+                # (p.17), then the rest of its points normally
+                hexes = leap((q0, r0, f0), mn)
+                if speed != cur_speed.get(i, -99) - mn - tko_over:
+                    out.append(Violation(turn, "take-off", i, "points after the leap wrong"))
+                if not all(on_board(q, r, width, depth) for q, r in hexes):
+                    out.append(Violation(turn, "take-off", i, "the leap leaves the board"))
+                if (*hexes[-1], 1) != (snaps[i][0], snaps[i][1], snaps[i][3]):
+                    out.append(Violation(turn, "take-off", i, "the leap did not end there"))
+                q0, r0, a0 = hexes[-1][0], hexes[-1][1], 1
+            elif speed != cur_speed.get(i):
+                out.append(Violation(turn, "move", i, "moved at a speed it did not record"))
             if (
                 find_move(
                     (q0, r0, f0, a0),
@@ -505,8 +636,15 @@ def check_log(
             # bots promise to leave only when no move stays on the board
             speed, mr = vals[:2]
             occupied = {snaps[d][:2] for d in range(nd) if d != i and snaps[d][4] == 1}
+            start = snaps[i][:4]
+            if vals[6] == S.MK_TAKE_OFF:
+                mn = int(tables.min_speed[int(sheets_rows[i][S.D_BODY])])
+                hexes = leap((vals[8], vals[9], start[2]), mn)
+                if not all(on_board(q, r, width, depth) for q, r in hexes):
+                    continue  # the leap itself left the board
+                start = (*hexes[-1], start[2], 1)
             if any_move_stays(
-                snaps[i][:4], speed, tables.turn_cost[mr], occupied, width=width, depth=depth
+                start, speed, tables.turn_cost[mr], occupied, width=width, depth=depth
             ):
                 out.append(
                     Violation(turn, "leave", i, "flew off the board although a move stays on it")
@@ -514,10 +652,12 @@ def check_log(
         elif kind == S.K_ENGAGE:
             qi, ri, fi, ai = snaps[i][:4]
             qj, rj, _, aj = snaps[j][:4]
+            # Very Low: only with the crash rule (p.17); the ground: two dragons on it (p.17)
+            alt_ok = ai > 1 or ai == 0 or (ai == 1 and on(S.OPT_CRASH_VERY_LOW))
             ok = (
                 snaps[j][6] == 1
                 and ai == aj
-                and ai > 1
+                and alt_ok
                 and snaps[i][5] < 0
                 and snaps[j][5] < 0
                 and (qi + int(DQ[fi]), ri + int(DR[fi])) == (qj, rj)
@@ -550,11 +690,36 @@ def check_log(
             if snaps[j][5] >= 0 and snaps[j][5] != i and not any_engaged:
                 out.append(Violation(turn, "rider", i, "target engaged with another dragon"))
         elif kind == S.K_CC:
-            # close combat changes the speed that limits next turn's acceleration
+            # close combat changes the speed that limits next turn's acceleration; in the air
+            # with the crash rule a dragon 2 points from below its minimum crashes (p.17)
+            # (the row's snapshot is after the fight's drop: altitude 0 only on the ground)
             for d in (i, j):
-                last[d] = max(
-                    int(tables.min_speed[int(sheets_rows[d][S.D_BODY])]), cur_speed.get(d, 0) - 2
-                )
+                mn = int(tables.min_speed[int(sheets_rows[d][S.D_BODY])])
+                air = snaps[d][3] > 0
+                if air:
+                    last[d] = max(mn, cur_speed.get(d, 0) - speed_loss)
+                if on(S.OPT_CRASH_SLOW) and air and cur_speed.get(d, 0) - speed_loss < mn:
+                    due_slow.add(d)
+        elif kind == S.K_CRASH:
+            cause, levels = vals[0], vals[1]
+            a0 = snaps[i][3]
+            if levels != a0 or a0 < 1:
+                out.append(Violation(turn, "crash", i, f"fell {levels} levels from {a0}"))
+            if cause == S.CR_VERY_LOW:
+                # "When two dragons engage in close combat at Very Low altitude ... crash to
+                # the ground before the combat has taken place" (p.17)
+                if not on(S.OPT_CRASH_VERY_LOW) or a0 != 1 or snaps[i][5] < 0:
+                    out.append(Violation(turn, "crash", i, "a Very Low crash out of place"))
+            elif cause == S.CR_SLOW:
+                if i not in due_slow:
+                    out.append(Violation(turn, "crash", i, "crashed for speed, not due"))
+                due_slow.discard(i)
+            elif cause == S.CR_ZEROED:
+                if not on(S.OPT_CRASH_ZEROED):
+                    out.append(Violation(turn, "crash", i, "zeroed-part crash without the rule"))
+                due_slow.discard(i)  # already falling for its damage: one crash
+            else:
+                out.append(Violation(turn, "crash", i, f"unknown cause {cause}"))
     return out
 
 
@@ -594,8 +759,13 @@ def check_events(
     deaths = False
     if rules is not None and rules.get("lords.advanced.lancer"):
         lancer = int(rules.get("lords.lancer")["damage"])
+    zeroed = False
+    crash_dice, fall_kills = 1, 3
     if rules is not None:
         deaths = bool(rules.get("lords.advanced.rider_deaths"))
+        zeroed = bool(rules.get("lords.advanced.crash_zeroed"))
+        crash_dice = int(rules.get("lords.ground")["crash_dice_per_level"])
+        fall_kills = int(rules.get("lords.ground")["rider_fall_kills"])
     ds = []
     for s in sheets:
         d = {
@@ -610,6 +780,7 @@ def check_events(
             "alive": 1,
             "facing": 0,
             "rider": int(s.rider_i),
+            "crash_zeroed": zeroed,
         }
         serious_effects(d, sc)
         ds.append(d)
@@ -653,6 +824,36 @@ def check_events(
             if not (block == "rider" and kind == S.K_RIDER):
                 sync(turn)
                 block, rows = None, {}
+        if kind == S.K_INIT and zeroed:
+            # "If a dragon is reduced to 0 damage points in its tail or either of its wings,
+            # it will crash to the ground as it can no longer fly" (p.17): none still flies
+            b = S.L_SNAP + S.N_SNAP * i
+            if ds[i]["alive"] and min(ds[i]["points"][2:]) <= 0 and int(row[b + 3]) > 0:
+                out.append(Violation(turn, "crash", i, "flies with a zeroed tail or wing"))
+        if kind == S.K_CRASH:
+            # "A crashing dragon must roll on the Rear column of the Damage Allocation Table.
+            # The body part rolled will take 1d6 points of crash damage for each altitude the
+            # dragon fell"; "If the dragon has a rider, roll 1d6. If the result is a 1, 2 or 3,
+            # the rider has been killed in the fall" (p.22)
+            block = "crash"
+            d = ds[i]
+            if v[0] == S.CR_ZEROED and min(d["points"][2:]) > 0:
+                out.append(Violation(turn, "crash", i, "crashed with no zeroed tail or wing"))
+            part = int(alloc[v[2]][3])
+            n = crash_dice * v[1]
+            if v[3] != part or not n <= v[4] <= 6 * n:
+                out.append(Violation(turn, "crash", i, f"part {v[3]} roll {v[4]} ({n}d6)"))
+            took = take_damage(d, part, v[4])
+            if v[5] != took:
+                out.append(Violation(turn, "crash", i, f"{v[5]} points taken, rules {took}"))
+            if d["rider"] > 0:
+                if not 1 <= v[6] <= 6:
+                    out.append(Violation(turn, "crash", i, f"rider's fall roll {v[6]}"))
+                elif v[6] <= fall_kills:
+                    d["rider"] = 0
+            elif v[6] != 0:
+                out.append(Violation(turn, "crash", i, "a fall roll without a rider"))
+            continue
         if kind == S.K_RIDER:
             block = "rider"
             a, t = ds[i], ds[j]
@@ -791,7 +992,9 @@ def arc_area_of(q, r, facing, tq, tr, degrees) -> int:
     return -1
 
 
-def to_hit_of(rules, target_sheet, distance, area, alt_steps, *, range_modifier=True) -> int:
+def to_hit_of(
+    rules, target_sheet, distance, area, alt_steps, *, range_modifier=True, grounded=False
+) -> int:
     """The breath target number from the rules in force (pp. 10-11): "Start with the base
     number 8" (``lords.base_to_hit``), then the To-Hit Modifiers Table: the target's wings and
     body (``lords.wing_tohit``, ``lords.body_tohit``), its area of the arc (``lords.arc_mod``),
@@ -806,10 +1009,13 @@ def to_hit_of(rules, target_sheet, distance, area, alt_steps, *, range_modifier=
         key = rules.get("lords.range_key").get(distance, "Very Long")
         n += rules.get("lords.range_mod")[key]
     alt = rules.get("lords.altitude_mod")
-    return n + alt[min(alt_steps, len(alt) - 1)]
+    n += alt[min(alt_steps, len(alt) - 1)]
+    if grounded:
+        n += rules.get("lords.ground_attacker_mod")  # "Attacker is on the Ground" (p.19)
+    return n
 
 
-def rider_to_hit_of(rules, target_sheet, band, alt_steps) -> int:
+def rider_to_hit_of(rules, target_sheet, band, alt_steps, *, grounded=False) -> int:
     """A rider attack's target number (p.18: "handled like a dragon's breath weapon
     attack", a 360 deg arc): base 8, the target's wings and body, the altitude difference,
     and the band's modifier (``lords.rider_to_hit``: medium, long; no Range Key row)."""
@@ -818,7 +1024,10 @@ def rider_to_hit_of(rules, target_sheet, band, alt_steps) -> int:
     n += rules.get("lords.body_tohit")[target_sheet.body]
     n += rules.get("lords.rider_to_hit")["medium" if band == 0 else "long"]
     alt = rules.get("lords.altitude_mod")
-    return n + alt[min(alt_steps, len(alt) - 1)]
+    n += alt[min(alt_steps, len(alt) - 1)]
+    if grounded:
+        n += rules.get("lords.ground_attacker_mod")  # as for breath (assumed, p.19)
+    return n
 
 
 def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
@@ -851,6 +1060,7 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
     max_range = rules.get("lords.max_breath_range")
     drop = rules.get("lords.close_combat")["altitude_drop"]
     pos: dict[int, list[int]] = {}  # dragon -> [q, r, facing, altitude], while in play
+    before_fight: dict[int, int] = {}  # a close-combat winner's facing before it turned
     out: list[Violation] = []
     told: set = set()
     for row in log:
@@ -863,14 +1073,19 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
             pos.pop(i, None)  # removed from play (p.12): its snapshot no longer matters
         elif kind == S.K_CC:
             for d in (i, j):
-                if d in pos:
+                if d in pos and pos[d][3] > 0:  # on the ground: "No altitude ... loss" (p.17)
                     pos[d][3] = max(1, pos[d][3] - drop)
             if v[0] >= 0:
                 loser = j if v[0] == i else i
                 if loser in pos:
                     pos[loser][2] = (pos[loser][2] - v[10]) % 6
                 if v[0] in pos:
+                    before_fight[v[0]] = pos[v[0]][2]
                     pos[v[0]][2] = v[11] % 6
+        elif kind in (S.K_MOVE, S.K_LEAVE) and v[6] == S.MK_TAKE_OFF and i in pos:
+            # a take-off's row shows the dragon after its straight leap (p.17)
+            (q, r), f = leap(tuple(pos[i][:3]), int(sheets[i].min_speed))[-1], pos[i][2]
+            pos[i] = [q, r, f, 1]
         # the snapshot: before a move, a departure or a breath; after setup, effects, combat
         for d, p in pos.items():
             seen = (d, tuple(p), snaps[d][:4])
@@ -880,6 +1095,12 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
         if kind == S.K_MOVE:
             if i in pos:
                 pos[i] = v[2:6]
+        elif kind == S.K_CRASH and i in pos:
+            # "leave it in the same hex but replace its altitude marker with a Ground counter"
+            # (p.17); a crashing winner "must also roll for facing after the loser does"
+            pos[i][3] = 0
+            if v[7] >= 0:
+                pos[i][2] = (before_fight.get(i, pos[i][2]) - v[7]) % 6
         elif kind == S.K_LEAVE:
             pos.pop(i, None)
         elif kind == S.K_RIDER:
@@ -893,7 +1114,7 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
             band = 0 if dist <= medium else 1
             if v[9] != dist or not 1 <= dist <= reach or v[8] != band:
                 out.append(Violation(turn, "range", i, f"rider: logged {v[9]} hexes / band {v[8]}"))
-            want = rider_to_hit_of(rules, sheets[j], band, abs(aa - at))
+            want = rider_to_hit_of(rules, sheets[j], band, abs(aa - at), grounded=aa == 0)
             if v[0] != want:
                 out.append(Violation(turn, "to-hit number", i, f"rider {v[0]}, rules {want}"))
         elif kind == S.K_BREATH:
@@ -912,7 +1133,15 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
             if area < 0 or not 1 <= dist <= max_range or dist < steps:
                 want = -1
             else:
-                want = to_hit_of(rules, sheets[j], dist, area, steps, range_modifier=range_modifier)
+                want = to_hit_of(
+                    rules,
+                    sheets[j],
+                    dist,
+                    area,
+                    steps,
+                    range_modifier=range_modifier,
+                    grounded=aa == 0,
+                )
             if v[0] != want:
                 out.append(
                     Violation(

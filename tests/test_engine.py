@@ -113,7 +113,7 @@ def test_move_table_paths_respect_the_board_edge():
     rows = np.stack(
         [dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1, "hunter")]
     )
-    E.init_dragons(ds, rows, TB)
+    E.init_dragons(ds, rows, TB, S.default_options())
     q, r = hx.from_offset(1, 1)
     ds[0, S.F_Q], ds[0, S.F_R], ds[0, S.F_F], ds[0, S.F_ALT] = q, r, hx.NW, 3
     ds[1, S.F_Q], ds[1, S.F_R] = hx.from_offset(20, 20)
@@ -140,7 +140,7 @@ def test_move_table_paths_respect_the_board_edge():
 def _one(name="Reaper"):
     ds = np.zeros((1, S.NF), np.int64)
     rows = dragon_row(sheet(name), 0, "hunter")[None, :]
-    E.init_dragons(ds, rows, TB)
+    E.init_dragons(ds, rows, TB, S.default_options())
     return ds
 
 
@@ -172,7 +172,7 @@ def test_close_combat_speed_loss_floors_at_minimum_and_drops_altitude():
     rows = np.stack(
         [dragon_row(sheet("Reaper"), 0, "hunter"), dragon_row(sheet("Skyblazer"), 1, "hunter")]
     )
-    E.init_dragons(ds, rows, TB)
+    E.init_dragons(ds, rows, TB, S.default_options())
     ds[:, S.F_ALT] = 4
     M.record_speed(ds, 0, 6, TB.scalars)  # Reaper min 5
     M.record_speed(ds, 1, 9, TB.scalars)
@@ -188,18 +188,18 @@ def test_serious_damage_effects():
     ds = _one("Reaper")  # Magma, Razor Sharp, MR E, max 15; head 30, body 60, tail 30, wings 40
     assert (ds[0, S.F_BREATH], ds[0, S.F_CLAW], ds[0, S.F_MR], ds[0, S.F_MAX]) == (4, 4, 4, 15)
     M.damage(ds, 0, 0, 15)  # head 15 of 30: exactly half is not 'less than half'
-    M.refresh(ds, 0, TB.scalars)
+    M.refresh(ds, 0, TB.scalars, S.default_options())
     assert ds[0, S.F_BREATH] == 4
     M.damage(ds, 0, 0, 1)
     M.damage(ds, 0, 1, 31)
     M.damage(ds, 0, 2, 16)
     M.damage(ds, 0, 3, 21)
     M.damage(ds, 0, 4, 21)
-    M.refresh(ds, 0, TB.scalars)
+    M.refresh(ds, 0, TB.scalars, S.default_options())
     assert (ds[0, S.F_BREATH], ds[0, S.F_CLAW], ds[0, S.F_MR], ds[0, S.F_MAX]) == (3, 3, 6, 11)
     assert ds[0, S.F_ALIVE] == 1
     M.damage(ds, 0, 2, 99)
-    M.refresh(ds, 0, TB.scalars)
+    M.refresh(ds, 0, TB.scalars, S.default_options())
     assert ds[0, S.F_ALIVE] == 0
 
 
@@ -216,7 +216,7 @@ def _example_state():
     rows = np.stack(
         [dragon_row(sheet("Lectronist"), 0, "hunter"), dragon_row(sheet("Kelvinight"), 1, "hunter")]
     )
-    E.init_dragons(ds, rows, TB)
+    E.init_dragons(ds, rows, TB, S.default_options())
     return ds, rows
 
 
@@ -307,11 +307,11 @@ def test_example_of_play_replay():
     ) == (1, -1)
     # 'He gets a 5. Kelvinight has been hit in the body.' 'rolls 2d6+2 ... 7 and adds 2 to get 9'
     body0 = int(ds[K, S.F_DP + 1])
-    part = M.resolve_breath(ds, L, K, 1, 5, 7, TB.alloc, TB.weapon)
+    part = M.resolve_breath(ds, L, K, 1, 5, 7, TB.alloc, TB.weapon, S.default_options())
     assert part == 1
     assert body0 - ds[K, S.F_DP + 1] == 9 and ds[L, S.F_DEALT] == 9
     # 'This does not cross the half-way line, so Kelvinight suffers no additional penalties'
-    M.refresh(ds, K, TB.scalars)
+    M.refresh(ds, K, TB.scalars, S.default_options())
     assert (ds[K, S.F_BREATH], ds[K, S.F_CLAW], ds[K, S.F_MR], ds[K, S.F_ALIVE]) == (
         ds[K, S.F_BREATH0],
         ds[K, S.F_CLAW0],
@@ -341,11 +341,11 @@ names = st.sampled_from(
 def _pair(na, nb, dmg_a, dmg_b):
     ds = np.zeros((2, S.NF), np.int64)
     rows = np.stack([dragon_row(sheet(na), 0, "hunter"), dragon_row(sheet(nb), 1, "hunter")])
-    E.init_dragons(ds, rows, TB)
+    E.init_dragons(ds, rows, TB, S.default_options())
     for i, dm in ((0, dmg_a), (1, dmg_b)):
         for p in range(5):
             ds[i, S.F_DP + p] = max(1, ds[i, S.F_DP + p] - dm[p])
-        M.refresh(ds, i, TB.scalars)
+        M.refresh(ds, i, TB.scalars, S.default_options())
     return ds
 
 
@@ -372,8 +372,8 @@ def test_breath_step_matches_reference(na, nb, da, db, side, loc, dice):
     a, b = ref.dragon_from_row(ds[0]), ref.dragon_from_row(ds[1])
     n = int(TB.weapon[a["breath"], 0])
     dice = max(n, min(6 * n, dice))
-    pk = M.resolve_breath(ds, 0, 1, side, loc, dice, TB.alloc, TB.weapon)
-    M.refresh(ds, 1, TB.scalars)
+    pk = M.resolve_breath(ds, 0, 1, side, loc, dice, TB.alloc, TB.weapon, S.default_options())
+    M.refresh(ds, 1, TB.scalars, S.default_options())
     pr = ref.breath_damage(a, b, side, loc, dice, TB.alloc, TB.weapon)
     ref.serious_effects(b)
     assert pk == pr
@@ -441,7 +441,7 @@ def test_self_damage_never_makes_a_part_serious_when_avoidable():
     start = ds[0, S.F_DP : S.F_DP + 5].copy()
     M.allocate_self_damage(ds, 0, 6, 0, TB.scalars)
     assert start.sum() - ds[0, S.F_DP : S.F_DP + 5].sum() == 6
-    M.refresh(ds, 0, TB.scalars)
+    M.refresh(ds, 0, TB.scalars, S.default_options())
     assert all(2 * ds[0, S.F_DP + p] >= start[p] for p in range(5))
 
 

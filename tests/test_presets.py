@@ -39,6 +39,10 @@ SWITCHES = {
     "lords.advanced.rider_attacks": S.OPT_RIDER_ATTACKS,
     "lords.advanced.rider_deaths": S.OPT_RIDER_DEATHS,
     "lords.advanced.move_early": S.OPT_MOVE_EARLY,
+    "lords.advanced.crash_very_low": S.OPT_CRASH_VERY_LOW,
+    "lords.advanced.crash_slow": S.OPT_CRASH_SLOW,
+    "lords.advanced.crash_zeroed": S.OPT_CRASH_ZEROED,
+    "lords.advanced.landing": S.OPT_LANDING,
 }
 ALPHA = 1e-4
 
@@ -65,7 +69,8 @@ def test_advanced_turns_on_exactly_the_rules_implemented():
     assert presets("lords") == {"basic": {}, "advanced": dict.fromkeys(SWITCHES, True)}
     opt = prepare("Skyblazer", "Tankerous", rules="advanced")["options"]
     assert all(opt[i] == 1 for i in SWITCHES.values())
-    assert len(TO_COME) >= 5 and not any("lancer" in r.lower() for r, _ in TO_COME)
+    assert len(TO_COME) >= 3 and not any("lancer" in r.lower() for r, _ in TO_COME)
+    assert not any("crash" in r or "ground" in r for r, _ in TO_COME)
 
 
 @pytest.mark.parametrize("key", list(SWITCHES))
@@ -156,10 +161,10 @@ def _later(n, seed, rows, opt, tb, w, tail_hit):
     for k in range(n):
         seed_stream(w.gst, seed, k, np.int64(STREAM_GAME))
         seed_stream(w.pst, seed, k, np.int64(STREAM_POLICY))
-        E.init_dragons(ds, rows, tb)
+        E.init_dragons(ds, rows, tb, S.default_options())
         if tail_hit:
             ds[0, S.F_DP + S.PART_TAIL] = 1
-            M.refresh(ds, 0, tb.scalars)
+            M.refresh(ds, 0, tb.scalars, S.default_options())
         E.initiative(ds, np.int64(2), opt, tb, w, cnt)
         later += ds[0, S.F_INIT]
     return later
@@ -210,7 +215,7 @@ def test_acceleration_by_wing_size(wings, accel):
     for ov, up in (({"advanced.acceleration": True}, accel), ({}, 3)):
         rows, _, opt, tb, _, _ = prepare(d, d, rules=ov)["args"]
         ds = np.zeros((1, S.NF), np.int64)
-        E.init_dragons(ds, rows[:1], tb)
+        E.init_dragons(ds, rows[:1], tb, S.default_options())
         M.record_speed(ds, 0, 1, tb.scalars)
         assert M.speed_limits(ds, 0, tb.scalars, tb.accel_wings, opt) == (1, 1 + up)
 
@@ -234,7 +239,7 @@ def _fights(n, seed, rows, opt, tb, w):
     for k in range(n):
         seed_stream(w.gst, seed, k, np.int64(STREAM_GAME))
         seed_stream(w.pst, seed, k, np.int64(STREAM_POLICY))
-        E.init_dragons(ds, rows, tb)
+        E.init_dragons(ds, rows, tb, S.default_options())
         for i in range(2):
             ds[i, S.F_ENG] = 1 - i
             ds[i, S.F_INIT] = i
@@ -278,7 +283,7 @@ def test_lancer_damage_plus_four():
         for rules in ("basic", "advanced"):
             rows, _, opt, tb, _, _ = prepare(name, "Reaper", rules=rules)["args"]
             ds = np.zeros((2, S.NF), np.int64)
-            E.init_dragons(ds, rows, tb)
+            E.init_dragons(ds, rows, tb, S.default_options())
             M.resolve_close_combat(
                 ds, 0, 1, 0, 7, 10, 0, 0, 0, tb.alloc, tb.weapon, tb.scalars, opt
             )

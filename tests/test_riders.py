@@ -55,7 +55,7 @@ def _state(a: str, b: str, rules=ADVANCED):
     """Two dragons' state rows in play, on two teams, not engaged."""
     rows, _, opt, tb, _, _ = prepare(a, b, rules=rules)["args"]
     ds = np.zeros((2, S.NF), np.int64)
-    E.init_dragons(ds, rows, tb)
+    E.init_dragons(ds, rows, tb, S.default_options())
     ds[:, S.F_ALIVE] = 1
     ds[:, S.F_ENG] = -1
     ds[:, S.F_TEAM] = (0, 1)

@@ -239,6 +239,7 @@ from .state import (
     OPT_TURN_LIMIT,
     PART_LEFT_WING,
     PART_RIGHT_WING,
+    PART_TAIL,
     R_DEALT0,
     R_DEALT1,
     R_ENGAGES,
@@ -683,6 +684,7 @@ def record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog):
                 log[r, L_A + 10] = lo  # the speeds it may record this turn
                 log[r, L_A + 11] = hi
                 log[r, L_A + 12] = 1 if ground else 0  # 0 ("ground") allowed too
+                log[r, L_A + 13] = ds[i, F_DP + PART_TAIL]
         record_speed(ds, i, s, scal)
 
 
@@ -817,7 +819,22 @@ def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log
             )
         else:
             e, dalt = bot_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], tb, mv, plan, geo, w)
-        if not fly(ds, i, e, dalt, ds[i, F_SPEED], mv, w, cnt, turn, log, nlog, MK_FLY):
+        if not fly(
+            ds,
+            i,
+            e,
+            dalt,
+            ds[i, F_SPEED],
+            mv,
+            w,
+            cnt,
+            turn,
+            log,
+            nlog,
+            MK_FLY,
+            ds[i, F_Q],
+            ds[i, F_R],
+        ):
             return 0
     j = jeng
     if jeng == ASK_BOT:
@@ -848,10 +865,11 @@ def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log
 
 
 @game_fn
-def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind):
+def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind, q_from, r_from):
     """Dragon ``i`` flies move-table entry ``e`` with altitude change ``dalt`` (``speed``
-    points; logged as a move of ``kind``, ``MK_*``); ``e < 0``: no move stays on the board,
-    and the dragon flies off and is out of the game (returns False)."""
+    points; logged as a move of ``kind``, ``MK_*``, with ``(q_from, r_from)``, where a
+    take-off left the ground, at ``L_A + 8, 9``); ``e < 0``: no move stays on the board, and
+    the dragon flies off and is out of the game (returns False)."""
     if e < 0:
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_LEAVE, i, -1)
@@ -859,6 +877,8 @@ def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind):
                 log[r, L_A + 0] = speed
                 log[r, L_A + 1] = ds[i, F_MR]
                 log[r, L_A + 6] = kind
+                log[r, L_A + 8] = q_from
+                log[r, L_A + 9] = r_from
         ds[i, F_ALIVE] = 0
         ds[i, F_LEFT] = 1
         ds[i, F_MOVED] = 1
@@ -875,6 +895,8 @@ def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind):
             log[r, L_A + 4] = (f0 + mv.f[e]) % 6
             log[r, L_A + 5] = ds[i, F_ALT] + dalt
             log[r, L_A + 6] = kind
+            log[r, L_A + 8] = q_from
+            log[r, L_A + 9] = r_from
     apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
     return True
 
@@ -943,14 +965,16 @@ def take_off(ds, i, tb, mv, plan, geo, w, cnt, turn, log, nlog):
     fits, q, r = takeoff_path(ds, i, scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH])
     cnt[C_TAKEOFFS] += 1
     cnt[C_TAKEOFF_POINTS] += cost
+    q0 = ds[i, F_Q]
+    r0 = ds[i, F_R]
     if not fits:
-        return fly(ds, i, -1, 0, speed, mv, w, cnt, turn, log, nlog, MK_TAKE_OFF)
+        return fly(ds, i, -1, 0, speed, mv, w, cnt, turn, log, nlog, MK_TAKE_OFF, q0, r0)
     ds[i, F_Q] = q
     ds[i, F_R] = r
     ds[i, F_ALT] = 1
     rest = speed - cost
     e, dalt = bot_move(ds[i, F_POLICY], ds, i, rest, tb, mv, plan, geo, w)
-    return fly(ds, i, e, dalt, rest, mv, w, cnt, turn, log, nlog, MK_TAKE_OFF)
+    return fly(ds, i, e, dalt, rest, mv, w, cnt, turn, log, nlog, MK_TAKE_OFF, q0, r0)
 
 
 @game_fn
@@ -1016,28 +1040,31 @@ def land(ds, i, tb, mv, w, cnt, turn, log, nlog):
 
 
 @game_fn
-def crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, facing_roll):
+def crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, facing_roll, facing):
     """Dragon ``i`` crashes (advanced rules, pp. 17 and 22; ``cause`` ``CR_*``): "leave it in
     the same hex but replace its altitude marker with a Ground counter"; "A crashing dragon
     must roll on the Rear column of the Damage Allocation Table. The body part rolled will
     take 1d6 points of crash damage for each altitude the dragon fell"; "If the dragon has a
     rider, roll 1d6. If the result is a 1, 2 or 3, the rider has been killed in the fall".
     ``facing_roll``: a crashing close-combat winner "must also roll for facing after the
-    loser does", its facing by the direction template (the caller rolls; -1 none). Crash
-    damage to a zeroed tail or wing goes to the body."""
+    loser does": the caller rolls the direction template, and the dragon turns to ``facing``
+    (with ``facing_roll`` -1 it keeps its facing). Crash damage to a zeroed tail or wing goes
+    to the body."""
     scal = tb.scalars
     gst = w.gst
     levels = ds[i, F_ALT]
+    if log is not None:
+        log_effects_before(w.scratch, ds, i)
+        r = log_row(log, nlog, ds, turn, K_CRASH, i, -1)  # where it fell from
     ds[i, F_ALT] = 0
+    if facing_roll >= 0:
+        ds[i, F_F] = facing
     cnt[C_CRASHES + cause] += 1
     lr = roll_dice(gst, 2)
     part = tb.alloc[lr, SIDE_REAR]
     nd6 = levels * scal[S_CRASH_DICE_PER_LEVEL]
     dr_ = roll_dice(gst, nd6)
     cnt[C_DICE] += 2 + nd6
-    if log is not None:
-        log_effects_before(w.scratch, ds, i)
-        r = log_row(log, nlog, ds, turn, K_CRASH, i, -1)
     took = damage(ds, i, hit_part(ds, i, part, opt), dr_)
     if 1 <= levels <= 5:
         cnt[C_CRASH_N + levels - 1] += 1
@@ -1075,7 +1102,7 @@ def crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog):
         return
     for i in range(nd):
         if ds[i, F_ALIVE] == 1 and ds[i, F_ALT] > 0 and crashes_by_damage(ds, i):
-            crash(ds, i, CR_ZEROED, opt, tb, w, cnt, turn, log, nlog, -1)
+            crash(ds, i, CR_ZEROED, opt, tb, w, cnt, turn, log, nlog, -1, 0)
 
 
 @game_fn
@@ -1362,8 +1389,8 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
             # "the mandatory loss of altitude will cause the two dragons to crash to the
             # ground before the combat has taken place" (p.17); the fight is then one on the
             # ground
-            crash(ds, a, CR_VERY_LOW, opt, tb, w, cnt, turn, log, nlog, -1)
-            crash(ds, b, CR_VERY_LOW, opt, tb, w, cnt, turn, log, nlog, -1)
+            crash(ds, a, CR_VERY_LOW, opt, tb, w, cnt, turn, log, nlog, -1, 0)
+            crash(ds, b, CR_VERY_LOW, opt, tb, w, cnt, turn, log, nlog, -1, 0)
             if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
                 continue
         air = ds[a, F_ALT] > 0  # the fight began in the air (crashes come after it)
@@ -1460,8 +1487,7 @@ def crash_after_fight(ds, a, b, win, wf0, opt, tb, w, cnt, turn, log, nlog):
         if i == win:
             fr = roll_d6(w.gst) - 1
             cnt[C_DICE] += 1
-            ds[i, F_F] = (wf0 - fr) % 6
-        crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, fr)
+        crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, fr, (wf0 - fr) % 6)
 
 
 @game_fn

@@ -254,8 +254,11 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
     ``crash_very_low``, ``crash_slow``, ``crash_zeroed``, ``landing``): every place that builds a
     kernel's options reads them here.
 
-    >>> sorted(k for k, v in rule_switches("advanced").items() if v)
-    ['accel_wings', 'init_mod', 'move_early', 'rider_attacks', 'rider_deaths', 'riders']
+    >>> on = sorted(k for k, v in rule_switches("advanced").items() if v)
+    >>> on[:6]
+    ['accel_wings', 'crash_slow', 'crash_very_low', 'crash_zeroed', 'init_mod', 'landing']
+    >>> on[6:]
+    ['move_early', 'rider_attacks', 'rider_deaths', 'riders']
     """
     r = _rules(rules)
     return {

@@ -832,6 +832,10 @@ PRESETS: dict[str, dict[str, bool]] = {
         "lords.advanced.rider_attacks": True,
         "lords.advanced.rider_deaths": True,
         "lords.advanced.move_early": True,
+        "lords.advanced.crash_very_low": True,
+        "lords.advanced.crash_slow": True,
+        "lords.advanced.crash_zeroed": True,
+        "lords.advanced.landing": True,
     },
 }
 
@@ -840,23 +844,6 @@ PRESETS: dict[str, dict[str, bool]] = {
 TO_COME: tuple[tuple[str, str], ...] = (
     ("banking", "twice the 60 degree cost, altitude lost for two banks in sequence (p.16)"),
     ("turning between move phases", "same direction, paying the balance (p.16)"),
-    (
-        "crashing",
-        "Very Low engagements, speed below minimum, a zeroed tail or wing; 1d6 per "
-        "altitude level fallen; a rider killed on 1-3 (p.17)",
-    ),
-    (
-        "landing, ground movement and taking off",
-        "1d6+3 hexes on the ground; take-off speed minimum+1 to 7 (p.17)",
-    ),
-    (
-        "breath and close combat on the ground",
-        "-1 to hit for a grounded attacker; no altitude or speed loss (p.17)",
-    ),
-    (
-        "zeroed parts",
-        "damage to a zeroed wing or tail goes to the body; a head or body at 0 kills (p.17)",
-    ),
     (
         "Wizard",
         "spells are the optional rules (p.19); until then a Wizard rider only rides (and can "
