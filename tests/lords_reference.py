@@ -1025,8 +1025,8 @@ def rider_to_hit_of(rules, target_sheet, band, alt_steps, *, grounded=False) -> 
     n += rules.get("lords.rider_to_hit")["medium" if band == 0 else "long"]
     alt = rules.get("lords.altitude_mod")
     n += alt[min(alt_steps, len(alt) - 1)]
-    if grounded:
-        n += rules.get("lords.ground_attacker_mod")  # as for breath (assumed, p.19)
+    if grounded and rules.get("lords.rider_ground_attacker") == "as-breath":
+        n += rules.get("lords.ground_attacker_mod")  # as for breath (the reading, p.19)
     return n
 
 

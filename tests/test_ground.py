@@ -304,3 +304,37 @@ def test_each_ground_switch_alone_reaches_the_kernel(key):
         assert (crashes[cause] > 0) == (cause == want[0]), (key, crashes)
     assert (c[S.C_LANDINGS] > 0) == bool(want[1])
     assert off.counters[S.C_CRASHES : S.C_GROUND_TURNS + 1].sum() == 0
+
+
+def test_team_and_free_for_all_games_on_the_ground_are_legal():
+    """Four dragons, two teams of two and a free-for-all, random bots under ``advanced``: the
+    checker finds every step legal, crashes and moves on the ground included (the team game
+    and the free-for-all of p.14 "with every rule above")."""
+    from dragonsim.lords.api import battle_setup
+
+    names = ["Ozonic", "Fiercival", "Reaper", "Tankerous"]
+    crashes = ground = 0
+    for teams in ([0, 0, 1, 1], None):
+        sheets, _, _, rs, args = battle_setup(names, teams=teams, policy="random", rules=ADVANCED)
+        for game in range(3):
+            cnt, log = E.logged_game(game, 4, *args, 40000)
+            v = ref.check_log(log, 4, args[0], args[3], options=args[2])
+            v += ref.check_events(log, sheets, args[3], cnt, rules=rs)
+            v += ref.check_to_hit(log, sheets, rs)
+            assert v == [], (teams, v[:3])
+            crashes += int((log[:, S.L_KIND] == S.K_CRASH).sum())
+            ground += int(((log[:, S.L_KIND] == S.K_MOVE) & (log[:, S.L_A + 6] != 0)).sum())
+    assert crashes > 0 and ground > 0
+
+
+def test_a_rider_on_the_ground_shoots_as_breath_unless_the_reading_says_none():
+    """The reading ``lords.rider_ground_attacker``: "as-breath" (default) gives a rider on a
+    dragon on the ground the grounded attacker's -1 (p.19) as its breath; "none" does not."""
+    for reading, less in (("as-breath", 1), ("none", 0)):
+        ds, opt, tb = _state("Ozonic", "Reaper", rules={"lords.rider_ground_attacker": reading})
+        base = tb.scalars[S_BASE_TO_HIT]
+        ds[:, S.F_ALT] = 1
+        air, _ = M.rider_target_number(ds, 0, 1, base, tb.alt_mod, tb.rider_range, tb.scalars)
+        ds[0, S.F_ALT] = 0  # the shooter's dragon on the ground, the target one level up
+        low, _ = M.rider_target_number(ds, 0, 1, base, tb.alt_mod, tb.rider_range, tb.scalars)
+        assert low == air - less, reading

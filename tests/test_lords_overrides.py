@@ -49,6 +49,21 @@ def _riders(rules=None):
     ).counters
 
 
+def _ground_riders(rules=None):
+    """Ozonic against Fiercival, random bots, all advanced rules: the random bot lands
+    (p.17), and a rider on a dragon on the ground shoots (pp. 17-19)."""
+    adv = dict(lords_rules(preset="advanced").overrides)
+    return duel(
+        "Ozonic",
+        "Fiercival",
+        n=N,
+        seed=3,
+        progress=False,
+        policy="random",
+        rules={**adv, **(rules or {})},
+    ).counters
+
+
 #: override key -> (another legal value, the seeded duel whose counters must move)
 KERNEL_CASES = {
     # the arc of fire: a narrower dark area, a grey area no wider than the dark, a light area
@@ -68,6 +83,7 @@ KERNEL_CASES = {
     "rider_to_hit.long": (2, _riders),
     "rider_engaged_targets": ("any", _riders),
     "rider_effects": ("at-once", _riders),
+    "rider_ground_attacker": ("none", _ground_riders),
 }
 
 

@@ -62,7 +62,7 @@ def _fights(n, seed, dragons, opt, tb, w, cnt):
     for k in range(n):
         seed_stream(w.gst, seed, k, np.int64(STREAM_GAME))
         seed_stream(w.pst, seed, k, np.int64(STREAM_POLICY))
-        E.init_dragons(ds, dragons, tb, S.default_options())
+        E.init_dragons(ds, dragons, tb, opt)
         for i in range(2):
             ds[i, S.F_ENG] = 1 - i
             ds[i, S.F_INIT] = i

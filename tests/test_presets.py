@@ -88,7 +88,7 @@ def test_a_rules_file_names_a_preset_and_overrides_one_switch(tmp_path):
     f.write_text('preset = "advanced"\n[lords]\nadvanced.lancer = false\n')
     rs = lords_rules(file=f)
     assert rs.preset == "advanced"
-    assert [rs.get(k) for k in SWITCHES] == [True, True, False, True, True, True]
+    assert [rs.get(k) for k in SWITCHES] == [k != "lords.advanced.lancer" for k in SWITCHES]
     assert rs.hash not in {lords_rules(preset=p).hash for p in ("basic", "advanced")}
     old = lords_rules({"riders_in_play": 1})
     assert old.hash == lords_rules({"advanced.lancer": True}).hash
@@ -161,10 +161,10 @@ def _later(n, seed, rows, opt, tb, w, tail_hit):
     for k in range(n):
         seed_stream(w.gst, seed, k, np.int64(STREAM_GAME))
         seed_stream(w.pst, seed, k, np.int64(STREAM_POLICY))
-        E.init_dragons(ds, rows, tb, S.default_options())
+        E.init_dragons(ds, rows, tb, opt)
         if tail_hit:
             ds[0, S.F_DP + S.PART_TAIL] = 1
-            M.refresh(ds, 0, tb.scalars, S.default_options())
+            M.refresh(ds, 0, tb.scalars, opt)
         E.initiative(ds, np.int64(2), opt, tb, w, cnt)
         later += ds[0, S.F_INIT]
     return later
@@ -239,7 +239,7 @@ def _fights(n, seed, rows, opt, tb, w):
     for k in range(n):
         seed_stream(w.gst, seed, k, np.int64(STREAM_GAME))
         seed_stream(w.pst, seed, k, np.int64(STREAM_POLICY))
-        E.init_dragons(ds, rows, tb, S.default_options())
+        E.init_dragons(ds, rows, tb, opt)
         for i in range(2):
             ds[i, S.F_ENG] = 1 - i
             ds[i, S.F_INIT] = i

@@ -92,6 +92,7 @@ from .tables import (
     S_LANCER_CC,
     S_LANCER_DAMAGE,
     S_MR_STEPS_LOST,
+    S_RIDER_GROUND_MOD,
     S_RIDER_HIT_ROLL,
     S_RIDER_LONG_MOD,
     S_RIDER_MEDIUM_MOD,
@@ -253,8 +254,8 @@ def rider_target_number(ds, a, t, tb_base, alt_mod, rider_range, scal):
     range the Rider Abilities Table's bands: within the medium range ``S_RIDER_MEDIUM_MOD``,
     beyond it up to the long range ``S_RIDER_LONG_MOD`` (rule ``lords.rider_to_hit``). The
     neck bend (p.10) is the dragon's, not the rider's, and does not apply. A rider on a dragon
-    on the ground takes the grounded attacker's -1 (p.19) as a breath would (assumed: the
-    rulebook names it for breath, and rider attacks are handled like breath attacks)."""
+    on the ground takes the grounded attacker's -1 (p.19) as a breath would, unless the
+    reading ``lords.rider_ground_attacker`` is "none" (``S_RIDER_GROUND_MOD``)."""
     kind = ds[a, F_RIDER]
     reach = rider_range[kind, 1]
     dist = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
@@ -266,7 +267,7 @@ def rider_target_number(ds, a, t, tb_base, alt_mod, rider_range, scal):
         da = -da
     mod = scal[S_RIDER_MEDIUM_MOD] if band == 0 else scal[S_RIDER_LONG_MOD]
     if ds[a, F_ALT] == 0:
-        mod += alt_mod[ALT_MOD_GROUND]  # as for breath: a stable footing (p.19)
+        mod += scal[S_RIDER_GROUND_MOD]  # as for breath (rule lords.rider_ground_attacker)
     return tb_base + ds[t, F_TOHIT] + alt_mod[da] + mod, band
 
 

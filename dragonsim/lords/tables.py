@@ -60,7 +60,8 @@ S_TAKEOFF_OVER_MIN = 37  # ... and at least the minimum speed plus this
 S_CRASH_DICE_PER_LEVEL = 38  # crash damage: d6 per altitude level fallen
 S_RIDER_FALL_KILLS = 39  # a rider in a crash dies on a 1d6 of at most this
 S_LANDING_COST = 40  # points a landing's last hex costs
-N_SCALARS = 41
+S_RIDER_GROUND_MOD = 41  # a rider on a dragon on the ground (rule lords.rider_ground_attacker)
+N_SCALARS = 42
 
 #: ``KernelTables.alt_mod`` holds the modifiers by altitude steps apart (0..5), then at this
 #: index the grounded attacker's (rule lords.ground_attacker_mod, p.19)
@@ -186,6 +187,8 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
     s[S_CRASH_DICE_PER_LEVEL] = gr["crash_dice_per_level"]
     s[S_RIDER_FALL_KILLS] = gr["rider_fall_kills"]
     s[S_LANDING_COST] = gr["landing_cost"]
+    as_breath = r.get("lords.rider_ground_attacker") == "as-breath"
+    s[S_RIDER_GROUND_MOD] = r.get("lords.ground_attacker_mod") if as_breath else 0
 
     return KernelTables(
         turn_cost=turn_cost,

@@ -625,6 +625,18 @@ def _rules() -> list[Rule]:
             choices=("own-opponent", "any"),
         ),
         R(
+            "lords.rider_ground_attacker",
+            "as-breath",
+            _A,
+            "'If the attacker is on the ground, it gets a -1 to its attack number' is printed "
+            "for breath combat (advanced rules, p.19); a rider's attack is 'handled like a "
+            "dragon's breath weapon attack' (p.18). 'as-breath' (default): a rider on a dragon "
+            "on the ground shoots with the same modifier (lords.ground_attacker_mod); 'none': "
+            "the modifier is the breath's alone.",
+            "rider actions, the ground (advanced rules)",
+            choices=("as-breath", "none"),
+        ),
+        R(
             "lords.rider_effects",
             "after-all-riders",
             _A,
