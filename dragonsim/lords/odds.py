@@ -44,6 +44,7 @@ __all__ = [
     "crash",
     "ground_move",
     "take_off",
+    "variance",
 ]
 
 AREAS = ("dark", "grey", "light")
@@ -394,7 +395,11 @@ def breath_at(
 
 
 def variance(dist: Mapping[int, Fraction]) -> Fraction:
-    """Exact variance of a distribution given as value -> probability."""
+    """Exact variance of a distribution given as value -> probability.
+
+    >>> variance(dice_sum(1))
+    Fraction(35, 12)
+    """
     m = expected(dist)
     return sum(((v - m) ** 2 * q for v, q in dist.items()), Fraction(0))
 
