@@ -121,6 +121,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--json", action="store_true")
     add_rules_option(q)
     q.set_defaults(func=cmd_odds_rider)
+    q = osub.add_parser(
+        "crash",
+        help="damage, hit part and the rider's fall in a crash (advanced rules, p.22)",
+        description="Exact odds of a crash to the ground (Dragon Lords rulebook p.22: the Rear "
+        "column of the Damage Allocation Table for the part, 1d6 of crash damage for each "
+        "altitude level fallen, a rider killed in the fall on 1-3 of 1d6; rule lords.ground). "
+        "The engine crashes dragons under the switches lords.advanced.crash_very_low, "
+        "crash_slow and crash_zeroed (p.17), none of them on in a preset yet.",
+    )
+    q.add_argument(
+        "--from",
+        dest="level",
+        metavar="LEVEL",
+        default=None,
+        help="altitude fallen from: 1..5 or Very Low .. Very High (default: every level)",
+    )
+    q.add_argument("--json", action="store_true")
+    add_rules_option(q)
+    q.set_defaults(func=cmd_odds_crash)
+    q = osub.add_parser(
+        "takeoff",
+        help="the leap, its cost and the speeds of a take-off (advanced rules, p.17)",
+        description="A take-off from the ground (Dragon Lords rulebook p.17: a speed from the "
+        "minimum + 1 to 7, the leap of minimum-speed hexes in a straight line at Very Low for "
+        "minimum + 1 points, then the points left spent normally; rule lords.ground; the "
+        "speed is also capped by the maximum speed). The engine plays the ground under the "
+        "switches lords.advanced.crash_very_low, crash_slow, crash_zeroed and landing.",
+    )
+    q.add_argument("dragon", help="ready-made name or inline design")
+    q.add_argument("--json", action="store_true")
+    add_rules_option(q)
+    q.set_defaults(func=cmd_odds_takeoff)
     q = osub.add_parser("location", help="hit-location distribution for a direction")
     q.add_argument("direction", help="F, FR, RR, R, RL or FL")
     q.add_argument("--json", action="store_true")
@@ -394,6 +426,88 @@ def cmd_odds_rider(args) -> int:
     )
     print(f"  target number {res['target_number']}   P(hit) = {p} = {float(p):.6f}")
     print(f"  damage if hit {lo}..{hi}; expected damage {e} = {float(e):.4f}")
+    return 0
+
+
+def _crash_level(text: str, rs) -> int:
+    """``--from``: a number of levels 1..5 or an altitude's name (Very Low .. Very High)."""
+    from ..errors import UserError, resolve_name
+    from ..rules.lords import ALTITUDES
+
+    top = rs.get("lords.altitude_levels")
+    names = ALTITUDES[1 : top + 1]
+    if text.strip().lstrip("+-").isdigit():
+        k = int(text)
+        if not 1 <= k <= top:
+            raise UserError(
+                f"--from takes 1..{top} altitude levels ({', '.join(names)}), got {text}"
+            )
+        return k
+    return ALTITUDES.index(resolve_name(text, names, "altitude", hint=f"or 1..{top}"))
+
+
+def cmd_odds_crash(args) -> int:
+    from ..lords import odds
+
+    rs = rules_from(args, "lords")
+    top = rs.get("lords.altitude_levels")
+    levels = [_crash_level(args.level, rs)] if args.level is not None else range(1, top + 1)
+    rows = [odds.crash(k, rs) for k in levels]
+    if args.json:
+        emit_json(
+            [
+                {
+                    "levels": c["levels"],
+                    "altitude": c["altitude"],
+                    "dice": c["dice"],
+                    "mean": _frac(c["mean"]),
+                    "variance": _frac(c["variance"]),
+                    "sd": float(c["variance"]) ** 0.5,
+                    "p_rider_killed": _frac(c["p_rider_killed"]),
+                    "location": {p: _frac(q) for p, q in c["location"].items()},
+                    "expected_points": {p: _frac(q) for p, q in c["expected_points"].items()},
+                    "damage": {str(k): _frac(v) for k, v in c["damage"].items()},
+                }
+                for c in rows
+            ]
+        )
+        return 0
+    parts = [p for p, q in rows[0]["location"].items() if q]
+    print(
+        "a crash to the ground, exact (p.22): the Rear column of the Damage Allocation Table "
+        "for the part, 1d6 a level fallen, a rider killed in the fall on 1-3"
+    )
+    head = "".join(f" {'P(' + p.replace('_', ' ') + ')':>10}" for p in parts)
+    print(
+        f"  {'fallen from':<11} {'levels':>6} {'mean':>5} {'sd':>6} {'P(rider killed)':>15}" + head
+    )
+    for c in rows:
+        cells = "".join(f" {str(c['location'][p]):>10}" for p in parts)
+        print(
+            f"  {c['altitude']:<11} {c['levels']:>6} {float(c['mean']):>5.1f} "
+            f"{float(c['variance']) ** 0.5:>6.3f} {str(c['p_rider_killed']):>15}{cells}"
+        )
+    return 0
+
+
+def cmd_odds_takeoff(args) -> int:
+    from ..lords import odds
+
+    rs = rules_from(args, "lords")
+    t = odds.take_off(args.dragon, rs)
+    if args.json:
+        emit_json({**t, "speeds": {str(k): v for k, v in t["speeds"].items()}})
+        return 0
+    print(
+        f"{t['dragon']} takes off (p.17): speed {t['min_speed']}-{t['max_speed']}; the leap "
+        f"of {t['leap_hexes']} hexes straight ahead at Very Low costs {t['cost']} points"
+    )
+    if not t["speeds"]:
+        print("  it cannot take off: no speed from the minimum + 1 to 7 within its maximum")
+        return 0
+    print(f"  {'speed':>5}  points left after the leap")
+    for v, left in t["speeds"].items():
+        print(f"  {v:>5}  {left}")
     return 0
 
 

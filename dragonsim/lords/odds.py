@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ..errors import UserError, resolve_name
 from ..rules import RuleSet, as_rules
-from ..rules.lords import DIRECTIONS, PART_CODES, PARTS, RIDERS, TACTICS
+from ..rules.lords import ALTITUDES, DIRECTIONS, PART_CODES, PARTS, RIDERS, TACTICS
 from .sheets import Sheet, close_combat_modifier, sheet
 
 __all__ = [
@@ -41,6 +41,10 @@ __all__ = [
     "range_name",
     "spell",
     "breath_at",
+    "crash",
+    "ground_move",
+    "take_off",
+    "variance",
 ]
 
 AREAS = ("dark", "grey", "light")
@@ -387,4 +391,110 @@ def breath_at(
         "direction": [DIRECTIONS[c] for c in choices],
         "location": loc,
         **res,
+    }
+
+
+def variance(dist: Mapping[int, Fraction]) -> Fraction:
+    """Exact variance of a distribution given as value -> probability.
+
+    >>> variance(dice_sum(1))
+    Fraction(35, 12)
+    """
+    m = expected(dist)
+    return sum(((v - m) ** 2 * q for v, q in dist.items()), Fraction(0))
+
+
+#: the Rear column of the Damage Allocation Table (``tables.SIDE_REAR``): a crash's hit location
+REAR = DIRECTIONS.index("R")
+
+
+def crash(levels: int, rules: RuleSet | None = None) -> dict:
+    """Exact odds of a crash from ``levels`` altitude levels above the ground (advanced rules,
+    p.22; the engine plays crashes behind ``lords.advanced.crash_very_low``, ``crash_slow``
+    and ``crash_zeroed``, p.17).
+
+    "A crashing dragon must roll on the Rear column of the Damage Allocation Table. The body
+    part rolled will take 1d6 points of crash damage for each altitude the dragon fell" and
+    "If the dragon has a rider, roll 1d6. If the result is a 1, 2 or 3, the rider has been
+    killed in the fall" (rule ``lords.ground``: ``crash_dice_per_level``,
+    ``rider_fall_kills``). ``levels`` is 1 (Very Low) .. 5 (Very High). The damage is the
+    roll, before any cap by the part's points; ``expected_points`` is the roll's mean on each
+    part (a healthy dragon: no zeroed tail or wing passing it to the body).
+
+    >>> c = crash(1)
+    >>> c["mean"], c["p_rider_killed"]
+    (Fraction(7, 2), Fraction(1, 2))
+    >>> crash(4)["mean"]
+    Fraction(14, 1)
+    """
+    r = as_rules("lords", rules)
+    top = r.get("lords.altitude_levels")
+    if isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= top:
+        allowed = ", ".join(f"{k} ({ALTITUDES[k]})" for k in range(1, top + 1))
+        raise UserError(f"altitude levels fallen must be one of {allowed}; got {levels!r}")
+    g = r.get("lords.ground")
+    dice = levels * g["crash_dice_per_level"]
+    dist = dice_sum(dice)
+    mean = expected(dist)
+    loc = location(REAR, r)
+    return {
+        "levels": levels,
+        "altitude": ALTITUDES[levels],
+        "dice": dice,
+        "damage": dist,
+        "mean": mean,
+        "variance": variance(dist),
+        "location": loc,
+        "expected_points": {p: q * mean for p, q in loc.items()},
+        "p_rider_killed": Fraction(g["rider_fall_kills"], 6),
+    }
+
+
+def ground_move(rules: RuleSet | None = None) -> dict:
+    """Exact distribution of the hexes a dragon on the ground may move: "roll 1d6+3. The
+    dragon can move up to this number of hexes along the ground" (advanced rules, p.17; rule
+    ``lords.ground``: ``move_dice``, ``move_plus``).
+
+    >>> g = ground_move()
+    >>> g["distribution"][4], g["mean"]
+    (Fraction(1, 6), Fraction(13, 2))
+    """
+    r = as_rules("lords", rules)
+    g = r.get("lords.ground")
+    dist = dice_sum(g["move_dice"], g["move_plus"])
+    return {
+        "dice": g["move_dice"],
+        "plus": g["move_plus"],
+        "distribution": dist,
+        "mean": expected(dist),
+        "variance": variance(dist),
+    }
+
+
+def take_off(dragon: Sheet | str, rules: RuleSet | None = None) -> dict:
+    """A take-off of a healthy ``dragon`` (ready-made name, inline design or Sheet): "it must
+    record a speed of at least 1 point more than the dragon's minimum speed and no higher than
+    7 ... the dragon must climb to Very Low altitude and move a number of hexes in a straight
+    line equal to its minimum speed. This always costs a number of movement points equal to
+    its minimum speed plus 1" (advanced rules, p.17; rule ``lords.ground``). The speeds are
+    also capped by the dragon's maximum speed (the engine's reading, ``takeoff_limits``);
+    ``speeds`` maps each speed it may record to the points left after the leap, empty when it
+    cannot take off at all.
+
+    >>> t = take_off("Tankerous")
+    >>> t["leap_hexes"], t["cost"], t["speeds"]
+    (5, 6, {6: 0, 7: 1})
+    """
+    r = as_rules("lords", rules)
+    s = sheet(dragon, rules=r)
+    g = r.get("lords.ground")
+    cost = s.min_speed + g["takeoff_min_over_min"]
+    hi = min(g["takeoff_max_speed"], s.max_speed)
+    return {
+        "dragon": s.name,
+        "min_speed": s.min_speed,
+        "max_speed": s.max_speed,
+        "leap_hexes": s.min_speed,
+        "cost": cost,
+        "speeds": {v: v - cost for v in range(cost, hi + 1)},
     }
