@@ -5,9 +5,12 @@ Each dragon's course is drawn turn by turn: its start (a square), the hex it end
 by lines in the dragon's colour (a move's hexes in between are not drawn: the line joins where
 it ended each turn). Breath attacks are lines from the attacker to its target at the end of that
 turn's movement: solid red for a hit, dashed grey for a miss; close combats are stars between
-the two; where a dragon was removed or flew off the board is a cross. Pointy-top hexes, axial
-coordinates as the engine's (``x = sqrt(3) (q + r/2)``, ``y = 1.5 r``, rows downwards), the
-board in force in offset rows (rule ``lords.board``; 33 x 24 as shipped).
+the two; where a dragon was removed or flew off the board is a cross. Under the advanced rules
+of the ground (p.17) a dragon's position on the ground is a brown hexagon in place of the dot,
+on a hatched hex; a landing's line runs through the hex its flight ended in, and a crash is a
+dark red downward triangle where the dragon fell, "crash" and the turn beside it. Pointy-top
+hexes, axial coordinates as the engine's (``x = sqrt(3) (q + r/2)``, ``y = 1.5 r``, rows
+downwards), the board in force in offset rows (rule ``lords.board``; 33 x 24 as shipped).
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ from .replay import Replay
 #: the dragons' colours (seat order) and the altitudes' (Very Low .. Very High)
 DRAGON_COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink")
 ALTITUDE_CMAP = "viridis"
+#: a dragon on the ground (its hexagon) and a crash (the triangle), advanced rules p.17
+GROUND_COLOUR = "saddlebrown"
+GROUND_FILL = "wheat"  # the hatched hex under it
+CRASH_COLOUR = "darkred"
 
 
 def _xy(q, r):
@@ -32,21 +39,27 @@ def _xy(q, r):
 def _scene(rep: Replay, upto: int):
     """What the picture shows up to turn ``upto``: each dragon's positions ``(turn, q, r,
     facing, altitude index, path hexes or None)``, the breath attacks ``(attacker's,
-    target's position, hit, turn)``, the close combats, who fell how, and the map
-    coordinates of every position of the whole game (a frame's view)."""
+    target's position, hit, turn)``, the close combats, the crashes ``(q, r, turn)``, who
+    fell how, and the map coordinates of every position of the whole game (a frame's
+    view)."""
     pos = {n: [] for n in rep.names}
-    breaths, fights, gone, now, whole = [], [], {}, {}, []
+    breaths, fights, crashes, gone, now, whole = [], [], [], {}, {}, []
     for e in rep.events:
         if e["event"] in ("placed", "move"):
             whole.append(_xy(e["q"], e["r"]))
-            whole.extend(_xy(h[0], h[1]) for h in e.get("path") or ())
+            whole.extend(_xy(h[0], h[1]) for h in _via(e))
         if e["turn"] > upto:
             continue
         if e["event"] in ("placed", "move"):
             alt = ALTITUDES.index(e["altitude"])
-            p = (e["turn"], e["q"], e["r"], e["facing"], alt, e.get("path"))
+            p = (e["turn"], e["q"], e["r"], e["facing"], alt, _via(e))
             pos[e["dragon"]].append(p)
             now[e["dragon"]] = p
+        elif e["event"] == "crashes":
+            crashes.append((e["q"], e["r"], e["turn"]))
+            if pos[e["dragon"]]:  # where it stands is now the ground (p.17), facing as rolled
+                t, q, r, _, _, via = pos[e["dragon"]][-1]
+                pos[e["dragon"]][-1] = now[e["dragon"]] = (t, q, r, e["facing"], 0, via)
         elif e["event"] == "breath" and e["target_number"] >= 0:
             breaths.append((now[e["dragon"]], now[e["other"]], e["hit"], e["turn"]))
         elif e["event"] == "close combat":
@@ -55,7 +68,17 @@ def _scene(rep: Replay, upto: int):
             gone[e["dragon"]] = "flew off the board"
         elif e["event"] == "effects" and not e["in_play"]:
             gone[e["dragon"]] = "removed"
-    return pos, breaths, fights, gone, whole
+    return pos, breaths, fights, crashes, gone, whole
+
+
+def _via(e) -> list:
+    """The hexes a move's line runs through: a scripted path's, or a landing's (the hex its
+    flight ended in at Very Low, p.17)."""
+    if e.get("path"):
+        return e["path"]
+    if e.get("flight_end"):
+        return [[*e["flight_end"], 1]]
+    return []
 
 
 def _view(points) -> tuple[float, float, float, float]:
@@ -68,7 +91,7 @@ def _view(points) -> tuple[float, float, float, float]:
 def figure_size(rep: Replay) -> tuple[float, float]:
     """A figure for the whole game's view: the map 10 inches wide (its height by the view's
     shape, 2.5 to 7 inches), the title above and the legend below."""
-    x0, x1, y0, y1 = _view(_scene(rep, rep.turns)[4])
+    x0, x1, y0, y1 = _view(_scene(rep, rep.turns)[5])
     h = min(max(10.0 * (y1 - y0) / (x1 - x0), 2.5), 7.0)
     return 10.5, h + 1.9
 
@@ -91,7 +114,7 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
 
     upto = rep.turns if last_turn is None else last_turn
     width, depth = rep.board
-    pos, breaths, fights, gone, whole = _scene(rep, upto)
+    pos, breaths, fights, crashes, gone, whole = _scene(rep, upto)
 
     def faded(turn):  # an earlier turn's mark in a frame
         return frame and turn < upto
@@ -156,13 +179,52 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
                 zorder=5,
                 alpha=0.3 if faded(turn) else 1.0,
             )
+        for ps in pos.values():  # the hexes a dragon stood on the ground in
+            for p in ps:
+                if p[4] == 0:
+                    ax.add_patch(
+                        RegularPolygon(
+                            _xy(p[1], p[2]),
+                            6,
+                            radius=1.0,
+                            orientation=0,
+                            facecolor=GROUND_FILL,
+                            edgecolor=GROUND_COLOUR,
+                            hatch="////",
+                            lw=0.8,
+                            zorder=0.5,
+                            alpha=0.4 if faded(p[0]) else 1.0,
+                        )
+                    )
+        for q, r, turn in crashes:
+            x, y = _xy(q, r)
+            ax.plot(
+                [x],
+                [y + 0.55],
+                marker="v",
+                ms=13,
+                color=CRASH_COLOUR,
+                mec="k",
+                zorder=5.5,
+                alpha=0.35 if faded(turn) else 1.0,
+            )
+            ax.annotate(
+                f"crash {turn}",
+                (x, y + 0.55),
+                xytext=(-10, -16),
+                textcoords="offset points",
+                fontsize=7,
+                color=CRASH_COLOUR,
+                alpha=0.5 if faded(turn) else 1.0,
+                zorder=6,
+            )
         for k, name in enumerate(rep.names):
             c = DRAGON_COLOURS[k % len(DRAGON_COLOURS)]
             pts = pos[name]
             xy = np.array([_xy(p[1], p[2]) for p in pts])
             for j in range(1, len(pts)):  # into each turn's end (by its path when scripted)
                 old = faded(pts[j][0])
-                via = [_xy(h[0], h[1]) for h in pts[j][5] or ()]
+                via = [_xy(h[0], h[1]) for h in pts[j][5]]
                 line = np.array([xy[j - 1], *via, xy[j]])
                 ax.plot(
                     line[:, 0],
@@ -174,13 +236,14 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
                 )
             for j, p in enumerate(pts):
                 x, y = xy[j]
-                fc = cmap(norm(max(p[4], 1)))
+                ground = p[4] == 0
+                fc = GROUND_COLOUR if ground else cmap(norm(p[4]))
                 old = faded(p[0]) and j < len(pts) - 1
                 ax.plot(
                     [x],
                     [y],
-                    marker="s" if j == 0 else "o",
-                    ms=9 if j == 0 else (9 if frame and not old else 7),
+                    marker="s" if j == 0 else ("h" if ground else "o"),
+                    ms=(9 if j == 0 else (9 if frame and not old else 7)) + 3 * ground,
                     mfc=fc,
                     mec=c,
                     mew=1.8,
@@ -236,6 +299,7 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
             Line2D([], [], color="tab:red", lw=2.2, label="breath: hit"),
             Line2D([], [], color="0.35", ls=(0, (2, 2)), lw=1.3, label="breath: miss"),
             Line2D([], [], marker="*", ls="", ms=12, color="gold", mec="k", label="close combat"),
+            Line2D([], [], marker="v", ls="", ms=10, color=CRASH_COLOUR, mec="k", label="crash"),
             Line2D([], [], marker="X", ls="", ms=10, color="k", label="removed / off the board"),
         ]
         marks = ax.legend(
@@ -248,15 +312,27 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
         )
         ax.add_artist(marks)
         marks.set_clip_on(False)  # add_artist clips to the axes: the saved bbox would cut it
-        ax.legend(  # the dots' colours
+        grounded = any(p[4] == 0 for ps in pos.values() for p in ps)
+        ax.legend(  # the dots' colours (Ground only when a dragon stood on it)
             handles=[
-                Line2D([], [], marker="o", ls="", ms=7, mfc=cmap(norm(k)), mec="0.3", label=a)
+                Line2D(
+                    [],
+                    [],
+                    marker="h",
+                    ls="",
+                    ms=9,
+                    mfc=GROUND_COLOUR,
+                    mec="0.3",
+                    label=a + " (hatched)",
+                )
+                if k == 0
+                else Line2D([], [], marker="o", ls="", ms=7, mfc=cmap(norm(k)), mec="0.3", label=a)
                 for k, a in enumerate(ALTITUDES)
-                if k >= 1
+                if k >= 1 or grounded
             ],
             loc="upper right",
             bbox_to_anchor=(1.0, -0.01),
-            ncol=5,
+            ncol=3 if grounded else 5,
             fontsize=8,
             frameon=False,
             title="altitude (the dots' colour)",
@@ -333,6 +409,7 @@ def save_gif(
     w, h = frames[0].size
     cmap = plt.get_cmap(ALTITUDE_CMAP)
     keys = [*DRAGON_COLOURS, "tab:red", "0.35", "gold", "black", "white", "0.85"]
+    keys += [GROUND_COLOUR, GROUND_FILL, CRASH_COLOUR]
     keys += [cmap(k / (len(ALTITUDES) - 2)) for k in range(len(ALTITUDES) - 1)]
     exact = [tuple(int(round(255 * v)) for v in colors.to_rgb(c)) for c in keys]
     sheet = Image.new("RGB", (w * len(frames), h), "white")

@@ -10,6 +10,15 @@ every move (end hex, facing, altitude), engagements, breath targets, every breat
 damage effects (p.12), every close combat (both rolls, the modifier difference, column,
 location, damage, the winner's own damage, the facing it turned to) and the end.
 
+Under the advanced rules of the ground (p.17; switches ``lords.advanced.crash_very_low``,
+``crash_slow``, ``crash_zeroed``, ``landing``) a move says its ``kind`` (``fly``, ``take off``,
+``land``, ``ground``: a move on the ground with its 1d6+3 ``ground_roll``, None for a dragon a
+zeroed tail or wing keeps in its hex, which only turns), a speed says whether the dragon is on
+the ground (0: it stays there), and a ``crashes`` event tells each crash: its ``cause``, the
+altitude levels fallen, the location roll on the Rear column and the part, the damage roll and
+the points taken, the rider's 1d6 in the fall and whether it killed the rider, and a crashing
+close-combat winner's facing roll (pp. 17, 22).
+
 The replay of game ``i`` gives exactly the winner, turns and damage that row ``i`` of the
 same run's ``--records`` holds (``tests/test_replay.py`` checks every game of a run).
 """
@@ -17,7 +26,7 @@ same run's ``--records`` holds (``tests/test_replay.py`` checks every game of a 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +55,7 @@ PHASES = {
     S.K_BREATH: "breath combat",
     S.K_EFFECT: "serious damage",
     S.K_CC: "close combat",
+    S.K_CRASH: "close combat",  # a tail or wing at 0: the phase whose damage it was
     S.K_END: "end",
 }
 EVENTS = {
@@ -62,12 +72,22 @@ EVENTS = {
     S.K_BREATH: "breath",
     S.K_EFFECT: "effects",
     S.K_CC: "close combat",
+    S.K_CRASH: "crashes",
     S.K_END: "game over",
 }
 #: the hexside a breath attack came in from (Damage Allocation Table columns, p.11)
 SIDES = ("F", "FR", "RR", "R", "RL", "FL")
 #: the areas of an arc of fire (p.10), as K_BREATH rows log them
 AREAS = ("dark", "grey", "light")
+#: a move's kind (``K_MOVE`` / ``K_LEAVE`` rows' ``MK_*``; the ground, advanced rules p.17)
+MOVE_KINDS = {S.MK_FLY: "fly", S.MK_TAKE_OFF: "take off", S.MK_LAND: "land", S.MK_GROUND: "ground"}
+#: why a dragon crashed (``K_CRASH`` rows' ``CR_*``, p.17), as the events name it, and in words
+CRASH_CAUSES = {S.CR_VERY_LOW: "very low", S.CR_SLOW: "slow", S.CR_ZEROED: "zeroed"}
+CRASH_WHY = {
+    "very low": "an engagement at Very Low: the fight's altitude loss takes both to the ground",
+    "slow": "close combat's -2 took its speed below its minimum",
+    "zeroed": "a tail or wing at 0: it can no longer fly",
+}
 #: the most events a replay keeps (a game at the turn limit has about 20 a turn)
 MAX_EVENTS = 40_000
 
@@ -216,16 +236,40 @@ def describe(e: dict[str, Any]) -> str:
     if ev == "speed":
         last = "" if e["last"] < 0 else f", last turn {e['last']}"
         lo, hi = e["allowed"]
+        if e.get("ground"):
+            may = f"a take-off speed {lo}..{hi}" if lo <= hi else "no take-off"
+            if e["speed"] == 0:
+                return f"{who} stays on the ground (records ground, speed 0; it may record {may})"
+            return f"{who} records take-off speed {e['speed']} (may record ground or {lo}..{hi})"
         return (
             f"{who} records speed {e['speed']} (may record {lo}..{hi} this turn: minimum "
             f"{e['minimum']}, maximum {e['maximum']}{last})"
         )
+    if ev == "move" and e.get("kind", "fly") != "fly":
+        to = f"{_hex(e['q'], e['r'])} facing {_facing(e['facing'])}"
+        if e["kind"] == "take off":
+            return (
+                f"{who} takes off: climbs to Very Low and leaps straight ahead (p.17), then "
+                f"flies the {e['speed']} point{'s' if e['speed'] != 1 else ''} left to {to}, "
+                f"{e['altitude']}"
+            )
+        if e["kind"] == "land":
+            fq, fr = e["flight_end"]
+            return (
+                f"{who} lands: flies {e['speed'] - 1} points to {_hex(fq, fr)} at Very Low, "
+                f"then forward 1 hex for its last point to {to}, Ground"
+            )
+        if e["ground_roll"] is None:
+            return f"{who} turns in its hex on the ground to face {_facing(e['facing'])}"
+        return f"{who} moves on the ground, rolled {e['ground_roll']} (1d6+3 hexes), to {to}"
     if ev == "move":
         return (
             f"{who} flies {e['speed']} points to {_hex(e['q'], e['r'])} facing "
             f"{_facing(e['facing'])}, {e['altitude']}"
         )
     if ev == "leaves the board":
+        if e.get("kind") == "take off":
+            return f"{who} takes off, but its leap (or the rest of its move) leaves the board"
         return f"{who} has no move that stays on the board at speed {e['speed']}: it leaves"
     if ev == "engages":
         return f"{who} engages {other}"
@@ -300,6 +344,26 @@ def describe(e: dict[str, Any]) -> str:
             f"{e['loser_points_lost']}), its own damage roll {e['self_roll']} (loses "
             f"{e['winner_points_lost']}), turns to face {_facing(e['winner_facing'])}"
         )
+    if ev == "crashes":
+        levels = f"{e['levels']} level{'s' if e['levels'] != 1 else ''}"
+        text = (
+            f"{who} crashes ({CRASH_WHY[e['cause']]}, p.17): falls {levels} from "
+            f"{e['fell_from']} to the ground at {_hex(e['q'], e['r'])}"
+        )
+        if e["facing_roll"] is not None:
+            text += (
+                f", the winner's facing roll {e['facing_roll']} turns it to face "
+                f"{_facing(e['facing'])} (p.22)"
+            )
+        text += (
+            f"; Rear location roll {e['location_roll']} -> {e['part']}, damage roll "
+            f"{e['damage_roll']} ({e['dice']}d6), loses {e['points_lost']}"
+        )
+        if e["rider_roll"] is not None:
+            text += f"; its rider rolls {e['rider_roll']}: " + (
+                "killed in the fall" if e["rider_killed"] else "survives the fall"
+            )
+        return text
     if ev == "game over":
         return (
             "game over: "
@@ -314,12 +378,25 @@ def _th(k: int) -> str:
 
 
 def events(
-    log: np.ndarray, names: Sequence[str], teams: Sequence[int] | None = None
+    log: np.ndarray,
+    names: Sequence[str],
+    teams: Sequence[int] | None = None,
+    *,
+    ground: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Decode a game's log rows (``L_*``, ``K_*``; :func:`~dragonsim.lords.engine.
-    logged_game`) into event dicts (``teams``: each dragon's side; None: its seat)."""
+    logged_game`) into event dicts (``teams``: each dragon's side; None: its seat).
+    ``ground``: the game's rule ``lords.ground`` (a crash's dice a level, the fall roll that
+    kills a rider; None: the rule as shipped)."""
+    if ground is None:
+        from ..rules import lords_rules
+
+        ground = lords_rules().get("lords.ground")
+    per_level = int(ground["crash_dice_per_level"])
+    fall_kills = int(ground["rider_fall_kills"])
     out = []
     sides = list(range(len(names))) if teams is None else list(teams)
+    phase = "close combat"  # the last combat phase seen (a zeroed part's crash follows it)
 
     def team_name(t: int) -> str:
         return " + ".join(n for n, s in zip(names, sides, strict=True) if s == t)
@@ -341,6 +418,8 @@ def events(
             in (S.K_ENGAGE, S.K_TARGET, S.K_BREATH, S.K_CC, S.K_RTARGET, S.K_RIDER, S.K_EARLY)
             else None,
         }
+        if kind in (S.K_RIDER, S.K_BREATH, S.K_CC):
+            phase = e["phase"]
         if kind == S.K_SETUP:
             q, r, f, alt = (int(x) for x in snap[i, :4])
             e.update(q=q, r=r, facing=f, altitude=ALTITUDES[alt])
@@ -355,13 +434,47 @@ def events(
                 minimum=v[4],
                 maximum=v[5],
                 allowed=[v[10], v[11]],
+                ground=bool(v[12]),  # on the ground: 0 stays there, allowed a take-off's
             )
         elif kind == S.K_MOVE:
+            mk = MOVE_KINDS[v[6]]
             e.update(
-                speed=v[0], mr=MRS[v[1]], q=v[2], r=v[3], facing=v[4], altitude=ALTITUDES[v[5]]
+                speed=v[0],
+                mr=MRS[v[1]],
+                q=v[2],
+                r=v[3],
+                facing=v[4],
+                altitude=ALTITUDES[v[5]],
+                kind=mk,
+                ground_roll=(v[7] or None) if mk == "ground" else None,
+                flight_end=[v[8], v[9]] if mk == "land" else None,
             )
         elif kind == S.K_LEAVE:
-            e.update(speed=v[0], mr=MRS[v[1]])
+            e.update(speed=v[0], mr=MRS[v[1]], kind=MOVE_KINDS[v[6]])
+        elif kind == S.K_CRASH:
+            # p.17: the cause; p.22: the Rear column, 1d6 a level fallen, the rider's 1d6
+            cause = CRASH_CAUSES[v[0]]
+            if cause == "zeroed":
+                e["phase"] = phase
+            q, r, f, _ = (int(x) for x in snap[i, :4])
+            e.update(
+                cause=cause,
+                levels=v[1],
+                fell_from=ALTITUDES[v[1]] if 0 <= v[1] < len(ALTITUDES) else str(v[1]),
+                q=q,
+                r=r,
+                facing=f,
+                altitude=ALTITUDES[0],
+                side=SIDES[3],
+                location_roll=v[2],
+                part=PARTS[v[3]].replace("_", " "),
+                damage_roll=v[4],
+                dice=v[1] * per_level,
+                points_lost=v[5],
+                rider_roll=v[6] if v[6] > 0 else None,
+                rider_killed=(v[6] <= fall_kills) if v[6] > 0 else None,
+                facing_roll=v[7] + 1 if v[7] >= 0 else None,
+            )
         elif kind == S.K_BREATH:
             hit = v[2] == 1 and v[0] >= 0
             e.update(
@@ -440,7 +553,7 @@ def _replayed(names, pols, teams, args, rs, seed, game, turn_limit) -> Replay:
     if len(log) >= MAX_EVENTS:
         raise UserError(f"game {game} has more than {MAX_EVENTS:,} events; lower --turn-limit")
     nd = len(names)
-    ev = events(log, names, teams)
+    ev = events(log, names, teams, ground=rs.get("lords.ground"))
     wins = [int(cnt[S.C_WIN + t]) for t in range(nd)]
     labels = [policy_version(p) for p in pols]
     extra = {} if teams is None else {"teams": list(teams)}

@@ -68,14 +68,23 @@ speed in hexes straight ahead at Very Low, for its minimum speed plus 1 points).
 
 ``dice`` are the rolls each turn asks for, as the rulebook prints them (a roll of several dice
 is their sum): the initiative rolls (2d6 a dragon in play, in the script's dragon order, then
-any roll-offs, tied dragons in that order), then with the advanced rider rules each rider
+any roll-offs, tied dragons in that order), then in the movement phase the 1d6 of each move on
+the ground (advanced rules, p.17: "roll 1d6+3"; none for a dragon a zeroed tail or wing keeps
+in its hex), in the order the dragons move, then with the advanced rider rules each rider
 attack in initiative order (its 2d6 hit roll; on a hit the 2d6 location roll, the 2d6 rider
 check when the body of a dragon with a rider is hit and riders can be killed, then the 1d6
 damage unless that check was the 7 that killed the rider), then each breath attack in
 initiative order (its 2d6 hit roll; on a hit the 2d6 location roll, the rider check as
 before, and the damage roll of its breath's dice), then each close combat (each dragon's
 2d6, the winner's 1d6 column, 2d6 location, the rider check as before, tooth-and-claw damage
-roll, its own 1d6 damage, the loser's 1d6 new facing). They may be given turn by turn
+roll, its own 1d6 damage, the loser's 1d6 new facing). With the advanced crash rules (p.17)
+each crash rolls, where it happens, the 2d6 location on the Rear column, the damage roll (1d6 a
+level fallen) and, for a dragon with a rider, the rider's 1d6 in the fall (1-3 kills it,
+p.22): a Very Low engagement's two crashes (the earlier in initiative first) come before that
+fight's rolls; after a fight in the air the crashes below the minimum speed or with a tail or
+wing at 0 come loser first, and a crashing winner first rolls its 1d6 facing (p.22); a tail or
+wing zeroed by breath or a rider crashes after the breath attacks (or the rider attacks), in
+the script's dragon order. They may be given turn by turn
 (``"dice"`` in each turn: a turn reads only its own) or as one list for the game (``"dice"``
 beside ``"turns"``). Rolls a turn does not ask for are reported, not an error (the Example of
 Play's location and damage rolls are not asked for when its hit roll misses under the
@@ -572,7 +581,7 @@ def play_script(
     from .replay import MAX_EVENTS, events
 
     cnt, log = E.logged_game(0, 0, dragons, scen, opt, tb, mv, plan, MAX_EVENTS, work=work)
-    ev = events(log, sc.names, teams)
+    ev = events(log, sc.names, teams, ground=rs.get("lords.ground"))
     forced, asked_for = _forced_rolls(sc, fd, ev, tb)
     problems = _decision_error(sc, sd, log) + _dice_error(sc, fd, forced, asked_for)
     bad_paths, paths = _walk_paths(sc, log, tb)
@@ -649,15 +658,27 @@ def _turn_windows(sc: Script, fd: np.ndarray, last_turn: int) -> list[tuple[int,
 
 def _labels(turn_events: list[dict], asked: int, names: list[str], tb) -> list[tuple]:
     """What each roll a turn asked for was, in order: ``(dragon, what)``; the initiative's
-    count is what the combat rolls leave (2d6 a dragon in play, in seat order, then
-    roll-offs)."""
-    from .tables import S_CC_SELF_DAMAGE_DICE
+    count is what the later rolls leave (2d6 a dragon in play, in seat order, then
+    roll-offs). The later rolls come in the order of the turn's events: a move on the
+    ground's 1d6, rider attacks, breath attacks, close combats and the crashes among them
+    (advanced rules, pp. 17, 22)."""
+    from .tables import S_CC_SELF_DAMAGE_DICE, S_GROUND_MOVE_DICE, S_GROUND_MOVE_PLUS
 
     combat: list[tuple] = []
     for e in turn_events:
         who = e["dragon"]
         check = (e["other"], "rider check (2d6, p.18)")
-        if e["event"] == "rider shot":
+        if e["event"] == "move" and e.get("ground_roll") is not None:
+            nd6, plus = (int(tb.scalars[k]) for k in (S_GROUND_MOVE_DICE, S_GROUND_MOVE_PLUS))
+            combat.append((who, f"ground move roll ({nd6}d6, +{plus} hexes, p.17)"))
+        elif e["event"] == "crashes":
+            if e["facing_roll"] is not None:
+                combat.append((who, "crashing winner's facing roll (1d6, p.22)"))
+            combat.append((who, "crash location roll (2d6, Rear column, p.22)"))
+            combat.append((who, f"crash damage roll ({e['dice']}d6, p.22)"))
+            if e["rider_roll"] is not None:
+                combat.append((who, "rider's fall roll (1d6, p.22)"))
+        elif e["event"] == "rider shot":
             combat.append((who, f"rider's hit roll (2d6) at {e['other']}"))
             if e["hit"]:
                 combat.append((who, "location roll (2d6)"))
