@@ -1101,6 +1101,8 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
             pos[i][3] = 0
             if v[7] >= 0:
                 pos[i][2] = (before_fight.get(i, pos[i][2]) - v[7]) % 6
+            if v[8] != pos[i][2]:
+                out.append(Violation(turn, "crash", i, f"facing {v[8]}, rules {pos[i][2]}"))
         elif kind == S.K_LEAVE:
             pos.pop(i, None)
         elif kind == S.K_RIDER:

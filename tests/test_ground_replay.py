@@ -105,7 +105,12 @@ def test_a_random_game_tells_take_offs_landings_and_moves_on_the_ground(very_low
         else:
             assert e["ground_roll"] is None and e["flight_end"] is None and not s["ground"]
     text = rep.text()
-    for words in ("takes off: climbs to Very Low", "lands: flies", "moves on the ground, rolled"):
+    for words in (
+        "takes off from (",
+        ": climbs to Very Low",
+        "lands: flies",
+        "moves on the ground, rolled",
+    ):
         assert words in text
     assert "stays on the ground (records ground, speed 0" in text
 

@@ -1090,6 +1090,7 @@ def crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, facing_roll, facing):
             log[r, L_A + 5] = took
             log[r, L_A + 6] = fall
             log[r, L_A + 7] = facing_roll
+            log[r, L_A + 8] = ds[i, F_F]  # its facing after the fall
         log_effects(log, nlog, w.scratch, ds, turn, i)
 
 

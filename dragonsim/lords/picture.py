@@ -72,12 +72,14 @@ def _scene(rep: Replay, upto: int):
 
 
 def _via(e) -> list:
-    """The hexes a move's line runs through: a scripted path's, or a landing's (the hex its
-    flight ended in at Very Low, p.17)."""
+    """The hexes a move's line runs through: a scripted path's, a landing's (the hex its
+    flight ended in at Very Low, p.17) or a take-off's (the end of its straight leap)."""
     if e.get("path"):
         return e["path"]
     if e.get("flight_end"):
         return [[*e["flight_end"], 1]]
+    if e.get("leap_end"):
+        return [[*e["leap_end"], 1]]
     return []
 
 

@@ -248,8 +248,10 @@ def describe(e: dict[str, Any]) -> str:
     if ev == "move" and e.get("kind", "fly") != "fly":
         to = f"{_hex(e['q'], e['r'])} facing {_facing(e['facing'])}"
         if e["kind"] == "take off":
+            frm = e.get("took_off_from")
+            at = f" from {_hex(*frm)}" if frm else ""
             return (
-                f"{who} takes off: climbs to Very Low and leaps straight ahead (p.17), then "
+                f"{who} takes off{at}: climbs to Very Low and leaps straight ahead (p.17), then "
                 f"flies the {e['speed']} point{'s' if e['speed'] != 1 else ''} left to {to}, "
                 f"{e['altitude']}"
             )
@@ -448,6 +450,9 @@ def events(
                 kind=mk,
                 ground_roll=(v[7] or None) if mk == "ground" else None,
                 flight_end=[v[8], v[9]] if mk == "land" else None,
+                took_off_from=[v[8], v[9]] if mk == "take off" else None,
+                # where the leap ended (the row's snapshot is after it)
+                leap_end=[int(snap[i, 0]), int(snap[i, 1])] if mk == "take off" else None,
             )
         elif kind == S.K_LEAVE:
             e.update(speed=v[0], mr=MRS[v[1]], kind=MOVE_KINDS[v[6]])
@@ -456,14 +461,14 @@ def events(
             cause = CRASH_CAUSES[v[0]]
             if cause == "zeroed":
                 e["phase"] = phase
-            q, r, f, _ = (int(x) for x in snap[i, :4])
+            q, r, _, _ = (int(x) for x in snap[i, :4])
             e.update(
                 cause=cause,
                 levels=v[1],
                 fell_from=ALTITUDES[v[1]] if 0 <= v[1] < len(ALTITUDES) else str(v[1]),
                 q=q,
                 r=r,
-                facing=f,
+                facing=v[8],  # after the fall (a crashing winner's rolled facing, p.22)
                 altitude=ALTITUDES[0],
                 side=SIDES[3],
                 location_roll=v[2],

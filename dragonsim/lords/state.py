@@ -229,8 +229,10 @@ K_RTARGET, K_RIDER = 11, 12
 K_EARLY = 13
 #: a dragon crashes (p.17; ``L_A``: cause CR_*, levels fallen, location roll, part, damage
 #: roll, points taken, the rider's 1d6 in the fall (0: none), the facing roll of a crashing
-#: close-combat winner (-1: none)); a ``K_MOVE`` row's ``L_A + 6`` is the move's kind
-#: (``MK_*``) and ``L_A + 7`` the 1d6+3 of a move on the ground
+#: close-combat winner (-1: none), its facing after the fall); a ``K_MOVE`` row's ``L_A + 6``
+#: is the move's kind (``MK_*``), ``L_A + 7`` the 1d6+3 of a move on the ground, ``L_A + 8, 9``
+#: a landing's flight end or the hex a take-off left the ground from (its row's snapshot is
+#: after the leap)
 K_CRASH = 14
 MK_FLY, MK_TAKE_OFF, MK_LAND, MK_GROUND = range(4)
 
