@@ -91,6 +91,7 @@ def figure(names, cost, share, corr, args) -> None:
         for m, d in enumerate(same):
             jitter[d] = 0.22 * (m - (len(same) - 1) / 2)
     xs = np.array([cost[k] + jitter[d] for k, d in enumerate(names)])
+    placed: list[tuple[float, float, float, float]] = []  # label boxes in data units
     for k, d in enumerate(names):
         ax.annotate(
             "",
@@ -98,8 +99,33 @@ def figure(names, cost, share, corr, args) -> None:
             xytext=(xs[k], b[k]),
             arrowprops=dict(arrowstyle="->", color="0.55", lw=1.0, shrinkA=4, shrinkB=4),
         )
+        # each name on the right of its dot, or on the left when that would cover another
+        # name, dot or arrow (a name is about 0.11 design points a letter wide at this size)
+        wide, high = 0.11 * len(d) + 0.1, 0.035
+        left = False
+        for side in (False, True):
+            x0 = xs[k] - 0.1 - wide if side else xs[k] + 0.1
+            box = (x0, x0 + wide, a[k] - high / 2, a[k] + high / 2)
+            hit = any(
+                box[0] < p[1] and p[0] < box[1] and box[2] < p[3] and p[2] < box[3] for p in placed
+            ) or any(  # another dragon's dots or the arrow between them
+                box[0] < xs[m] < box[1] and box[2] < max(a[m], b[m]) and min(a[m], b[m]) < box[3]
+                for m in range(len(names))
+                if m != k
+            )
+            if not hit:
+                left = side
+                break
+        x0 = xs[k] - 0.1 - wide if left else xs[k] + 0.1
+        placed.append((x0, x0 + wide, a[k] - high / 2, a[k] + high / 2))
         ax.annotate(
-            d, (xs[k], a[k]), xytext=(5, 0), textcoords="offset points", fontsize=8, va="center"
+            d,
+            (xs[k], a[k]),
+            xytext=(-5 if left else 5, 0),
+            textcoords="offset points",
+            fontsize=8,
+            va="center",
+            ha="right" if left else "left",
         )
     ax.scatter(xs, b, s=36, facecolors="white", edgecolors="C0", label="basic rules", zorder=3)
     ax.scatter(xs, a, s=36, color="C3", label="advanced rules (this release)", zorder=3)
