@@ -542,8 +542,7 @@ def play_script(
     from ..report import manifest
     from . import engine as E
     from . import movetables as MT
-    from .api import _rules, battle_setup
-    from .tables import S_MR_STEPS_LOST
+    from .api import _rules, battle_setup, game_mrs
 
     sc = script if isinstance(script, Script) else load_script(script)
     from ..rules import RuleSet
@@ -568,9 +567,7 @@ def play_script(
     # every scripted move is checked against the exact board edge (some legal path stays on)
     mv = MT.move_tables(
         tb.turn_cost,
-        mrs=MT.needed_mrs(
-            [s.mr_i for s in sheets], tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]
-        ),
+        mrs=game_mrs([s.mr_i for s in sheets], tb, rs),
         edges=True,
     )
     opt = opt.copy()
