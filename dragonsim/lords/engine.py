@@ -1321,7 +1321,8 @@ def fumble(ds, a, opt, tb, gst, cnt):
         return rc, np.int64(0), np.int64(0), np.int64(0)
     fr = roll_dice(gst, 2)
     cnt[C_DICE] += 2
-    cnt[C_FUMBLES + fr - 2] += 1
+    if fr >= 2:  # (a script that ran out of dice reads 0)
+        cnt[C_FUMBLES + fr - 2] += 1
     nd6 = tb.fumble[fr, 0]
     dr_ = roll_dice(gst, nd6)
     cnt[C_DICE] += nd6
@@ -1352,7 +1353,8 @@ def critical(ds, a, t, dmg, part, dp_before, dealt_before, opt, tb, gst, cnt):
         if not critical_rerolls(ds, t, eff, scal):
             break
         rerolls += 1
-    cnt[C_CRITS + cr - 2] += 1
+    if cr >= 2:  # (a script that ran out of dice reads 0)
+        cnt[C_CRITS + cr - 2] += 1
     cnt[C_CRIT_REROLLS] += rerolls
     took = np.int64(0)
     if eff == CE_DOUBLE or eff == CE_TRIPLE:

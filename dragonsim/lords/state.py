@@ -271,7 +271,7 @@ K_EARLY = 13
 #: after the leap)
 K_CRASH = 14
 #: the optional rules (pp. 19-20) on a ``K_BREATH`` row: ``L_A + 12`` the Critical Hit Table's
-#: 2d6 that took effect (0: no critical), ``L_A + 13`` the rolls before it that were rerolled,
+#: 2d6 that took effect (0: no critical), ``L_A + 13`` how many rolls before it were rerolled,
 #: ``L_A + 14`` the critical's CE_* effect, ``L_A + 15`` the points its extra damage took from
 #: the body; a fumble (hit roll 2): ``L_A + 16`` the rider check's 2d6 (0: none), ``L_A + 17``
 #: the Fumble Table's 2d6 (0: not rolled), ``L_A + 18`` its damage roll, ``L_A + 19`` the
