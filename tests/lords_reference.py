@@ -1279,7 +1279,7 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
                     range_modifier=range_modifier,
                     grounded=aa == 0,
                 )
-            if v[0] != want:
+            if v[0] != want and v[0] != -2:  # -2: refused by the three-hit limit (p.20)
                 out.append(
                     Violation(
                         turn,

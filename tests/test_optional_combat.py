@@ -352,8 +352,15 @@ def test_the_three_hit_limit():
     assert "A4 may not breathe at T: it has suffered damage from three breath" in rep.text()
     b = _breaths(_four_on_one([10, 3, 10, 10], LIMIT))
     assert [e["hit"] for e in b] == [True, False, True, True] and not b[3]["refused"]
-    b = _breaths(_four_on_one([10, 10, 10, 10], {}))
+    free = _four_on_one([10, 10, 10, 10], {})
+    b = _breaths(free)
     assert [e["points_lost"] for e in b] == [4, 4, 4, 4]
+    # the checker holds the limit: the refusal is legal, a fourth damaging breath is not
+    sheets = [sheet("Reaper")] * 4 + [sheet("Tankerous")]
+    tb = prepare("Reaper", "Tankerous", rules=LIMIT)["tables"]
+    assert ref.check_events(rep.log, sheets, tb, rules=lords_rules(LIMIT)) == []
+    bad = ref.check_events(free.log, sheets, tb, rules=lords_rules(LIMIT))
+    assert [v.kind for v in bad] == ["hit limit"]
 
 
 # ---- Monte Carlo against the exact odds ---------------------------------------------------------
