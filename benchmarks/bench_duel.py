@@ -145,11 +145,14 @@ def main(argv=None) -> int:
     )
     print(f"  mean turns {c[S.C_TURNS] / c[S.C_GAMES]:.2f}, dice per game {dice:.1f}")
 
-    # the rules presets: the same duel under basic and advanced, interleaved rounds, all
-    # threads; the default duel (no riders) and a duel of two shooting riders (pp. 15, 18)
+    # the rules presets: the same duel under basic, advanced and advanced+optional (the
+    # optional criticals, fumbles and three-hit limit, pp. 19-20: issue 14 wants it at most
+    # 2x basic per game), interleaved rounds, all threads; the default duel (no riders) and a
+    # duel of two shooting riders (pp. 15, 18)
     m_p = max(1000, n // 5)
     for da, db in (("Reaper", "Skyblazer"), ("Ozonic", "Fiercival")):
-        pargs = {r: prepare(da, db, rules=r)["args"] for r in ("basic", "advanced")}
+        presets = ("basic", "advanced", "advanced+optional")
+        pargs = {r: prepare(da, db, rules=r)["args"] for r in presets}
         per_game = {r: [] for r in pargs}
         for rnd in range(3):
             for r, pa in pargs.items():
@@ -160,7 +163,7 @@ def main(argv=None) -> int:
         for r, runs in per_game.items():
             us = sorted(u for u, _ in runs)[1]
             print(
-                f"  {r:<9} {us:7.2f} us/game  ({runs[0][1]:.2f} turns/game, "
+                f"  {r:<17} {us:7.2f} us/game  ({runs[0][1]:.2f} turns/game, "
                 f"{us / runs[0][1]:.2f} us/turn)  {us / base:5.2f}x basic"
             )
 

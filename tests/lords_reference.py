@@ -17,6 +17,7 @@ from dragonsim.lords import state as S
 from dragonsim.lords import tables as T
 from dragonsim.lords.hexes import DQ, DR
 from dragonsim.lords.tables import S_MAX_RANGE
+from dragonsim.rules.lords import PART_CODES
 
 PARTS = ("head", "body", "tail", "left_wing", "right_wing")
 
@@ -81,14 +82,29 @@ def is_serious(d: dict, part: int, sc=None) -> bool:
     return d["points"][part] * den < d["start_points"][part] * num
 
 
-def serious_effects(d: dict, sc=None) -> None:
-    """The Serious Damage Effects Table, recomputed from the damage points."""
+def unclamped_ratings(d: dict, sc=None) -> tuple[int, int, int]:
+    """Breath, claws and MR index from the damage points (p.12) and the critical hits'
+    lasting effects (optional rules, p.19: "Critical hit results can add up"), not clamped."""
     sc = sc or _DefaultScal()
-    head, body, tail, lw, rw = (is_serious(d, p, sc) for p in range(5))
-    d["breath"] = max(0, d["breath_sheet"] - (sc.breath_steps if head else 0))
-    d["claws"] = max(0, d["claws_sheet"] - (sc.claw_steps if body else 0))
+    head, body, tail = (is_serious(d, p, sc) for p in range(3))
+    b = d["breath_sheet"] - (sc.breath_steps if head else 0) - d.get("crit_breath", 0)
+    c = d["claws_sheet"] - (sc.claw_steps if body else 0) - d.get("legs", 0)
+    m = d["mr_sheet"] + (sc.mr_steps if tail else 0) + d.get("crit_mr", 0)
+    return b, c, m
+
+
+def serious_effects(d: dict, sc=None) -> None:
+    """The Serious Damage Effects Table, recomputed from the damage points, with the critical
+    hits' effects added (both clamp at Cold, the lowest tooth-and-claw step and MR I)."""
+    sc = sc or _DefaultScal()
+    lw, rw = (is_serious(d, p, sc) for p in (3, 4))
+    b, c, m = unclamped_ratings(d, sc)
+    d["breath"] = max(0, b)
+    d["claws"] = max(0, c)
     d["max_speed"] = d["max_sheet"] - sc.speed_per_wing * (int(lw) + int(rw))
-    d["mr"] = min(8, d["mr_sheet"] + (sc.mr_steps if tail else 0))
+    d["mr"] = min(8, m)
+    if d.get("crit_killed"):
+        d["alive"] = 0  # "Killed! Remove dragon from play." (p.19)
     if d.get("crash_zeroed"):
         # "If its head or body are reduced to 0 damage points, the dragon has been killed"
         # (advanced rules, p.17); a zeroed tail or wing crashes it instead
@@ -766,6 +782,24 @@ def check_events(
         zeroed = bool(rules.get("lords.advanced.crash_zeroed"))
         crash_dice = int(rules.get("lords.ground")["crash_dice_per_level"])
         fall_kills = int(rules.get("lords.ground")["rider_fall_kills"])
+    # the optional rules (pp. 19-20)
+    crits = fumbles = limit = in_place = rider_only = False
+    if rules is not None:
+        crits = bool(rules.get("lords.optional.critical_hits"))
+        fumbles = bool(rules.get("lords.optional.fumbles"))
+        limit = bool(rules.get("lords.optional.multiple_hits"))
+        in_place = rules.get("lords.critical_body_damage") == "in-place"
+        rider_only = rules.get("lords.fumble_rider") == "rider-only"
+        oc = rules.get("lords.optional_combat")
+        crit_max, max_legs, hit_limit = (
+            oc["critical_max_target"],
+            oc["broken_legs"],
+            oc["hit_limit"],
+        )
+        crit_table = rules.get("lords.critical_hits")
+        fumble_table = rules.get("lords.fumbles")
+    hit_by: dict[int, int] = {}  # damaging breath attacks suffered this turn, by dragon
+    hit_turn = -1
     ds = []
     for s in sheets:
         d = {
@@ -800,6 +834,91 @@ def check_events(
             t["rider"] = 0
             return True
         return False
+
+    def check_critical(turn, i, a, t, v, dmg, before) -> int:
+        """A critical hit (optional rules, p.19): "an unmodified 12 ... This can only happen
+        if the modified to-hit number was 11 or less"; the table's result (Rider thrown is a
+        broken leg without a rider), never one that "would reduce a statistic below the
+        lowest possible rating" or break a fourth leg (those are rerolled), and its effect.
+        Returns the points the body lost to a double or triple damage beyond the hit's."""
+        due = crits and v[1] == 12 and v[0] <= crit_max
+        if due != (v[12] != 0):
+            out.append(Violation(turn, "critical", i, f"table roll {v[12]}, due {due}"))
+            return 0
+        if not due:
+            if any(v[13:16]):
+                out.append(Violation(turn, "critical", i, "critical values without a critical"))
+            return 0
+        effect = S.CRITICAL_EFFECTS.index(crit_table[v[12]])
+        if effect == S.CE_RIDER and t["rider"] == 0:
+            effect = S.CE_LEG
+        if v[14] != effect:
+            out.append(Violation(turn, "critical", i, f"effect {v[14]}, table gives {effect}"))
+        b, c, m = unclamped_ratings(t, sc)
+        if (
+            (effect == S.CE_HEAD and b <= 0)
+            or (effect == S.CE_LEG and (c <= 0 or t.get("legs", 0) + 1 >= max_legs))
+            or (effect == S.CE_WING and m >= 8)
+        ):
+            out.append(Violation(turn, "critical", i, f"effect {effect} should be rerolled"))
+        extra = 0
+        if effect in (S.CE_DOUBLE, S.CE_TRIPLE):
+            mult = 2 if effect == S.CE_DOUBLE else 3
+            if in_place:
+                # "x2 / x3 to the body in place of the hit": the hit's own damage undone
+                normal = sum(before[0]) - sum(t["points"])
+                t["points"][:] = before[0]
+                a["dealt"] = before[1]
+                extra = take_damage(t, 1, dmg * mult)
+                a["dealt"] += extra
+                if v[15] != extra:
+                    out.append(Violation(turn, "critical", i, f"body took {v[15]}, {extra}"))
+                return extra - normal
+            extra = take_damage(t, 1, dmg * (mult - 1))
+            a["dealt"] += extra
+        elif effect == S.CE_KILLED:
+            t["crit_killed"] = 1
+        elif effect == S.CE_HEAD:
+            t["crit_breath"] = t.get("crit_breath", 0) + 1
+        elif effect == S.CE_LEG:
+            t["legs"] = t.get("legs", 0) + 1
+        elif effect == S.CE_WING:
+            t["crit_mr"] = t.get("crit_mr", 0) + 1
+        elif effect == S.CE_DAZED:
+            t["dazed"] = t.get("dazed", 0) + 1
+        elif effect == S.CE_RIDER:
+            t["rider"] = 0
+        if v[15] != extra:
+            out.append(Violation(turn, "critical", i, f"body took {v[15]}, rules {extra}"))
+        return extra
+
+    def check_fumble(turn, i, a, v):
+        """A fumble (optional rules, p.20): "an unmodified 2 ... your dragon has breathed on
+        itself! If you have a rider, check for rider damage. Otherwise roll on the Fumble
+        Table": the rider check (a 7 kills the rider, no damage), then the table's dice on
+        its location of ``a`` itself (reading lords.fumble_rider)."""
+        if not (fumbles and v[1] == 2):
+            if any(v[16:20]):
+                out.append(Violation(turn, "fumble", i, "fumble rolls without a fumble"))
+            return
+        checked = deaths and a["rider"] > 0
+        spared = rider_check(turn, i, a, 1, v[16], "fumble") if checked else False
+        if not checked and v[16] != 0:
+            out.append(Violation(turn, "fumble", i, f"rider check {v[16]} without a rider"))
+        table = not spared and not (checked and rider_only)
+        if not table:
+            if any(v[17:20]):
+                out.append(Violation(turn, "fumble", i, "the Fumble Table after the check"))
+            return
+        if not 2 <= v[17] <= 12:
+            out.append(Violation(turn, "fumble", i, f"table roll {v[17]}"))
+            return
+        n, where = fumble_table[v[17]]
+        if not n <= v[18] <= 6 * n:
+            out.append(Violation(turn, "fumble", i, f"damage roll {v[18]} for {n}d6"))
+        took = take_damage(a, PART_CODES.index(where), v[18])
+        if v[19] != took:
+            out.append(Violation(turn, "fumble", i, f"{v[19]} points lost, rules {took}"))
 
     def sync(turn):
         for k, d in enumerate(ds):
@@ -880,28 +999,44 @@ def check_events(
                 out.append(Violation(turn, "damage", i, f"{v[7]} points taken, rules {took}"))
         elif kind == S.K_BREATH:
             block = "breath"
+            if turn != hit_turn:
+                hit_by, hit_turn = {}, turn
+            if limit and hit_by.get(j, 0) >= hit_limit and v[0] != -2:
+                # "limited to suffering damage from up to 3 breath attacks per turn ... any
+                # other players that recorded that dragon as a target may not breathe on it"
+                out.append(Violation(turn, "hit limit", i, f"breathed at {j} past the limit"))
+            if v[0] == -2:
+                if not limit or hit_by.get(j, 0) < hit_limit:
+                    out.append(Violation(turn, "hit limit", i, f"refused at {hit_by.get(j, 0)}"))
+                continue
             if v[0] < 0:
                 continue  # a wasted breath: nothing rolled
             a, t = ds[i], ds[j]
             if v[2] != int(hits(v[1], v[0])):
                 out.append(Violation(turn, "to-hit", i, f"roll {v[1]} against {v[0]}: {v[2]}"))
             if not v[2]:
+                check_fumble(turn, i, a, v)
                 continue
+            if any(v[16:20]):
+                out.append(Violation(turn, "fumble", i, "fumble rolls on a hit"))
             part = int(alloc[v[4]][v[3]])
-            if rider_check(turn, i, t, part, v[11], "breath"):
-                if v[7] != 0 or v[8] != 0:
-                    out.append(Violation(turn, "breath", i, "damage although the rider died"))
-                continue
-            n = int(weapon[a["breath"]][0])
+            spared = rider_check(turn, i, t, part, v[11], "breath")
+            if spared and (v[8] != 0 or v[7] != v[15]):
+                out.append(Violation(turn, "breath", i, "damage although the rider died"))
+            n = 0 if spared else int(weapon[a["breath"]][0])
             if v[8] != n or not n <= v[6] <= 6 * n:
                 out.append(Violation(turn, "damage", i, f"{v[8]} dice, roll {v[6]}; rules {n}d6"))
-            part = int(alloc[v[4]][v[3]])
             if v[5] != part:
                 out.append(Violation(turn, "location", i, f"part {v[5]}, table gives {part}"))
-            took = take_damage(t, part, v[6] + int(weapon[a["breath"]][1]))
+            before = list(t["points"]), a["dealt"]
+            dmg = 0 if spared else v[6] + int(weapon[a["breath"]][1])
+            took = take_damage(t, part, dmg)
             a["dealt"] += took
+            took += check_critical(turn, i, a, t, v, dmg, before)
             if v[7] != took:
                 out.append(Violation(turn, "damage", i, f"{v[7]} points taken, rules {took}"))
+            if v[7] > 0:
+                hit_by[j] = hit_by.get(j, 0) + 1  # "only those attacks that do damage"
         elif kind == S.K_CC:
             block = "cc"
             sa, sb = v[1] + v[3], v[2]
@@ -1144,7 +1279,7 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
                     range_modifier=range_modifier,
                     grounded=aa == 0,
                 )
-            if v[0] != want:
+            if v[0] != want and v[0] != -2:  # -2: refused by the three-hit limit (p.20)
                 out.append(
                     Violation(
                         turn,

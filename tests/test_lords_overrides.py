@@ -64,6 +64,20 @@ def _ground_riders(rules=None):
     ).counters
 
 
+def _optional(rules=None):
+    """Four dragons, two with riders, random bots, under advanced+optional: criticals
+    (double and triple damage among them) and fumbles with rider checks (pp. 19-20)."""
+    opt = dict(lords_rules(preset="advanced+optional").overrides)
+    return battle(
+        ["Reaper", "Ozonic", "Tankerous", "Zippinchill"],
+        n=N,
+        seed=3,
+        progress=False,
+        policy="random",
+        rules={**opt, **(rules or {})},
+    ).counters
+
+
 #: override key -> (another legal value, the seeded duel whose counters must move)
 KERNEL_CASES = {
     # the arc of fire: a narrower dark area, a grey area no wider than the dark, a light area
@@ -84,6 +98,8 @@ KERNEL_CASES = {
     "rider_engaged_targets": ("any", _riders),
     "rider_effects": ("at-once", _riders),
     "rider_ground_attacker": ("none", _ground_riders),
+    "critical_body_damage": ("in-place", _optional),
+    "fumble_rider": ("rider-only", _optional),
 }
 
 

@@ -1,4 +1,4 @@
-"""Rules presets (``basic``, ``advanced``) and the advanced rules the engine plays so far.
+"""Rules presets (``basic``, ``advanced``, ``advanced+optional``) and the rules the engine plays.
 
 Dragon Lords rulebook, advanced rules (pp. 15-18): the "Maneuverability Effect on Initiative
 Roll" (p.15), the "Advanced Acceleration Allowance" by wing size (p.16), the Lancer's "+2
@@ -29,7 +29,7 @@ from dragonsim.lords.api import duel, prepare
 from dragonsim.lords.sheets import close_combat_modifier, design, sheet
 from dragonsim.random import STREAM_GAME, STREAM_POLICY, seed_stream
 from dragonsim.rules import lords_rules, presets, registry
-from dragonsim.rules.lords import TO_COME
+from dragonsim.rules.lords import OPTIONAL_TO_COME, TO_COME
 from dragonsim.stats import binomial_consistent
 
 SWITCHES = {
@@ -44,6 +44,13 @@ SWITCHES = {
     "lords.advanced.crash_zeroed": S.OPT_CRASH_ZEROED,
     "lords.advanced.landing": S.OPT_LANDING,
 }
+#: the optional rules' switches (optional rules, pp. 19-20), in advanced+optional only
+OPTIONAL_SWITCHES = {
+    "lords.optional.critical_hits": S.OPT_CRITICALS,
+    "lords.optional.fumbles": S.OPT_FUMBLES,
+    "lords.optional.multiple_hits": S.OPT_HIT_LIMIT,
+}
+ALL_SWITCHES = {**SWITCHES, **OPTIONAL_SWITCHES}
 ALPHA = 1e-4
 
 
@@ -59,25 +66,35 @@ def test_basic_is_todays_game():
 
 
 def test_advanced_turns_on_exactly_the_rules_implemented():
-    """Every switch is a true/false rule under ``lords.advanced.``, off by default; the
-    ``advanced`` preset turns on all of them and nothing else, and reaches the kernel's
-    options; the rules still to come are listed, not switched."""
+    """Every switch is a true/false rule under ``lords.advanced.`` or ``lords.optional.``,
+    off by default; the ``advanced`` preset turns on every advanced one and nothing else,
+    ``advanced+optional`` every one of both (optional rules, pp. 19-20), and they reach the
+    kernel's options; the rules still to come are listed, not switched."""
     reg = registry("lords")
     switches = {k for k, r in reg.items() if isinstance(r.value, bool)}
-    assert switches == set(SWITCHES)
+    assert switches == set(ALL_SWITCHES)
     assert all(reg[k].value is False and reg[k].provenance == "printed" for k in switches)
-    assert presets("lords") == {"basic": {}, "advanced": dict.fromkeys(SWITCHES, True)}
+    assert presets("lords") == {
+        "basic": {},
+        "advanced": dict.fromkeys(SWITCHES, True),
+        "advanced+optional": dict.fromkeys(ALL_SWITCHES, True),
+    }
     opt = prepare("Skyblazer", "Tankerous", rules="advanced")["options"]
     assert all(opt[i] == 1 for i in SWITCHES.values())
+    assert not any(opt[i] for i in OPTIONAL_SWITCHES.values())
+    opt = prepare("Skyblazer", "Tankerous", rules="advanced+optional")["options"]
+    assert all(opt[i] == 1 for i in ALL_SWITCHES.values())
     assert len(TO_COME) >= 3 and not any("lancer" in r.lower() for r, _ in TO_COME)
     assert not any("crash" in r or "ground" in r for r, _ in TO_COME)
+    assert {r for r, _ in OPTIONAL_TO_COME} == {"Wizard's spells", "tactics"}
 
 
-@pytest.mark.parametrize("key", list(SWITCHES))
+@pytest.mark.parametrize("key", list(ALL_SWITCHES))
 def test_each_switch_alone(key):
     """A switch turned on alone sets its own kernel option and no other."""
     opt = prepare("Skyblazer", "Tankerous", rules={key: True})["options"]
-    assert {k: int(opt[i]) for k, i in SWITCHES.items()} == {k: int(k == key) for k in SWITCHES}
+    got = {k: int(opt[i]) for k, i in ALL_SWITCHES.items()}
+    assert got == {k: int(k == key) for k in ALL_SWITCHES}
 
 
 def test_a_rules_file_names_a_preset_and_overrides_one_switch(tmp_path):
@@ -128,12 +145,15 @@ def test_cli_rules_lists_switches_presets_and_what_is_to_come(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["games"]["lords"]["preset"] == "advanced"
     assert {s["key"]: (s["value"], s["presets"]) for s in d["switches"]} == {
-        k: (True, ["advanced"]) for k in SWITCHES
+        **{k: (True, ["advanced", "advanced+optional"]) for k in SWITCHES},
+        **{k: (False, ["advanced+optional"]) for k in OPTIONAL_SWITCHES},
     }
     assert [t["rule"] for t in d["to_come"]] == [r for r, _ in TO_COME]
+    assert [t["rule"] for t in d["optional_to_come"]] == [r for r, _ in OPTIONAL_TO_COME]
     assert main(["rules", "--game", "lords", "--rules", "basic"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"lords\.advanced\.initiative +false  on in: advanced", out)
+    assert re.search(r"lords\.advanced\.initiative +false  on in: advanced, advanced\+", out)
+    assert re.search(r"lords\.optional\.fumbles +false  on in: advanced\+optional", out)
     assert "still to come" in out and "banking" in out
 
 
@@ -147,6 +167,10 @@ def test_cli_duel_takes_a_preset(capsys):
     assert main(["duel", "Tankerous", "Zippinchill", "-n", "50", "--rules", "advancd"]) == 2
     err = capsys.readouterr().err
     assert "neither a preset" in err and "did you mean 'advanced'" in err
+    argv = ["duel", "Tankerous", "Zippinchill", "-n", "50", "--json"]
+    assert main([*argv, "--rules", "advanced+optional"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["manifest"]["rules_overrides"] == dict.fromkeys(ALL_SWITCHES, True)
 
 
 # ---- initiative (p.15) ---------------------------------------------------------------------

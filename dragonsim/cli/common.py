@@ -199,14 +199,15 @@ def interrupted_code(result: Any, unit: str = "games") -> int:
 
 
 def add_rules_option(p: argparse.ArgumentParser) -> None:
-    """``--rules basic|advanced|FILE``: a preset, or one rules file for every game
+    """``--rules basic|advanced|advanced+optional|FILE``: a preset, or one rules file for every game
     (``preset = ...``, then ``[lords]``, ``[dice]``, ``[krynn]`` tables of overrides; each
     command reads its own game's table)."""
     p.add_argument(
         "--rules",
-        metavar="basic|advanced|FILE",
+        metavar="basic|advanced|advanced+optional|FILE",
         default=None,
-        help="a preset (basic: the basic game; advanced: the advanced rules implemented so far) "
+        help="a preset (basic: the basic game; advanced: the advanced rules implemented so far; "
+        "advanced+optional: those and the optional rules implemented so far) "
         'or a TOML rules file: an optional preset = "advanced", then [lords], [dice] and '
         "[krynn] tables of overrides, each command reads its own game's "
         "(`python -m dragonsim rules` lists every key and switch)",

@@ -167,7 +167,7 @@ def _frac(p: Fraction) -> dict:
 def cmd_rules(args) -> int:
     from ..rules import GAMES, presets, rows_of
     from ..rules.core import override_line
-    from ..rules.lords import TO_COME
+    from ..rules.lords import OPTIONAL_TO_COME, TO_COME
 
     games = GAMES if args.game == "all" else (args.game,)
     rows: list[dict] = []
@@ -182,13 +182,16 @@ def cmd_rules(args) -> int:
                 continue
             rows.append({"game": game, **r, "override": override_line(r["key"], r["value"])})
     switches = _switches(rsets, presets)
-    to_come = [{"rule": r, "what": w} for r, w in TO_COME] if "lords" in games else []
+    lords = "lords" in games
+    to_come = [{"rule": r, "what": w} for r, w in TO_COME] if lords else []
+    optional_to_come = [{"rule": r, "what": w} for r, w in OPTIONAL_TO_COME] if lords else []
     if args.json:
         emit_json(
             {
                 "games": head,
                 "switches": switches,
                 "to_come": to_come,
+                "optional_to_come": optional_to_come,
                 # the first game's hash and overrides, as before (one game asked for)
                 "rules_hash": head[games[0]]["hash"],
                 "overrides": {k: v for g in head.values() for k, v in g["overrides"].items()},
@@ -223,7 +226,10 @@ def cmd_rules(args) -> int:
                 print(f"  {'':<{width}}  to override: {r['override']}")
             last_source = r.get("source")
     if switches:
-        print("\nswitches (true turns the rule on; --rules basic|advanced, or a file's preset):")
+        print(
+            "\nswitches (true turns the rule on; --rules basic|advanced|advanced+optional, or a "
+            "file's preset):"
+        )
         w2 = max(len(s["key"]) for s in switches)
         for s in switches:
             on = ", ".join(s["presets"]) or "no preset"
@@ -231,6 +237,10 @@ def cmd_rules(args) -> int:
     if to_come:
         print("advanced rules still to come (no preset plays them yet):")
         for t in to_come:
+            print(f"  {t['rule']}: {t['what']}")
+    if optional_to_come:
+        print("optional rules still to come (advanced+optional does not play them yet):")
+        for t in optional_to_come:
             print(f"  {t['rule']}: {t['what']}")
     return 0
 

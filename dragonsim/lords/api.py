@@ -105,6 +105,18 @@ def dragon_row(s, team: int, policy: str) -> np.ndarray:
     return row
 
 
+def game_mrs(sheets_mr, tb, rules) -> list[int]:
+    """The maneuverability indices dragons with sheet ratings ``sheets_mr`` can reach in a game
+    under ``rules``, the move tables' (:func:`~dragonsim.lords.movetables.needed_mrs`: the
+    sheet's and one serious tail damage's); with critical hits (optional rules, p.19) "Wing
+    torn! -1 step to maneuver rating" lowers it one step at a time, so every rating from the
+    sheet's down to I."""
+    n = tb.turn_cost.shape[0]
+    if rules.get("lords.optional.critical_hits"):
+        return sorted({m for s in sheets_mr for m in range(int(s), n)})
+    return MT.needed_mrs(sheets_mr, tb.scalars[S_MR_STEPS_LOST], n)
+
+
 def prepare(
     a,
     b,
@@ -126,7 +138,7 @@ def prepare(
     tb = kernel_tables(rs)
     mv = MT.move_tables(
         tb.turn_cost,
-        mrs=MT.needed_mrs((sa.mr_i, sb.mr_i), tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]),
+        mrs=game_mrs((sa.mr_i, sb.mr_i), tb, rs),
         edges=edge_exact(policies),
     )
     dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
@@ -873,6 +885,11 @@ def duel(
             "crash_slow": bool(args[2][S.OPT_CRASH_SLOW]),
             "crash_zeroed": bool(args[2][S.OPT_CRASH_ZEROED]),
             "landing": bool(args[2][S.OPT_LANDING]),
+            "criticals": bool(args[2][S.OPT_CRITICALS]),
+            "fumbles": bool(args[2][S.OPT_FUMBLES]),
+            "hit_limit": bool(args[2][S.OPT_HIT_LIMIT]),
+            "crit_in_place": bool(args[2][S.OPT_CRIT_IN_PLACE]),
+            "fumble_rider_only": bool(args[2][S.OPT_FUMBLE_RIDER_ONLY]),
             "range_mod": True,
         },
         scenario=None if scenario is None else np.asarray(scenario).tolist(),
@@ -1145,9 +1162,7 @@ def battle_setup(
     tb = kernel_tables(rs)
     mv = MT.move_tables(
         tb.turn_cost,
-        mrs=MT.needed_mrs(
-            [s.mr_i for s in sheets], tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]
-        ),
+        mrs=game_mrs([s.mr_i for s in sheets], tb, rs),
         edges=edge_exact(pols),
     )
     rows = np.stack([dragon_row(s, t, p) for s, t, p in zip(sheets, teams, pols, strict=True)])

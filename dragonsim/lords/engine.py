@@ -75,6 +75,7 @@ from .bots.dispatch import (
 from .bots.plan import geometry_table
 from .hexes import arc_area, direction_template, distance
 from .mechanics import (
+    apply_critical,
     apply_move,
     breath_hit,
     can_engage,
@@ -83,6 +84,8 @@ from .mechanics import (
     cc_winner,
     crash_after_combat,
     crashes_by_damage,
+    critical_effect,
+    critical_rerolls,
     damage,
     draw_below,
     forced_turn,
@@ -111,6 +114,9 @@ from .state import (
     C_CRASH_SQ,
     C_CRASH_SUM,
     C_CRASHES,
+    C_CRIT_CHANCES,
+    C_CRIT_REROLLS,
+    C_CRITS,
     C_DEALT,
     C_DEALT_SQ,
     C_DICE,
@@ -119,9 +125,14 @@ from .state import (
     C_ENGAGES,
     C_FALL_CHECKS,
     C_FALL_KILLED,
+    C_FUMBLE_CHANCES,
+    C_FUMBLE_RIDER,
+    C_FUMBLE_RIDER_KILLED,
+    C_FUMBLES,
     C_GAMES,
     C_GROUND_ROLLS,
     C_GROUND_TURNS,
+    C_HIT_LIMIT,
     C_LANDINGS,
     C_LEFT_BOARD,
     C_LOC,
@@ -143,6 +154,9 @@ from .state import (
     C_WIN,
     CC_DIFF_MAX,
     CC_DIFF_ZERO,
+    CE_DOUBLE,
+    CE_NONE,
+    CE_TRIPLE,
     CR_SLOW,
     CR_VERY_LOW,
     CR_ZEROED,
@@ -165,11 +179,13 @@ from .state import (
     F_CLAW,
     F_CLAW0,
     F_COOL,
+    F_DAZED,
     F_DEALT,
     F_DP,
     F_DP0,
     F_ENG,
     F_F,
+    F_HIT_BY,
     F_HITS,
     F_INIT,
     F_LAST,
@@ -228,6 +244,11 @@ from .state import (
     NF,
     OPT_CRASH_VERY_LOW,
     OPT_CRASH_ZEROED,
+    OPT_CRIT_IN_PLACE,
+    OPT_CRITICALS,
+    OPT_FUMBLE_RIDER_ONLY,
+    OPT_FUMBLES,
+    OPT_HIT_LIMIT,
     OPT_INIT_MOD,
     OPT_LANDING,
     OPT_MOVE_EARLY,
@@ -237,6 +258,7 @@ from .state import (
     OPT_RIDER_ATTACKS,
     OPT_SETUP,
     OPT_TURN_LIMIT,
+    PART_BODY,
     PART_LEFT_WING,
     PART_RIGHT_WING,
     PART_TAIL,
@@ -269,9 +291,12 @@ from .tables import (
     S_BOARD_WIDTH,
     S_CC_SELF_DAMAGE_DICE,
     S_CRASH_DICE_PER_LEVEL,
+    S_CRIT_MAX_TARGET,
+    S_DAZED_INIT,
     S_GROUND_MOVE_DICE,
     S_GROUND_MOVE_PLUS,
     S_HEAD_POINTS,
+    S_HIT_LIMIT,
     S_LANDING_COST,
     S_MAX_RANGE,
     S_RIDER_FALL_KILLS,
@@ -624,8 +649,9 @@ def begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog):
 def initiative(ds, nd, opt, tb, w, cnt):
     """ "1. Initiative" (p.7): "Each player rolls 2d6 ... Players with lower numbers move before
     players with higher ones", ties rolled off (:func:`_order_by_rolls`); with the optional
-    rule (``OPT_INIT_MOD``, p.15) the roll is modified by maneuverability. Also clears last
-    turn's engagements and targets. Returns the number of dragons in play; ``w.order[:na]``
+    rule (``OPT_INIT_MOD``, p.15) the roll is modified by maneuverability, and a dazed
+    dragon's by -2 a daze (critical hits, optional rules, p.19). Also clears last turn's
+    engagements and targets. Returns the number of dragons in play; ``w.order[:na]``
     is the order and ``F_INIT`` each dragon's place in it."""
     order = w.order
     key = w.key
@@ -640,6 +666,9 @@ def initiative(ds, nd, opt, tb, w, cnt):
             cnt[C_DICE] += 2
             if opt[OPT_INIT_MOD] == 1:
                 key[na] += TIE_SCALE * tb.init_mod[ds[i, F_MR]]
+            if ds[i, F_DAZED] > 0:
+                # "Dazed! -2 to initiative roll for remainder of game" (optional rules, p.19)
+                key[na] += TIE_SCALE * tb.scalars[S_DAZED_INIT] * ds[i, F_DAZED]
             na += 1
     _order_by_rolls(order, key, na, w.gst, cnt)
     for k in range(na):
@@ -1270,6 +1299,80 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
 
 
 @game_fn
+def fumble(ds, a, opt, tb, gst, cnt):
+    """ "If you roll an unmodified 2 when rolling to hit with a breath weapon, your dragon has
+    breathed on itself! If you have a rider, check for rider damage. Otherwise roll on the
+    Fumble Table to determine how much damage the dragon did to itself and where" (optional
+    rules, p.20): with a rider and the rider deaths rule, the rider check's 2d6 first
+    (:func:`roll_rider_check`, a 7 kills the rider and the dragon takes no damage); then,
+    unless it killed the rider (or, with the reading ``lords.fumble_rider`` = rider-only, a
+    rider was checked at all), the Fumble Table's 2d6 and its d6 of damage on ``a`` itself.
+    Returns ``(rider check, table roll, damage roll, points lost)`` (0: not rolled)."""
+    scal = tb.scalars
+    table = True
+    rc = np.int64(0)
+    if ds[a, F_RIDER] > 0 and rider_at_risk(ds, a, PART_BODY, opt):
+        rc, spared = roll_rider_check(ds, a, PART_BODY, RK_BREATH, opt, scal, gst, cnt)
+        cnt[C_FUMBLE_RIDER] += 1
+        if spared:
+            cnt[C_FUMBLE_RIDER_KILLED] += 1
+        table = not spared and opt[OPT_FUMBLE_RIDER_ONLY] == 0
+    if not table:
+        return rc, np.int64(0), np.int64(0), np.int64(0)
+    fr = roll_dice(gst, 2)
+    cnt[C_DICE] += 2
+    if fr >= 2:  # (a script that ran out of dice reads 0)
+        cnt[C_FUMBLES + fr - 2] += 1
+    nd6 = tb.fumble[fr, 0]
+    dr_ = roll_dice(gst, nd6)
+    cnt[C_DICE] += nd6
+    took = damage(ds, a, hit_part(ds, a, tb.fumble[fr, 1], opt), dr_)
+    return rc, fr, dr_, took
+
+
+@game_fn
+def critical(ds, a, t, dmg, part, dp_before, dealt_before, opt, tb, gst, cnt):
+    """A critical hit of ``a`` on ``t`` (optional rules, p.19): "Roll on the Critical Hit
+    Table to determine exactly what has happened to the target and what additional damage it
+    has sustained", after the hit's own damage (``dmg`` points, on the table's ``part``; the
+    target's damage points and ``a``'s damage dealt before it in ``dp_before``,
+    ``dealt_before``). A result that would lower a statistic below its lowest rating, or
+    break a fourth leg, is rerolled (:func:`~dragonsim.lords.mechanics.critical_rerolls`).
+    Double and triple damage to the body: with the reading ``lords.critical_body_damage`` =
+    additional (default) the hit's damage once / twice more on the body; with in-place the
+    hit's damage x2 / x3 on the body in place of the hit (its damage is undone). Returns
+    ``(table roll, rerolls, effect CE_*, points the body lost to it)``."""
+    scal = tb.scalars
+    rerolls = np.int64(0)
+    cr = np.int64(0)
+    eff = CE_NONE
+    for _ in range(100):  # a reroll is never forced forever: Killed never rerolls
+        cr = roll_dice(gst, 2)
+        cnt[C_DICE] += 2
+        eff = critical_effect(ds, t, tb.critical[cr])
+        if not critical_rerolls(ds, t, eff, scal):
+            break
+        rerolls += 1
+    if cr >= 2:  # (a script that ran out of dice reads 0)
+        cnt[C_CRITS + cr - 2] += 1
+    cnt[C_CRIT_REROLLS] += rerolls
+    took = np.int64(0)
+    if eff == CE_DOUBLE or eff == CE_TRIPLE:
+        mult = 2 if eff == CE_DOUBLE else 3
+        if opt[OPT_CRIT_IN_PLACE] == 1:
+            for p in range(N_PARTS):
+                ds[t, F_DP + p] = dp_before[p]
+            ds[a, F_DEALT] = dealt_before
+            took = damage(ds, t, PART_BODY, dmg * mult)
+        else:
+            took = damage(ds, t, PART_BODY, dmg * (mult - 1))
+        ds[a, F_DEALT] += took
+    else:
+        apply_critical(ds, t, eff)
+    return cr, rerolls, eff, took
+
+
+@game_fn
 def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
     """ "5. Breath Combat" (pp. 10-12), simultaneous: damage points are ticked off as each
     attack is rolled (in initiative order, like the Example of Play), but serious damage
@@ -1277,17 +1380,41 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
     to make its own attack" at full strength. A recorded target that can no longer be breathed
     at wastes the breath. With the rider deaths rule (``OPT_RIDER_DEATHS``) a body hit on a
     dragon with a rider rolls the rider check first (p.18,
-    :func:`~dragonsim.lords.mechanics.rider_check`)."""
+    :func:`~dragonsim.lords.mechanics.rider_check`).
+
+    The optional rules (pp. 19-20): an unmodified 12 at a target number of 11 or less is a
+    critical hit (``OPT_CRITICALS``, :func:`critical`, its table rolled after the hit's
+    damage), an unmodified 2 a fumble (``OPT_FUMBLES``, :func:`fumble`), and with the
+    three-hit limit (``OPT_HIT_LIMIT``) a dragon that has suffered damage from three breath
+    attacks this turn cannot be breathed on again: its later attackers do not breathe."""
     scal = tb.scalars
     base = scal[S_BASE_TO_HIT]
     max_range = scal[S_MAX_RANGE]
     auto_miss = scal[S_AUTO_MISS]
     auto_hit = scal[S_AUTO_HIT]
     gst = w.gst
+    crits = opt[OPT_CRITICALS] == 1
+    fumbles = opt[OPT_FUMBLES] == 1
+    limit = opt[OPT_HIT_LIMIT] == 1
+    dp_before = w.scratch[:N_PARTS]  # a critical's in-place damage restores the hit's
+    if limit:
+        for i in range(nd):
+            ds[i, F_HIT_BY] = 0
     for k in range(na):
         a = w.order[k]
         t = ds[a, F_TARGET]
         if t < 0 or ds[a, F_ALIVE] == 0:
+            continue
+        if limit and ds[t, F_HIT_BY] >= scal[S_HIT_LIMIT]:
+            # "any other players that recorded that dragon as a target may not breathe on
+            # it, nor may they switch targets" (p.20)
+            cnt[C_HIT_LIMIT] += 1
+            if log is not None:
+                r = log_row(log, nlog, ds, turn, K_BREATH, a, t)
+                if r >= 0:
+                    log[r, L_A] = -2
+                    log[r, L_A + 3] = -1
+                    log_geometry(log, r, ds, a, t, tb.arc)
             continue
         tn = target_number(
             ds,
@@ -1315,7 +1442,18 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
         cnt[C_BREATHS] += 1
         ti = tn if tn < N_TN else N_TN - 1
         cnt[C_TN_TRIES + ti] += 1
+        can_crit = crits and tn <= scal[S_CRIT_MAX_TARGET]
+        if can_crit:
+            cnt[C_CRIT_CHANCES] += 1
+        if fumbles:
+            cnt[C_FUMBLE_CHANCES] += 1
         if not breath_hit(hr, tn, auto_miss, auto_hit):
+            frc = np.int64(0)
+            fr = np.int64(0)
+            fdr = np.int64(0)
+            flost = np.int64(0)
+            if fumbles and hr == auto_miss:
+                frc, fr, fdr, flost = fumble(ds, a, opt, tb, gst, cnt)
             if log is not None:
                 r = log_row(log, nlog, ds, turn, K_BREATH, a, t)
                 if r >= 0:
@@ -1323,6 +1461,10 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
                     log[r, L_A + 1] = hr
                     log[r, L_A + 2] = 0
                     log[r, L_A + 3] = -1
+                    log[r, L_A + 16] = frc
+                    log[r, L_A + 17] = fr
+                    log[r, L_A + 18] = fdr
+                    log[r, L_A + 19] = flost
                     log_geometry(log, r, ds, a, t, tb.arc)
             continue
         cnt[C_TN_HITS + ti] += 1
@@ -1340,14 +1482,34 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
             nd6 = 0  # "The dragon takes no damage from the attack" (p.18)
         dr_ = roll_dice(gst, nd6)
         cnt[C_DICE] += nd6
+        is_crit = can_crit and hr == auto_hit
+        lost = np.int64(0)
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_BREATH, a, t)  # the target's track before
+        if log is not None or limit:
             lost = points_left(ds, t)
+        dealt_before = np.int64(0)
+        if is_crit:
+            for p in range(N_PARTS):
+                dp_before[p] = ds[t, F_DP + p]
+            dealt_before = ds[a, F_DEALT]
         if spared:
             part = tb.alloc[lr, side]
         else:
             part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon, opt)
         cnt[C_LOC + 5 * side + part] += 1
+        cr = np.int64(0)
+        crr = np.int64(0)
+        ce = CE_NONE
+        ctook = np.int64(0)
+        if is_crit:
+            dmg = 0 if spared else dr_ + tb.weapon[ds[a, F_BREATH], 1]
+            cr, crr, ce, ctook = critical(
+                ds, a, t, dmg, part, dp_before, dealt_before, opt, tb, gst, cnt
+            )
+        if limit:
+            if lost - points_left(ds, t) > 0:
+                ds[t, F_HIT_BY] += 1  # "only those attacks that do damage" (p.20)
         if log is not None:
             if r >= 0:
                 log[r, L_A + 0] = tn
@@ -1360,6 +1522,10 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
                 log[r, L_A + 7] = lost - points_left(ds, t)
                 log[r, L_A + 8] = nd6
                 log[r, L_A + 11] = rc
+                log[r, L_A + 12] = cr
+                log[r, L_A + 13] = crr
+                log[r, L_A + 14] = ce
+                log[r, L_A + 15] = ctook
                 log_geometry(log, r, ds, a, t, tb.arc)
     for i in range(nd):
         if log is not None:
@@ -1875,6 +2041,8 @@ __all__ = [
     "finish_turn",
     "record_targets",
     "breath_combat",
+    "critical",
+    "fumble",
     "close_combat",
     "end_game",
     "play_game",

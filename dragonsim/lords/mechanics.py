@@ -21,6 +21,12 @@ from . import hexes, movetables, state, tables
 from .hexes import adjacent_facing, arc_area, distance, may_breathe_angle, neighbour, on_board
 from .movetables import ALT_BOX, ALT_F, ALT_H
 from .state import (
+    CE_DAZED,
+    CE_HEAD,
+    CE_KILLED,
+    CE_LEG,
+    CE_RIDER,
+    CE_WING,
     F_ALIVE,
     F_ALT,
     F_BREATH,
@@ -29,12 +35,17 @@ from .state import (
     F_CLAW,
     F_CLAW0,
     F_COOL,
+    F_CRIT_BREATH,
+    F_CRIT_KILLED,
+    F_CRIT_MR,
+    F_DAZED,
     F_DEALT,
     F_DP,
     F_DP0,
     F_ENG,
     F_F,
     F_LAST,
+    F_LEGS,
     F_MAX,
     F_MAX0,
     F_MIN,
@@ -85,6 +96,7 @@ from .tables import (
     ALT_MOD_GROUND,
     S_ACCEL,
     S_BREATH_STEPS_LOST,
+    S_BROKEN_LEGS,
     S_CC_ALTITUDE_DROP,
     S_CC_SPEED_LOSS,
     S_CLAW_STEPS_LOST,
@@ -538,6 +550,22 @@ def ground_fits(ds, i, q, r, reach, width, depth):
 # ---- speed, moves, damage, close combat -------------------------------------------------------
 
 
+@game_fn(inline="always")
+def ratings(ds, i, scal):
+    """``(breath, claws, MR index)`` of dragon ``i`` from its damage points and its critical
+    hits, before clamping: the sheet's steps, less serious damage's (p.12) and the criticals'
+    (head shots, broken legs, torn wings, optional rules p.19), which "add up"."""
+    num = scal[S_SERIOUS_NUM]
+    den = scal[S_SERIOUS_DEN]
+    head = 1 if ds[i, F_DP + PART_HEAD] * den < ds[i, F_DP0 + PART_HEAD] * num else 0
+    body = 1 if ds[i, F_DP + PART_BODY] * den < ds[i, F_DP0 + PART_BODY] * num else 0
+    tail = 1 if ds[i, F_DP + PART_TAIL] * den < ds[i, F_DP0 + PART_TAIL] * num else 0
+    b = ds[i, F_BREATH0] - scal[S_BREATH_STEPS_LOST] * head - ds[i, F_CRIT_BREATH]
+    c = ds[i, F_CLAW0] - scal[S_CLAW_STEPS_LOST] * body - ds[i, F_LEGS]
+    m = ds[i, F_MR0] + scal[S_MR_STEPS_LOST] * tail + ds[i, F_CRIT_MR]
+    return b, c, m
+
+
 @game_fn
 def refresh(ds, i, scal, opt):
     """Serious damage effects and removal for dragon ``i`` from its damage points (p.12).
@@ -548,28 +576,75 @@ def refresh(ds, i, scal, opt):
     dragon's body part damage tracks is reduced to 0 points, the dragon ... is removed"; with
     ``OPT_CRASH_ZEROED`` only a zeroed head or body kills ("If its head or body are reduced to
     0 damage points, the dragon has been killed", p.17): a zeroed tail or wing crashes it
-    (the engine's ``settle``).
+    (the engine's ``settle``). The critical hits' lasting effects (optional rules, p.19: the
+    ``F_CRIT_*`` and ``F_LEGS`` columns, :func:`ratings`) add to these and clamp alike, and a
+    critical "Killed!" removes the dragon here, when all have breathed.
     """
     num = scal[S_SERIOUS_NUM]
     den = scal[S_SERIOUS_DEN]
-    dead = False
+    dead = ds[i, F_CRIT_KILLED] == 1
     for p in range(5):
         if ds[i, F_DP + p] <= 0 and (p <= PART_BODY or opt[OPT_CRASH_ZEROED] == 0):
             dead = True
-    head = 1 if ds[i, F_DP + PART_HEAD] * den < ds[i, F_DP0 + PART_HEAD] * num else 0
-    body = 1 if ds[i, F_DP + PART_BODY] * den < ds[i, F_DP0 + PART_BODY] * num else 0
-    tail = 1 if ds[i, F_DP + PART_TAIL] * den < ds[i, F_DP0 + PART_TAIL] * num else 0
     lw = 1 if ds[i, F_DP + PART_LEFT_WING] * den < ds[i, F_DP0 + PART_LEFT_WING] * num else 0
     rw = 1 if ds[i, F_DP + PART_RIGHT_WING] * den < ds[i, F_DP0 + PART_RIGHT_WING] * num else 0
-    b = ds[i, F_BREATH0] - scal[S_BREATH_STEPS_LOST] * head
+    b, c, m = ratings(ds, i, scal)
     ds[i, F_BREATH] = b if b > 0 else 0
-    c = ds[i, F_CLAW0] - scal[S_CLAW_STEPS_LOST] * body
     ds[i, F_CLAW] = c if c > 0 else 0
-    m = ds[i, F_MR0] + scal[S_MR_STEPS_LOST] * tail
     ds[i, F_MR] = m if m < 8 else 8
     ds[i, F_MAX] = ds[i, F_MAX0] - scal[S_SPEED_LOST_PER_WING] * (lw + rw)
     if dead:
         ds[i, F_ALIVE] = 0
+
+
+@game_fn
+def critical_effect(ds, t, effect):
+    """The effect a Critical Hit Table result ``effect`` (``CE_*``) has on ``t``: "Rider
+    thrown! The dragon loses its rider for remainder of game. If the dragon has no rider, a
+    leg is broken instead!" (p.19); every other result is itself."""
+    if effect == CE_RIDER and ds[t, F_RIDER] == 0:
+        return CE_LEG
+    return effect
+
+
+@game_fn
+def critical_rerolls(ds, t, effect, scal):
+    """Whether the critical ``effect`` (``CE_*``, after :func:`critical_effect`) on ``t`` is
+    rerolled: "In the unlikely event of 4 broken legs, reroll. Also, in no case can any
+    statistic be reduced below the lowest possible rating for that statistic. If this
+    happens, simply reroll" (p.19): a head shot at Cold, a broken leg at the lowest
+    tooth-and-claw step or that would be the fourth, a torn wing at MR I. The ratings are
+    those the damage ticked off so far and the criticals make (:func:`ratings`)."""
+    b, c, m = ratings(ds, t, scal)
+    if effect == CE_HEAD:
+        return b <= 0
+    if effect == CE_LEG:
+        return c <= 0 or ds[t, F_LEGS] + 1 >= scal[S_BROKEN_LEGS]
+    if effect == CE_WING:
+        return m >= 8
+    return False
+
+
+@game_fn
+def apply_critical(ds, t, effect):
+    """The lasting effect of a critical ``effect`` (``CE_*``, after :func:`critical_effect`)
+    on ``t`` (p.19): Killed (removed when all have breathed, :func:`refresh`), a head shot
+    (-1 breath step), a broken leg (-1 tooth-and-claw step), Dazed (-2 to its initiative
+    rolls), a torn wing (-1 maneuverability step), the rider thrown. The double and triple
+    damage is the engine's (it needs the hit's damage)."""
+    if effect == CE_KILLED:
+        ds[t, F_CRIT_KILLED] = 1
+    elif effect == CE_HEAD:
+        ds[t, F_CRIT_BREATH] += 1
+    elif effect == CE_LEG:
+        ds[t, F_LEGS] += 1
+    elif effect == CE_DAZED:
+        ds[t, F_DAZED] += 1
+    elif effect == CE_WING:
+        ds[t, F_CRIT_MR] += 1
+    elif effect == CE_RIDER:
+        ds[t, F_RIDER] = 0
+        ds[t, F_RTARGET] = -1
 
 
 @game_fn

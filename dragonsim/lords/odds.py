@@ -45,6 +45,8 @@ __all__ = [
     "ground_move",
     "take_off",
     "variance",
+    "critical_hit",
+    "fumble",
 ]
 
 AREAS = ("dark", "grey", "light")
@@ -498,3 +500,42 @@ def take_off(dragon: Sheet | str, rules: RuleSet | None = None) -> dict:
         "cost": cost,
         "speeds": {v: v - cost for v in range(cost, hi + 1)},
     }
+
+
+def critical_hit(target_number: int, rules: RuleSet | None = None) -> dict:
+    """The exact odds of a critical hit on one breath roll at ``target_number`` (optional
+    rules, p.19): "If, when breathing at an opponent, you roll an unmodified 12 on your 2d6,
+    you have scored a critical hit. This can only happen if the modified to-hit number was 11
+    or less" (lords.optional_combat's critical_max_target, the 12 lords.auto_hit); then the
+    Critical Hit Table's 2d6 (lords.critical_hits), before any reroll.
+
+    >>> c = critical_hit(7)
+    >>> c["p"], c["table"][7]
+    (Fraction(1, 36), (Fraction(1, 6), 'double body'))
+    >>> critical_hit(12)["p"]
+    Fraction(0, 1)
+    """
+    r = as_rules("lords", rules)
+    cmax = r.get("lords.optional_combat")["critical_max_target"]
+    p = two_d6().get(r.get("lords.auto_hit"), Fraction(0)) if target_number <= cmax else Fraction(0)
+    table = r.get("lords.critical_hits")
+    return {"p": p, "table": {k: (q, table[k]) for k, q in two_d6().items()}}
+
+
+def fumble(rules: RuleSet | None = None) -> dict:
+    """The exact odds of a fumble on one breath roll (optional rules, p.20): "If you roll an
+    unmodified 2 when rolling to hit with a breath weapon, your dragon has breathed on
+    itself" (the 2 is lords.auto_miss), then the Fumble Table's 2d6 (lords.fumbles): each
+    row's probability, its d6 of damage and location, and the mean damage to the attacker
+    (no rider check).
+
+    >>> f = fumble()
+    >>> f["p"], f["table"][2], f["mean_damage"]
+    (Fraction(1, 36), (Fraction(1, 36), 3, 'B'), Fraction(175, 36))
+    """
+    r = as_rules("lords", rules)
+    p = two_d6().get(r.get("lords.auto_miss"), Fraction(0))
+    table = r.get("lords.fumbles")
+    rows = {k: (q, int(table[k][0]), table[k][1]) for k, q in two_d6().items()}
+    mean = sum((q * Fraction(7, 2) * n for q, n, _ in rows.values()), Fraction(0))
+    return {"p": p, "table": rows, "mean_damage": mean}

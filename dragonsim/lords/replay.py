@@ -224,6 +224,24 @@ def _hex(q: int, r: int) -> str:
     return f"({q},{r})"
 
 
+def _fumble_text(e: dict, who: str) -> str:
+    """A fumble's words (optional rules, p.20): the rider check, the Fumble Table's roll
+    and the damage the dragon did to itself ("" when the miss was no fumble)."""
+    out = ""
+    if e.get("fumble_rider_check") is not None:
+        rc = e["fumble_rider_check"]
+        out += f"; a fumble (p.20): rider check {rc}"
+        if rc == 7:
+            return out + f": {who}'s rider is killed, the dragon takes no damage"
+    if e.get("fumble_roll") is not None:
+        out += "; a fumble (p.20):" if not out else ","
+        out += (
+            f" Fumble Table roll {e['fumble_roll']}, damage roll {e['fumble_damage_roll']}: "
+            f"{who} loses {e['fumble_points']}"
+        )
+    return out
+
+
 def describe(e: dict[str, Any]) -> str:
     """One event as a line of text."""
     who, other, ev = e["dragon"], e.get("other"), e["event"]
@@ -297,6 +315,11 @@ def describe(e: dict[str, Any]) -> str:
             f"{e['points_lost']}"
         )
     if ev == "breath":
+        if e.get("refused"):
+            return (
+                f"{who} may not breathe at {other}: it has suffered damage from three breath "
+                "attacks this turn (p.20)"
+            )
         if e["target_number"] < 0:
             return f"{who} cannot breathe at {other} any more: the breath is wasted"
         head = (
@@ -304,17 +327,23 @@ def describe(e: dict[str, Any]) -> str:
             f"{e['target_number']}, rolls {e['hit_roll']}"
         )
         if not e["hit"]:
-            return head + ", misses"
+            return head + ", misses" + _fumble_text(e, who)
+        crit = ""
+        if e.get("critical_roll") is not None:
+            again = f" after {e['critical_rerolls']} rerolled" if e["critical_rerolls"] else ""
+            crit = f"; critical hit (p.19): table roll {e['critical_roll']}{again}: {e['critical']}"
+            if e["critical_points"]:
+                crit += f" ({e['critical_points']} points to the body)"
         if e.get("rider_check") == 7:
             return (
                 f"{head}, hits from {e['side']}: location roll {e['location_roll']} -> "
-                f"{e['part']}, rider check 7: {other}'s rider is killed instead (p.18)"
+                f"{e['part']}, rider check 7: {other}'s rider is killed instead (p.18){crit}"
             )
         check = "" if e.get("rider_check") is None else f", rider check {e['rider_check']}"
         return (
             f"{head}, hits from {e['side']}: location roll {e['location_roll']} -> "
             f"{e['part']}{check}, damage roll {e['damage_roll']} ({e['dice']}d6), {other} "
-            f"loses {e['points_lost']}"
+            f"loses {e['points_lost']}{crit}"
         )
     if ev == "effects":
         label = {
@@ -495,6 +524,16 @@ def events(
                 dice=v[8] if hit else None,
                 points_lost=v[7] if hit else 0,
                 rider_check=v[11] if hit and v[11] > 0 else None,
+                # the optional rules (pp. 19-20)
+                refused=v[0] == -2,
+                critical_roll=v[12] if hit and v[12] > 0 else None,
+                critical_rerolls=v[13] if hit and v[12] > 0 else None,
+                critical=S.CRITICAL_EFFECTS[v[14]] if hit and v[12] > 0 else None,
+                critical_points=v[15] if hit and v[12] > 0 else None,
+                fumble_rider_check=v[16] if not hit and v[16] > 0 else None,
+                fumble_roll=v[17] if not hit and v[17] > 0 else None,
+                fumble_damage_roll=v[18] if not hit and v[17] > 0 else None,
+                fumble_points=v[19] if not hit and v[17] > 0 else None,
             )
         elif kind == S.K_RIDER:
             hit = v[2] == 1

@@ -75,7 +75,11 @@ attack in initiative order (its 2d6 hit roll; on a hit the 2d6 location roll, th
 check when the body of a dragon with a rider is hit and riders can be killed, then the 1d6
 damage unless that check was the 7 that killed the rider), then each breath attack in
 initiative order (its 2d6 hit roll; on a hit the 2d6 location roll, the rider check as
-before, and the damage roll of its breath's dice), then each close combat (each dragon's
+before, and the damage roll of its breath's dice; with the optional critical hits, p.19, a 12
+at a target number of 11 or less then rolls the 2d6 Critical Hit Table, again for each result
+that is rerolled; with the optional fumbles, p.20, a 2 rolls the attacker's own rider check as
+before, then the 2d6 Fumble Table and its damage dice; a breath refused by the three-hit limit,
+p.20, rolls nothing), then each close combat (each dragon's
 2d6, the winner's 1d6 column, 2d6 location, the rider check as before, tooth-and-claw damage
 roll, its own 1d6 damage, the loser's 1d6 new facing). With the advanced crash rules (p.17)
 each crash rolls, where it happens, the 2d6 location on the Rear column, the damage roll (1d6 a
@@ -542,8 +546,7 @@ def play_script(
     from ..report import manifest
     from . import engine as E
     from . import movetables as MT
-    from .api import _rules, battle_setup
-    from .tables import S_MR_STEPS_LOST
+    from .api import _rules, battle_setup, game_mrs
 
     sc = script if isinstance(script, Script) else load_script(script)
     from ..rules import RuleSet
@@ -568,9 +571,7 @@ def play_script(
     # every scripted move is checked against the exact board edge (some legal path stays on)
     mv = MT.move_tables(
         tb.turn_cost,
-        mrs=MT.needed_mrs(
-            [s.mr_i for s in sheets], tb.scalars[S_MR_STEPS_LOST], tb.turn_cost.shape[0]
-        ),
+        mrs=game_mrs([s.mr_i for s in sheets], tb, rs),
         edges=True,
     )
     opt = opt.copy()
@@ -694,6 +695,17 @@ def _labels(turn_events: list[dict], asked: int, names: list[str], tb) -> list[t
                     combat.append(check)
                 if e["rider_check"] != 7:
                     combat.append((who, f"breath damage roll ({e['dice']}d6)"))
+                if e.get("critical_roll") is not None:
+                    for _ in range(e["critical_rerolls"]):
+                        combat.append((who, "Critical Hit Table roll (2d6, p.19), rerolled"))
+                    combat.append((who, "Critical Hit Table roll (2d6, p.19)"))
+            else:
+                if e.get("fumble_rider_check") is not None:
+                    combat.append((who, "fumble: rider check (2d6, p.20)"))
+                if e.get("fumble_roll") is not None:
+                    nd6 = int(tb.fumble[e["fumble_roll"], 0])
+                    combat.append((who, "Fumble Table roll (2d6, p.20)"))
+                    combat.append((who, f"fumble damage roll ({nd6}d6, p.20)"))
         elif e["event"] == "close combat":
             combat.append((who, f"close-combat roll (2d6) against {e['other']}"))
             combat.append((e["other"], f"close-combat roll (2d6) against {who}"))

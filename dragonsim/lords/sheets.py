@@ -251,14 +251,17 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
     :func:`dragonsim.lords.state.default_options` (``init_mod``, ``accel_wings``,
     ``riders``, ``rider_attacks``, ``rider_deaths``, the two rider readings
     ``rider_at_engaged``, ``rider_at_once``, ``move_early``, and the ground's
-    ``crash_very_low``, ``crash_slow``, ``crash_zeroed``, ``landing``): every place that builds a
-    kernel's options reads them here.
+    ``crash_very_low``, ``crash_slow``, ``crash_zeroed``, ``landing``; the optional rules'
+    ``criticals``, ``fumbles``, ``hit_limit`` and their readings ``crit_in_place``,
+    ``fumble_rider_only``): every place that builds a kernel's options reads them here.
 
     >>> on = sorted(k for k, v in rule_switches("advanced").items() if v)
     >>> on[:6]
     ['accel_wings', 'crash_slow', 'crash_very_low', 'crash_zeroed', 'init_mod', 'landing']
     >>> on[6:]
     ['move_early', 'rider_attacks', 'rider_deaths', 'riders']
+    >>> sorted(k for k, v in rule_switches("advanced+optional").items() if v)[2:5]
+    ['crash_zeroed', 'criticals', 'fumbles']
     """
     r = _rules(rules)
     return {
@@ -274,6 +277,11 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
         "crash_slow": bool(r.get("lords.advanced.crash_slow")),
         "crash_zeroed": bool(r.get("lords.advanced.crash_zeroed")),
         "landing": bool(r.get("lords.advanced.landing")),
+        "criticals": bool(r.get("lords.optional.critical_hits")),
+        "fumbles": bool(r.get("lords.optional.fumbles")),
+        "hit_limit": bool(r.get("lords.optional.multiple_hits")),
+        "crit_in_place": r.get("lords.critical_body_damage") == "in-place",
+        "fumble_rider_only": r.get("lords.fumble_rider") == "rider-only",
     }
 
 

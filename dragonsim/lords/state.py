@@ -56,7 +56,15 @@ F_LEFT = 40  # 1 if it left the board
 F_SAMPLES = 41  # end states its planner scores per move (its strength; see parse_policy)
 F_CC_ADJ = 42  # sheet's close-combat modifier minus the table's at the sheet's MR (0 but printed)
 F_RTARGET = 43  # recorded rider target (Record Rider Actions, p.15), -1 none
-NF = 44
+# critical hits (optional rules, p.19): effects "for remainder of game", applied by refresh on
+# top of serious damage's
+F_CRIT_BREATH = 44  # breath steps lost to head shots
+F_LEGS = 45  # broken legs (each one tooth-and-claw step lost)
+F_CRIT_MR = 46  # maneuverability steps lost to torn wings
+F_DAZED = 47  # times dazed (each -2 to its initiative rolls)
+F_CRIT_KILLED = 48  # 1: a critical "Killed!" (removed when all have breathed)
+F_HIT_BY = 49  # damaging breath attacks suffered this turn (the three-hit limit, p.20)
+NF = 50
 
 #: body parts, in the order of the ``F_DP`` / ``F_DP0`` columns
 PART_HEAD, PART_BODY, PART_TAIL, PART_LEFT_WING, PART_RIGHT_WING = range(5)
@@ -82,7 +90,13 @@ OPT_CRASH_VERY_LOW = 12  # 1: an engagement at Very Low crashes both dragons bef
 OPT_CRASH_SLOW = 13  # 1: close combat's -2 below the minimum speed crashes the dragon after it
 OPT_CRASH_ZEROED = 14  # 1: a zeroed tail or wing crashes the dragon (a zeroed head or body kills)
 OPT_LANDING = 15  # 1: a dragon at Very Low may land (forward 1 hex for its last point)
-N_OPT = 16
+# optional rules (pp. 19-20)
+OPT_CRITICALS = 16  # 1: an unmodified 12 at a target number of 11 or less is a critical hit
+OPT_FUMBLES = 17  # 1: an unmodified 2 on a breath's hit roll is a fumble
+OPT_HIT_LIMIT = 18  # 1: at most three damaging breath attacks on a dragon a turn
+OPT_CRIT_IN_PLACE = 19  # 1: double / triple damage in place of the hit (reading), 0: additional
+OPT_FUMBLE_RIDER_ONLY = 20  # 1: with a rider only the rider check (reading), 0: then the table
+N_OPT = 21
 
 
 def default_options(
@@ -103,6 +117,11 @@ def default_options(
     crash_slow: bool = False,
     crash_zeroed: bool = False,
     landing: bool = False,
+    criticals: bool = False,
+    fumbles: bool = False,
+    hit_limit: bool = False,
+    crit_in_place: bool = False,
+    fumble_rider_only: bool = False,
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
@@ -122,6 +141,11 @@ def default_options(
     o[OPT_CRASH_SLOW] = int(crash_slow)
     o[OPT_CRASH_ZEROED] = int(crash_zeroed)
     o[OPT_LANDING] = int(landing)
+    o[OPT_CRITICALS] = int(criticals)
+    o[OPT_FUMBLES] = int(fumbles)
+    o[OPT_HIT_LIMIT] = int(hit_limit)
+    o[OPT_CRIT_IN_PLACE] = int(crit_in_place)
+    o[OPT_FUMBLE_RIDER_ONLY] = int(fumble_rider_only)
     return o
 
 
@@ -188,7 +212,19 @@ C_TAKEOFFS = C_LANDINGS + 1
 C_TAKEOFF_POINTS = C_TAKEOFFS + 1
 C_GROUND_ROLLS = C_TAKEOFF_POINTS + 1  # + the 1d6+3 rolled - 4
 C_GROUND_TURNS = C_GROUND_ROLLS + 6
-N_COUNTERS = C_GROUND_TURNS + 1
+# optional rules (pp. 19-20): the breath hit rolls that could crit (target number 11 or less)
+# and could fumble, the criticals and fumbles by their table's 2d6 (+ roll - 2, the roll that
+# took effect), the Critical Hit Table rolls rerolled, and the breaths refused by the
+# three-hit limit
+C_CRIT_CHANCES = C_GROUND_TURNS + 1
+C_CRITS = C_CRIT_CHANCES + 1  # + table roll - 2
+C_CRIT_REROLLS = C_CRITS + 11
+C_FUMBLE_CHANCES = C_CRIT_REROLLS + 1
+C_FUMBLES = C_FUMBLE_CHANCES + 1  # + table roll - 2 (a fumble whose rider check killed: none)
+C_FUMBLE_RIDER = C_FUMBLES + 11  # fumbles that rolled the rider check
+C_FUMBLE_RIDER_KILLED = C_FUMBLE_RIDER + 1
+C_HIT_LIMIT = C_FUMBLE_RIDER_KILLED + 1  # breaths refused by the three-hit limit
+N_COUNTERS = C_HIT_LIMIT + 1
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
@@ -207,7 +243,7 @@ N_REC = 11
 # ---- decision log (tests: the legality checker; int64 [k, N_LOG]) --------------------------------
 L_TURN, L_KIND, L_I, L_J = range(4)
 L_A = 4  # N_LOG_VALUES kind-specific values from here
-N_LOG_VALUES = 14
+N_LOG_VALUES = 20
 L_SNAP = L_A + N_LOG_VALUES  # snapshot: MAXD x (q, r, f, alt, alive, eng, moved) before it
 N_SNAP = 7
 N_LOG = L_SNAP + MAXD * N_SNAP
@@ -234,6 +270,25 @@ K_EARLY = 13
 #: a landing's flight end or the hex a take-off left the ground from (its row's snapshot is
 #: after the leap)
 K_CRASH = 14
+#: the optional rules (pp. 19-20) on a ``K_BREATH`` row: ``L_A + 12`` the Critical Hit Table's
+#: 2d6 that took effect (0: no critical), ``L_A + 13`` how many rolls before it were rerolled,
+#: ``L_A + 14`` the critical's CE_* effect, ``L_A + 15`` the points its extra damage took from
+#: the body; a fumble (hit roll 2): ``L_A + 16`` the rider check's 2d6 (0: none), ``L_A + 17``
+#: the Fumble Table's 2d6 (0: not rolled), ``L_A + 18`` its damage roll, ``L_A + 19`` the
+#: points the dragon lost. ``L_A`` = -2: a breath refused by the three-hit limit (p.20).
+CE_NONE, CE_KILLED, CE_DOUBLE, CE_TRIPLE, CE_HEAD, CE_LEG, CE_DAZED, CE_WING, CE_RIDER = range(9)
+#: the effect names of lords.critical_hits, by CE_* code
+CRITICAL_EFFECTS = (
+    "",
+    "killed",
+    "double body",
+    "triple body",
+    "head shot",
+    "leg broken",
+    "dazed",
+    "wing torn",
+    "rider thrown",
+)
 MK_FLY, MK_TAKE_OFF, MK_LAND, MK_GROUND = range(4)
 
 # ---- scripted games (:mod:`dragonsim.lords.script`) --------------------------------------------

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..rules import RuleSet, lords_rules
 from ..rules.lords import BODIES, MRS, PART_CODES, RIDERS, TACTICS, WINGS
+from .state import CRITICAL_EFFECTS
 
 # indices into KernelTables.scalars
 S_BASE_TO_HIT = 0
@@ -61,7 +62,12 @@ S_CRASH_DICE_PER_LEVEL = 38  # crash damage: d6 per altitude level fallen
 S_RIDER_FALL_KILLS = 39  # a rider in a crash dies on a 1d6 of at most this
 S_LANDING_COST = 40  # points a landing's last hex costs
 S_RIDER_GROUND_MOD = 41  # a rider on a dragon on the ground (rule lords.rider_ground_attacker)
-N_SCALARS = 42
+# the optional rules (pp. 19-20; rule lords.optional_combat)
+S_CRIT_MAX_TARGET = 42  # a critical only at a modified to-hit number of at most this
+S_BROKEN_LEGS = 43  # a broken leg that would make this many is rerolled
+S_DAZED_INIT = 44  # added to a dazed dragon's initiative roll, once per daze
+S_HIT_LIMIT = 45  # damaging breath attacks a dragon may suffer a turn
+N_SCALARS = 46
 
 #: ``KernelTables.alt_mod`` holds the modifiers by altitude steps apart (0..5), then at this
 #: index the grounded attacker's (rule lords.ground_attacker_mod, p.19)
@@ -95,6 +101,8 @@ class KernelTables(NamedTuple):
     rider_range: np.ndarray  # [6, 2] medium, long range (0: none)
     rider_dice: np.ndarray  # [6, 2, 2] [rider, medium/long, (d6, plus)]
     scalars: np.ndarray  # [N_SCALARS], see S_* constants
+    critical: np.ndarray  # [13] 2d6 -> effect (state.CE_*); rows 0, 1 = CE_NONE
+    fumble: np.ndarray  # [13, 2] 2d6 -> (d6 of damage, part); rows 0, 1 = (0, -1)
 
 
 def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
@@ -189,6 +197,19 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
     s[S_LANDING_COST] = gr["landing_cost"]
     as_breath = r.get("lords.rider_ground_attacker") == "as-breath"
     s[S_RIDER_GROUND_MOD] = r.get("lords.ground_attacker_mod") if as_breath else 0
+    oc = r.get("lords.optional_combat")
+    s[S_CRIT_MAX_TARGET] = oc["critical_max_target"]
+    s[S_BROKEN_LEGS] = oc["broken_legs"]
+    s[S_DAZED_INIT] = oc["dazed_initiative"]
+    s[S_HIT_LIMIT] = oc["hit_limit"]
+    ch = r.get("lords.critical_hits")
+    critical = np.zeros(13, dtype=i64)
+    fumble = np.zeros((13, 2), dtype=i64)
+    fumble[:2, 1] = -1
+    fb = r.get("lords.fumbles")
+    for roll in range(2, 13):
+        critical[roll] = CRITICAL_EFFECTS.index(ch[roll])
+        fumble[roll] = (fb[roll][0], PART_CODES.index(fb[roll][1]))
 
     return KernelTables(
         turn_cost=turn_cost,
@@ -215,4 +236,6 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
         rider_range=rider_range,
         rider_dice=rider_dice,
         scalars=s,
+        critical=critical,
+        fumble=fumble,
     )

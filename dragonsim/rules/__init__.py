@@ -87,7 +87,7 @@ def game_rules(
         file, preset = None, _one_preset(preset, str(file))
     elif isinstance(file, str) and did_you_mean(file, PRESET_NAMES) and not Path(file).exists():
         raise UserError(
-            f"rules {str(file)!r} is neither a preset (basic, advanced) nor a file"
+            f"rules {str(file)!r} is neither a preset ({', '.join(PRESET_NAMES)}) nor a file"
             f"{did_you_mean(str(file), PRESET_NAMES)}"
         )
     if preset is not None:
@@ -147,7 +147,8 @@ def as_rules(game: str, rules: Any) -> RuleSet:
     if isinstance(rules, str):
         return game_rules(game, preset=check_preset(rules, "rules"))
     raise UserError(
-        "rules must be a RuleSet, a mapping of overrides or a preset ('basic', 'advanced'), "
+        "rules must be a RuleSet, a mapping of overrides or a preset ('basic', 'advanced', "
+        "'advanced+optional'), "
         f"got {type(rules).__name__}"
     )
 

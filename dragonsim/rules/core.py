@@ -324,16 +324,19 @@ def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
 #: the top-level tables a rules file may hold, one per game
 RULES_FILE_TABLES = ("lords", "dice", "krynn")
 
-#: the rules presets: ``basic`` (the basic game, every default) and ``advanced`` (every
-#: advanced rule implemented so far); each game's switches per preset are its ``PRESETS``
-PRESET_NAMES = ("basic", "advanced")
+#: the rules presets: ``basic`` (the basic game, every default), ``advanced`` (every
+#: advanced rule implemented so far) and ``advanced+optional`` (those and every optional rule
+#: implemented so far); each game's switches per preset are its ``PRESETS``
+PRESET_NAMES = ("basic", "advanced", "advanced+optional")
 
 
 def check_preset(name: Any, where: str = "rules preset") -> str:
     """``name`` if it is a preset (:data:`PRESET_NAMES`), else a UserError."""
     if not isinstance(name, str) or name not in PRESET_NAMES:
         hint = did_you_mean(name, PRESET_NAMES) if isinstance(name, str) else ""
-        raise UserError(f"{where}: unknown preset {name!r}{hint}; allowed: basic, advanced")
+        raise UserError(
+            f"{where}: unknown preset {name!r}{hint}; allowed: {', '.join(PRESET_NAMES)}"
+        )
     return name
 
 
@@ -374,7 +377,7 @@ def _overrides_of(data: dict[str, Any], p: Path) -> dict[str, Any]:
             hint = did_you_mean(game, RULES_FILE_TABLES)
             raise UserError(
                 f"rules file {str(p)!r}: unknown table [{game}]{hint}; allowed: {allowed} "
-                'and preset = "basic" or "advanced"'
+                'and preset = "basic", "advanced" or "advanced+optional"'
             )
         if not isinstance(body, dict):
             raise UserError(

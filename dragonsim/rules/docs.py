@@ -114,8 +114,9 @@ def render(game: str) -> str:
         "counting each row of a table). Any of them can be overridden: from the command line "
         "with `--rules FILE` (a TOML file with a `[lords]`, `[dice]` and `[krynn]` table, each "
         'command reading its own game\'s, after an optional `preset = "advanced"`), or from '
-        "Python with `rules=` overrides; `--rules basic` and `--rules advanced` (`rules=` "
-        '"basic" or "advanced") are the presets, which set the `advanced.*` switches. A '
+        "Python with `rules=` overrides; `--rules basic`, `--rules advanced` and `--rules "
+        'advanced+optional` (`rules=` "basic", "advanced" or "advanced+optional") are the '
+        "presets, which set the `advanced.*` and `optional.*` switches. A "
         "bad override is refused with a message naming the key and what is allowed. "
         "`python -m dragonsim rules --game " + game + "` prints the same list with the values "
         "in force.",

@@ -611,6 +611,90 @@ def _rules() -> list[Rule]:
             "before its action loses it. The roll is lords.rider_hit_roll.",
             "breath combat, close combat, rider actions (advanced rules)",
         ),
+        # ---------------------------------------------------------------- optional rules
+        # one switch per optional rule (false: not played); the preset advanced+optional
+        # turns them on beside every advanced switch
+        R(
+            "lords.optional.critical_hits",
+            False,
+            _P,
+            "'If, when breathing at an opponent, you roll an unmodified 12 on your 2d6, you have "
+            "scored a critical hit. This can only happen if the modified to-hit number was 11 or "
+            "less to begin with. Roll on the Critical Hit Table' (optional rules, p.19; the table "
+            "is lords.critical_hits, the numbers lords.optional_combat). 'Critical hit results "
+            "can add up ... In the unlikely event of 4 broken legs, reroll. Also, in no case can "
+            "any statistic be reduced below the lowest possible rating for that statistic. If "
+            "this happens, simply reroll.' The effects last 'for remainder of game' and add to "
+            "serious damage's (both clamp at Cold, the lowest tooth-and-claw step and MR I); "
+            "Dazed is -2 to every later initiative roll; Rider thrown loses the rider, or breaks "
+            "a leg when there is none; Killed removes the dragon when all have breathed, as "
+            "every removal in breath combat. Rider attacks never crit ('when breathing'). The "
+            "double and triple damage is the reading lords.critical_body_damage.",
+            "breath combat, initiative (optional rules)",
+        ),
+        R(
+            "lords.optional.fumbles",
+            False,
+            _P,
+            "'If you roll an unmodified 2 when rolling to hit with a breath weapon, your dragon "
+            "has breathed on itself! If you have a rider, check for rider damage. Otherwise roll "
+            "on the Fumble Table to determine how much damage the dragon did to itself and "
+            "where' (optional rules, p.20; the table is lords.fumbles). The rider check is "
+            "lords.advanced.rider_deaths's 2d6 (a 7 kills the rider and the dragon takes no "
+            "damage; no check without a rider or with rider deaths off); what follows a check "
+            "that spared the rider is the reading lords.fumble_rider. A fumble is not a "
+            "damaging breath attack on a target for lords.optional.multiple_hits.",
+            "breath combat (optional rules)",
+        ),
+        R(
+            "lords.optional.multiple_hits",
+            False,
+            _P,
+            "'a dragon is limited to suffering damage from up to 3 breath attacks per turn. A "
+            "dragon may be breathed at any number of times; only those attacks that do damage "
+            "apply to the three hit limit. After that, any other players that recorded that "
+            "dragon as a target may not breathe on it, nor may they switch targets ... resolve "
+            "all attacks in order of initiative' (optional rules, p.20): a breath whose target "
+            "has already suffered damage from lords.optional_combat's hit_limit breaths this "
+            "turn is not rolled (and its dragon does not breathe at all). An attack 'does "
+            "damage' when its target lost points (a critical's extra damage counts).",
+            "breath combat (optional rules)",
+        ),
+        R(
+            "lords.optional_combat",
+            {"critical_max_target": 11, "broken_legs": 4, "dazed_initiative": -2, "hit_limit": 3},
+            _P,
+            "'This can only happen if the modified to-hit number was 11 or less' (a critical, "
+            "p.19); 'In the unlikely event of 4 broken legs, reroll' (p.19); 'Dazed! -2 to "
+            "initiative roll for remainder of game' (p.19); 'limited to suffering damage from up "
+            "to 3 breath attacks per turn' (p.20). The unmodified 12 and 2 are lords.auto_hit "
+            "and lords.auto_miss.",
+            "breath combat, initiative (optional rules)",
+            bounds=(-12, 20),
+        ),
+        R(
+            "lords.critical_body_damage",
+            "additional",
+            _A,
+            "'Double damage to body!' / 'Triple damage to body!' (Critical Hit Table, p.19) in a "
+            "table that names the 'additional damage' a critical does (p.19). 'additional' "
+            "(default): the hit's damage (its damage dice and plus) once / twice more on the "
+            "body, beside the normal hit on the rolled location; 'in-place': the hit's damage "
+            "x2 / x3 goes to the body in place of the rolled location.",
+            "breath combat (optional criticals)",
+            choices=("additional", "in-place"),
+        ),
+        R(
+            "lords.fumble_rider",
+            "check-then-table",
+            _A,
+            "'If you have a rider, check for rider damage. Otherwise roll on the Fumble Table' "
+            "(p.20). 'check-then-table' (default): the rider check first; if it kills the rider "
+            "the dragon takes no damage (as on p.18), otherwise the Fumble Table follows; "
+            "'rider-only': with a rider only the check is rolled, the table only without one.",
+            "breath combat (optional fumbles)",
+            choices=("check-then-table", "rider-only"),
+        ),
         R(
             "lords.rider_engaged_targets",
             "own-opponent",
@@ -850,6 +934,14 @@ PRESETS: dict[str, dict[str, bool]] = {
         "lords.advanced.landing": True,
     },
 }
+#: ``advanced+optional``: every advanced switch and the optional rules implemented so far
+#: (those not yet are in :data:`OPTIONAL_TO_COME`)
+PRESETS["advanced+optional"] = {
+    **PRESETS["advanced"],
+    "lords.optional.critical_hits": True,
+    "lords.optional.fumbles": True,
+    "lords.optional.multiple_hits": True,
+}
 
 #: The advanced rules (pp. 15-19, 22) not yet in the engine: ``--rules advanced`` does not
 #: play them, and ``python -m dragonsim rules`` lists them.
@@ -861,6 +953,13 @@ TO_COME: tuple[tuple[str, str], ...] = (
         "spells are the optional rules (p.19); until then a Wizard rider only rides (and can "
         "be killed by a body hit, p.18)",
     ),
+)
+
+#: The optional rules (pp. 19-25) not yet in the engine: ``--rules advanced+optional`` does
+#: not play them, and ``python -m dragonsim rules`` lists them.
+OPTIONAL_TO_COME: tuple[tuple[str, str], ...] = (
+    ("Wizard's spells", "60 magic points, one spell a turn, the 13 spells of the Spellbook (p.25)"),
+    ("tactics", "the Close Combat Tactics Result Table, five uses of each (pp. 20-21)"),
 )
 
 #: switches renamed since earlier versions: old key (0 or 1) -> new key (false or true); the
