@@ -8,6 +8,9 @@ table of win shares (draws half) with the correlation of win share with design-p
 
     python benchmarks/rules_attribution.py -n 2000 --seed 13 [--policy hunter] \
         [--csv results/rules_attribution.csv] [--figure docs/figures/basic_vs_advanced.png]
+
+With ``--optional`` the same for the optional rules (pp. 19-20): ``advanced``, each optional
+switch alone on top of it, and the ``advanced+optional`` preset (no figure).
 """
 
 from __future__ import annotations
@@ -27,13 +30,25 @@ def main() -> None:
     ap.add_argument("-n", default="2000", help="games a pair (default 2000)")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--policy", default="hunter")
+    ap.add_argument(
+        "--optional",
+        action="store_true",
+        help="the optional rules instead: each on top of advanced, then advanced+optional",
+    )
     ap.add_argument("--csv", help="write the win shares (one row per dragon) here")
     ap.add_argument("--figure", help="draw win share against cost, basic and advanced, here")
     args = ap.parse_args()
     names = sorted(ROSTER, key=lambda d: (sheet(d).cost, d))
     cost = np.array([sheet(d).cost for d in names], float)
-    switches = list(PRESETS["advanced"])
-    runs = {"basic": None, **{k: {k: True} for k in switches}, "advanced": "advanced"}
+    if args.optional:
+        base, top, prefix = "advanced", "advanced+optional", "lords.optional."
+        adv = dict(PRESETS["advanced"])
+        switches = [k for k in PRESETS[top] if k not in adv]
+        runs = {base: base, **{k: {**adv, k: True} for k in switches}, top: top}
+    else:
+        base, top, prefix = "basic", "advanced", "lords.advanced."
+        switches = list(PRESETS["advanced"])
+        runs = {base: None, **{k: {k: True} for k in switches}, top: top}
     share = {}
     t0 = time.perf_counter()
     for label, rules in runs.items():
@@ -41,22 +56,20 @@ def main() -> None:
         games = r.wins + r.wins.T
         share[label] = r.wins.sum(axis=1) / games.sum(axis=1)
         print(f"  {label}: {time.perf_counter() - t0:.0f} s", flush=True)
-    short = [k.removeprefix("lords.advanced.") for k in switches]
+    short = [k.removeprefix(prefix) for k in switches]
     print(f"\nround robin, {args.n} games a pair, seed {args.seed}, policy {args.policy}:\n")
-    print("| dragon | DP | basic | " + " | ".join(f"+ {s}" for s in short) + " | advanced |")
+    print(f"| dragon | DP | {base} | " + " | ".join(f"+ {s}" for s in short) + f" | {top} |")
     print("|---|---|---|" + "---|" * len(short) + "---|")
     for k, d in enumerate(names):
-        b = share["basic"][k]
+        b = share[base][k]
         cells = [f"{share[s][k] - b:+.3f}" for s in switches]
         print(
-            f"| {d} | {cost[k]:.0f} | {b:.3f} | "
-            + " | ".join(cells)
-            + f" | {share['advanced'][k]:.3f} |"
+            f"| {d} | {cost[k]:.0f} | {b:.3f} | " + " | ".join(cells) + f" | {share[top][k]:.3f} |"
         )
     corr = {lab: np.corrcoef(cost, v)[0, 1] for lab, v in share.items()}
     print(
         "\ncorrelation of win share with cost: "
-        + ", ".join(f"{k.removeprefix('lords.advanced.')} {v:.2f}" for k, v in corr.items())
+        + ", ".join(f"{k.removeprefix(prefix)} {v:.2f}" for k, v in corr.items())
     )
 
     if args.csv:
@@ -64,10 +77,10 @@ def main() -> None:
 
         df = pd.DataFrame({"dragon": names, "dp": cost.astype(int)})
         for lab, v in share.items():
-            df[lab.removeprefix("lords.advanced.")] = np.round(v, 4)
+            df[lab.removeprefix(prefix)] = np.round(v, 4)
         df.to_csv(args.csv, index=False)
         print(f"wrote {args.csv}")
-    if args.figure:
+    if args.figure and not args.optional:
         figure(names, cost, share, corr, args)
         print(f"wrote {args.figure}")
 
