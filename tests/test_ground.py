@@ -338,3 +338,28 @@ def test_a_rider_on_the_ground_shoots_as_breath_unless_the_reading_says_none():
         ds[0, S.F_ALT] = 0  # the shooter's dragon on the ground, the target one level up
         low, _ = M.rider_target_number(ds, 0, 1, base, tb.alt_mod, tb.rider_range, tb.scalars)
         assert low == air - less, reading
+
+
+def test_a_script_that_takes_off_when_it_cannot_is_one_clear_line():
+    """A dragon kept on the ground "may turn in that hex but it may not move from it" and
+    cannot take off (pp. 17, 22): a script giving it a take-off speed is told so in one line
+    (the speed error with no take-off speed allowed)."""
+    from dragonsim.lords import script as SC
+
+    move = {"speed": 6, "path": "6F"}
+    sc = SC.load_script(
+        {
+            "title": "no take-off",
+            "rules": GROUND,
+            "dragons": [
+                {"dragon": "Ozonic", "hex": [5, 10], "facing": "E", "altitude": "Ground"},
+                {"dragon": "Reaper", "hex": [20, 10], "facing": "W", "altitude": "Medium"},
+            ],
+            "turns": [{"dice": [5, 9], "moves": {"Ozonic": move, "Reaper": move}}],
+        }
+    )
+    sd = np.zeros(S.SD_ROWS, np.int64)
+    sd[S.SD_ERROR], sd[S.SD_ERR_TURN], sd[S.SD_ERR_DRAGON] = S.SD_SPEED, 1, 0
+    sd[S.SD_ERR_A], sd[S.SD_ERR_B], sd[S.SD_ERR_C] = 6, 6, 5  # lowest above highest: none
+    ((_, msg),) = SC._decision_error(sc, sd, np.zeros((0, S.N_LOG), np.int64))
+    assert "on the ground it may only record 0 (ground): it cannot take off" in msg

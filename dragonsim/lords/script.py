@@ -819,6 +819,15 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
     m = sc.moves[t - 1][i] if 1 <= t <= sc.turns else None
     if code == S.SD_NO_MOVE:
         return [((t, 1), f"turn {t}: the script gives {who} no move (it is in play)")]
+    if code == S.SD_SPEED and b > c:
+        return [
+            (
+                (t, 1),
+                f"{head}: speed {a} is not allowed; on the ground it may only record 0 "
+                f"(ground): it cannot take off (a zeroed tail or wing, p.22, or a maximum "
+                f"speed below its minimum + 1)",
+            )
+        ]
     if code == S.SD_SPEED:
         return [
             (
