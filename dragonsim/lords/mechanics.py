@@ -320,6 +320,22 @@ def rider_check(ds, t, roll, scal):
 # ---- movement and engagement --------------------------------------------------------------------
 
 
+@game_fn(inline="always")
+def occupant(ds, i, q, r):
+    """The dragon in play other than ``i`` standing in hex ``(q, r)``, or -1: "ends in an
+    empty hex" (moves, landings, moves on the ground) asks this."""
+    for j in range(ds.shape[0]):
+        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
+            return j
+    return -1
+
+
+@game_fn(inline="always")
+def hex_free(ds, i, q, r):
+    """Does no dragon in play other than ``i`` stand in hex ``(q, r)``?"""
+    return occupant(ds, i, q, r) < 0
+
+
 @game_fn
 def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
     """Is move-table entry ``e`` with altitude change ``dalt`` legal for dragon ``i`` now?
@@ -347,12 +363,7 @@ def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_leve
         return False
     if col0 + mv_box[e, f, 2 + 2 * p] < 0 or col0 + mv_box[e, f, 3 + 2 * p] >= width:
         return False
-    q = q0 + mv_rq[e, f]
-    r = r0 + mv_rr[e, f]
-    for j in range(ds.shape[0]):
-        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
-            return False
-    return True
+    return hex_free(ds, i, q0 + mv_rq[e, f], r0 + mv_rr[e, f])
 
 
 @game_fn
@@ -408,9 +419,8 @@ def move_fits_exact(
     r = r0 + mv_rr[e, f]
     if r < 0 or r >= depth or q + (r - (r & 1)) // 2 < 0 or q + (r - (r & 1)) // 2 >= width:
         return False  # no path ends off the board
-    for j in range(ds.shape[0]):
-        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
-            return False
+    if not hex_free(ds, i, q, r):
+        return False
     adal = dalt if dalt >= 0 else -dalt
     return other_path_fits(e, f, q0, r0, adal, width, depth, mv_alt_off, mv_alt)
 
@@ -492,15 +502,6 @@ def takeoff_limits(ds, i, scal):
     if ds[i, F_MAX] < hi:
         hi = ds[i, F_MAX]
     return lo, hi
-
-
-@game_fn(inline="always")
-def hex_free(ds, i, q, r):
-    """Does no dragon in play other than ``i`` stand in hex ``(q, r)``?"""
-    for j in range(ds.shape[0]):
-        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
-            return False
-    return True
 
 
 @game_fn
@@ -882,6 +883,7 @@ __all__ = [
     "hit_part",
     "crash_after_combat",
     "takeoff_limits",
+    "occupant",
     "hex_free",
     "takeoff_path",
     "landing_hex",

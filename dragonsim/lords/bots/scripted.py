@@ -29,12 +29,12 @@ from ..mechanics import (
     is_enemy,
     may_shoot_at,
     move_fits_exact,
+    occupant,
     rider_target_number,
     target_number,
 )
 from ..movetables import PK_F_END, PK_RQ, PK_RR
 from ..state import (
-    F_ALIVE,
     F_ALT,
     F_ENG,
     F_F,
@@ -194,11 +194,11 @@ def script_ground_move(ds, i, reach, width, depth, pst):
         _error(pst, SD_UNREACHABLE, i, ds[i, F_MR], reach, a)
         return q0, r0, f0
     if not ground_fits(ds, i, q, r, reach, width, depth):
-        for j in range(ds.shape[0]):
-            if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
-                _error(pst, SD_OCCUPIED, i, j, 0, 0)
-                return q0, r0, f0
-        _error(pst, SD_UNREACHABLE, i, ds[i, F_MR], reach, 0)
+        j = occupant(ds, i, q, r)
+        if j >= 0:
+            _error(pst, SD_OCCUPIED, i, j, 0, 0)
+        else:
+            _error(pst, SD_UNREACHABLE, i, ds[i, F_MR], reach, 0)
         return q0, r0, f0
     return q, r, f
 
@@ -268,10 +268,10 @@ def script_move(
         return np.int64(-1), np.int64(0)
     q = ds[i, F_Q] + dq
     r = ds[i, F_R] + dr
-    for j in range(ds.shape[0]):
-        if j != i and ds[j, F_ALIVE] == 1 and ds[j, F_Q] == q and ds[j, F_R] == r:
-            _error(pst, SD_OCCUPIED, i, j, 0, 0)
-            return np.int64(-1), np.int64(0)
+    j = occupant(ds, i, q, r)
+    if j >= 0:
+        _error(pst, SD_OCCUPIED, i, j, 0, 0)
+        return np.int64(-1), np.int64(0)
     _error(pst, SD_OFF_BOARD, i, q, r, 0)
     return np.int64(-1), np.int64(0)
 
