@@ -100,7 +100,8 @@ def test_the_planners_never_land_and_take_off_when_they_can():
     """The planning bots never land on purpose (rule ``lords.advanced.landing``); on the
     ground with no zeroed tail or wing and the leap straight ahead on the board they take
     off (p.17: "A dragon may take off again next turn if none of its damage tracks have been
-    reduced to 0 points"); they never engage at Very Low (p.17: both would crash)."""
+    reduced to 0 points") when the leap also ends in a free hex; they never engage at Very
+    Low (p.17: both would crash)."""
     stays = takes = 0
     for pol in ("hunter", "brawler", "hunter@2"):
         for a, b in PAIRS:
@@ -118,7 +119,9 @@ def test_the_planners_never_land_and_take_off_when_they_can():
                         mobile = min(r[S.L_A + 6], r[S.L_A + 7], r[S.L_A + 13]) > 0
                         q, rr, f = (int(x) for x in snap[0, :3])
                         mn = int(prep["tables"].min_speed[int(rows[0][S.D_BODY])])
-                        fits = all(ref.on_board(*h) for h in ref.leap((q, rr, f), mn))
+                        hexes = ref.leap((q, rr, f), mn)
+                        taken = {tuple(int(x) for x in snap[d, :2]) for d in (1,) if snap[d, 4]}
+                        fits = all(ref.on_board(*h) for h in hexes) and hexes[-1] not in taken
                         if mobile and fits:
                             assert r[S.L_A] > 0, (pol, "stayed on the ground")
                             takes += 1

@@ -521,6 +521,19 @@ def takeoff_path(ds, i, width, depth):
 
 
 @game_fn
+def may_take_off(ds, i, width, depth):
+    """Can dragon ``i`` on the ground take off now and be sure of a legal move? Not with a
+    zeroed tail or wing ("If only a tail or wing track has been reduced to 0 points, it must
+    stay where it's at", p.22), and only when its leap stays on the board and ends in a free
+    hex (a take-off speed of minimum + 1 leaves no point to move on from there). The bots
+    ask this before recording a take-off speed, so they never fly off by choice."""
+    if crashes_by_damage(ds, i):
+        return False
+    fits, q, r = takeoff_path(ds, i, width, depth)
+    return fits and hex_free(ds, i, q, r)
+
+
+@game_fn
 def landing_hex(ds, i, e, dalt, mv_rq, mv_rr, mv_f, width, depth):
     """``(fits, q, r)``: the hex dragon ``i`` lands in after flying move-table entry ``e`` with
     altitude change ``dalt`` ("by moving forward 1 hex and spending 1 point. This must be the
@@ -886,6 +899,7 @@ __all__ = [
     "occupant",
     "hex_free",
     "takeoff_path",
+    "may_take_off",
     "landing_hex",
     "ground_fits",
     "refresh",

@@ -37,6 +37,7 @@ from ..mechanics import (
     ground_fits,
     is_enemy,
     may_shoot_at,
+    may_take_off,
     move_fits_as,
     other_path_fits,
     rider_target_number,
@@ -177,12 +178,10 @@ def plan_speed(pid, ds, i, lo, hi):
 def plan_ground_speed(pid, ds, i, lo, hi, width, depth):
     """What a planner on the ground records (advanced rules, p.17): a take-off speed
     ``lo..hi`` (the speed it would fly at, :func:`plan_speed`) when it can take off and the
-    leap straight ahead stays on the board; otherwise 0, "ground" (it stays, turns and moves on
-    the ground, :func:`plan_ground_move`, and takes off when it faces open sky)."""
-    if lo > hi or crashes_by_damage(ds, i):
-        return 0
-    fits, _, _ = takeoff_path(ds, i, width, depth)
-    if not fits:
+    leap straight ahead stays on the board and ends in a free hex
+    (:func:`~dragonsim.lords.mechanics.may_take_off`); otherwise 0, "ground" (it stays, turns
+    and moves on the ground, :func:`plan_ground_move`, and takes off when it faces open sky)."""
+    if lo > hi or not may_take_off(ds, i, width, depth):
         return 0
     return plan_speed(pid, ds, i, lo, hi)
 

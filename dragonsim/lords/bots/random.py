@@ -15,15 +15,14 @@ from ... import random as _random
 from ..._kernels import game_fn, guard_caches
 from .. import hexes, mechanics, movetables, state
 from ..mechanics import (
-    crashes_by_damage,
     draw_below,
     ground_fits,
     is_enemy,
     landing_hex,
     may_shoot_at,
+    may_take_off,
     move_fits_as,
     rider_target_number,
-    takeoff_path,
     target_number,
 )
 from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
@@ -154,10 +153,10 @@ def pick_move(
 @game_fn
 def pick_ground_speed(ds, i, lo, hi, width, depth, pst):
     """On the ground (advanced rules, p.17): "ground" (0) or a take-off speed ``lo..hi``,
-    uniform over the choices; always 0 when it cannot take off (a zeroed tail or wing, no
-    speed allowed) or its leap straight ahead would leave the board (the random bot never
-    flies off by choice)."""
-    if lo > hi or crashes_by_damage(ds, i) or not takeoff_path(ds, i, width, depth)[0]:
+    uniform over the choices; always 0 when it cannot take off (no speed allowed, or
+    :func:`~dragonsim.lords.mechanics.may_take_off` says no: the random bot never flies off by
+    choice)."""
+    if lo > hi or not may_take_off(ds, i, width, depth):
         return np.int64(0)
     k = draw_below(pst, hi - lo + 2)
     return np.int64(0) if k == 0 else lo + k - 1
