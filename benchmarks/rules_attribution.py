@@ -7,10 +7,13 @@ every run), so each column's change from basic is the rule's own effect. Prints 
 table of win shares (draws half) with the correlation of win share with design-point cost.
 
     python benchmarks/rules_attribution.py -n 2000 --seed 13 [--policy hunter] \
-        [--csv results/rules_attribution.csv] [--figure docs/figures/basic_vs_advanced.png]
+        [--csv results/rules_attribution.csv] [--figure docs/figures/basic_vs_advanced.png] \
+        [--ratings]
 
 With ``--optional`` the same for the optional rules (pp. 19-20): ``advanced``, each optional
-switch alone on top of it, and the ``advanced+optional`` preset (no figure).
+switch alone on top of it, and the ``advanced+optional`` preset (no figure). ``--ratings`` adds
+the Bradley-Terry ratings of each run (:func:`~dragonsim.lords.tournament`'s) and each rule's
+change to them.
 """
 
 from __future__ import annotations
@@ -35,6 +38,11 @@ def main() -> None:
         action="store_true",
         help="the optional rules instead: each on top of advanced, then advanced+optional",
     )
+    ap.add_argument(
+        "--ratings",
+        action="store_true",
+        help="also the Bradley-Terry ratings (log scale) and each rule's change to them",
+    )
     ap.add_argument("--csv", help="write the win shares (one row per dragon) here")
     ap.add_argument("--figure", help="draw win share against cost, basic and advanced, here")
     args = ap.parse_args()
@@ -49,12 +57,13 @@ def main() -> None:
         base, top, prefix = "basic", "advanced", "lords.advanced."
         switches = list(PRESETS["advanced"])
         runs = {base: None, **{k: {k: True} for k in switches}, top: top}
-    share = {}
+    share, rating = {}, {}
     t0 = time.perf_counter()
     for label, rules in runs.items():
         r = tournament(names, n=args.n, seed=args.seed, policy=args.policy, rules=rules)
         games = r.wins + r.wins.T
         share[label] = r.wins.sum(axis=1) / games.sum(axis=1)
+        rating[label] = r.ratings.set_index("name").loc[names]
         print(f"  {label}: {time.perf_counter() - t0:.0f} s", flush=True)
     short = [k.removeprefix(prefix) for k in switches]
     print(f"\nround robin, {args.n} games a pair, seed {args.seed}, policy {args.policy}:\n")
@@ -71,6 +80,22 @@ def main() -> None:
         "\ncorrelation of win share with cost: "
         + ", ".join(f"{k.removeprefix(prefix)} {v:.2f}" for k, v in corr.items())
     )
+
+    if args.ratings:
+        print(
+            "\nBradley-Terry ratings (log scale, centred; the base column with its 95% interval,"
+            " then each run's change from it):\n"
+        )
+        print(f"| dragon | DP | {base} | " + " | ".join(f"+ {s}" for s in short) + f" | {top} |")
+        print("|---|---|---|" + "---|" * len(short) + "---|")
+        for k, d in enumerate(names):
+            b = rating[base].loc[d]
+            cells = [f"{rating[s].loc[d, 'rating'] - b['rating']:+.2f}" for s in [*switches, top]]
+            print(
+                f"| {d} | {cost[k]:.0f} | {b['rating']:+.2f} [{b['lo']:+.2f}, {b['hi']:+.2f}] | "
+                + " | ".join(cells)
+                + " |"
+            )
 
     if args.csv:
         import pandas as pd
