@@ -242,6 +242,24 @@ def test_scenario_positions_are_used_and_checked():
             duel("Reaper", "Skyblazer", n=10, progress=False, scenario=bad)
 
 
+def test_ctrl_c_while_starting_is_one_line(monkeypatch, capsys):
+    """Brief: "exit code 2 and one clear line for a user mistake, never a traceback"; a Ctrl-C
+    before the command line handles signals (importing, parsing) is exit 130 and one line."""
+    import runpy
+
+    import dragonsim.cli
+
+    def interrupted(argv=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(dragonsim.cli, "main", interrupted)
+    with pytest.raises(SystemExit) as e:
+        runpy.run_module("dragonsim", run_name="__main__")
+    assert e.value.code == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "interrupted (SIGINT) while starting: nothing was played"
+
+
 def test_ctrl_c_prints_what_finished():
     """Issue 3: 'Ctrl-C prints what finished so far' (exit 130, the finished games' table)."""
     import signal
@@ -250,23 +268,16 @@ def test_ctrl_c_prints_what_finished():
     import time
 
     duel("Reaper", "Skyblazer", n=10, progress=False)  # the kernel is compiled and cached
+    cmd = [sys.executable, "-m", "dragonsim", "duel", "Reaper", "Skyblazer", "--no-progress"]
+    # how long a start takes on this machine now (a loaded machine starts slower): the signal
+    # must come once games are being played
+    t0 = time.perf_counter()
+    subprocess.run([*cmd, "-n", "10"], capture_output=True, check=True)
+    start = time.perf_counter() - t0
     p = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "dragonsim",
-            "duel",
-            "Reaper",
-            "Skyblazer",
-            "-n",
-            "1e9",
-            "--no-progress",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        [*cmd, "-n", "1e9"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    time.sleep(8)
+    time.sleep(max(8.0, 2 * start + 3))
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130
