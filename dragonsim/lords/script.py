@@ -919,7 +919,7 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
                 f"{TACTICS[a]} is used up ({b} of {c} times; 'You may only use each tactic "
                 f"five times during a game', p.22)"
             )
-        return [((t, 6), f"{head} cannot fight its close combat: {why}")]
+        return [((t, 0), f"{head} cannot fight its close combat: {why}")]
     if code == S.SD_SIDE:
         given = "" if c < 0 else f" ({SIDES[c]} is neither)"
         return [
