@@ -1,11 +1,12 @@
 """Close-combat tactics (Dragon Lords rulebook, optional rules, p.22 "Tactics (optional)").
 
 The switch ``lords.optional.tactics`` (in ``advanced+optional``), the reading
-``lords.defend_win``, the uses ``lords.tactic_uses`` and the table ``lords.tactics`` (its cut
-rows derived, RULES-GAPS item 4). Each sentence with a scripted fight (Ozonic, MR G, close
-combat modifier 3; Reaper, MR E, 5; Reaper engages Ozonic, which moved first); the engine's
-outcome frequencies for every pair of tactics against the exact odds; the kernel's simplex
-against ``scipy.optimize.linprog``; the checker on every bot's games.
+``lords.defend_win``, the uses ``lords.tactic_uses`` and the table ``lords.tactics`` (its rows
+cut off in the scan derived from the printed rows' antisymmetry and zero sums). Each sentence
+with a scripted fight (Ozonic, MR G, close combat modifier 3; Reaper, MR E, 5; Reaper engages
+Ozonic, which moved first); the engine's outcome frequencies for every pair of tactics against
+the exact odds; the kernel's simplex against ``scipy.optimize.linprog``; the checker on every
+bot's games.
 """
 
 from __future__ import annotations
