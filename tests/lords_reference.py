@@ -17,7 +17,7 @@ from dragonsim.lords import state as S
 from dragonsim.lords import tables as T
 from dragonsim.lords.hexes import DQ, DR
 from dragonsim.lords.tables import S_MAX_RANGE
-from dragonsim.rules.lords import PART_CODES
+from dragonsim.rules.lords import PART_CODES, TACTICS
 
 PARTS = ("head", "body", "tail", "left_wing", "right_wing")
 
@@ -798,6 +798,13 @@ def check_events(
         )
         crit_table = rules.get("lords.critical_hits")
         fumble_table = rules.get("lords.fumbles")
+    # the optional tactics (p.22): the table, the uses, who engaged whom
+    tactics_on = bool(rules is not None and rules.get("lords.optional.tactics"))
+    if tactics_on:
+        tac_table = rules.get("lords.tactics")
+        tac_uses = rules.get("lords.tactic_uses")
+    used: dict[int, list[int]] = {}  # check marks by dragon and tactic since the last reset
+    engaged_by: dict[tuple[int, int], int] = {}  # (turn, dragon) -> the dragon that engaged
     hit_by: dict[int, int] = {}  # damaging breath attacks suffered this turn, by dragon
     hit_turn = -1
     ds = []
@@ -1037,8 +1044,46 @@ def check_events(
                 out.append(Violation(turn, "damage", i, f"{v[7]} points taken, rules {took}"))
             if v[7] > 0:
                 hit_by[j] = hit_by.get(j, 0) + 1  # "only those attacks that do damage"
+        elif kind == S.K_ENGAGE:
+            engaged_by[(turn, i)] = engaged_by[(turn, j)] = i
         elif kind == S.K_CC:
             block = "cc"
+            wt = -1  # the winner's tactic
+            if tactics_on != (v[13] > 0):
+                out.append(
+                    Violation(turn, "tactics", i, f"tactics logged {v[13]}, rule {tactics_on}")
+                )
+                continue
+            if tactics_on:
+                ta, td, att = v[13] - 1, v[14] - 1, v[17]
+                dfn = j if att == i else i
+                # "The dragon that instigated the close combat is referred to as the attacker"
+                if att not in (i, j) or engaged_by.get((turn, i)) != att:
+                    out.append(Violation(turn, "tactics", i, f"attacker {att} did not engage"))
+                # "The result is the adjustment to the attacker's modified close combat score"
+                if not (0 <= ta < 6 and 0 <= td < 6):
+                    out.append(Violation(turn, "tactics", i, f"tactics {ta}, {td}"))
+                    continue
+                if v[15] != tac_table[TACTICS[ta]][td]:
+                    out.append(Violation(turn, "tactics", att, f"adjustment {v[15]}"))
+                # "You may only use each tactic five times ... erase your check marks and
+                # start over" after 30
+                resets = 0
+                for bit, d, t in ((1, att, ta), (2, dfn, td)):
+                    u = used.setdefault(d, [0] * 6)
+                    u[t] += 1
+                    if u[t] > tac_uses["per_tactic"]:
+                        out.append(Violation(turn, "tactics", d, f"{TACTICS[t]} used {u[t]} times"))
+                    if sum(u) >= tac_uses["reset_after"]:
+                        used[d] = [0] * 6
+                        resets |= bit
+                if resets != v[18]:
+                    out.append(Violation(turn, "tactics", i, f"resets {v[18]}, rules {resets}"))
+                if ta == td == 5:
+                    # "if both dragons use a Defend tactic ... no combat rolls are necessary"
+                    if v[0] != -1 or v[1] or v[2]:
+                        out.append(Violation(turn, "tactics", i, "both Defend, yet rolled"))
+                    continue
             sa, sb = v[1] + v[3], v[2]
             want = -1 if sa == sb else (i if sa > sb else j)
             if v[0] != want:
@@ -1046,15 +1091,32 @@ def check_events(
                 continue
             if want < 0:
                 continue
+            if tactics_on:
+                wt = ta if want == att else td
+            if (wt == 5) != (v[4] < 0):
+                out.append(Violation(turn, "tactics", want, f"Defend win {wt}, column {v[4]}"))
+                continue
+            if wt == 5:
+                # "no damage is inflicted on either dragon" (p.22): the facings only
+                lo = ds[j if want == i else i]
+                if v[10] >= 0:
+                    lo["facing"] = (lo["facing"] - v[10]) % 6
+                    ds[want]["facing"] = v[11]
+                if v[7] or v[9] or v[16]:
+                    out.append(Violation(turn, "tactics", want, "damage after a Defend win"))
+                continue
             w, lo = ds[want], ds[j if want == i else i]
             before_l, before_w = sum(lo["points"]), sum(w["points"])
             spared = rider_check(turn, want, lo, int(alloc[v[5]][v[4]]), v[12], "close combat")
+            # "If a dragon used a Lunge tactic and won ... an additional +1d6" (p.22)
+            if (wt == 0 and not spared) != (1 <= v[16] <= 6) or (v[16] and wt != 0):
+                out.append(Violation(turn, "tactics", want, f"Lunge roll {v[16]}, tactic {wt}"))
             close_combat_rest(
                 w,
                 lo,
                 v[4],
                 v[5],
-                v[6],
+                v[6] + v[16],
                 v[8],
                 v[10],
                 v[11],
@@ -1212,7 +1274,7 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
                     pos[d][3] = max(1, pos[d][3] - drop)
             if v[0] >= 0:
                 loser = j if v[0] == i else i
-                if loser in pos:
+                if loser in pos and v[10] >= 0:  # -1: a Defend win that turns no one (p.22)
                     pos[loser][2] = (pos[loser][2] - v[10]) % 6
                 if v[0] in pos:
                     before_fight[v[0]] = pos[v[0]][2]

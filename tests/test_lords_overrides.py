@@ -78,6 +78,20 @@ def _optional(rules=None):
     ).counters
 
 
+def _tactics(rules=None):
+    """Tankerous against Zippinchill, brawlers, with the optional tactics (p.22): the
+    close combats they seek are won defending now and then."""
+    return duel(
+        "Tankerous",
+        "Zippinchill",
+        n=N,
+        seed=3,
+        progress=False,
+        policy="brawler",
+        rules={"lords.optional.tactics": True, **(rules or {})},
+    ).counters
+
+
 #: override key -> (another legal value, the seeded duel whose counters must move)
 KERNEL_CASES = {
     # the arc of fire: a narrower dark area, a grey area no wider than the dark, a light area
@@ -100,6 +114,7 @@ KERNEL_CASES = {
     "rider_ground_attacker": ("none", _ground_riders),
     "critical_body_damage": ("in-place", _optional),
     "fumble_rider": ("rider-only", _optional),
+    "defend_win": ("no-turn", _tactics),
 }
 
 

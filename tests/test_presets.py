@@ -44,11 +44,12 @@ SWITCHES = {
     "lords.advanced.crash_zeroed": S.OPT_CRASH_ZEROED,
     "lords.advanced.landing": S.OPT_LANDING,
 }
-#: the optional rules' switches (optional rules, pp. 19-20), in advanced+optional only
+#: the optional rules' switches (optional rules, pp. 19-22), in advanced+optional only
 OPTIONAL_SWITCHES = {
     "lords.optional.critical_hits": S.OPT_CRITICALS,
     "lords.optional.fumbles": S.OPT_FUMBLES,
     "lords.optional.multiple_hits": S.OPT_HIT_LIMIT,
+    "lords.optional.tactics": S.OPT_TACTICS,
 }
 ALL_SWITCHES = {**SWITCHES, **OPTIONAL_SWITCHES}
 ALPHA = 1e-4
@@ -86,7 +87,7 @@ def test_advanced_turns_on_exactly_the_rules_implemented():
     assert all(opt[i] == 1 for i in ALL_SWITCHES.values())
     assert len(TO_COME) >= 3 and not any("lancer" in r.lower() for r, _ in TO_COME)
     assert not any("crash" in r or "ground" in r for r, _ in TO_COME)
-    assert {r for r, _ in OPTIONAL_TO_COME} == {"Wizard's spells", "tactics"}
+    assert {r for r, _ in OPTIONAL_TO_COME} == {"Wizard's spells"}
 
 
 @pytest.mark.parametrize("key", list(ALL_SWITCHES))

@@ -69,6 +69,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--json", action="store_true")
     add_rules_option(q)
     q.set_defaults(func=cmd_odds_cc)
+    q = osub.add_parser(
+        "tactics",
+        help="the close-combat tactics game: payoffs, equilibrium mixtures, value",
+        description="The optional close-combat tactics (Dragon Lords rulebook p.22) as the "
+        "zero-sum game the planning bots solve: the attacker A's expected points for each pair "
+        "of tactics (P(win) x (damage dealt - own 1d6) - P(loss) x (damage taken - the "
+        "winner's own 1d6); Lunge's +1d6 in, nothing after a Defend win), both players' "
+        "optimal mixtures and the value, by scipy.optimize.linprog.",
+    )
+    q.add_argument("a", help="the attacker (the dragon that engaged)")
+    q.add_argument("b", help="the defender")
+    q.add_argument("--json", action="store_true")
+    add_rules_option(q)
+    q.set_defaults(func=cmd_odds_tactics)
     q = osub.add_parser("breath", help="to-hit and damage of one breath attack")
     q.add_argument("attacker")
     q.add_argument("target")
@@ -355,6 +369,29 @@ def cmd_odds_cc(args) -> int:
         print(f"  {label:<20} {str(p):>9}  = {float(p):.6f}")
     if "Lancer" in (a.rider, b.rider) and not riders_in_play(rs):
         print("  (basic rules: riders do not act; --rules advanced counts the Lancer's +2)")
+    return 0
+
+
+def cmd_odds_tactics(args) -> int:
+    from ..lords import odds
+    from ..lords.sheets import sheet
+
+    rs = rules_from(args, "lords")
+    a, b = sheet(args.a, rules=rs), sheet(args.b, rules=rs)
+    res = odds.tactics(a, b, rules=rs)
+    if args.json:
+        emit_json(res)
+        return 0
+    rows, cols = res["attacker_tactics"], res["defender_tactics"]
+    print(
+        f"tactics: {a.name} attacks (modifier {res['modifier_attacker']}), {b.name} defends "
+        f"(modifier {res['modifier_defender']}); {a.name}'s expected points per fight"
+    )
+    print("  " + "A \\ B".ljust(11) + "".join(f"{c:>11}" for c in cols) + f"{'A mix':>9}")
+    for x, row, p in zip(rows, res["payoff"], res["attacker_mixture"], strict=True):
+        print(f"  {x:<11}" + "".join(f"{v:>11.4f}" for v in row) + f"{p:>9.4f}")
+    print(f"  {'B mix':<11}" + "".join(f"{q:>11.4f}" for q in res["defender_mixture"]))
+    print(f"  value to {a.name}: {res['value']:+.6f} points a fight")
     return 0
 
 

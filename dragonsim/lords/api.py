@@ -890,6 +890,8 @@ def duel(
             "hit_limit": bool(args[2][S.OPT_HIT_LIMIT]),
             "crit_in_place": bool(args[2][S.OPT_CRIT_IN_PLACE]),
             "fumble_rider_only": bool(args[2][S.OPT_FUMBLE_RIDER_ONLY]),
+            "tactics": bool(args[2][S.OPT_TACTICS]),
+            "defend_no_turn": bool(args[2][S.OPT_DEFEND_NO_TURN]),
             "range_mod": True,
         },
         scenario=None if scenario is None else np.asarray(scenario).tolist(),

@@ -58,6 +58,7 @@ from .bots import plan as _plan
 from .bots import planner as _planner
 from .bots import random as _random_bot
 from .bots import scripted as _scripted
+from .bots import tactics as _tactics
 from .bots.dispatch import (
     choose_early,
     choose_engage,
@@ -70,6 +71,7 @@ from .bots.dispatch import (
     choose_rider_target,
     choose_side,
     choose_speed,
+    choose_tactic,
     choose_target,
 )
 from .bots.plan import geometry_table
@@ -107,6 +109,7 @@ from .mechanics import (
     target_number,
 )
 from .state import (
+    C_BOTH_DEFEND,
     C_BREATH_HITS,
     C_BREATHS,
     C_CC,
@@ -119,6 +122,7 @@ from .state import (
     C_CRITS,
     C_DEALT,
     C_DEALT_SQ,
+    C_DEFEND_WINS,
     C_DICE,
     C_DRAWS,
     C_EARLY,
@@ -136,6 +140,9 @@ from .state import (
     C_LANDINGS,
     C_LEFT_BOARD,
     C_LOC,
+    C_LUNGE,
+    C_LUNGE_FACES,
+    C_LUNGE_SUM,
     C_RIDER_CHECKS,
     C_RIDER_DEALT,
     C_RIDER_HITS,
@@ -143,6 +150,8 @@ from .state import (
     C_RIDER_TN_HITS,
     C_RIDER_TN_TRIES,
     C_RIDER_TRIES,
+    C_TACTIC_RESETS,
+    C_TACTICS,
     C_TAKEOFF_POINTS,
     C_TAKEOFFS,
     C_TN_HITS,
@@ -184,6 +193,7 @@ from .state import (
     F_DP,
     F_DP0,
     F_ENG,
+    F_ENGAGER,
     F_F,
     F_HIT_BY,
     F_HITS,
@@ -204,6 +214,8 @@ from .state import (
     F_SAMPLES,
     F_SPEED,
     F_STREAK,
+    F_TAC_USED,
+    F_TACTIC,
     F_TARGET,
     F_TEAM,
     F_TOHIT,
@@ -240,12 +252,14 @@ from .state import (
     N_PARTS,
     N_REC,
     N_SNAP,
+    N_TACTICS,
     N_TN,
     NF,
     OPT_CRASH_VERY_LOW,
     OPT_CRASH_ZEROED,
     OPT_CRIT_IN_PLACE,
     OPT_CRITICALS,
+    OPT_DEFEND_NO_TURN,
     OPT_FUMBLE_RIDER_ONLY,
     OPT_FUMBLES,
     OPT_HIT_LIMIT,
@@ -257,6 +271,7 @@ from .state import (
     OPT_RIDER_AT_ONCE,
     OPT_RIDER_ATTACKS,
     OPT_SETUP,
+    OPT_TACTICS,
     OPT_TURN_LIMIT,
     PART_BODY,
     PART_LEFT_WING,
@@ -281,6 +296,8 @@ from .state import (
     SC_Q,
     SC_R,
     SC_SPEED,
+    TAC_DEFEND,
+    TAC_LUNGE,
 )
 from .tables import (
     S_ALTITUDE_LEVELS,
@@ -300,6 +317,7 @@ from .tables import (
     S_LANDING_COST,
     S_MAX_RANGE,
     S_RIDER_FALL_KILLS,
+    S_TACTIC_RESET,
     S_TAIL_POINTS,
     S_TAKEOFF_OVER_MIN,
     SIDE_REAR,
@@ -322,6 +340,7 @@ class Work(NamedTuple):
     order: np.ndarray  # int64 [MAXD]: this turn's initiative order
     key: np.ndarray  # int64 [MAXD]: the initiative rolls being sorted
     scratch: np.ndarray  # int64 [10 * MAXD]: the planners' per-decision records
+    lp: np.ndarray  # float64 [LP_CELLS]: the tactics game's matrix and tableau (bots.tactics)
 
 
 def new_work() -> Work:
@@ -336,6 +355,7 @@ def new_work() -> Work:
         np.zeros(MAXD, np.int64),
         np.zeros(MAXD, np.int64),
         np.zeros(10 * MAXD, np.int64),
+        np.zeros(_tactics.LP_CELLS, np.float64),
     )
 
 
@@ -357,6 +377,8 @@ def init_dragons(ds, dragons, tb, opt):
         for k in range(NF):
             ds[i, k] = 0
         ds[i, F_ENG] = -1
+        ds[i, F_ENGAGER] = -1
+        ds[i, F_TACTIC] = -1
         ds[i, F_TARGET] = -1
         if i >= nd:
             continue
@@ -659,6 +681,7 @@ def initiative(ds, nd, opt, tb, w, cnt):
     for i in range(nd):
         ds[i, F_MOVED] = 0
         ds[i, F_ENG] = -1
+        ds[i, F_ENGAGER] = -1
         ds[i, F_TARGET] = -1
         if ds[i, F_ALIVE] == 1:
             order[na] = i
@@ -888,6 +911,10 @@ def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log
             log_row(log, nlog, ds, turn, K_ENGAGE, i, j)
         ds[i, F_ENG] = j
         ds[j, F_ENG] = i
+        # "The dragon that instigated the close combat is referred to as the attacker"
+        # (optional tactics, p.22)
+        ds[i, F_ENGAGER] = i
+        ds[j, F_ENGAGER] = i
         cnt[C_ENGAGES] += 1
         return 1
     return 0
@@ -1537,14 +1564,40 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
 
 
 @game_fn
+def use_tactic(ds, i, t, scal):
+    """Check off dragon ``i``'s tactic ``t`` ("check off one of the appropriate boxes on your
+    play sheet"); after the 30th check mark all are erased ("you may erase your check marks and
+    start over with a fresh set of tactics", p.22). Returns 1 on a reset."""
+    ds[i, F_TACTIC] = t
+    ds[i, F_TAC_USED + t] += 1
+    n = 0
+    for k in range(N_TACTICS):
+        n += ds[i, F_TAC_USED + k]
+    if n >= scal[S_TACTIC_RESET]:
+        for k in range(N_TACTICS):
+            ds[i, F_TAC_USED + k] = 0
+        return 1
+    return 0
+
+
+@game_fn
 def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
     """ "6. Close Combat" (p.13): each engaged pair (once, when the earlier of the two comes up
     in initiative order) drops, slows (:func:`~dragonsim.lords.mechanics.cc_begin`), rolls
     2d6 plus modifiers; the winner rolls column, location and tooth-and-claw damage, takes
-    its own 1d6, and the loser is turned by the direction template."""
+    its own 1d6, and the loser is turned by the direction template.
+
+    With the optional tactics (``OPT_TACTICS``, p.22) the attacker (the dragon that engaged,
+    ``F_ENGAGER``) and the defender first choose a tactic each (neither sees the other's) and
+    check it off (:func:`use_tactic`); the Tactics Result Table's entry is added to the
+    attacker's score. A Lunge winner rolls 1d6 more damage (after its tooth-and-claw dice); a
+    Defend winner inflicts no damage and takes none of its own (no column, location, damage or
+    self roll; the facings by the reading ``OPT_DEFEND_NO_TURN``); both Defend: no rolls at all,
+    the altitude and speed still drop."""
     scal = tb.scalars
     self_dice = scal[S_CC_SELF_DAMAGE_DICE]
     gst = w.gst
+    tactics_on = opt[OPT_TACTICS] == 1
     for k in range(na):
         a = w.order[k]
         b = ds[a, F_ENG]
@@ -1561,20 +1614,93 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
             if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
                 continue
         air = ds[a, F_ALT] > 0  # the fight began in the air (crashes come after it)
+        att = a
+        dfn = b
+        ta = np.int64(-1)
+        td = np.int64(-1)
+        tmod = np.int64(0)  # the table's adjustment to the attacker's score
+        resets = np.int64(0)
+        if tactics_on:
+            if ds[a, F_ENGAGER] == b:
+                att = b
+                dfn = a
+            # "both players secretly choose their tactics ... then reveal their choices
+            # simultaneously" (p.22): both asked before either is checked off
+            ta = choose_tactic(
+                ds[att, F_POLICY],
+                ds,
+                att,
+                dfn,
+                True,
+                tb.tactics,
+                tb.cc_by_mr,
+                tb.weapon,
+                scal,
+                opt,
+                w.lp,
+                w.pst,
+            )
+            td = choose_tactic(
+                ds[dfn, F_POLICY],
+                ds,
+                dfn,
+                att,
+                False,
+                tb.tactics,
+                tb.cc_by_mr,
+                tb.weapon,
+                scal,
+                opt,
+                w.lp,
+                w.pst,
+            )
+            resets = use_tactic(ds, att, ta, scal) + 2 * use_tactic(ds, dfn, td, scal)
+            cnt[C_TACTIC_RESETS] += (resets & 1) + (resets >> 1)
+            tmod = tb.tactics[ta, td]
+        pair = C_TACTICS + 3 * (N_TACTICS * ta + td)
         cc_begin(ds, a, b, scal)
+        if tactics_on and ta == TAC_DEFEND and td == TAC_DEFEND:
+            # "neither dragon can inflict damage, so no combat rolls are necessary. The
+            # altitude and speed of the dragons are still affected, however" (p.22)
+            cnt[C_BOTH_DEFEND] += 1
+            cnt[pair + 1] += 1
+            if log is not None:
+                r = log_row(log, nlog, ds, turn, K_CC, a, b)
+                if r >= 0:
+                    log[r, L_A] = -1
+                    log[r, L_A + 13] = ta + 1
+                    log[r, L_A + 14] = td + 1
+                    log[r, L_A + 15] = tmod
+                    log[r, L_A + 17] = att
+                    log[r, L_A + 18] = resets
+            if air:
+                crash_after_fight(ds, a, b, -1, -1, opt, tb, w, cnt, turn, log, nlog)
+            continue
         ra = roll_dice(gst, 2)
         rb = roll_dice(gst, 2)
         cnt[C_DICE] += 4
-        win = cc_winner(ds, a, b, ra, rb, tb.cc_by_mr, scal, opt)
-        di = (
-            cc_modifier(ds, a, tb.cc_by_mr, scal, opt)
-            - cc_modifier(ds, b, tb.cc_by_mr, scal, opt)
-            + CC_DIFF_ZERO
-        )
+        ma = cc_modifier(ds, a, tb.cc_by_mr, scal, opt)
+        mb = cc_modifier(ds, b, tb.cc_by_mr, scal, opt)
+        if tactics_on:
+            # "the adjustment to the attacker's modified close combat score" (p.22)
+            if att == a:
+                ma += tmod
+            else:
+                mb += tmod
+            win = np.int64(-1)
+            if ra + ma > rb + mb:
+                win = a
+            elif ra + ma < rb + mb:
+                win = b
+        else:
+            win = cc_winner(ds, a, b, ra, rb, tb.cc_by_mr, scal, opt)
+        di = ma - mb + CC_DIFF_ZERO
         if di < 0:
             di = 0
         if di > CC_DIFF_MAX:
             di = CC_DIFF_MAX
+        if tactics_on:
+            cnt[pair + (1 if win < 0 else (0 if win == att else 2))] += 1
         if win < 0:
             cnt[C_CC + 3 * di + 1] += 1
             if log is not None:
@@ -1584,11 +1710,49 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
                     log[r, L_A + 1] = ra
                     log[r, L_A + 2] = rb
                     log[r, L_A + 3] = di - CC_DIFF_ZERO
+                    if tactics_on:
+                        log[r, L_A + 13] = ta + 1
+                        log[r, L_A + 14] = td + 1
+                        log[r, L_A + 15] = tmod
+                        log[r, L_A + 17] = att
+                        log[r, L_A + 18] = resets
             if air:
                 crash_after_fight(ds, a, b, -1, -1, opt, tb, w, cnt, turn, log, nlog)
             continue
         cnt[C_CC + 3 * di + (0 if win == a else 2)] += 1
         lo_ = b if win == a else a
+        wt = ta if win == att else td  # the winner's tactic (-1: tactics off)
+        wf0 = ds[win, F_F]  # the winner's facing before the fight (a crash rolls from it)
+        if wt == TAC_DEFEND:
+            # "If a dragon used a Defend tactic and won the combat round, no damage is
+            # inflicted on either dragon" (p.22); the facings: the reading lords.defend_win
+            cnt[C_DEFEND_WINS] += 1
+            fr = np.int64(-1)
+            wf = wf0
+            if opt[OPT_DEFEND_NO_TURN] == 0:
+                fr = roll_d6(gst) - 1
+                cnt[C_DICE] += 1
+                wf = choose_facing(ds[win, F_POLICY], ds, win, lo_, w.pst) % 6
+                ds[lo_, F_F] = (ds[lo_, F_F] - fr) % 6
+                ds[win, F_F] = wf
+            if log is not None:
+                r = log_row(log, nlog, ds, turn, K_CC, a, b)
+                if r >= 0:
+                    log[r, L_A] = win
+                    log[r, L_A + 1] = ra
+                    log[r, L_A + 2] = rb
+                    log[r, L_A + 3] = di - CC_DIFF_ZERO
+                    log[r, L_A + 4] = -1
+                    log[r, L_A + 10] = fr
+                    log[r, L_A + 11] = wf
+                    log[r, L_A + 13] = ta + 1
+                    log[r, L_A + 14] = td + 1
+                    log[r, L_A + 15] = tmod
+                    log[r, L_A + 17] = att
+                    log[r, L_A + 18] = resets
+            if air:
+                crash_after_fight(ds, lo_, win, win, wf0, opt, tb, w, cnt, turn, log, nlog)
+            continue
         col = roll_d6(gst) - 1
         lr = roll_dice(gst, 2)
         rc, spared = roll_rider_check(
@@ -1596,18 +1760,27 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
         )
         nd6 = 0 if spared else tb.weapon[ds[win, F_CLAW], 0]
         dr_ = roll_dice(gst, nd6)
+        lunge = np.int64(0)
+        if wt == TAC_LUNGE and not spared:
+            # "If a dragon used a Lunge tactic and won the combat round, it inflicts an
+            # additional +1d6 points of damage" (p.22)
+            lunge = roll_d6(gst)
+            cnt[C_DICE] += 1
+            cnt[C_LUNGE] += 1
+            cnt[C_LUNGE_SUM] += lunge
+            if 1 <= lunge <= 6:
+                cnt[C_LUNGE_FACES + lunge - 1] += 1
         sd = roll_dice(gst, self_dice)
         fr = roll_d6(gst) - 1
         cnt[C_DICE] += 1 + 2 + nd6 + self_dice + 1
         wf = choose_facing(ds[win, F_POLICY], ds, win, lo_, w.pst) % 6
-        wf0 = ds[win, F_F]  # the winner's facing before the fight (a crash rolls from it)
         if log is not None:
             lost_l = points_left(ds, lo_)
             lost_w = points_left(ds, win)
             log_effects_before(w.scratch, ds, win)
             log_effects_before(w.scratch, ds, lo_)
         resolve_close_combat(
-            ds, win, lo_, col, lr, dr_, sd, fr, wf, tb.alloc, tb.weapon, scal, opt, spared
+            ds, win, lo_, col, lr, dr_ + lunge, sd, fr, wf, tb.alloc, tb.weapon, scal, opt, spared
         )
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_CC, a, b)
@@ -1625,6 +1798,13 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
                 log[r, L_A + 10] = fr
                 log[r, L_A + 11] = wf
                 log[r, L_A + 12] = rc
+                if tactics_on:
+                    log[r, L_A + 13] = ta + 1
+                    log[r, L_A + 14] = td + 1
+                    log[r, L_A + 15] = tmod
+                    log[r, L_A + 16] = lunge
+                    log[r, L_A + 17] = att
+                    log[r, L_A + 18] = resets
             log_effects(log, nlog, w.scratch, ds, turn, win)
             log_effects(log, nlog, w.scratch, ds, turn, lo_)
         if air:
@@ -2018,6 +2198,7 @@ guard_caches(
         _planner,
         _random_bot,
         _scripted,
+        _tactics,
         _search,
         hexes,
         tables,

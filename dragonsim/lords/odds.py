@@ -22,7 +22,7 @@ from functools import lru_cache
 from ..errors import UserError, resolve_name
 from ..rules import RuleSet, as_rules
 from ..rules.lords import ALTITUDES, DIRECTIONS, PART_CODES, PARTS, RIDERS, TACTICS
-from .sheets import Sheet, close_combat_modifier, sheet
+from .sheets import Sheet, close_combat_modifier, riders_in_play, sheet
 
 __all__ = [
     "dice_sum",
@@ -35,6 +35,7 @@ __all__ = [
     "location",
     "close_combat",
     "close_combat_by_difference",
+    "tactics",
     "rider_attack",
     "spell_on_own_dragon",
     "expected",
@@ -255,6 +256,99 @@ def close_combat_by_difference(diff: int) -> tuple[Fraction, Fraction, Fraction]
             else:
                 loss += px * py
     return win, draw, loss
+
+
+def _solve_matrix_game(m) -> tuple[float, list[float], list[float]]:
+    """Value and optimal mixtures of the zero-sum game ``m`` (rows maximise) by two linear
+    programs (``scipy.optimize.linprog``): the row player's ``max v`` subject to
+    ``x^T m >= v``, ``sum(x) = 1``, ``x >= 0``, and the column player's ``min u`` subject to
+    ``m y <= u``, ``sum(y) = 1``, ``y >= 0``."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    m = np.asarray(m, dtype=float)
+    nr, nc = m.shape
+    free = [(0, None)] * nr + [(None, None)]
+    rx = linprog(
+        np.r_[np.zeros(nr), -1.0],
+        A_ub=np.hstack([-m.T, np.ones((nc, 1))]),
+        b_ub=np.zeros(nc),
+        A_eq=np.r_[np.ones(nr), 0.0][None, :],
+        b_eq=[1.0],
+        bounds=free,
+        method="highs",
+    )
+    ry = linprog(
+        np.r_[np.zeros(nc), 1.0],
+        A_ub=np.hstack([m, -np.ones((nr, 1))]),
+        b_ub=np.zeros(nr),
+        A_eq=np.r_[np.ones(nc), 0.0][None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * nc + [(None, None)],
+        method="highs",
+    )
+    return float(-rx.fun), [float(v) for v in rx.x[:nr]], [float(v) for v in ry.x[:nc]]
+
+
+def tactics(
+    a: Sheet | str,
+    b: Sheet | str,
+    *,
+    attacker_tactics=None,
+    defender_tactics=None,
+    rules: RuleSet | None = None,
+) -> dict:
+    """The close-combat tactics game (optional rules, p.22) of attacker ``a`` (the dragon that
+    engaged) against defender ``b``, both healthy, as the planning bots play it
+    (:mod:`dragonsim.lords.bots.tactics`): the attacker's payoff for each pair (its tactic,
+    the defender's) is ``P(win) * (D_a - S_a) - P(loss) * (D_b - S_b)``, ``P`` exact from 2d6
+    against 2d6 with the Tactics Result Table's entry added to the attacker's modifier, ``D``
+    the winner's expected tooth-and-claw damage (claws' dice and plus, the Lancer's +4 when
+    riders are in play, Lunge's "additional +1d6"; 0 after a Defend win: "no damage is
+    inflicted on either dragon") and ``S`` its own 1d6 (0 after a Defend win).
+    ``attacker_tactics`` / ``defender_tactics``: the tactics each may still use (default all
+    six). Returns the names, modifiers, tactics offered, the payoff matrix, both optimal
+    mixtures and the value to the attacker, solved with ``scipy.optimize.linprog``.
+    """
+    r = as_rules("lords", rules)
+    sa, sb = sheet(a, rules=r), sheet(b, rules=r)
+    ma, mb = close_combat_modifier(sa, r), close_combat_modifier(sb, r)
+    rows = [resolve_name(t, TACTICS, "tactic") for t in (attacker_tactics or TACTICS)]
+    cols = [resolve_name(t, TACTICS, "tactic") for t in (defender_tactics or TACTICS)]
+    rows = [t for t in TACTICS if t in rows]
+    cols = [t for t in TACTICS if t in cols]
+    table = r.get("lords.tactics")
+    wd = r.get("lords.weapon_damage")
+    lancer = r.get("lords.lancer")["damage"] if riders_in_play(r) else 0
+    own = 3.5 * r.get("lords.close_combat")["winner_self_damage_dice"]
+
+    def gain(s: Sheet, t: str) -> float:
+        if t == "Defend":
+            return 0.0
+        n, plus = wd[s.claws_i]
+        g = 3.5 * n + plus + (lancer if s.rider == "Lancer" else 0)
+        return g + (3.5 if t == "Lunge" else 0.0) - own
+
+    m = []
+    for x in rows:
+        row = []
+        for y in cols:
+            w, _, lo = close_combat_by_difference(ma - mb + table[x][TACTICS.index(y)])
+            row.append(float(w) * gain(sa, x) - float(lo) * gain(sb, y))
+        m.append(row)
+    v, px, py = _solve_matrix_game(m)
+    return {
+        "attacker": sa.name,
+        "defender": sb.name,
+        "modifier_attacker": ma,
+        "modifier_defender": mb,
+        "attacker_tactics": rows,
+        "defender_tactics": cols,
+        "payoff": m,
+        "attacker_mixture": px,
+        "defender_mixture": py,
+        "value": v,
+    }
 
 
 def _rider_target_number(t: Sheet, band: str, altitude_steps: int, r: RuleSet) -> int:

@@ -34,7 +34,7 @@ import numpy as np
 
 from .. import defaults
 from ..errors import UserError, check_int, check_seed
-from ..rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS
+from ..rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS, TACTICS
 from . import state as S
 from .hexes import DIRECTION_NAMES
 from .tables import S_BOARD_DEPTH, S_BOARD_WIDTH
@@ -359,12 +359,34 @@ def describe(e: dict[str, Any]) -> str:
             changes.append("a part is at 0: removed from play")
         return f"{who}, serious damage: " + ", ".join(changes)
     if ev == "close combat":
+        tac = ""
+        if e.get("attacker_tactic") is not None:
+            dfn = other if e["attacker"] == who else who
+            tac = (
+                f"{e['attacker']} attacks with {e['attacker_tactic']}, {dfn} defends with "
+                f"{e['defender_tactic']} (attacker {e['tactic_modifier']:+d}, p.22)"
+            )
+            if e.get("tactic_resets"):
+                tac += ", every tactic used: the check marks erased"
+            tac += "; "
+        if e.get("both_defend"):
+            return f"{who} and {other} fight: {tac}both defend, no rolls, no damage (p.22)"
         head = (
-            f"{who} and {other} fight: rolls {e['roll_a']} and {e['roll_b']}, modifier "
+            f"{who} and {other} fight: {tac}rolls {e['roll_a']} and {e['roll_b']}, modifier "
             f"difference {e['modifier_difference']:+d}"
         )
         if e["winner"] is None:
             return head + ", a draw"
+        if e.get("defend_win"):
+            text = f"{head}; {e['winner']} wins defending: no damage to either dragon (p.22)"
+            if e["facing_roll"] is not None:
+                text += (
+                    f", loser's facing roll {e['facing_roll']}, the winner turns to face "
+                    f"{_facing(e['winner_facing'])}"
+                )
+            return text
+        if e.get("lunge_roll") is not None:
+            head += f"; Lunge's extra damage roll {e['lunge_roll']} (p.22)"
         if e.get("rider_check") is not None:
             head += f"; rider check {e['rider_check']}" + (
                 " kills the loser's rider instead (p.18)" if e["rider_check"] == 7 else ""
@@ -565,6 +587,19 @@ def events(
                 e[k + "_before"] = before
         elif kind == S.K_CC:
             won = v[0] >= 0
+            tac = v[13] > 0  # the optional tactics (p.22)
+            dw = won and tac and v[4] < 0  # a Defend win: no damage rolled
+            e.update(
+                attacker=nm(v[17]) if tac else None,
+                attacker_tactic=TACTICS[v[13] - 1] if tac else None,
+                defender_tactic=TACTICS[v[14] - 1] if tac else None,
+                tactic_modifier=v[15] if tac else None,
+                lunge_roll=v[16] if v[16] > 0 else None,
+                defend_win=dw,
+                both_defend=tac and v[13] == v[14] == len(TACTICS),
+                tactic_resets=v[18] if tac else 0,
+            )
+            won = won and not dw
             e.update(
                 winner=nm(v[0]),
                 roll_a=v[1],
@@ -576,8 +611,8 @@ def events(
                 loser_points_lost=v[7] if won else 0,
                 self_roll=v[8] if won else None,
                 winner_points_lost=v[9] if won else 0,
-                facing_roll=v[10] + 1 if won else None,
-                winner_facing=v[11] if won else None,
+                facing_roll=v[10] + 1 if won or (dw and v[10] >= 0) else None,
+                winner_facing=v[11] if won or dw else None,
                 rider_check=v[12] if won and v[12] > 0 else None,
             )
         elif kind == S.K_END:

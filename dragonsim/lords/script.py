@@ -58,7 +58,9 @@ Archer or Crossbow Shooter shoots at in the rider actions phase, p.18; none when
 ``early`` (true, with the advanced rule: the dragon announces at its first chance that it
 moves earlier in the phase, p.15) and ``land`` (true, with the advanced landing rule: the
 move's ``path`` or ``end`` is its flight of speed less 1 points, ending at Very Low, and the
-dragon then lands in the hex ahead, p.17).
+dragon then lands in the hex ahead, p.17) and ``tactic`` (with the optional tactics, p.22,
+the tactic it uses if it fights a close combat this turn: Lunge, Slash, Bite, Tail Swing, Fake
+or Defend; each at most five times a game).
 
 On the ground (advanced rules, p.17) a dragon records ``speed`` 0 to stay there, and its move
 is the hex and facing it moves to on the ground (``end`` with altitude ``Ground`` or none, or a
@@ -81,7 +83,10 @@ that is rerolled; with the optional fumbles, p.20, a 2 rolls the attacker's own 
 before, then the 2d6 Fumble Table and its damage dice; a breath refused by the three-hit limit,
 p.20, rolls nothing), then each close combat (each dragon's
 2d6, the winner's 1d6 column, 2d6 location, the rider check as before, tooth-and-claw damage
-roll, its own 1d6 damage, the loser's 1d6 new facing). With the advanced crash rules (p.17)
+roll, its own 1d6 damage, the loser's 1d6 new facing; with the optional tactics, p.22, a
+Lunge winner's extra 1d6 comes after its tooth-and-claw roll, a Defend winner rolls none of
+column, location, damage and own damage, and when both Defend nothing is rolled). With the
+advanced crash rules (p.17)
 each crash rolls, where it happens, the 2d6 location on the Rear column, the damage roll (1d6 a
 level fallen) and, for a dragon with a rider, the rider's 1d6 in the fall (1-3 kills it,
 p.22): a Very Low engagement's two crashes (the earlier in initiative first) come before that
@@ -115,7 +120,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UserError, read_json, resolve_name
-from ..rules.lords import ALTITUDES
+from ..rules.lords import ALTITUDES, TACTICS
 from . import state as S
 from .hexes import DIRECTION_NAMES, DQ, DR, from_offset, on_board
 from .replay import SIDES, Replay
@@ -150,6 +155,7 @@ class Move:
     rider: int = -1  # the rider's target (advanced rules, p.18), -1 none
     early: bool = False  # move earlier in the phase (advanced rules, p.15)
     land: bool = False  # land after the move's flight (advanced rules, p.17)
+    tactic: int = -1  # the close-combat tactic (optional rules, p.22), -1 not given
 
 
 @dataclass(frozen=True)
@@ -287,6 +293,7 @@ def _move(spec, where: str, names: list[str]) -> Move:
         "rider",
         "early",
         "land",
+        "tactic",
         "note",
     }
     extra = sorted(set(spec) - allowed)
@@ -329,7 +336,16 @@ def _move(spec, where: str, names: list[str]) -> Move:
     land = spec.get("land", False)
     if not isinstance(land, bool):
         raise _err(where, f"'land' must be true or false, got {land!r}")
-    return Move(speed, path, end, target, engage, side, facing, rider, early, land)
+    tactic = -1
+    if spec.get("tactic") is not None:
+        v = spec["tactic"]
+        if not isinstance(v, str):
+            raise _err(where, f"'tactic' must name one of {', '.join(TACTICS)}, got {v!r}")
+        try:
+            tactic = TACTICS.index(resolve_name(v, TACTICS, "tactic"))
+        except UserError as e:
+            raise _err(where, str(e)) from None
+    return Move(speed, path, end, target, engage, side, facing, rider, early, land, tactic)
 
 
 def _name(v, names: list[str], where: str) -> str:
@@ -513,6 +529,7 @@ def decisions_array(sc: Script) -> np.ndarray:
             a[k + S.SR_RIDER] = m.rider
             a[k + S.SR_EARLY] = int(m.early)
             a[k + S.SR_LAND] = int(m.land)
+            a[k + S.SR_TACTIC] = m.tactic + 1
     return a
 
 
@@ -707,9 +724,15 @@ def _labels(turn_events: list[dict], asked: int, names: list[str], tb) -> list[t
                     combat.append((who, "Fumble Table roll (2d6, p.20)"))
                     combat.append((who, f"fumble damage roll ({nd6}d6, p.20)"))
         elif e["event"] == "close combat":
+            if e.get("both_defend"):
+                continue  # "no combat rolls are necessary" (optional tactics, p.22)
             combat.append((who, f"close-combat roll (2d6) against {e['other']}"))
             combat.append((e["other"], f"close-combat roll (2d6) against {who}"))
-            if e["winner"] is not None:
+            if e["winner"] is not None and e.get("defend_win"):
+                if e["facing_roll"] is not None:
+                    loser = e["other"] if e["winner"] == who else who
+                    combat.append((loser, "new facing roll (1d6)"))
+            elif e["winner"] is not None:
                 win = e["winner"]
                 loser = e["other"] if win == who else who
                 combat.append((win, "column roll (1d6)"))
@@ -718,6 +741,8 @@ def _labels(turn_events: list[dict], asked: int, names: list[str], tb) -> list[t
                     combat.append((loser, "rider check (2d6, p.18)"))
                 if e["rider_check"] != 7:
                     combat.append((win, "tooth-and-claw damage roll"))
+                if e.get("lunge_roll") is not None:
+                    combat.append((win, "Lunge's extra damage roll (1d6, p.22)"))
                 if int(tb.scalars[S_CC_SELF_DAMAGE_DICE]) > 0:
                     combat.append((win, "own damage roll (the winner's, p.13)"))
                 loser = e["other"] if win == who else who
@@ -886,6 +911,15 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
                 f"point. This must be the dragon's last point')",
             )
         ]
+    if code in (S.SD_TACTIC, S.SD_TACTIC_USED):
+        if code == S.SD_TACTIC:
+            why = "the script gives it no 'tactic' (with tactics each side chooses one, p.22)"
+        else:
+            why = (
+                f"{TACTICS[a]} is used up ({b} of {c} times; 'You may only use each tactic "
+                f"five times during a game', p.22)"
+            )
+        return [((t, 0), f"{head} cannot fight its close combat: {why}")]
     if code == S.SD_SIDE:
         given = "" if c < 0 else f" ({SIDES[c]} is neither)"
         return [

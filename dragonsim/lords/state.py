@@ -64,7 +64,11 @@ F_CRIT_MR = 46  # maneuverability steps lost to torn wings
 F_DAZED = 47  # times dazed (each -2 to its initiative rolls)
 F_CRIT_KILLED = 48  # 1: a critical "Killed!" (removed when all have breathed)
 F_HIT_BY = 49  # damaging breath attacks suffered this turn (the three-hit limit, p.20)
-NF = 50
+# close-combat tactics (optional rules, p.22)
+F_ENGAGER = 50  # the dragon that engaged (the fight's attacker), on both of the pair; -1 none
+F_TAC_USED = 51  # 51..56: times each tactic (Lunge .. Defend) was used since the last reset
+F_TACTIC = 57  # the tactic of this dragon's last close combat, -1 none
+NF = 58
 
 #: body parts, in the order of the ``F_DP`` / ``F_DP0`` columns
 PART_HEAD, PART_BODY, PART_TAIL, PART_LEFT_WING, PART_RIGHT_WING = range(5)
@@ -96,7 +100,9 @@ OPT_FUMBLES = 17  # 1: an unmodified 2 on a breath's hit roll is a fumble
 OPT_HIT_LIMIT = 18  # 1: at most three damaging breath attacks on a dragon a turn
 OPT_CRIT_IN_PLACE = 19  # 1: double / triple damage in place of the hit (reading), 0: additional
 OPT_FUMBLE_RIDER_ONLY = 20  # 1: with a rider only the rider check (reading), 0: then the table
-N_OPT = 21
+OPT_TACTICS = 21  # 1: close-combat tactics (optional rules, p.22)
+OPT_DEFEND_NO_TURN = 23  # 1: a Defend win turns neither dragon (reading lords.defend_win)
+N_OPT = 24
 
 
 def default_options(
@@ -122,6 +128,8 @@ def default_options(
     hit_limit: bool = False,
     crit_in_place: bool = False,
     fumble_rider_only: bool = False,
+    tactics: bool = False,
+    defend_no_turn: bool = False,
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
@@ -146,6 +154,8 @@ def default_options(
     o[OPT_HIT_LIMIT] = int(hit_limit)
     o[OPT_CRIT_IN_PLACE] = int(crit_in_place)
     o[OPT_FUMBLE_RIDER_ONLY] = int(fumble_rider_only)
+    o[OPT_TACTICS] = int(tactics)
+    o[OPT_DEFEND_NO_TURN] = int(defend_no_turn)
     return o
 
 
@@ -224,7 +234,20 @@ C_FUMBLES = C_FUMBLE_CHANCES + 1  # + table roll - 2 (a fumble whose rider check
 C_FUMBLE_RIDER = C_FUMBLES + 11  # fumbles that rolled the rider check
 C_FUMBLE_RIDER_KILLED = C_FUMBLE_RIDER + 1
 C_HIT_LIMIT = C_FUMBLE_RIDER_KILLED + 1  # breaths refused by the three-hit limit
-N_COUNTERS = C_HIT_LIMIT + 1
+# close-combat tactics (optional rules, p.22): the fights by (attacker's tactic, defender's
+# tactic) and outcome from the attacker's side (+ 3 * (6 * attacker's + defender's) + 0 win,
+# 1 draw, 2 loss; both Defend counts as a draw there), Lunge's extra 1d6 (rolled, sum, by face),
+# the Defend wins, the both-Defend fights (no rolls) and the resets after 30 uses
+N_TACTICS = 6
+TAC_LUNGE, TAC_DEFEND = 0, 5
+C_TACTICS = C_HIT_LIMIT + 1
+C_LUNGE = C_TACTICS + 3 * N_TACTICS * N_TACTICS  # Lunge extra damage rolls
+C_LUNGE_SUM = C_LUNGE + 1
+C_LUNGE_FACES = C_LUNGE_SUM + 1  # + face - 1
+C_DEFEND_WINS = C_LUNGE_FACES + 6
+C_BOTH_DEFEND = C_DEFEND_WINS + 1
+C_TACTIC_RESETS = C_BOTH_DEFEND + 1
+N_COUNTERS = C_TACTIC_RESETS + 1
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
@@ -289,6 +312,12 @@ CRITICAL_EFFECTS = (
     "wing torn",
     "rider thrown",
 )
+#: close-combat tactics (optional rules, p.22) on a ``K_CC`` row: ``L_A + 13`` the attacker's
+#: tactic + 1 and ``L_A + 14`` the defender's (0: tactics not played), ``L_A + 15`` the Tactics
+#: Result Table's adjustment to the attacker's score (already in ``L_A + 3``, the modifier
+#: difference of ``L_I`` over ``L_J``), ``L_A + 16`` Lunge's extra 1d6 (0: none), ``L_A + 17``
+#: the attacker (the dragon that engaged), ``L_A + 18`` the resets after this fight's uses (1
+#: the attacker's, 2 the defender's, 3 both). Both Defend: ``L_A`` = -1 with rolls 0 (none).
 MK_FLY, MK_TAKE_OFF, MK_LAND, MK_GROUND = range(4)
 
 # ---- scripted games (:mod:`dragonsim.lords.script`) --------------------------------------------
@@ -344,7 +373,8 @@ SR_FACING = 10  # a close-combat winner's new facing, -1 keep its facing
 SR_RIDER = 11  # the rider's target (advanced rules, p.18), -1 none
 SR_EARLY = 12  # 1: move earlier in the phase, at the first chance (advanced rules, p.15)
 SR_LAND = 13  # 1: land after the move (its last point, forward 1 hex from Very Low, p.17)
-N_SR = 14
+SR_TACTIC = 14  # the close-combat tactic + 1 (optional rules, p.22), 0 not given
+N_SR = 15
 SR_PATH, SR_END = 0, 1
 SD_OK = 0
 SD_NO_MOVE = 1  # the script gives the dragon no move this turn
@@ -360,3 +390,5 @@ SD_WHY_ENGAGED, SD_WHY_TARGET_ENGAGED, SD_WHY_GONE, SD_WHY_ARC, SD_WHY_SELF = ra
 SD_WHY_NO_RIDER, SD_WHY_REACH = 5, 6  # no rider that shoots; out of the rider's long range
 SD_LANDING = 10  # a landing the rules do not allow (A altitude the flight ends at, B 0 / 1 the
 # hex ahead is on / off the board or taken)
+SD_TACTIC = 11  # a close combat with tactics and the script gives the dragon none
+SD_TACTIC_USED = 12  # the tactic has no uses left (A tactic, B times used, C the limit)

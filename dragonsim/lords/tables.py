@@ -67,7 +67,10 @@ S_CRIT_MAX_TARGET = 42  # a critical only at a modified to-hit number of at most
 S_BROKEN_LEGS = 43  # a broken leg that would make this many is rerolled
 S_DAZED_INIT = 44  # added to a dazed dragon's initiative roll, once per daze
 S_HIT_LIMIT = 45  # damaging breath attacks a dragon may suffer a turn
-N_SCALARS = 46
+# close-combat tactics (optional rules, p.22; rule lords.tactic_uses)
+S_TACTIC_USES = 46  # times each tactic may be used ...
+S_TACTIC_RESET = 47  # ... until this many check marks in all, when all are erased
+N_SCALARS = 48
 
 #: ``KernelTables.alt_mod`` holds the modifiers by altitude steps apart (0..5), then at this
 #: index the grounded attacker's (rule lords.ground_attacker_mod, p.19)
@@ -202,6 +205,9 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
     s[S_BROKEN_LEGS] = oc["broken_legs"]
     s[S_DAZED_INIT] = oc["dazed_initiative"]
     s[S_HIT_LIMIT] = oc["hit_limit"]
+    tu = r.get("lords.tactic_uses")
+    s[S_TACTIC_USES] = tu["per_tactic"]
+    s[S_TACTIC_RESET] = tu["reset_after"]
     ch = r.get("lords.critical_hits")
     critical = np.zeros(13, dtype=i64)
     fumble = np.zeros((13, 2), dtype=i64)

@@ -696,6 +696,49 @@ def _rules() -> list[Rule]:
             choices=("check-then-table", "rider-only"),
         ),
         R(
+            "lords.optional.tactics",
+            False,
+            _P,
+            "'Each dragon has six tactics it may use during close combat: Lunge, Slash, Bite, "
+            "Tail Swing, Fake and Defend ... You may only use each tactic five times during a "
+            "game' (optional rules, p.22; the counts are lords.tactic_uses). 'The dragon that "
+            "instigated the close combat is referred to as the attacker' (the dragon that "
+            "engaged, p.9); 'both players secretly choose their tactics ... reveal their choices "
+            "simultaneously ... The result is the adjustment to the attacker's modified close "
+            "combat score' (the table is lords.tactics). A winner that used Lunge 'inflicts an "
+            "additional +1d6 points of damage'; a winner that used Defend: 'no damage is "
+            "inflicted on either dragon' (its own 1d6 neither; what else it does is the reading "
+            "lords.defend_win); both Defend: 'no combat rolls are necessary. The altitude and "
+            "speed of the dragons are still affected'. A tactic is checked off when it is "
+            "revealed; after the 30th check mark all are erased at once ('you may erase your "
+            "check marks and start over').",
+            "close combat (optional rules)",
+        ),
+        R(
+            "lords.tactic_uses",
+            {"per_tactic": 5, "reset_after": 30},
+            _P,
+            "'You may only use each tactic five times during a game. If in a particularly "
+            "grueling game you manage to get into 30 close combats, thereby using all your "
+            "tactics up, you may erase your check marks and start over with a fresh set of "
+            "tactics' (optional rules, p.22).",
+            "close combat (optional tactics)",
+            bounds=(1, 99),
+        ),
+        R(
+            "lords.defend_win",
+            "turn",
+            _A,
+            "'If a dragon used a Defend tactic and won the combat round, no damage is inflicted "
+            "on either dragon' (p.22) says nothing of the facings. 'turn' (default): only the "
+            "damage is gone (the tooth-and-claw roll and the winner's own 1d6 are not rolled); "
+            "the loser still rolls the direction template and the winner still chooses its "
+            "facing, as after every close combat (p.13); 'no-turn': neither dragon's facing "
+            "changes and nothing is rolled after the two 2d6.",
+            "close combat (optional tactics)",
+            choices=("turn", "no-turn"),
+        ),
+        R(
             "lords.rider_engaged_targets",
             "own-opponent",
             _A,
@@ -941,6 +984,7 @@ PRESETS["advanced+optional"] = {
     "lords.optional.critical_hits": True,
     "lords.optional.fumbles": True,
     "lords.optional.multiple_hits": True,
+    "lords.optional.tactics": True,
 }
 
 #: The advanced rules (pp. 15-19, 22) not yet in the engine: ``--rules advanced`` does not
@@ -959,7 +1003,6 @@ TO_COME: tuple[tuple[str, str], ...] = (
 #: not play them, and ``python -m dragonsim rules`` lists them.
 OPTIONAL_TO_COME: tuple[tuple[str, str], ...] = (
     ("Wizard's spells", "60 magic points, one spell a turn, the 13 spells of the Spellbook (p.25)"),
-    ("tactics", "the Close Combat Tactics Result Table, five uses of each (pp. 20-21)"),
 )
 
 #: switches renamed since earlier versions: old key (0 or 1) -> new key (false or true); the

@@ -21,7 +21,7 @@ import sys
 
 from ... import _kernels
 from ..._kernels import game_fn, guard_caches
-from .. import mechanics, movetables, state
+from .. import mechanics, movetables, state, tables
 from ..mechanics import can_engage
 from ..state import F_ENG, F_RIDER
 from . import FAMILIES, FAMILY_RANDOM
@@ -29,6 +29,7 @@ from . import plan as _plan
 from . import planner as _planner
 from . import random as _random_bot
 from . import scripted as _scripted
+from . import tactics as _tactics
 from .planner import (
     plan_engage,
     plan_facing,
@@ -65,8 +66,10 @@ from .scripted import (
     script_rider_target,
     script_side,
     script_speed,
+    script_tactic,
     script_target,
 )
+from .tactics import pick_tactic, plan_tactic
 
 
 @game_fn(inline="always")
@@ -405,8 +408,32 @@ def choose_facing(pid, ds, i, j, pst):
     return plan_facing(ds, i, j)
 
 
+@game_fn(inline="always")
+def choose_tactic(pid, ds, i, j, attacker, tactics, cc_by_mr, weapon, scal, opt, lp, pst):
+    """The close-combat tactic dragon ``i`` chooses against ``j`` (optional rules, p.22;
+    ``attacker``: ``i`` engaged ``j``): one with uses left. Chosen secretly: it reads the uses
+    of both, never the other's choice (both are asked before either is checked off)."""
+    if pst.shape[0] > 1:
+        return script_tactic(ds, i, scal, pst)
+    if FAMILIES[pid] == FAMILY_RANDOM:
+        return pick_tactic(ds, i, scal, pst)
+    return plan_tactic(ds, i, j, attacker, tactics, cc_by_mr, weapon, scal, opt, lp, pst)
+
+
 _names = sys.modules[__package__]
 guard_caches(
     sys.modules[__name__],
-    [_names, _plan, _planner, _random_bot, _scripted, mechanics, movetables, state, _kernels],
+    [
+        _names,
+        _plan,
+        _planner,
+        _random_bot,
+        _scripted,
+        _tactics,
+        mechanics,
+        movetables,
+        state,
+        tables,
+        _kernels,
+    ],
 )

@@ -20,7 +20,7 @@ import numpy as np
 
 from ... import _kernels
 from ..._kernels import game_fn, guard_caches
-from .. import hexes, mechanics, movetables, state
+from .. import hexes, mechanics, movetables, state, tables
 from ..hexes import rotate
 from ..mechanics import (
     can_engage,
@@ -42,7 +42,9 @@ from ..state import (
     F_Q,
     F_R,
     F_RIDER,
+    F_TAC_USED,
     N_SR,
+    N_TACTICS,
     SD_COUNT,
     SD_DRAGONS,
     SD_ENGAGE,
@@ -61,6 +63,8 @@ from ..state import (
     SD_ROWS,
     SD_SIDE,
     SD_SPEED,
+    SD_TACTIC,
+    SD_TACTIC_USED,
     SD_TARGET,
     SD_TURNS,
     SD_UNREACHABLE,
@@ -85,8 +89,10 @@ from ..state import (
     SR_RIDER,
     SR_SIDE,
     SR_SPEED,
+    SR_TACTIC,
     SR_TARGET,
 )
+from ..tables import S_TACTIC_USES
 
 
 @game_fn
@@ -390,4 +396,24 @@ def script_facing(ds, i, j, pst):
     return ds[i, F_F] if f < 0 else f
 
 
-guard_caches(sys.modules[__name__], [hexes, mechanics, movetables, state, _kernels])
+@game_fn
+def script_tactic(ds, i, scal, pst):
+    """The close-combat tactic the script gives dragon ``i`` (``"tactic"``, optional rules,
+    p.22): one with uses left ("You may only use each tactic five times during a game"); an
+    error when none is given or it has none left (then its first tactic with uses left)."""
+    k = _row(pst, i)
+    t = np.int64(-1) if k < 0 else _get(pst, k + SR_TACTIC) - 1
+    lim = scal[S_TACTIC_USES]
+    if t < 0:
+        _error(pst, SD_TACTIC, i, 0, 0, 0)
+    elif ds[i, F_TAC_USED + t] >= lim:
+        _error(pst, SD_TACTIC_USED, i, t, ds[i, F_TAC_USED + t], lim)
+    else:
+        return t
+    for kk in range(N_TACTICS):
+        if ds[i, F_TAC_USED + kk] < lim:
+            return np.int64(kk)
+    return np.int64(0)
+
+
+guard_caches(sys.modules[__name__], [hexes, mechanics, movetables, state, tables, _kernels])
