@@ -253,7 +253,8 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
     ``rider_at_engaged``, ``rider_at_once``, ``move_early``, and the ground's
     ``crash_very_low``, ``crash_slow``, ``crash_zeroed``, ``landing``; the optional rules'
     ``criticals``, ``fumbles``, ``hit_limit`` and their readings ``crit_in_place``,
-    ``fumble_rider_only``): every place that builds a kernel's options reads them here.
+    ``fumble_rider_only``; the Wizard's spells ``wizard`` and the reading
+    ``dull_to_blunt``): every place that builds a kernel's options reads them here.
 
     >>> on = sorted(k for k, v in rule_switches("advanced").items() if v)
     >>> on[:6]
@@ -282,6 +283,8 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
         "hit_limit": bool(r.get("lords.optional.multiple_hits")),
         "crit_in_place": r.get("lords.critical_body_damage") == "in-place",
         "fumble_rider_only": r.get("lords.fumble_rider") == "rider-only",
+        "wizard": bool(r.get("lords.optional.wizard")),
+        "dull_to_blunt": r.get("lords.dull_floor") == "Blunt",
     }
 
 
