@@ -915,7 +915,7 @@ def duel(
             "crit_in_place": bool(args[2][S.OPT_CRIT_IN_PLACE]),
             "fumble_rider_only": bool(args[2][S.OPT_FUMBLE_RIDER_ONLY]),
             "wizard": bool(args[2][S.OPT_WIZARD]),
-            "dull_to_blunt": args[2][S.OPT_DULL_FLOOR] == 0,
+            "dull_to_blunt": bool(args[2][S.OPT_DULL_FLOOR] == 0),
             "spells": S.SPELL_POLICIES[int(args[2][S.OPT_SPELL_POLICY])],
             "range_mod": True,
         },
