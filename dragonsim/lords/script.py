@@ -62,8 +62,9 @@ dragon then lands in the hex ahead, p.17), and with the optional Wizard (rule
 ``lords.optional.wizard``) ``spell`` (the spell its Wizard records, by name), ``spell_target``
 (the dragon it is cast at: its own dragon's name for its own dragon) and ``spell_arg`` (Distort
 Range: ``"farther"`` or ``"nearer"``; Spin: the degrees, -120..120 in steps of 60, positive
-to the left (counter-clockwise, as facings count), negative to the right; Heal: the part its first points go to, ``head``, ``body``, ``tail``, ``left_wing``
-or ``right_wing``, the rest to the part with the fewest points left).
+to the left, counter-clockwise as facings count, negative to the right; Heal: the part its
+first points go to, ``head``, ``body``, ``tail``, ``left_wing`` or ``right_wing``, the rest
+to the part with the fewest points left).
 
 On the ground (advanced rules, p.17) a dragon records ``speed`` 0 to stay there, and its move
 is the hex and facing it moves to on the ground (``end`` with altitude ``Ground`` or none, or a
