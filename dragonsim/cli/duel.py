@@ -227,6 +227,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jsonl", metavar="FILE", help="also write the events as JSON lines")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_option(p)
+    add_spells_option(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
@@ -251,6 +252,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "game.gif: an animation, one frame per turn",
     )
     add_rules_option(p)
+    add_spells_option(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser(
@@ -539,6 +541,7 @@ def _replay_of(args: argparse.Namespace):
         policy=args.policy,
         turn_limit=args.turn_limit,
         rules=rules_from(args, "lords"),
+        spells=args.spells,
     )
     if len(args.dragons) == 2 and args.teams is None:
         return replay(*args.dragons, policies=args.policies, **kw)

@@ -316,7 +316,8 @@ def describe(e: dict[str, Any]) -> str:
     if ev == "rider targets":
         return f"{who}'s rider records {other} as its target"
     if ev == "spell recorded":
-        return f"{who}'s Wizard records {e['spell']}{_arg_text(e)} at {other}"
+        at = "its own dragon" if other == who else other
+        return f"{who}'s Wizard records {e['spell']}{_arg_text(e)} at {at}"
     if ev == "spell":
         if e.get("saddlesore"):
             return f"{who}'s rider is saddlesore: it loses its action this turn (p.25)"
@@ -717,6 +718,7 @@ def replay(
     turn_limit: int = defaults.TURN_LIMIT,
     plan_samples: int = defaults.PLAN_SAMPLES,
     rules=None,
+    spells: str = "bot",
 ) -> Replay:
     """Replay game ``game`` of the duel run ``seed`` of ``a`` against ``b`` (the same
     arguments as :func:`~dragonsim.lords.api.duel`, which plays games ``0..n-1``) and return
@@ -727,7 +729,13 @@ def replay(
     game = check_int(game, "game", lo=0, hi=10**12 - 1)
     pols = resolve_policies(policy, policies)
     prep = prepare(
-        a, b, policies=pols, rules=rules, turn_limit=turn_limit, plan_samples=plan_samples
+        a,
+        b,
+        policies=pols,
+        rules=rules,
+        turn_limit=turn_limit,
+        plan_samples=plan_samples,
+        spells=spells,
     )
     names = [prep["a"].name, prep["b"].name]
     if names[0] == names[1]:
@@ -746,6 +754,7 @@ def replay_battle(
     turn_limit: int = defaults.TURN_LIMIT,
     plan_samples: int = defaults.PLAN_SAMPLES,
     rules=None,
+    spells: str = "bot",
 ) -> Replay:
     """Replay game ``game`` of the battle run ``seed`` (the same arguments as
     :func:`~dragonsim.lords.api.battle`: a free-for-all, or team games with ``teams``)."""
@@ -761,6 +770,7 @@ def replay_battle(
         turn_limit=turn_limit,
         plan_samples=plan_samples,
         rules=rules,
+        spells=spells,
     )
     names = [s.name for s in sheets]
     if len(set(names)) < len(names):
