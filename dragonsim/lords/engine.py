@@ -1774,7 +1774,7 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
         if ds[a, F_DISTORT] != 0 and opt[OPT_RANGE_MOD] == 1:
             # Distort Range (p.24): "The affected dragon's to-hit roll is altered according
             # to its new perception of reality"
-            sh = distort_shift(ds, a, t, ds[a, F_DISTORT], tb)
+            sh = distort_shift(ds, a, t, ds[a, F_DISTORT], tb.range_step, tb.step_mod)
             tn += sh
             cnt[C_SPELL_FX + SPELL_DISTORT] += sh
             cnt[C_SPELL_FX_SQ + SPELL_DISTORT] += sh * sh

@@ -929,20 +929,20 @@ def may_cast_at(ds, a, t, spell, opt):
 
 
 @game_fn
-def distort_shift(ds, k, j, steps, tb):
+def distort_shift(ds, k, j, steps, range_step, step_mod):
     """The change in ``k``'s breath target number at ``j`` when ``k`` perceives the range
     ``steps`` Range Key steps farther (``steps`` < 0: nearer), within Very Short..Very Long
     (Distort Range, p.24)."""
     d = distance(ds[k, F_Q], ds[k, F_R], ds[j, F_Q], ds[j, F_R])
-    if d >= tb.range_step.shape[0]:
-        d = tb.range_step.shape[0] - 1
-    s0 = tb.range_step[d]
+    if d >= range_step.shape[0]:
+        d = range_step.shape[0] - 1
+    s0 = range_step[d]
     s1 = s0 + steps
     if s1 < 0:
         s1 = 0
     if s1 > 4:
         s1 = 4
-    return tb.step_mod[s1] - tb.step_mod[s0]
+    return step_mod[s1] - step_mod[s0]
 
 
 @game_fn

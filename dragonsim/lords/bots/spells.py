@@ -97,18 +97,34 @@ SCARCE_BELOW = 20
 POINT_PRICE = 0.25
 #: a close combat's loser takes the winner's damage: about half the time each way
 CC_SHARE = 0.5
+#: the order the bot weighs the spells in: the cheap, sure values first, so that the dearer
+#: ones to work out (Spin, Distort Range) can often stop at a bound; the four next-turn spells
+#: (Lethargy, Quicken, Slow, Vigor) are not weighed (-1)
+BOT_ORDER = (
+    SPELL_FIREBALL,
+    SPELL_BOLT,
+    SPELL_HEAL,
+    SPELL_SADDLESORE,
+    SPELL_DULL,
+    SPELL_SHARPEN,
+    SPELL_SHIELD,
+    SPELL_SPIN,
+    SPELL_DISTORT,
+    -1,
+    -1,
+    -1,
+    -1,
+)
 
 
 @game_fn(inline="always")
 def p_hit(tn, auto_miss, auto_hit):
     """P(2d6 >= tn), a roll of ``auto_miss`` (2) always missing and ``auto_hit`` (12) always
-    hitting (p.10)."""
+    hitting (p.10): the sums' ways, 6 - |s - 7| of 36."""
     k = 0
-    for a in range(1, 7):
-        for b in range(1, 7):
-            r = a + b
-            if r > auto_miss and (r >= auto_hit or r >= tn):
-                k += 1
+    for r in range(2, 13):
+        if r > auto_miss and (r >= auto_hit or r >= tn):
+            k += 6 - abs(r - 7)
     return k / 36.0
 
 
@@ -117,14 +133,14 @@ def mean_dice(n, plus):
     return 3.5 * n + plus
 
 
-@game_fn
+@game_fn(inline="always")
 def point_price(magic):
     """The price of a magic point in damage points: 0 while the Wizard has plenty (a Fireball
     costs 1 of its 60), ``POINT_PRICE`` below ``SCARCE_BELOW``."""
     return POINT_PRICE if magic < SCARCE_BELOW else 0.0
 
 
-@game_fn
+@game_fn(inline="always")
 def best_breath(ds, k, team, tb, range_mod, shift):
     """The best expected breath damage ``k`` can deal this turn to a dragon of ``team`` (or,
     ``team`` < 0, of any team but ``k``'s) from where it stands, its target numbers moved by
@@ -156,14 +172,14 @@ def best_breath(ds, k, team, tb, range_mod, shift):
         if tn < 0:
             continue
         if shift != 0:
-            tn += distort_shift(ds, k, j, shift, tb)
+            tn += distort_shift(ds, k, j, shift, tb.range_step, tb.step_mod)
         v = p_hit(tn, scal[S_AUTO_MISS], scal[S_AUTO_HIT]) * m
         if v > best:
             best = v
     return best
 
 
-@game_fn
+@game_fn(inline="always")
 def threat(ds, i, j, tb, range_mod):
     """The damage ``j`` (``i``'s own dragon or an ally) can expect this turn: each enemy's
     best breath that can reach it now (an engaged dragon neither breathes nor is breathed at,
@@ -204,15 +220,17 @@ def threat(ds, i, j, tb, range_mod):
     return out
 
 
-@game_fn
+@game_fn(inline="always")
 def claw_mean(tb, c):
     return mean_dice(tb.weapon[c, 0], tb.weapon[c, 1])
 
 
-@game_fn
-def spell_value(ds, i, s, t, tb, range_mod, opt):
+@game_fn(inline="always")
+def spell_value(ds, i, s, t, tb, range_mod, opt, need):
     """``(value, argument)``: what ``i``'s spell ``s`` landing on ``t`` is worth this turn in
-    damage points (see the module's text), and the argument it would be cast with."""
+    damage points (see the module's text), and the argument it would be cast with. A value
+    that cannot exceed ``need`` may be answered 0 without working it out (the search for
+    Distort Range's and Spin's best argument stops there)."""
     fx = tb.spell_fx
     enemy = is_enemy(ds, i, t)
     if s == SPELL_FIREBALL:
@@ -260,6 +278,15 @@ def spell_value(ds, i, s, t, tb, range_mod, opt):
     if s == SPELL_DISTORT:
         if opt[OPT_RANGE_MOD] == 0:
             return 0.0, np.int64(1)
+        # one step moves the number by at most the largest step of the range row: at most
+        # that many sixths of the 2d6's chance ... of the target's mean breath
+        w = tb.weapon[ds[t, F_BREATH]]
+        top = 0
+        for k in range(4):
+            d = abs(tb.step_mod[k + 1] - tb.step_mod[k])
+            top = d if d > top else top
+        if top * 6 / 36.0 * mean_dice(w[0], w[1]) <= need:
+            return 0.0, np.int64(1)
         team = ds[i, F_TEAM] if enemy else np.int64(-1)
         b0 = best_breath(ds, t, team, tb, range_mod, 0)
         if b0 < -1e8:
@@ -277,15 +304,21 @@ def spell_value(ds, i, s, t, tb, range_mod, opt):
         if ds[t, F_ENG] >= 0:
             return 0.0, np.int64(1)
         team = ds[i, F_TEAM] if enemy else np.int64(-1)
+        w = tb.weapon[ds[t, F_BREATH]]
+        m = mean_dice(w[0], w[1])
+        if m <= need:
+            return 0.0, np.int64(1)
         f0 = ds[t, F_F]
         b0 = best_breath(ds, t, team, tb, range_mod, 0)
         b0 = b0 if b0 > 0.0 else 0.0
+        top = b0 if enemy else m - b0  # what turning it could be worth at most
+        if top <= need:
+            return 0.0, np.int64(1)
         best = 0.0
         arg = np.int64(1)
         n = fx[SX_SPIN_HEXSIDES]
-        for d in range(-n, n + 1):
-            if d == 0:
-                continue
+        for k in range(2 * n):
+            d = n - k // 2 if k % 2 == 0 else -(n - k // 2)  # the widest turns first
             ds[t, F_F] = (f0 + d) % 6
             b1 = best_breath(ds, t, team, tb, range_mod, 0)
             b1 = b1 if b1 > 0.0 else 0.0
@@ -293,6 +326,8 @@ def spell_value(ds, i, s, t, tb, range_mod, opt):
             if v > best:
                 best = v
                 arg = d
+                if enemy and b1 == 0.0:
+                    break  # out of its reach: no turn does better
         ds[t, F_F] = f0
         return best, arg
     return 0.0, np.int64(0)  # Lethargy, Vigor, Quicken, Slow: next turn's, not priced
@@ -310,19 +345,23 @@ def plan_spell(ds, i, tb, range_mod, opt):
     bt = np.int64(-1)
     ba = np.int64(0)
     for t in range(ds.shape[0]):
-        for s in range(N_SPELLS):
+        for k in range(N_SPELLS):
+            s = BOT_ORDER[k]
             cost = tb.spells[s, 0]
-            if cost > magic or not may_cast_at(ds, i, t, s, opt):
+            if s < 0 or cost > magic or not may_cast_at(ds, i, t, s, opt):
                 continue
             tn, band = spell_target_number(
                 ds, i, t, s, scal[S_BASE_TO_HIT], tb.alt_mod, tb.spells, scal
             )
             if tn < 0:
                 continue
-            v, arg = spell_value(ds, i, s, t, tb, range_mod, opt)
+            p = p_hit(tn, scal[S_AUTO_MISS], scal[S_AUTO_HIT])
+            if p <= 0.0:
+                continue
+            v, arg = spell_value(ds, i, s, t, tb, range_mod, opt, (best + price * cost) / p)
             if v <= 0.0:
                 continue
-            score = p_hit(tn, scal[S_AUTO_MISS], scal[S_AUTO_HIT]) * v - price * cost
+            score = p * v - price * cost
             if score > best:
                 best = score
                 bs = s
