@@ -147,10 +147,11 @@ def main(argv=None) -> int:
 
     # the rules presets: the same duel under basic, advanced and advanced+optional (the
     # optional criticals, fumbles and three-hit limit, pp. 19-20: issue 14 wants it at most
-    # 2x basic per game), interleaved rounds, all threads; the default duel (no riders) and a
-    # duel of two shooting riders (pp. 15, 18)
+    # 2x basic per game), interleaved rounds, all threads; the default duel (no riders), a
+    # duel of two shooting riders (pp. 15, 18) and one of the two Wizards (their spells,
+    # pp. 24-25, cast by the spell bot under advanced+optional)
     m_p = max(1000, n // 5)
-    for da, db in (("Reaper", "Skyblazer"), ("Ozonic", "Fiercival")):
+    for da, db in (("Reaper", "Skyblazer"), ("Ozonic", "Fiercival"), ("Slash", "Stalwyrm")):
         presets = ("basic", "advanced", "advanced+optional")
         pargs = {r: prepare(da, db, rules=r)["args"] for r in presets}
         per_game = {r: [] for r in pargs}

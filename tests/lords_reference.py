@@ -17,7 +17,7 @@ from dragonsim.lords import state as S
 from dragonsim.lords import tables as T
 from dragonsim.lords.hexes import DQ, DR
 from dragonsim.lords.tables import S_MAX_RANGE
-from dragonsim.rules.lords import PART_CODES, TACTICS
+from dragonsim.rules.lords import PART_CODES, SPELLS, TACTICS
 
 PARTS = ("head", "body", "tail", "left_wing", "right_wing")
 
@@ -89,6 +89,15 @@ def unclamped_ratings(d: dict, sc=None) -> tuple[int, int, int]:
     head, body, tail = (is_serious(d, p, sc) for p in range(3))
     b = d["breath_sheet"] - (sc.breath_steps if head else 0) - d.get("crit_breath", 0)
     c = d["claws_sheet"] - (sc.claw_steps if body else 0) - d.get("legs", 0)
+    if d.get("spell_claw"):
+        # Dull / Sharpen (p.25): "No sharpness rating may be forced below Dull" (the reading
+        # lords.dull_floor), "never be sharper than Razor Sharp"
+        c = max(0, c)
+        floor = d.get("dull_floor", 1)
+        if d["spell_claw"] < 0:
+            c = max(c + d["spell_claw"], min(c, floor))
+        else:
+            c = min(4, c + d["spell_claw"])
     m = d["mr_sheet"] + (sc.mr_steps if tail else 0) + d.get("crit_mr", 0)
     return b, c, m
 
@@ -120,6 +129,12 @@ def take_damage(d: dict, part: int, amount: int) -> int:
     wing after that part has been reduced to 0 transfers to the body instead" (p.17)."""
     if d.get("crash_zeroed") and part >= 2 and d["points"][part] <= 0:
         part = 1
+    if d.get("shield", 0) > 0 and amount > 0:
+        # Force Shield (p.24): "absorb 10 points of damage inflicted upon the target dragon
+        # before it fails. Any additional damage is inflicted as normal"
+        absorbed = min(d["shield"], amount)
+        d["shield"] -= absorbed
+        amount -= absorbed
     took = max(0, min(amount, d["points"][part]))
     d["points"][part] -= took
     return took
@@ -463,6 +478,18 @@ def check_log(
     """
 
     out: list[Violation] = []
+    # the Wizard (optional rules, pp. 18, 24-25): magic points, this turn's records and casts,
+    # Quicken / Slow for the next record-speed phase, Saddlesore's lost action (the turn it
+    # falls in)
+    magic = {i: int(tables.scalars[T.S_MAGIC_POINTS]) for i in range(nd)}
+    spell_rec: dict[int, tuple] = {}
+    cast: set[int] = set()
+    acted = False
+    quick: set[int] = set()
+    slowed: set[int] = set()
+    sore: dict[int, int] = {}
+    actions: set[int] = set()  # the riders that recorded an action this turn
+    lost: set[int] = set()
     last = {}
     streak = {i: 0 for i in range(nd)}
     cool = {i: 0 for i in range(nd)}
@@ -490,7 +517,14 @@ def check_log(
         vals = [int(x) for x in row[S.L_A : S.L_A + S.N_LOG_VALUES]]
         snaps = [_snap(row, d) for d in range(nd)]
         if turn != this_turn:
+            for d, t_ in sore.items():
+                if t_ == this_turn and d in actions and d not in lost:
+                    out.append(Violation(this_turn, "spell", d, "Saddlesore: the action not lost"))
+            sore = {d: t_ for d, t_ in sore.items() if t_ > (this_turn or 0)}
             this_turn, place, early, last_early = turn, {}, set(), None
+            spell_rec, cast, acted, actions, lost = {}, set(), False, set(), set()
+        if kind == S.K_RIDER:
+            acted = True
         if due_slow and kind not in (S.K_CRASH, S.K_EFFECT):
             for d in sorted(due_slow):
                 if snaps[d][4] == 1:
@@ -548,9 +582,21 @@ def check_log(
                 # Advanced Acceleration Allowance by wing size (p.16)
                 advanced = options is not None and options[S.OPT_ACCEL_WINGS] == 1
                 up = (2, 3, 4, 5, 6)[wings] if advanced else 3
+                if i in quick:
+                    # Quicken (p.25): "5 points greater than its previous turn's speed ... +2
+                    # to the dragon's acceleration allowance ... up to 2 greater than its
+                    # maximum speed"
+                    up = up + 2 if advanced else 5
+                    hi += 2
                 hi = min(hi, last[i] + up)
+            elif i in quick:
+                hi += 2
             if streak[i] >= 3 or cool[i] > 0:
                 hi = min(hi, 9)
+            if i in slowed and not grounded:
+                hi = min(hi, lo + 2)  # Slow (p.25): "only up to 2 greater than its minimum"
+            quick.discard(i)
+            slowed.discard(i)
             if not grounded and not lo <= s <= max(lo, hi):
                 out.append(Violation(turn, "speed", i, f"speed {s} outside {lo}..{hi}"))
             if s >= 10:
@@ -687,7 +733,65 @@ def check_log(
                 out.append(Violation(turn, "breath", i, "engaged dragons may not breathe"))
             if not _arc_ok(qi, ri, fi, qj, rj, maxr, ai - aj):
                 out.append(Violation(turn, "breath", i, "target not in arc/range/neck bend"))
+        elif kind == S.K_SPELL_REC:
+            # "Wizards must also record on their player's game log which spell they will cast
+            # during the upcoming rider actions phase" (p.15); "A Wizard can only try to cast
+            # one spell each turn"; "If there aren't enough spell points, the spell cannot be
+            # cast" (p.18)
+            sp, arg, left = vals[:3]
+            cost, _, far = (int(x) for x in tables.spells[sp])
+            if not on(S.OPT_WIZARD) or int(sheets_rows[i][S.D_RIDER]) != S.RIDER_WIZARD:
+                out.append(Violation(turn, "spell", i, "a spell without the Wizard"))
+            if i in spell_rec or acted:
+                out.append(Violation(turn, "spell", i, "a second spell, or after riders acted"))
+            if left != magic[i] or cost > magic[i]:
+                out.append(Violation(turn, "spell", i, f"{cost} points of {magic[i]} ({left})"))
+            qi, ri = snaps[i][:2]
+            qj, rj = snaps[j][:2]
+            foe = j != i and int(sheets_rows[j][S.D_TEAM]) != int(sheets_rows[i][S.D_TEAM])
+            if snaps[j][4] != 1 or (j != i and not 1 <= hex_distance(qi, ri, qj, rj) <= far):
+                out.append(Violation(turn, "spell", i, "target not in play within reach"))
+            if SPELLS[sp] in ("Fireball", "Lightning Bolt") and not foe:
+                out.append(Violation(turn, "spell", i, f"{SPELLS[sp]} not at an opponent"))
+            spell_rec[i] = (sp, j, arg)
+            actions.add(i)
+        elif kind == S.K_SPELL:
+            acted = True
+            if vals[0] == -2:
+                if sore.get(i) != turn:
+                    out.append(Violation(turn, "spell", i, "an action lost without Saddlesore"))
+                lost.add(i)
+                continue
+            if i in cast or (sore.get(i) == turn and i in actions):
+                out.append(Violation(turn, "spell", i, "a second cast, or cast when saddlesore"))
+            cast.add(i)
+            rec = spell_rec.get(i)
+            if vals[0] == -1:
+                if rec is None:
+                    out.append(
+                        Violation(turn, "spell", i, "a spell not cast that was not recorded")
+                    )
+                continue
+            sp = vals[0]
+            if rec != (sp, j, vals[4]):
+                out.append(Violation(turn, "spell", i, f"cast {sp, j, vals[4]}, recorded {rec}"))
+            cost = int(tables.spells[sp][0])
+            magic[i] -= cost  # "immediately deduct the cost"; lost on a miss
+            if vals[5] != cost or vals[6] != magic[i] or magic[i] < 0:
+                out.append(Violation(turn, "spell", i, f"magic {vals[6]}, rules {magic[i]}"))
+            if vals[3] == 1:
+                name = SPELLS[sp]
+                if name == "Quicken":
+                    quick.add(j)
+                elif name == "Slow":
+                    slowed.add(j)
+                elif name == "Saddlesore" and int(sheets_rows[j][S.D_RIDER]) > 0:
+                    # "If the rider has not yet performed its action this turn, it loses it ...
+                    # it loses its action next turn instead" (p.25)
+                    later = place.get(j, -1) > place.get(i, -1)
+                    sore[j] = turn if later else turn + 1
         elif kind == S.K_RTARGET:
+            actions.add(i)
             # "Riders may shoot their weapons ... at any target within range" with "a full
             # 360 deg arc of fire", "either at its dragon's opponent or at any other target"
             # (p.18); a dragon engaged with another is out of reach (p.10) unless the
@@ -705,6 +809,8 @@ def check_log(
                 out.append(Violation(turn, "rider", i, "target not an enemy in play"))
             if snaps[j][5] >= 0 and snaps[j][5] != i and not any_engaged:
                 out.append(Violation(turn, "rider", i, "target engaged with another dragon"))
+        elif kind == S.K_RIDER and sore.get(i) == turn:
+            out.append(Violation(turn, "spell", i, "a saddlesore rider shot"))
         elif kind == S.K_CC:
             # close combat changes the speed that limits next turn's acceleration; in the air
             # with the crash rule a dragon 2 points from below its minimum crashes (p.17)
@@ -742,6 +848,24 @@ def check_log(
 # ------------------------------------------------------------------------------------------------
 # combat events: an independent replay of the dice the log records
 # ------------------------------------------------------------------------------------------------
+
+
+#: the kinds of row logged from the rider actions phase on (a turn's first of them: the
+#: Wizard's spells of the turn before end, p.24)
+LATE_KINDS = frozenset(
+    (
+        S.K_RTARGET,
+        S.K_SPELL_REC,
+        S.K_SPELL,
+        S.K_RIDER,
+        S.K_TARGET,
+        S.K_BREATH,
+        S.K_EFFECT,
+        S.K_CC,
+        S.K_CRASH,
+        S.K_END,
+    )
+)
 
 
 def _effect_tuple(d: dict) -> tuple[int, int, int, int, int]:
@@ -807,6 +931,11 @@ def check_events(
     engaged_by: dict[tuple[int, int], int] = {}  # (turn, dragon) -> the dragon that engaged
     hit_by: dict[int, int] = {}  # damaging breath attacks suffered this turn, by dragon
     hit_turn = -1
+    # the Wizard's spells (optional rules, pp. 24-25)
+    wizard = rules is not None and bool(rules.get("lords.optional.wizard"))
+    fx = rules.get("lords.spell_effects") if wizard else {}
+    dull_floor = 0 if rules is not None and rules.get("lords.dull_floor") == "Blunt" else 1
+    spell_turn = -1  # the turn whose rider actions phase has begun (spells expire then)
     ds = []
     for s in sheets:
         d = {
@@ -822,6 +951,7 @@ def check_events(
             "facing": 0,
             "rider": int(s.rider_i),
             "crash_zeroed": zeroed,
+            "dull_floor": dull_floor,
         }
         serious_effects(d, sc)
         ds.append(d)
@@ -940,14 +1070,82 @@ def check_events(
                 out.append(Violation(turn, "effect", k, "an effect without its damage"))
             shown[k] = now
 
+    def expire(turn):
+        """ "each spell lasts until the beginning of the next rider actions phase" (p.24):
+        Force Shields fail, Dull and Sharpen end (silently, as they began)."""
+        for k, d in enumerate(ds):
+            d["shield"] = 0
+            if d.get("spell_claw"):
+                d["spell_claw"] = 0
+                if d["alive"]:
+                    serious_effects(d, sc)
+                shown[k] = _effect_tuple(d)
+
+    def check_spell(turn, i, j, v):
+        """A spell cast (``K_SPELL``): the roll against its number, then its effect."""
+        if v[0] < 0:
+            return
+        if v[3] != int(hits(v[2], v[1])):
+            out.append(Violation(turn, "to-hit", i, f"spell roll {v[2]} against {v[1]}"))
+        if not v[3]:
+            return
+        a, t = ds[i], ds[j]
+        name = SPELLS[v[0]]
+        if name in ("Fireball", "Lightning Bolt"):
+            # "Resolve damage as for a breath attack" (p.24): the location, the rider check
+            key = "fireball" if name == "Fireball" else "bolt"
+            n, plus = fx[f"{key}_dice"], fx[f"{key}_plus"]
+            part = int(alloc[v[9]][v[8]])
+            if v[10] != part:
+                out.append(Violation(turn, "location", i, f"spell part {v[10]}, table {part}"))
+            if rider_check(turn, i, t, part, v[12], "spell"):
+                if v[7] != 0:
+                    out.append(Violation(turn, "spell", i, "damage although the rider died"))
+                return
+            if not n <= v[11] <= 6 * n:
+                out.append(Violation(turn, "damage", i, f"{name} roll {v[11]} ({n}d6)"))
+            took = take_damage(t, part, v[11] + plus)
+            a["dealt"] += took
+            if v[7] != took:
+                out.append(Violation(turn, "damage", i, f"{name}: {v[7]} taken, rules {took}"))
+        elif name == "Heal":
+            # "restores 1d6+3 damage points ... allocated to one or many body parts": never
+            # above the starting points; the first part given, then the fewest points left
+            n = fx["heal_dice"]
+            if not n <= v[11] <= 6 * n:
+                out.append(Violation(turn, "spell", i, f"Heal roll {v[11]} ({n}d6)"))
+            restored = 0
+            for _ in range(v[11] + fx["heal_plus"]):
+                hurt = [p for p in range(5) if t["points"][p] < t["start_points"][p]]
+                if not hurt:
+                    break
+                p = v[4] if v[4] in hurt else min(hurt, key=lambda q: (t["points"][q], q))
+                t["points"][p] += 1
+                restored += 1
+            if v[7] != restored:
+                out.append(Violation(turn, "spell", i, f"Heal restored {v[7]}, rules {restored}"))
+        elif name == "Force Shield":
+            t["shield"] = t.get("shield", 0) + fx["shield"]
+        elif name in ("Dull", "Sharpen"):
+            step = fx["claw_steps"] * (-1 if name == "Dull" else 1)
+            before = t["claws"]
+            t["spell_claw"] = t.get("spell_claw", 0) + step
+            serious_effects(t, sc)
+            shown[j] = _effect_tuple(t)
+            if v[7] != abs(t["claws"] - before):
+                out.append(Violation(turn, "spell", i, f"{name}: {v[7]} steps, rules differ"))
+
     for row in log:
         turn, kind, i, j = (int(x) for x in row[:4])
         v = [int(x) for x in row[S.L_A : S.L_A + S.N_LOG_VALUES]]
+        if wizard and turn != spell_turn and kind in LATE_KINDS:
+            spell_turn = turn
+            expire(turn)
         if kind == S.K_EFFECT:
             rows[i] = tuple(v[:5])
             continue
         if block is not None and not (block == "breath" and kind == S.K_BREATH):
-            if not (block == "rider" and kind == S.K_RIDER):
+            if not (block == "rider" and kind in (S.K_RIDER, S.K_SPELL)):
                 sync(turn)
                 block, rows = None, {}
         if kind == S.K_INIT and zeroed:
@@ -979,6 +1177,10 @@ def check_events(
                     d["rider"] = 0
             elif v[6] != 0:
                 out.append(Violation(turn, "crash", i, "a fall roll without a rider"))
+            continue
+        if kind == S.K_SPELL:
+            block = "rider"
+            check_spell(turn, i, j, v)
             continue
         if kind == S.K_RIDER:
             block = "rider"
@@ -1260,10 +1462,16 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
     before_fight: dict[int, int] = {}  # a close-combat winner's facing before it turned
     out: list[Violation] = []
     told: set = set()
+    wizard = bool(rules.get("lords.optional.wizard"))
+    distort: dict[int, int] = {}  # Distort Range's steps on a dragon's breath this turn
+    spell_turn = -1
+    steps_ = ("Very Short", "Short", "Medium", "Long", "Very Long")
     for row in log:
         turn, kind, i, j = (int(x) for x in row[:4])
         v = [int(x) for x in row[S.L_A : S.L_A + S.N_LOG_VALUES]]
         snaps = [_snap(row, d) for d in range(nd)]
+        if wizard and turn != spell_turn and kind in LATE_KINDS:
+            spell_turn, distort = turn, {}
         if kind == S.K_SETUP:
             pos[i] = list(snaps[i][:4])
         elif kind == S.K_EFFECT and v[4] == 0:
@@ -1302,6 +1510,35 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
                 out.append(Violation(turn, "crash", i, f"facing {v[8]}, rules {pos[i][2]}"))
         elif kind == S.K_LEAVE:
             pos.pop(i, None)
+        elif kind == S.K_SPELL and v[0] >= 0:
+            # "To cast a spell, the Wizard must roll to hit just like the other riders";
+            # "on its own dragon ... roll a 7 or more" (p.18), the spell's ranges (p.25)
+            if i not in pos or j not in pos:
+                out.append(Violation(turn, "spell", i, "caster or target not in play"))
+                continue
+            name = SPELLS[v[0]]
+            if i == j:
+                want, band = rules.get("lords.wizard")["self_target"], 2
+            else:
+                qa, ra, _, aa = pos[i]
+                qt, rt, _, at = pos[j]
+                dist = hex_distance(qa, ra, qt, rt)
+                _, med, far = rules.get("lords.spells")[name]
+                band = 0 if dist <= med else 1
+                if v[14] != dist or not 1 <= dist <= far:
+                    out.append(Violation(turn, "range", i, f"{name} at {v[14]} / {dist} hexes"))
+                want = rider_to_hit_of(rules, sheets[j], band, abs(aa - at), grounded=aa == 0)
+            if v[13] != band or v[1] != want:
+                out.append(Violation(turn, "to-hit number", i, f"{name} {v[1]}, rules {want}"))
+            if v[3] == 1 and name == "Spin":
+                # "turn the target up to 120 deg" (p.25)
+                if not 1 <= abs(v[4]) <= 2:
+                    out.append(Violation(turn, "spell", i, f"Spin by {v[4]} hexsides"))
+                pos[j][2] = (pos[j][2] + v[4]) % 6
+            elif v[3] == 1 and name == "Distort Range":
+                if abs(v[4]) != 1:
+                    out.append(Violation(turn, "spell", i, f"Distort Range by {v[4]} steps"))
+                distort[j] = distort.get(j, 0) + v[4]
         elif kind == S.K_RIDER:
             if i not in pos or j not in pos:
                 out.append(Violation(turn, "rider", i, "attacker or target not in play"))
@@ -1341,6 +1578,13 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
                     range_modifier=range_modifier,
                     grounded=aa == 0,
                 )
+                if distort.get(i) and range_modifier:
+                    # Distort Range (p.24): "alter the range by which it perceives its target
+                    # by one step ... The affected dragon's to-hit roll is altered"
+                    rm = rules.get("lords.range_mod")
+                    key = rules.get("lords.range_key").get(dist, "Very Long")
+                    k = min(4, max(0, steps_.index(key) + distort[i]))
+                    want += rm[steps_[k]] - rm[key]
             if v[0] != want and v[0] != -2:  # -2: refused by the three-hit limit (p.20)
                 out.append(
                     Violation(

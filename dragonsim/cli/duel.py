@@ -119,6 +119,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_records_option(p)
     add_rules_option(p)
+    add_spells_option(p)
     add_backend_options(p)
     p.set_defaults(func=cmd_duel)
 
@@ -161,6 +162,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_records_option(p)
     add_rules_option(p)
+    add_spells_option(p)
     p.set_defaults(func=cmd_battle)
 
     p = sub.add_parser(
@@ -178,6 +180,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_records_option(p)
     add_rules_option(p)
+    add_spells_option(p)
     add_checkpoint_option(p)
     add_backend_options(p)
     p.set_defaults(func=cmd_tournament)
@@ -224,6 +227,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jsonl", metavar="FILE", help="also write the events as JSON lines")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_option(p)
+    add_spells_option(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
@@ -248,6 +252,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "game.gif: an animation, one frame per turn",
     )
     add_rules_option(p)
+    add_spells_option(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser(
@@ -306,6 +311,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_robustness)
 
 
+def add_spells_option(p: argparse.ArgumentParser) -> None:
+    """``--spells bot|never|random``: the Wizards' spell policy (optional rules)."""
+    p.add_argument(
+        "--spells",
+        choices=("bot", "never", "random"),
+        default="bot",
+        help="how Wizards cast under the optional Wizard (lords.optional.wizard, in "
+        "--rules advanced+optional): bot (the default: the spell, target and moment of the "
+        "best expected worth), never, or random (a uniform random legal spell and target)",
+    )
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
     from ..lords.api import duel
 
@@ -323,6 +340,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             progress=False if args.no_progress else None,
             rules=rules_from(args, "lords"),
             checkpoint=args.checkpoint,
+            spells=args.spells,
             **where,
         )
     return finish(args, res)
@@ -362,6 +380,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
         rules=rules_from(args, "lords"),
         checkpoint=args.checkpoint,
         records=args.records,
+        spells=args.spells,
     )
     return finish(args, res)
 
@@ -379,6 +398,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             checkpoint=args.checkpoint,
             progress=None,
             records=args.records,
+            spells=args.spells,
             **where,
         )
     if args.json:
@@ -521,6 +541,7 @@ def _replay_of(args: argparse.Namespace):
         policy=args.policy,
         turn_limit=args.turn_limit,
         rules=rules_from(args, "lords"),
+        spells=args.spells,
     )
     if len(args.dragons) == 2 and args.teams is None:
         return replay(*args.dragons, policies=args.policies, **kw)

@@ -112,9 +112,21 @@ def game_mrs(sheets_mr, tb, rules) -> list[int]:
     torn! -1 step to maneuver rating" lowers it one step at a time, so every rating from the
     sheet's down to I."""
     n = tb.turn_cost.shape[0]
+    if rules.get("lords.optional.wizard"):
+        # Lethargy and Vigor (p.25) move any rating two steps either way, again and again
+        return list(range(n))
     if rules.get("lords.optional.critical_hits"):
         return sorted({m for s in sheets_mr for m in range(int(s), n)})
     return MT.needed_mrs(sheets_mr, tb.scalars[S_MR_STEPS_LOST], n)
+
+
+def check_spells(spells: str) -> int:
+    """The spell policy ``spells`` ("bot", "never" or "random"; the Wizard's spells,
+    optional rules pp. 18, 24-25, see :mod:`~dragonsim.lords.bots.spells`) as its
+    ``OPT_SPELL_POLICY`` code."""
+    if not isinstance(spells, str) or spells.strip().lower() not in S.SPELL_POLICIES:
+        raise UserError(f"spells must be one of {', '.join(S.SPELL_POLICIES)}, got {spells!r}")
+    return S.SPELL_POLICIES.index(spells.strip().lower())
 
 
 def prepare(
@@ -127,8 +139,10 @@ def prepare(
     plan_samples: int = defaults.PLAN_SAMPLES,
     range_mod: bool = True,
     scenario: np.ndarray | None = None,
+    spells: str = "bot",
 ) -> dict[str, Any]:
-    """Sheets, rules and every kernel argument for a duel (also used by tests/benchmarks)."""
+    """Sheets, rules and every kernel argument for a duel (also used by tests/benchmarks);
+    ``spells``: the Wizards' spell policy (:func:`check_spells`)."""
     from .sheets import rule_switches, sheet
     from .tables import kernel_tables
 
@@ -152,6 +166,7 @@ def prepare(
         plan_samples=plan_samples,
         range_mod=range_mod,
         scenario=scenario is not None,
+        spell_policy=check_spells(spells),
         **rule_switches(rs),
     )
     args = (dragons, scen, opt, tb, mv, plan_table(tb))
@@ -676,6 +691,7 @@ def duel(
     backend: str = "local",
     dask_client=None,
     checkpoint=None,
+    spells: str = "bot",
 ) -> DuelResult:
     """Play ``n`` complete basic-rules games of dragon ``a`` against dragon ``b``.
 
@@ -726,6 +742,10 @@ def duel(
     scenario
         Starting positions instead of the rulebook's edge placement: two rows
         ``(q, r, facing, altitude, speed)`` (see :func:`check_scenario`).
+    spells
+        With the optional Wizard (rule ``lords.optional.wizard``): how the Wizards choose
+        their spells, ``"bot"`` (the default), ``"never"`` or ``"random"``
+        (:mod:`~dragonsim.lords.bots.spells`).
 
     Returns
     -------
@@ -745,6 +765,7 @@ def duel(
 
         check_path(records)
     pols = resolve_policies(policy, policies)
+    check_spells(spells)
     if scenario is not None:
         from .sheets import sheet
 
@@ -758,6 +779,7 @@ def duel(
         turn_limit=int(turn_limit),
         plan_samples=int(plan_samples),
         scenario=scenario,
+        spells=spells,
     )
     sa, sb = prep["a"], prep["b"]
     args = prep["args"]
@@ -776,6 +798,8 @@ def duel(
         "n": n,
         "rules_hash": prep["rules"].hash,
     }
+    if spells != "bot":
+        identity["spells"] = spells
     section = open_checkpoint(checkpoint, identity) if precision is None else None
     current: list = []
     file = runrec = None
@@ -892,6 +916,9 @@ def duel(
             "fumble_rider_only": bool(args[2][S.OPT_FUMBLE_RIDER_ONLY]),
             "tactics": bool(args[2][S.OPT_TACTICS]),
             "defend_no_turn": bool(args[2][S.OPT_DEFEND_NO_TURN]),
+            "wizard": bool(args[2][S.OPT_WIZARD]),
+            "dull_to_blunt": bool(args[2][S.OPT_DULL_FLOOR] == 0),
+            "spells": S.SPELL_POLICIES[int(args[2][S.OPT_SPELL_POLICY])],
             "range_mod": True,
         },
         scenario=None if scenario is None else np.asarray(scenario).tolist(),
@@ -1116,9 +1143,10 @@ def battle_setup(
     plan_samples: int = defaults.PLAN_SAMPLES,
     rules=None,
     scenario=None,
+    spells: str = "bot",
 ):
     """A battle's checked inputs and kernel arguments: ``(sheets, teams, policies, rules,
-    args)`` (used by :func:`battle` and the replays)."""
+    args)`` (used by :func:`battle` and the replays); ``spells`` as for :func:`duel`."""
     from ..errors import resolve_name
     from ..rules.lords import TEAM_PAIRINGS
     from .sheets import rule_switches, sheet
@@ -1177,6 +1205,7 @@ def battle_setup(
         turn_limit=int(turn_limit),
         plan_samples=int(plan_samples),
         scenario=scenario is not None,
+        spell_policy=check_spells(spells),
         **rule_switches(rs),
     )
     args = (rows, scen, opt, tb, mv, plan_table(tb))
@@ -1201,6 +1230,7 @@ def battle(
     plan_samples: int = defaults.PLAN_SAMPLES,
     checkpoint=None,
     records: str | None = None,
+    spells: str = "bot",
 ) -> BattleResult:
     """Free-for-all or team games of 2..8 dragons (rulebook p.14).
 
@@ -1213,7 +1243,8 @@ def battle(
     game (:data:`BATTLE_COLUMNS`; :data:`DUEL_COLUMNS` for two dragons), see
     :mod:`dragonsim.records`. ``precision``, ``max_n``: instead of ``n``, play until every
     side's win rate and the draw rate have a 95% confidence-sequence half-width of at most
-    ``precision`` (as :func:`duel` does; not with ``checkpoint``).
+    ``precision`` (as :func:`duel` does; not with ``checkpoint``). ``spells``: the Wizards'
+    spell policy, as for :func:`duel`.
     """
     from ..report import manifest
     from ..runner import n_or_precision, precision_rates, run_blocks, run_to_precision
@@ -1236,6 +1267,7 @@ def battle(
         plan_samples=plan_samples,
         rules=rules,
         scenario=scenario,
+        spells=spells,
     )
     scen = args[1]
     empty = np.zeros((0, S.N_REC), dtype=np.int64)
@@ -1342,6 +1374,7 @@ def battle(
             "turn_limit": int(turn_limit),
             "plan_samples": int(plan_samples),
             **rule_switches(rs),
+            "spells": spells,
         },
         interrupted=out.interrupted,
     )

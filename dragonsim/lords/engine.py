@@ -71,6 +71,7 @@ from .bots.dispatch import (
     choose_rider_target,
     choose_side,
     choose_speed,
+    choose_spell,
     choose_tactic,
     choose_target,
 )
@@ -79,6 +80,7 @@ from .hexes import arc_area, direction_template, distance
 from .mechanics import (
     apply_critical,
     apply_move,
+    apply_spell_mr,
     breath_hit,
     can_engage,
     cc_begin,
@@ -89,10 +91,13 @@ from .mechanics import (
     critical_effect,
     critical_rerolls,
     damage,
+    distort_shift,
     draw_below,
     forced_turn,
+    heal_part,
     hit_part,
     landing_hex,
+    may_cast_at,
     may_shoot_at,
     record_speed,
     refresh,
@@ -104,6 +109,7 @@ from .mechanics import (
     roll_d6,
     roll_dice,
     speed_limits,
+    spell_target_number,
     takeoff_limits,
     takeoff_path,
     target_number,
@@ -150,6 +156,18 @@ from .state import (
     C_RIDER_TN_HITS,
     C_RIDER_TN_TRIES,
     C_RIDER_TRIES,
+    C_SORE_LOST,
+    C_SPELL_D6,
+    C_SPELL_FX,
+    C_SPELL_FX_SQ,
+    C_SPELL_HITS,
+    C_SPELL_LOST,
+    C_SPELL_POINTS,
+    C_SPELL_SELF,
+    C_SPELL_SELF_HITS,
+    C_SPELL_TN_HITS,
+    C_SPELL_TN_TRIES,
+    C_SPELLS,
     C_TACTIC_RESETS,
     C_TACTICS,
     C_TAKEOFF_POINTS,
@@ -179,6 +197,7 @@ from .state import (
     D_SAMPLES,
     D_TEAM,
     D_WINGS,
+    F_ABSORBED,
     F_ALIVE,
     F_ALT,
     F_BODY,
@@ -190,16 +209,19 @@ from .state import (
     F_COOL,
     F_DAZED,
     F_DEALT,
+    F_DISTORT,
     F_DP,
     F_DP0,
     F_ENG,
     F_ENGAGER,
     F_F,
+    F_HEALED,
     F_HIT_BY,
     F_HITS,
     F_INIT,
     F_LAST,
     F_LEFT,
+    F_MAGIC,
     F_MAX,
     F_MAX0,
     F_MIN,
@@ -208,11 +230,21 @@ from .state import (
     F_MR0,
     F_POLICY,
     F_Q,
+    F_QUICKEN,
     F_R,
     F_RIDER,
     F_RTARGET,
     F_SAMPLES,
+    F_SARG,
+    F_SHIELD,
+    F_SLOW,
+    F_SORE,
     F_SPEED,
+    F_SPELL,
+    F_SPELL_CLAW,
+    F_SPELL_MR,
+    F_SPENT,
+    F_STARGET,
     F_STREAK,
     F_TAC_USED,
     F_TACTIC,
@@ -235,6 +267,8 @@ from .state import (
     K_RTARGET,
     K_SETUP,
     K_SPEED,
+    K_SPELL,
+    K_SPELL_REC,
     K_TARGET,
     L_A,
     L_I,
@@ -273,6 +307,7 @@ from .state import (
     OPT_SETUP,
     OPT_TACTICS,
     OPT_TURN_LIMIT,
+    OPT_WIZARD,
     PART_BODY,
     PART_LEFT_WING,
     PART_RIGHT_WING,
@@ -288,6 +323,7 @@ from .state import (
     R_TURN_LIMIT,
     R_TURNS,
     R_WINNER,
+    RIDER_WIZARD,
     RK_BREATH,
     RK_CLOSE_COMBAT,
     RK_RIDER,
@@ -296,6 +332,19 @@ from .state import (
     SC_Q,
     SC_R,
     SC_SPEED,
+    SPELL_BOLT,
+    SPELL_DISTORT,
+    SPELL_DULL,
+    SPELL_FIREBALL,
+    SPELL_HEAL,
+    SPELL_LETHARGY,
+    SPELL_QUICKEN,
+    SPELL_SADDLESORE,
+    SPELL_SHARPEN,
+    SPELL_SHIELD,
+    SPELL_SLOW,
+    SPELL_SPIN,
+    SPELL_VIGOR,
     TAC_DEFEND,
     TAC_LUNGE,
 )
@@ -315,12 +364,22 @@ from .tables import (
     S_HEAD_POINTS,
     S_HIT_LIMIT,
     S_LANDING_COST,
+    S_MAGIC_POINTS,
     S_MAX_RANGE,
     S_RIDER_FALL_KILLS,
     S_TACTIC_RESET,
     S_TAIL_POINTS,
     S_TAKEOFF_OVER_MIN,
     SIDE_REAR,
+    SX_BOLT_DICE,
+    SX_BOLT_PLUS,
+    SX_CLAW_STEPS,
+    SX_FIREBALL_DICE,
+    SX_FIREBALL_PLUS,
+    SX_HEAL_DICE,
+    SX_HEAL_PLUS,
+    SX_MR_STEPS,
+    SX_SHIELD,
 )
 
 #: initiative keys are rolls times this, so that a roll-off (2d6, at most 12) added within a
@@ -380,6 +439,8 @@ def init_dragons(ds, dragons, tb, opt):
         ds[i, F_ENGAGER] = -1
         ds[i, F_TACTIC] = -1
         ds[i, F_TARGET] = -1
+        ds[i, F_SPELL] = -1
+        ds[i, F_STARGET] = -1
         if i >= nd:
             continue
         body = dragons[i, D_BODY]
@@ -393,6 +454,8 @@ def init_dragons(ds, dragons, tb, opt):
         ds[i, F_CLAW0] = dragons[i, D_CLAWS]
         ds[i, F_MR0] = dragons[i, D_MR]
         ds[i, F_RIDER] = dragons[i, D_RIDER]
+        if opt[OPT_WIZARD] == 1 and dragons[i, D_RIDER] == RIDER_WIZARD:
+            ds[i, F_MAGIC] = scal[S_MAGIC_POINTS]  # "Each Wizard begins the game with 60"
         ds[i, F_CC_ADJ] = dragons[i, D_CC] - tb.cc_by_mr[dragons[i, D_MR]]
         ds[i, F_MIN] = tb.min_speed[body]
         ds[i, F_MAX0] = tb.max_speed[wings]
@@ -719,6 +782,8 @@ def record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog):
             )
         else:
             lo, hi = speed_limits(ds, i, scal, tb.accel_wings, opt)
+            if ds[i, F_QUICKEN] + ds[i, F_SLOW] > 0:
+                count_speed_spells(ds, i, hi, opt, tb, cnt)
             s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, w.pst)
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_SPEED, i, -1)
@@ -738,6 +803,26 @@ def record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog):
                 log[r, L_A + 12] = 1 if ground else 0  # 0 ("ground") allowed too
                 log[r, L_A + 13] = ds[i, F_DP + PART_TAIL]
         record_speed(ds, i, s, scal)
+
+
+@game_fn
+def count_speed_spells(ds, i, hi, opt, tb, cnt):
+    """Quicken's and Slow's effect sizes (p.25) on dragon ``i``'s limits this record-speed
+    phase: how far ``hi`` stands above / below the highest speed without them."""
+    q = ds[i, F_QUICKEN]
+    sl = ds[i, F_SLOW]
+    ds[i, F_QUICKEN] = 0
+    ds[i, F_SLOW] = 0
+    lo0, hi0 = speed_limits(ds, i, tb.scalars, tb.accel_wings, opt)
+    ds[i, F_QUICKEN] = q
+    ds[i, F_SLOW] = sl
+    d = hi - hi0
+    if q > 0 and d > 0:
+        cnt[C_SPELL_FX + SPELL_QUICKEN] += d
+        cnt[C_SPELL_FX_SQ + SPELL_QUICKEN] += d * d
+    if sl > 0 and d < 0:
+        cnt[C_SPELL_FX + SPELL_SLOW] -= d
+        cnt[C_SPELL_FX_SQ + SPELL_SLOW] += d * d
 
 
 @game_fn(inline="always")
@@ -797,6 +882,12 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
     are passed over."""
     engages = 0
     early = opt[OPT_MOVE_EARLY] == 1
+    wizard = opt[OPT_WIZARD] == 1
+    if wizard:
+        # Lethargy and Vigor (p.25): "during the next movement phase"
+        for i in range(nd):
+            if ds[i, F_SPELL_MR] != 0 and ds[i, F_ALIVE] == 1:
+                apply_spell_mr(ds, i, tb.scalars, opt)
     for k in range(k0, na):
         # with moving earlier (p.15): the dragons that announce now move first, the higher
         # initiative roll first, then the dragon whose turn it was (slots hi..k, marked ones)
@@ -810,6 +901,10 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
             engages += move_one(
                 ds, nd, na, s, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
             )
+    if wizard:
+        for i in range(nd):
+            if ds[i, F_SPELL_MR] != 0 and ds[i, F_ALIVE] == 1:
+                refresh(ds, i, tb.scalars, opt)  # "Speed is not affected, only turning"
     return engages
 
 
@@ -1207,17 +1302,18 @@ def roll_rider_check(ds, t, part, source, opt, scal, gst, cnt):
 
 
 @game_fn
-def record_rider_actions(ds, na, opt, tb, plan, w, turn, log, nlog):
+def record_rider_actions(ds, na, opt, tb, plan, range_mod, w, turn, log, nlog):
     """ "4. Record Rider Actions" (advanced rules, p.15): "the riders each record their
     chosen action ... just like recording the dragon's speed or its breath weapon target",
     so every rider records its target before any rider acts. A Javelin Thrower, Archer or
     Crossbow Shooter records a target in reach (or none); the Lancer acts only in close
-    combat, and the Wizard's spells are optional rules not played here."""
+    combat. With the optional Wizard (``OPT_WIZARD``) "Wizards must also record on their
+    player's game log which spell they will cast" (:func:`record_spells`)."""
     scal = tb.scalars
     for k in range(na):
         i = w.order[k]
         ds[i, F_RTARGET] = -1
-        if ds[i, F_ALIVE] == 0:
+        if ds[i, F_ALIVE] == 0 or opt[OPT_RIDER_ATTACKS] == 0:
             continue
         t = choose_rider_target(
             ds[i, F_POLICY],
@@ -1236,6 +1332,217 @@ def record_rider_actions(ds, na, opt, tb, plan, w, turn, log, nlog):
         if log is not None:
             if t >= 0:
                 log_row(log, nlog, ds, turn, K_RTARGET, i, t)
+    if opt[OPT_WIZARD] == 1:
+        record_spells(ds, na, opt, tb, range_mod, w, turn, log, nlog)
+
+
+@game_fn
+def record_spells(ds, na, opt, tb, range_mod, w, turn, log, nlog):
+    """The Wizards record their spells (p.15), each its spell, target and argument
+    (:func:`~dragonsim.lords.bots.dispatch.choose_spell`), before any rider acts: "A Wizard
+    can only try to cast one spell each turn" (p.18)."""
+    for k in range(na):
+        i = w.order[k]
+        ds[i, F_SPELL] = -1
+        ds[i, F_STARGET] = -1
+        ds[i, F_SARG] = 0
+        if ds[i, F_ALIVE] == 0:
+            continue
+        sp, t, arg = choose_spell(ds, i, tb, range_mod, opt, w.pst)
+        if sp < 0:
+            continue
+        ds[i, F_SPELL] = sp
+        ds[i, F_STARGET] = t
+        ds[i, F_SARG] = arg
+        if log is not None:
+            r = log_row(log, nlog, ds, turn, K_SPELL_REC, i, t)
+            if r >= 0:
+                log[r, L_A + 0] = sp
+                log[r, L_A + 1] = arg
+                log[r, L_A + 2] = ds[i, F_MAGIC]
+
+
+@game_fn
+def expire_spells(ds, nd, opt, tb, cnt):
+    """ "Once cast, each spell lasts until the beginning of the next rider actions phase"
+    (p.24): at the beginning of the phase every Force Shield fails (what it absorbed is
+    counted), Dull and Sharpen, Distort Range, Lethargy and Vigor, Quicken and Slow end.
+    Saddlesore lasts until it has taken its rider action."""
+    scal = tb.scalars
+    for i in range(nd):
+        count_absorbed(ds, i, cnt)
+        ds[i, F_SHIELD] = 0
+        ds[i, F_DISTORT] = 0
+        ds[i, F_SPELL_MR] = 0
+        ds[i, F_QUICKEN] = 0
+        ds[i, F_SLOW] = 0
+        if ds[i, F_SPELL_CLAW] != 0:
+            ds[i, F_SPELL_CLAW] = 0
+            if ds[i, F_ALIVE] == 1:
+                refresh(ds, i, scal, opt)
+
+
+@game_fn(inline="always")
+def count_absorbed(ds, i, cnt):
+    """What the Force Shields on ``i`` absorbed since the last count (a shield's effect)."""
+    ab = ds[i, F_ABSORBED]
+    if ab > 0:
+        cnt[C_SPELL_FX + SPELL_SHIELD] += ab
+        cnt[C_SPELL_FX_SQ + SPELL_SHIELD] += ab * ab
+        ds[i, F_ABSORBED] = 0
+
+
+@game_fn
+def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
+    """``a``'s Wizard casts its recorded spell (optional rules, pp. 18, 24-25). "When a Wizard
+    casts a spell, immediately deduct the cost of the spell"; the 2d6 against the spell's
+    target number (:func:`~dragonsim.lords.mechanics.spell_target_number`, rolled as a
+    breath: a 2 always misses, a 12 always hits); "If a Wizard misses a target when rolling
+    to hit, the spell fails and the points are lost"; on a hit the spell's effect (see rule
+    ``lords.optional.wizard``). Fireball and Lightning Bolt "Resolve damage as for a breath
+    attack": the direction template from the caster, the 2d6 location and the rider check
+    of a body hit, then the damage. A spell whose target left play, or whose Wizard was
+    killed, before its turn is not cast."""
+    scal = tb.scalars
+    fx = tb.spell_fx
+    gst = w.gst
+    sp = ds[a, F_SPELL]
+    t = ds[a, F_STARGET]
+    arg = ds[a, F_SARG]
+    ds[a, F_SPELL] = -1
+    tn = np.int64(-1)
+    band = np.int64(-1)
+    if ds[a, F_RIDER] == RIDER_WIZARD and may_cast_at(ds, a, t, sp, opt):
+        tn, band = spell_target_number(
+            ds, a, t, sp, scal[S_BASE_TO_HIT], tb.alt_mod, tb.spells, scal
+        )
+    cost = tb.spells[sp, 0]
+    if tn < 0 or cost > ds[a, F_MAGIC]:
+        cnt[C_SPELL_LOST] += 1
+        if log is not None:
+            r = log_row(log, nlog, ds, turn, K_SPELL, a, t)
+            if r >= 0:
+                log[r, L_A] = -1
+                log[r, L_A + 4] = sp
+        return
+    ds[a, F_MAGIC] -= cost
+    ds[a, F_SPENT] += cost
+    cnt[C_SPELL_POINTS] += cost
+    hr = roll_dice(gst, 2)
+    cnt[C_DICE] += 2
+    cnt[C_SPELLS + sp] += 1
+    ti = tn if tn < N_TN else N_TN - 1
+    cnt[C_SPELL_TN_TRIES + ti] += 1
+    if band == 2:
+        cnt[C_SPELL_SELF] += 1
+    hit = breath_hit(hr, tn, scal[S_AUTO_MISS], scal[S_AUTO_HIT])
+    r = np.int64(-1)
+    if log is not None:
+        r = log_row(log, nlog, ds, turn, K_SPELL, a, t)  # the target's track before
+        if r >= 0:
+            log[r, L_A + 0] = sp
+            log[r, L_A + 1] = tn
+            log[r, L_A + 2] = hr
+            log[r, L_A + 3] = 1 if hit else 0
+            log[r, L_A + 4] = arg
+            log[r, L_A + 5] = cost
+            log[r, L_A + 6] = ds[a, F_MAGIC]
+            log[r, L_A + 8] = -1
+            log[r, L_A + 10] = -1
+            log[r, L_A + 13] = band
+            log[r, L_A + 14] = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
+    if not hit:
+        return
+    cnt[C_SPELL_HITS + sp] += 1
+    cnt[C_SPELL_TN_HITS + ti] += 1
+    if band == 2:
+        cnt[C_SPELL_SELF_HITS] += 1
+    size = np.int64(0)
+    side = np.int64(-1)
+    lr = np.int64(0)
+    part = np.int64(-1)
+    d6 = np.int64(0)
+    rc = np.int64(0)
+    if sp == SPELL_FIREBALL or sp == SPELL_BOLT:
+        s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
+        side = s1
+        if s2 >= 0:
+            side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
+        lr = roll_dice(gst, 2)
+        cnt[C_DICE] += 2
+        part = tb.alloc[lr, side]
+        rc, spared = roll_rider_check(ds, t, part, RK_RIDER, opt, scal, gst, cnt)
+        k6 = 0 if sp == SPELL_FIREBALL else 1
+        nd6 = fx[SX_FIREBALL_DICE] if sp == SPELL_FIREBALL else fx[SX_BOLT_DICE]
+        plus = fx[SX_FIREBALL_PLUS] if sp == SPELL_FIREBALL else fx[SX_BOLT_PLUS]
+        if spared:
+            nd6 = 0  # "The dragon takes no damage from the attack" (p.18)
+        d6 = roll_dice(gst, nd6)
+        cnt[C_DICE] += nd6
+        if nd6 == 1 and 1 <= d6 <= 6:
+            cnt[C_SPELL_D6 + 6 * k6 + d6 - 1] += 1
+        if not spared:
+            size = damage(ds, t, hit_part(ds, t, part, opt), d6 + plus)
+            ds[a, F_DEALT] += size
+    elif sp == SPELL_HEAL:
+        nd6 = fx[SX_HEAL_DICE]
+        d6 = roll_dice(gst, nd6)
+        cnt[C_DICE] += nd6
+        if nd6 == 1 and 1 <= d6 <= 6:
+            cnt[C_SPELL_D6 + 12 + d6 - 1] += 1
+        for _ in range(d6 + fx[SX_HEAL_PLUS]):
+            p = heal_part(ds, t, arg)
+            if p < 0:
+                break
+            ds[t, F_DP + p] += 1
+            size += 1
+        ds[t, F_HEALED] += size
+    elif sp == SPELL_SHIELD:
+        ds[t, F_SHIELD] += fx[SX_SHIELD]  # its size is counted when it fails
+    elif sp == SPELL_DISTORT:
+        ds[t, F_DISTORT] += arg  # its size is counted on the target's breath
+    elif sp == SPELL_DULL or sp == SPELL_SHARPEN:
+        before = ds[t, F_CLAW]
+        ds[t, F_SPELL_CLAW] += -fx[SX_CLAW_STEPS] if sp == SPELL_DULL else fx[SX_CLAW_STEPS]
+        refresh(ds, t, scal, opt)
+        size = before - ds[t, F_CLAW] if sp == SPELL_DULL else ds[t, F_CLAW] - before
+    elif sp == SPELL_LETHARGY or sp == SPELL_VIGOR:
+        st = fx[SX_MR_STEPS] if sp == SPELL_LETHARGY else -fx[SX_MR_STEPS]
+        m0 = ds[t, F_MR] + ds[t, F_SPELL_MR]
+        ds[t, F_SPELL_MR] += st
+        m1 = ds[t, F_MR] + ds[t, F_SPELL_MR]
+        m0 = 0 if m0 < 0 else (8 if m0 > 8 else m0)
+        m1 = 0 if m1 < 0 else (8 if m1 > 8 else m1)
+        size = m1 - m0 if m1 > m0 else m0 - m1
+    elif sp == SPELL_QUICKEN:
+        ds[t, F_QUICKEN] = 1  # its size is counted when the speed is recorded
+    elif sp == SPELL_SLOW:
+        ds[t, F_SLOW] = 1
+    elif sp == SPELL_SADDLESORE:
+        if ds[t, F_RIDER] > 0:
+            ds[t, F_SORE] = 1
+            size = 1
+    elif sp == SPELL_SPIN:
+        ds[t, F_F] = (ds[t, F_F] + arg) % 6
+        size = arg if arg > 0 else -arg
+    if sp != SPELL_SHIELD and sp != SPELL_DISTORT and sp != SPELL_QUICKEN and sp != SPELL_SLOW:
+        cnt[C_SPELL_FX + sp] += size
+        cnt[C_SPELL_FX_SQ + sp] += size * size
+    if log is not None:
+        if r >= 0:
+            log[r, L_A + 7] = size
+            log[r, L_A + 8] = side
+            log[r, L_A + 9] = lr
+            log[r, L_A + 10] = part
+            log[r, L_A + 11] = d6
+            log[r, L_A + 12] = rc
+    if opt[OPT_RIDER_AT_ONCE] == 1 and (sp == SPELL_FIREBALL or sp == SPELL_BOLT):
+        if log is not None:
+            log_effects_before(w.scratch, ds, t)
+        refresh(ds, t, scal, opt)
+        if log is not None:
+            log_effects(log, nlog, w.scratch, ds, turn, t)
+        crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog)
 
 
 @game_fn
@@ -1248,15 +1555,42 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
     is killed instead, p.18), then the band's damage from the Rider Abilities Table. Serious
     damage effects and removals wait until every rider has acted, as in breath combat (rule
     ``lords.rider_at_once`` applies them after each attack instead); a rider killed before its
-    turn loses its action."""
+    turn loses its action.
+
+    With the optional Wizard (``OPT_WIZARD``) the phase begins with the end of last turn's
+    spells (:func:`expire_spells`); a rider under Saddlesore "may do nothing during its next
+    action phase" (its action is lost, the flag spent), and a Wizard casts its recorded spell
+    in its turn (:func:`cast_spell`)."""
     scal = tb.scalars
     base = scal[S_BASE_TO_HIT]
     auto_miss = scal[S_AUTO_MISS]
     auto_hit = scal[S_AUTO_HIT]
     gst = w.gst
     at_once = opt[OPT_RIDER_AT_ONCE] == 1
+    wizard = opt[OPT_WIZARD] == 1
+    if wizard:
+        expire_spells(ds, nd, opt, tb, cnt)
     for k in range(na):
         a = w.order[k]
+        if wizard:
+            if ds[a, F_SORE] == 1 and ds[a, F_ALIVE] == 1:
+                ds[a, F_SORE] = 0
+                if ds[a, F_RIDER] > 0 and (ds[a, F_RTARGET] >= 0 or ds[a, F_SPELL] >= 0):
+                    cnt[C_SORE_LOST] += 1
+                    if log is not None:
+                        r = log_row(log, nlog, ds, turn, K_SPELL, a, -1)
+                        if r >= 0:
+                            log[r, L_A] = -2
+                            log[r, L_A + 4] = ds[a, F_SPELL]
+                ds[a, F_RTARGET] = -1
+                ds[a, F_SPELL] = -1
+                continue
+            if ds[a, F_SPELL] >= 0:
+                if ds[a, F_ALIVE] == 1:
+                    cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog)
+                else:
+                    ds[a, F_SPELL] = -1
+                continue
         t = ds[a, F_RTARGET]
         if t < 0 or ds[a, F_ALIVE] == 0 or ds[a, F_RIDER] == 0:
             continue
@@ -1464,6 +1798,13 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
                     log[r, L_A] = -1  # wasted: the target can no longer be breathed at
                     log_geometry(log, r, ds, a, t, tb.arc)
             continue  # a recorded target that cannot be breathed at: the breath is wasted
+        if ds[a, F_DISTORT] != 0 and opt[OPT_RANGE_MOD] == 1:
+            # Distort Range (p.24): "The affected dragon's to-hit roll is altered according
+            # to its new perception of reality"
+            sh = distort_shift(ds, a, t, ds[a, F_DISTORT], tb.range_step, tb.step_mod)
+            tn += sh
+            cnt[C_SPELL_FX + SPELL_DISTORT] += sh
+            cnt[C_SPELL_FX_SQ + SPELL_DISTORT] += sh * sh
         hr = roll_dice(gst, 2)
         cnt[C_DICE] += 2
         cnt[C_BREATHS] += 1
@@ -1851,6 +2192,7 @@ def end_game(ds, nd, turn, winner, limit_hit, engages, first, cnt, rec, rrow, lo
     cnt[C_TURNS_SQ] += turn * turn
     cnt[C_TURN_HIST + (turn if turn < HIST_MAX else HIST_MAX)] += 1
     for i in range(nd):
+        count_absorbed(ds, i, cnt)
         cnt[C_DEALT + i] += ds[i, F_DEALT]
         cnt[C_DEALT_SQ + i] += ds[i, F_DEALT] * ds[i, F_DEALT]
     if log is not None:
@@ -1889,8 +2231,8 @@ def finish_turn(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn,
         ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
     )
     nteams, last_team = teams_alive(ds, nd)
-    if nteams > 1 and opt[OPT_RIDER_ATTACKS] == 1:
-        record_rider_actions(ds, na, opt, tb, plan, w, turn, log, nlog)
+    if nteams > 1 and (opt[OPT_RIDER_ATTACKS] == 1 or opt[OPT_WIZARD] == 1):
+        record_rider_actions(ds, na, opt, tb, plan, range_mod, w, turn, log, nlog)
         rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog)
         nteams, last_team = teams_alive(ds, nd)
     if nteams > 1:

@@ -27,6 +27,7 @@ from .state import (
     CE_LEG,
     CE_RIDER,
     CE_WING,
+    F_ABSORBED,
     F_ALIVE,
     F_ALT,
     F_BREATH,
@@ -53,10 +54,15 @@ from .state import (
     F_MR,
     F_MR0,
     F_Q,
+    F_QUICKEN,
     F_R,
     F_RIDER,
     F_RTARGET,
+    F_SHIELD,
+    F_SLOW,
     F_SPEED,
+    F_SPELL_CLAW,
+    F_SPELL_MR,
     F_STREAK,
     F_TEAM,
     F_TOHIT,
@@ -83,6 +89,7 @@ from .state import (
     OPT_CRASH_SLOW,
     OPT_CRASH_VERY_LOW,
     OPT_CRASH_ZEROED,
+    OPT_DULL_FLOOR,
     OPT_RIDER_AT_ENGAGED,
     OPT_RIDER_DEATHS,
     OPT_RIDERS,
@@ -91,6 +98,8 @@ from .state import (
     PART_LEFT_WING,
     PART_RIGHT_WING,
     PART_TAIL,
+    SPELL_BOLT,
+    SPELL_FIREBALL,
 )
 from .tables import (
     ALT_MOD_GROUND,
@@ -104,13 +113,18 @@ from .tables import (
     S_LANCER_CC,
     S_LANCER_DAMAGE,
     S_MR_STEPS_LOST,
+    S_QUICKEN_ALLOWANCE,
+    S_QUICKEN_OVER_LAST,
+    S_QUICKEN_OVER_MAX,
     S_RIDER_GROUND_MOD,
     S_RIDER_HIT_ROLL,
     S_RIDER_LONG_MOD,
     S_RIDER_MEDIUM_MOD,
     S_SELF_DAMAGE_POLICY,
+    S_SELF_TARGET,
     S_SERIOUS_DEN,
     S_SERIOUS_NUM,
+    S_SLOW_OVER_MIN,
     S_SPEED_LOST_PER_WING,
     S_STREAK_MAX_TURNS,
     S_STREAK_THRESHOLD,
@@ -604,7 +618,10 @@ def refresh(ds, i, scal, opt):
     rw = 1 if ds[i, F_DP + PART_RIGHT_WING] * den < ds[i, F_DP0 + PART_RIGHT_WING] * num else 0
     b, c, m = ratings(ds, i, scal)
     ds[i, F_BREATH] = b if b > 0 else 0
-    ds[i, F_CLAW] = c if c > 0 else 0
+    c = c if c > 0 else 0
+    if ds[i, F_SPELL_CLAW] != 0:
+        c = spell_claws(c, ds[i, F_SPELL_CLAW], opt[OPT_DULL_FLOOR])
+    ds[i, F_CLAW] = c
     ds[i, F_MR] = m if m < 8 else 8
     ds[i, F_MAX] = ds[i, F_MAX0] - scal[S_SPEED_LOST_PER_WING] * (lw + rw)
     if dead:
@@ -663,7 +680,15 @@ def apply_critical(ds, t, effect):
 
 @game_fn
 def damage(ds, t, part, amount):
-    """Tick ``amount`` points off ``t``'s ``part`` (not below 0); returns the points taken."""
+    """Tick ``amount`` points off ``t``'s ``part`` (not below 0); returns the points taken.
+    A Force Shield on ``t`` (optional rules, p.24: "absorb 10 points of damage inflicted upon
+    the target dragon before it fails. Any additional damage is inflicted as normal") takes
+    what it can of ``amount`` first, whatever inflicts it (rule ``lords.optional.wizard``)."""
+    if ds[t, F_SHIELD] > 0 and amount > 0:
+        ab = amount if amount < ds[t, F_SHIELD] else ds[t, F_SHIELD]
+        ds[t, F_SHIELD] -= ab
+        ds[t, F_ABSORBED] += ab
+        amount -= ab
     left = ds[t, F_DP + part]
     took = amount if amount < left else left
     if took < 0:
@@ -688,10 +713,26 @@ def speed_limits(ds, i, scal, accel_wings, opt):
             acc = accel_wings[ds[i, F_WINGS]]
         if ds[i, F_LAST] + acc < hi:
             hi = ds[i, F_LAST] + acc
+    quick = ds[i, F_QUICKEN] > 0
+    if quick:
+        # Quicken (p.25): "record a speed 5 points greater than its previous turn's speed
+        # ... add +2 to the dragon's acceleration allowance ... up to 2 greater than its
+        # maximum speed"
+        hi = ds[i, F_MAX] + scal[S_QUICKEN_OVER_MAX]
+        if ds[i, F_LAST] >= 0:
+            acc = scal[S_QUICKEN_OVER_LAST]
+            if opt[OPT_ACCEL_WINGS] == 1:
+                acc = accel_wings[ds[i, F_WINGS]] + scal[S_QUICKEN_ALLOWANCE]
+            if ds[i, F_LAST] + acc < hi:
+                hi = ds[i, F_LAST] + acc
     thr = scal[S_STREAK_THRESHOLD]
     if ds[i, F_STREAK] >= scal[S_STREAK_MAX_TURNS] or ds[i, F_COOL] > 0:
         if hi > thr - 1:
             hi = thr - 1
+    if ds[i, F_SLOW] > 0:
+        # Slow (p.25): "record a speed of only up to 2 greater than its minimum speed"
+        if hi > lo + scal[S_SLOW_OVER_MIN]:
+            hi = lo + scal[S_SLOW_OVER_MIN]
     if hi < lo:
         hi = lo
     return lo, hi
@@ -830,6 +871,111 @@ def resolve_close_combat(
     return part
 
 
+# ---- the Wizard's spells (optional rules, pp. 18, 24-25) ---------------------------------------
+
+
+@game_fn(inline="always")
+def spell_claws(c, delta, floor):
+    """Tooth-and-claw step ``c`` after ``delta`` steps of Dull (< 0) and Sharpen (> 0): "No
+    sharpness rating may be forced below Dull" (``floor``: the reading lords.dull_floor, 1
+    Dull, 0 Blunt; a step already below it stays) and "Teeth and claws may never be sharper
+    than Razor Sharp" (p.25)."""
+    if delta < 0:
+        lo = floor if c >= floor else c
+        c = c + delta
+        return c if c > lo else lo
+    c = c + delta
+    return c if c < 4 else 4
+
+
+@game_fn
+def spell_target_number(ds, a, t, spell, tb_base, alt_mod, spells, scal):
+    """``(target number, band)`` of ``a``'s Wizard casting ``spell`` at ``t`` (band 0 medium,
+    1 long, 2 its own dragon); ``(-1, -1)`` beyond the spell's long range. "To cast a spell,
+    the Wizard must roll to hit just like the other riders"; "When the Wizard casts a spell
+    on its own dragon, roll to hit the dragon at short (not very short) range, ignoring the
+    dragon's wing and body sizes. Thus the Wizard must simply roll a 7 or more" (p.18): on
+    ``t == a`` ``S_SELF_TARGET``; else as :func:`rider_target_number` with the spell's
+    medium and long ranges (the Wizard's Spellbook, p.25)."""
+    if t == a:
+        return scal[S_SELF_TARGET], np.int64(2)
+    dist = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
+    if dist < 1 or dist > spells[spell, 2]:
+        return np.int64(-1), np.int64(-1)
+    band = np.int64(0) if dist <= spells[spell, 1] else np.int64(1)
+    da = ds[a, F_ALT] - ds[t, F_ALT]
+    if da < 0:
+        da = -da
+    mod = scal[S_RIDER_MEDIUM_MOD] if band == 0 else scal[S_RIDER_LONG_MOD]
+    if ds[a, F_ALT] == 0:
+        mod += scal[S_RIDER_GROUND_MOD]
+    return tb_base + ds[t, F_TOHIT] + alt_mod[da] + mod, band
+
+
+@game_fn
+def may_cast_at(ds, a, t, spell, opt):
+    """May ``a``'s Wizard cast ``spell`` at ``t`` (reach aside)? ``t`` in play; "Wizards must
+    roll to hit for every target and spell, even to cast a spell on their own dragons or
+    allied dragons" (p.18), so its own dragon and its allies may be targets, an enemy as for
+    a rider's attack (:func:`may_shoot_at`); Fireball is tossed "at an opponent" (p.24) and
+    Lightning Bolt likewise: an enemy only."""
+    if t < 0 or t >= ds.shape[0] or ds[t, F_ALIVE] == 0:
+        return False
+    if spell == SPELL_FIREBALL or spell == SPELL_BOLT:
+        return may_shoot_at(ds, a, t, opt)
+    if t == a or ds[t, F_TEAM] == ds[a, F_TEAM]:
+        return True
+    return may_shoot_at(ds, a, t, opt)
+
+
+@game_fn
+def distort_shift(ds, k, j, steps, range_step, step_mod):
+    """The change in ``k``'s breath target number at ``j`` when ``k`` perceives the range
+    ``steps`` Range Key steps farther (``steps`` < 0: nearer), within Very Short..Very Long
+    (Distort Range, p.24)."""
+    d = distance(ds[k, F_Q], ds[k, F_R], ds[j, F_Q], ds[j, F_R])
+    if d >= range_step.shape[0]:
+        d = range_step.shape[0] - 1
+    s0 = range_step[d]
+    s1 = s0 + steps
+    if s1 < 0:
+        s1 = 0
+    if s1 > 4:
+        s1 = 4
+    return step_mod[s1] - step_mod[s0]
+
+
+@game_fn
+def heal_part(ds, t, first):
+    """The part Heal's next point goes to ("The points may be allocated to one or many body
+    parts", p.24; never above its starting points): ``first`` while it is below them, else
+    the damaged part with the fewest points left (ties: head, body, tail, wings); -1 when
+    none is damaged."""
+    if 0 <= first < 5 and ds[t, F_DP + first] < ds[t, F_DP0 + first]:
+        return first
+    best = -1
+    for p in range(5):
+        if ds[t, F_DP + p] < ds[t, F_DP0 + p]:
+            if best < 0 or ds[t, F_DP + p] < ds[t, F_DP + best]:
+                best = p
+    return best
+
+
+@game_fn
+def apply_spell_mr(ds, i, scal, opt):
+    """Lethargy and Vigor (p.25) for dragon ``i``'s movement phase: its maneuverability
+    ``F_SPELL_MR`` steps from its rating now, within A..I ("No rating may be lower than I",
+    "No rating may be higher than A"); :func:`refresh` restores it after the phase."""
+    b, c, m = ratings(ds, i, scal)
+    m = m if m < 8 else 8
+    m += ds[i, F_SPELL_MR]
+    if m < 0:
+        m = 0
+    if m > 8:
+        m = 8
+    ds[i, F_MR] = m
+
+
 @game_fn
 def allocate_self_damage(ds, i, pts, mode, scal):
     """The close-combat winner's own 1d6 ("Roll 1d6 and allocate that many points of damage",
@@ -914,4 +1060,10 @@ __all__ = [
     "cc_winner",
     "resolve_close_combat",
     "allocate_self_damage",
+    "spell_claws",
+    "spell_target_number",
+    "may_cast_at",
+    "heal_part",
+    "distort_shift",
+    "apply_spell_mr",
 ]

@@ -34,7 +34,7 @@ import numpy as np
 
 from .. import defaults
 from ..errors import UserError, check_int, check_seed
-from ..rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS, TACTICS
+from ..rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS, SPELLS, TACTICS
 from . import state as S
 from .hexes import DIRECTION_NAMES
 from .tables import S_BOARD_DEPTH, S_BOARD_WIDTH
@@ -45,6 +45,8 @@ PHASES = {
     S.K_EARLY: "movement",
     S.K_RTARGET: "record rider actions",
     S.K_RIDER: "rider actions",
+    S.K_SPELL_REC: "record rider actions",
+    S.K_SPELL: "rider actions",
     S.K_SETUP: "setup",
     S.K_INIT: "initiative",
     S.K_SPEED: "record speed",
@@ -62,6 +64,8 @@ EVENTS = {
     S.K_EARLY: "moves early",
     S.K_RTARGET: "rider targets",
     S.K_RIDER: "rider shot",
+    S.K_SPELL_REC: "spell recorded",
+    S.K_SPELL: "spell",
     S.K_SETUP: "placed",
     S.K_INIT: "initiative",
     S.K_SPEED: "speed",
@@ -242,6 +246,18 @@ def _fumble_text(e: dict, who: str) -> str:
     return out
 
 
+def _arg_text(e: dict) -> str:
+    """A spell's argument, as words (Distort Range, Spin, Heal)."""
+    a = e.get("arg")
+    if e["spell"] == "Distort Range":
+        return " (farther)" if a > 0 else " (nearer)"
+    if e["spell"] == "Spin":
+        return f" ({60 * a:+d} deg)"
+    if e["spell"] == "Heal" and a is not None and 0 <= a < len(PARTS):
+        return f" ({PARTS[a].replace('_', ' ')} first)"
+    return ""
+
+
 def describe(e: dict[str, Any]) -> str:
     """One event as a line of text."""
     who, other, ev = e["dragon"], e.get("other"), e["event"]
@@ -299,6 +315,31 @@ def describe(e: dict[str, Any]) -> str:
         return f"{who} moves earlier in the phase, before {other} (p.15)"
     if ev == "rider targets":
         return f"{who}'s rider records {other} as its target"
+    if ev == "spell recorded":
+        at = "its own dragon" if other == who else other
+        return f"{who}'s Wizard records {e['spell']}{_arg_text(e)} at {at}"
+    if ev == "spell":
+        if e.get("saddlesore"):
+            return f"{who}'s rider is saddlesore: it loses its action this turn (p.25)"
+        if e.get("not_cast"):
+            return f"{who}'s Wizard does not cast {e['spell']}: its target or the Wizard is gone"
+        at = "its own dragon" if e["band"] == "own dragon" else f"{other}"
+        where = "" if e["band"] == "own dragon" else f" (range {e['range']}, {e['band']})"
+        head = (
+            f"{who}'s Wizard casts {e['spell']}{_arg_text(e)} at {at}{where} for {e['cost']} "
+            f"points ({e['magic_left']} left): needs {e['target_number']}, rolls {e['hit_roll']}"
+        )
+        if not e["hit"]:
+            return head + ", misses: the points are lost"
+        if e["spell"] in ("Fireball", "Lightning Bolt"):
+            head += f", hits from {e['side']}: location roll {e['location_roll']} -> {e['part']}"
+            if e["rider_check"] == 7:
+                return head + f", rider check 7: {other}'s rider is killed instead (p.18)"
+            check = "" if e["rider_check"] is None else f", rider check {e['rider_check']}"
+            return f"{head}{check}, damage roll {e['dice_roll']}, {other} loses {e['effect']}"
+        if e["spell"] == "Heal":
+            return f"{head}, heals: roll {e['dice_roll']}, {e['effect']} points restored"
+        return head + f", takes effect ({e['effect']})"
     if ev == "rider shot":
         head = (
             f"{who}'s rider shoots at {other} (range {e['range']}, {e['band']}): needs "
@@ -468,7 +509,17 @@ def events(
             "dragon": nm(i) if kind != S.K_END else None,
             "other": nm(j)
             if kind
-            in (S.K_ENGAGE, S.K_TARGET, S.K_BREATH, S.K_CC, S.K_RTARGET, S.K_RIDER, S.K_EARLY)
+            in (
+                S.K_ENGAGE,
+                S.K_TARGET,
+                S.K_BREATH,
+                S.K_CC,
+                S.K_RTARGET,
+                S.K_RIDER,
+                S.K_EARLY,
+                S.K_SPELL,
+                S.K_SPELL_REC,
+            )
             else None,
         }
         if kind in (S.K_RIDER, S.K_BREATH, S.K_CC):
@@ -557,6 +608,36 @@ def events(
                 fumble_damage_roll=v[18] if not hit and v[17] > 0 else None,
                 fumble_points=v[19] if not hit and v[17] > 0 else None,
             )
+        elif kind == S.K_SPELL_REC:
+            e.update(spell=SPELLS[v[0]], arg=v[1], magic_left=v[2])
+        elif kind == S.K_SPELL:
+            if v[0] < 0:
+                e.update(
+                    spell=SPELLS[v[4]] if v[4] >= 0 else None,
+                    arg=None,
+                    saddlesore=v[0] == -2,
+                    not_cast=v[0] == -1,
+                )
+            else:
+                hit = v[3] == 1
+                dmg = SPELLS[v[0]] in ("Fireball", "Lightning Bolt")
+                e.update(
+                    spell=SPELLS[v[0]],
+                    target_number=v[1],
+                    hit_roll=v[2],
+                    hit=hit,
+                    arg=v[4],
+                    cost=v[5],
+                    magic_left=v[6],
+                    effect=v[7] if hit else 0,
+                    side=SIDES[v[8]] if hit and dmg else None,
+                    location_roll=v[9] if hit and dmg else None,
+                    part=PARTS[v[10]].replace("_", " ") if hit and dmg else None,
+                    dice_roll=v[11] if hit and (dmg or SPELLS[v[0]] == "Heal") else None,
+                    rider_check=v[12] if hit and v[12] > 0 else None,
+                    band=("medium", "long", "own dragon")[v[13]],
+                    range=v[14],
+                )
         elif kind == S.K_RIDER:
             hit = v[2] == 1
             e.update(
@@ -672,6 +753,7 @@ def replay(
     turn_limit: int = defaults.TURN_LIMIT,
     plan_samples: int = defaults.PLAN_SAMPLES,
     rules=None,
+    spells: str = "bot",
 ) -> Replay:
     """Replay game ``game`` of the duel run ``seed`` of ``a`` against ``b`` (the same
     arguments as :func:`~dragonsim.lords.api.duel`, which plays games ``0..n-1``) and return
@@ -682,7 +764,13 @@ def replay(
     game = check_int(game, "game", lo=0, hi=10**12 - 1)
     pols = resolve_policies(policy, policies)
     prep = prepare(
-        a, b, policies=pols, rules=rules, turn_limit=turn_limit, plan_samples=plan_samples
+        a,
+        b,
+        policies=pols,
+        rules=rules,
+        turn_limit=turn_limit,
+        plan_samples=plan_samples,
+        spells=spells,
     )
     names = [prep["a"].name, prep["b"].name]
     if names[0] == names[1]:
@@ -701,6 +789,7 @@ def replay_battle(
     turn_limit: int = defaults.TURN_LIMIT,
     plan_samples: int = defaults.PLAN_SAMPLES,
     rules=None,
+    spells: str = "bot",
 ) -> Replay:
     """Replay game ``game`` of the battle run ``seed`` (the same arguments as
     :func:`~dragonsim.lords.api.battle`: a free-for-all, or team games with ``teams``)."""
@@ -716,6 +805,7 @@ def replay_battle(
         turn_limit=turn_limit,
         plan_samples=plan_samples,
         rules=rules,
+        spells=spells,
     )
     names = [s.name for s in sheets]
     if len(set(names)) < len(names):

@@ -58,9 +58,15 @@ Archer or Crossbow Shooter shoots at in the rider actions phase, p.18; none when
 ``early`` (true, with the advanced rule: the dragon announces at its first chance that it
 moves earlier in the phase, p.15) and ``land`` (true, with the advanced landing rule: the
 move's ``path`` or ``end`` is its flight of speed less 1 points, ending at Very Low, and the
-dragon then lands in the hex ahead, p.17) and ``tactic`` (with the optional tactics, p.22,
+dragon then lands in the hex ahead, p.17), ``tactic`` (with the optional tactics, p.22,
 the tactic it uses if it fights a close combat this turn: Lunge, Slash, Bite, Tail Swing, Fake
-or Defend; each at most five times a game).
+or Defend; each at most five times a game), and with the optional Wizard (rule
+``lords.optional.wizard``) ``spell`` (the spell its Wizard records, by name), ``spell_target``
+(the dragon it is cast at: its own dragon's name for its own dragon) and ``spell_arg`` (Distort
+Range: ``"farther"`` or ``"nearer"``; Spin: the degrees, -120..120 in steps of 60, positive
+to the left, counter-clockwise as facings count, negative to the right; Heal: the part its
+first points go to, ``head``, ``body``, ``tail``, ``left_wing`` or ``right_wing``, the rest
+to the part with the fewest points left).
 
 On the ground (advanced rules, p.17) a dragon records ``speed`` 0 to stay there, and its move
 is the hex and facing it moves to on the ground (``end`` with altitude ``Ground`` or none, or a
@@ -156,6 +162,9 @@ class Move:
     early: bool = False  # move earlier in the phase (advanced rules, p.15)
     land: bool = False  # land after the move's flight (advanced rules, p.17)
     tactic: int = -1  # the close-combat tactic (optional rules, p.22), -1 not given
+    spell: int = -1  # the Wizard's spell (index in SPELLS), -1 none (optional rules, p.24)
+    spell_target: int = -1
+    spell_arg: int = 0
 
 
 @dataclass(frozen=True)
@@ -294,6 +303,9 @@ def _move(spec, where: str, names: list[str]) -> Move:
         "early",
         "land",
         "tactic",
+        "spell",
+        "spell_target",
+        "spell_arg",
         "note",
     }
     extra = sorted(set(spec) - allowed)
@@ -345,7 +357,62 @@ def _move(spec, where: str, names: list[str]) -> Move:
             tactic = TACTICS.index(resolve_name(v, TACTICS, "tactic"))
         except UserError as e:
             raise _err(where, str(e)) from None
-    return Move(speed, path, end, target, engage, side, facing, rider, early, land, tactic)
+    spell, spell_target, spell_arg = _spell(spec, where, names)
+    return Move(
+        speed,
+        path,
+        end,
+        target,
+        engage,
+        side,
+        facing,
+        rider,
+        early,
+        land,
+        tactic,
+        spell,
+        spell_target,
+        spell_arg,
+    )
+
+
+def _spell(spec, where: str, names: list[str]) -> tuple[int, int, int]:
+    """A move's ``spell``, ``spell_target`` and ``spell_arg`` as (spell, target, argument)."""
+    from ..rules.lords import PARTS, SPELLS
+
+    if spec.get("spell") is None:
+        for k in ("spell_target", "spell_arg"):
+            if spec.get(k) is not None:
+                raise _err(where, f"'{k}' goes with a 'spell'")
+        return -1, -1, 0
+    if not isinstance(spec["spell"], str):
+        raise _err(where, f"'spell' must be a spell's name, got {spec['spell']!r}")
+    try:
+        name = resolve_name(spec["spell"], SPELLS, "spell")
+    except UserError as e:
+        raise _err(where, str(e)) from None
+    sp = SPELLS.index(name)
+    if spec.get("spell_target") is None:
+        raise _err(where, f"a spell needs its 'spell_target' (a dragon, or its own for {name})")
+    target = names.index(_name(spec["spell_target"], names, where))
+    arg = spec.get("spell_arg")
+    if name == "Distort Range":
+        if arg not in ("farther", "nearer"):
+            raise _err(where, f"Distort Range needs 'spell_arg' farther or nearer, got {arg!r}")
+        return sp, target, 1 if arg == "farther" else -1
+    if name == "Spin":
+        if isinstance(arg, bool) or not isinstance(arg, int) or arg % 60 or not arg:
+            raise _err(where, f"Spin needs 'spell_arg' degrees: -120, -60, 60 or 120, got {arg!r}")
+        return sp, target, arg // 60  # (the kernel refuses beyond 120 degrees)
+    if name == "Heal":
+        if arg is None:
+            return sp, target, -1
+        if arg not in PARTS:
+            raise _err(where, f"Heal's 'spell_arg' is a part ({', '.join(PARTS)}), got {arg!r}")
+        return sp, target, PARTS.index(arg)
+    if arg is not None:
+        raise _err(where, f"{name} takes no 'spell_arg', got {arg!r}")
+    return sp, target, 0
 
 
 def _name(v, names: list[str], where: str) -> str:
@@ -530,6 +597,9 @@ def decisions_array(sc: Script) -> np.ndarray:
             a[k + S.SR_EARLY] = int(m.early)
             a[k + S.SR_LAND] = int(m.land)
             a[k + S.SR_TACTIC] = m.tactic + 1
+            a[k + S.SR_SPELL] = m.spell
+            a[k + S.SR_SPELL_TARGET] = m.spell_target
+            a[k + S.SR_SPELL_ARG] = m.spell_arg
     return a
 
 
@@ -696,6 +766,16 @@ def _labels(turn_events: list[dict], asked: int, names: list[str], tb) -> list[t
             combat.append((who, f"crash damage roll ({e['dice']}d6, p.22)"))
             if e["rider_roll"] is not None:
                 combat.append((who, "rider's fall roll (1d6, p.22)"))
+        elif e["event"] == "spell" and e.get("hit") is not None:
+            combat.append((who, f"{e['spell']} hit roll (2d6) at {e['other']}"))
+            if e["hit"] and e["location_roll"] is not None:
+                combat.append((who, "location roll (2d6)"))
+                if e["rider_check"] is not None:
+                    combat.append(check)
+                if e["rider_check"] != 7:
+                    combat.append((who, f"{e['spell']} damage roll (1d6, p.24)"))
+            elif e["hit"] and e["spell"] == "Heal":
+                combat.append((who, "Heal roll (1d6, p.24)"))
         elif e["event"] == "rider shot":
             combat.append((who, f"rider's hit roll (2d6) at {e['other']}"))
             if e["hit"]:
@@ -897,6 +977,37 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
             S.SD_WHY_REACH: "it is beyond the rider's long range (Rider Abilities Table, p.18)",
         }[b]
         return [((t, 4), f"{head}'s rider cannot shoot at {sc.names[a]}: {why}")]
+    if code == S.SD_SPELL:
+        from ..rules.lords import SPELLS
+
+        why = {
+            S.SW_NO_WIZARD: "its dragon has no Wizard (or it was killed)",
+            S.SW_POINTS: f"its Wizard has only {c} magic points left ('If there aren't enough "
+            "spell points, the spell cannot be cast', p.18)",
+        }[b]
+        return [((t, 4), f"{head}'s Wizard cannot cast {SPELLS[a]}: {why}")]
+    if code == S.SD_SPELL_TARGET:
+        from ..rules.lords import SPELLS
+
+        why = {
+            S.SW_GONE: "it is not in play",
+            S.SW_ENEMY: f"{SPELLS[b]} is cast at an opponent (p.24)",
+            S.SW_ENGAGED: "that dragon is engaged in close combat with another (p.10; rule "
+            "lords.rider_engaged_targets)",
+            S.SW_REACH: f"it is beyond {SPELLS[b]}'s long range (the Wizard's Spellbook, p.25)",
+        }[c]
+        who_t = sc.names[a] if 0 <= a < len(sc.names) else str(a)
+        return [((t, 4), f"{head}'s Wizard cannot cast {SPELLS[b]} at {who_t}: {why}")]
+    if code == S.SD_SPELL_ARG:
+        from ..rules.lords import SPELLS
+
+        return [
+            (
+                (t, 4),
+                f"{head}'s Wizard cannot cast {SPELLS[a]} with argument {b} (Spin turns up "
+                f"to 120 degrees, p.25)",
+            )
+        ]
     if code == S.SD_LANDING:
         why = (
             f"its flight ends at {ALTITUDES[a] if 0 <= a < len(ALTITUDES) else a}, and a "

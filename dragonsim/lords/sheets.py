@@ -253,8 +253,9 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
     ``rider_at_engaged``, ``rider_at_once``, ``move_early``, and the ground's
     ``crash_very_low``, ``crash_slow``, ``crash_zeroed``, ``landing``; the optional rules'
     ``criticals``, ``fumbles``, ``hit_limit`` and their readings ``crit_in_place``,
-    ``fumble_rider_only``; the tactics' ``tactics`` and its reading ``defend_no_turn``): every
-    place that builds a kernel's options reads them here.
+    ``fumble_rider_only``; the tactics' ``tactics`` and its reading ``defend_no_turn``; the
+    Wizard's spells ``wizard`` and the reading ``dull_to_blunt``): every place that builds a
+    kernel's options reads them here.
 
     >>> on = sorted(k for k, v in rule_switches("advanced").items() if v)
     >>> on[:6]
@@ -285,6 +286,8 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
         "fumble_rider_only": r.get("lords.fumble_rider") == "rider-only",
         "tactics": bool(r.get("lords.optional.tactics")),
         "defend_no_turn": r.get("lords.defend_win") == "no-turn",
+        "wizard": bool(r.get("lords.optional.wizard")),
+        "dull_to_blunt": r.get("lords.dull_floor") == "Blunt",
     }
 
 

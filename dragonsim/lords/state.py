@@ -41,7 +41,7 @@ F_CLAW0 = 25  # tooth-and-claw step on the sheet
 F_MR0 = 26  # maneuverability index on the sheet
 F_MIN = 27  # minimum speed
 F_MAX0 = 28  # maximum speed on the sheet
-F_RIDER = 29
+F_RIDER = 29  # 0 none, 1 Lancer, 2 Javelin Thrower, 3 Archer, 4 Crossbow Shooter, 5 Wizard
 F_BREATH = 30  # current breath step (after serious head damage)
 F_CLAW = 31  # current tooth-and-claw step
 F_MR = 32  # current maneuverability index
@@ -68,7 +68,24 @@ F_HIT_BY = 49  # damaging breath attacks suffered this turn (the three-hit limit
 F_ENGAGER = 50  # the dragon that engaged (the fight's attacker), on both of the pair; -1 none
 F_TAC_USED = 51  # 51..56: times each tactic (Lunge .. Defend) was used since the last reset
 F_TACTIC = 57  # the tactic of this dragon's last close combat, -1 none
-NF = 58
+# the Wizard and its spells (optional rules, pp. 18, 24-25)
+F_MAGIC = 58  # magic points left ("Each Wizard begins the game with 60 magic points", p.18)
+F_SPELL = 59  # spell recorded this turn (index into rules.lords.SPELLS), -1 none
+F_STARGET = 60  # the spell's recorded target
+F_SARG = 61  # the spell's argument (Distort Range +1 / -1 steps, Spin hexsides, Heal's part)
+F_SHIELD = 62  # Force Shield points still to absorb (until the next rider actions phase)
+F_SPELL_CLAW = 63  # tooth-and-claw steps from Dull (-1) and Sharpen (+1), to the next rider phase
+F_DISTORT = 64  # range steps the dragon's breath perceives its target off by (Distort Range)
+F_SORE = 65  # 1: Saddlesore: the rider loses its next rider action
+F_SPELL_MR = 66  # maneuverability steps for the next movement phase (+2 Lethargy, -2 Vigor)
+F_QUICKEN = 67  # 1: Quicken for the next record-speed phase
+F_SLOW = 68  # 1: Slow for the next record-speed phase
+F_ABSORBED = 69  # damage points Force Shields absorbed on this dragon this game
+F_SPENT = 70  # magic points spent this game
+F_HEALED = 71  # damage points Heal restored to this dragon this game
+NF = 72
+
+RIDER_LANCER, RIDER_WIZARD = 1, 5
 
 #: body parts, in the order of the ``F_DP`` / ``F_DP0`` columns
 PART_HEAD, PART_BODY, PART_TAIL, PART_LEFT_WING, PART_RIGHT_WING = range(5)
@@ -102,7 +119,14 @@ OPT_CRIT_IN_PLACE = 19  # 1: double / triple damage in place of the hit (reading
 OPT_FUMBLE_RIDER_ONLY = 20  # 1: with a rider only the rider check (reading), 0: then the table
 OPT_TACTICS = 21  # 1: close-combat tactics (optional rules, p.22)
 OPT_DEFEND_NO_TURN = 23  # 1: a Defend win turns neither dragon (reading lords.defend_win)
-N_OPT = 24
+# the Wizard's spells (optional rules, pp. 18, 24-25)
+OPT_WIZARD = 22  # 1: a Wizard casts one spell a turn in the rider actions phase
+OPT_SPELL_POLICY = 25  # how Wizards choose their spells: SP_BOT, SP_NEVER or SP_RANDOM
+OPT_DULL_FLOOR = 26  # the claw step Dull never forces below (reading lords.dull_floor): 1 Dull
+N_OPT = 27
+#: the spell policies (``OPT_SPELL_POLICY``; run option ``spells``)
+SP_BOT, SP_NEVER, SP_RANDOM = range(3)
+SPELL_POLICIES = ("bot", "never", "random")
 
 
 def default_options(
@@ -130,6 +154,9 @@ def default_options(
     fumble_rider_only: bool = False,
     tactics: bool = False,
     defend_no_turn: bool = False,
+    wizard: bool = False,
+    spell_policy: int = SP_BOT,
+    dull_to_blunt: bool = False,
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
@@ -156,6 +183,9 @@ def default_options(
     o[OPT_FUMBLE_RIDER_ONLY] = int(fumble_rider_only)
     o[OPT_TACTICS] = int(tactics)
     o[OPT_DEFEND_NO_TURN] = int(defend_no_turn)
+    o[OPT_WIZARD] = int(wizard)
+    o[OPT_SPELL_POLICY] = int(spell_policy)
+    o[OPT_DULL_FLOOR] = 0 if dull_to_blunt else 1
     return o
 
 
@@ -247,7 +277,58 @@ C_LUNGE_FACES = C_LUNGE_SUM + 1  # + face - 1
 C_DEFEND_WINS = C_LUNGE_FACES + 6
 C_BOTH_DEFEND = C_DEFEND_WINS + 1
 C_TACTIC_RESETS = C_BOTH_DEFEND + 1
-N_COUNTERS = C_TACTIC_RESETS + 1
+# the Wizard's spells (optional rules, pp. 18, 24-25), by spell (+ its index in SPELLS): the
+# casts (to-hit rolls) and hits, the casts and hits on the caster's own dragon, casts and hits
+# by target number, the magic points spent, each spell's effect size (SPELL_EFFECT_SIZE says
+# what) and its square, the d6 faces rolled by Fireball, Lightning Bolt and Heal (+ 6 * k +
+# face - 1), the recorded spells not cast (the target gone or the caster's rider killed), and
+# the rider actions Saddlesore took (an action recorded and lost)
+N_SPELLS = 13
+C_SPELLS = C_TACTIC_RESETS + 1  # + spell
+C_SPELL_HITS = C_SPELLS + N_SPELLS  # + spell
+C_SPELL_SELF = C_SPELL_HITS + N_SPELLS  # casts on its own dragon
+C_SPELL_SELF_HITS = C_SPELL_SELF + 1
+C_SPELL_TN_TRIES = C_SPELL_SELF_HITS + 1  # + target number (clamped; its own dragon's 7 too)
+C_SPELL_TN_HITS = C_SPELL_TN_TRIES + N_TN
+C_SPELL_POINTS = C_SPELL_TN_HITS + N_TN  # magic points spent
+C_SPELL_FX = C_SPELL_POINTS + 1  # + spell: the effect's size
+C_SPELL_FX_SQ = C_SPELL_FX + N_SPELLS  # + spell
+C_SPELL_D6 = C_SPELL_FX_SQ + N_SPELLS  # + 6 * (0 Fireball, 1 Lightning Bolt, 2 Heal) + face - 1
+C_SPELL_LOST = C_SPELL_D6 + 18  # recorded spells not cast
+C_SORE_LOST = C_SPELL_LOST + 1  # rider actions lost to Saddlesore
+N_COUNTERS = C_SORE_LOST + 1
+#: what C_SPELL_FX counts, by spell
+SPELL_EFFECT_SIZE = (
+    "to-hit change of the target's breath (sum over its breaths)",
+    "tooth-and-claw steps taken",
+    "damage points taken",
+    "damage points absorbed (counted when the shield ends)",
+    "damage points restored",
+    "maneuverability steps (taken in the next movement phase)",
+    "damage points taken",
+    "speed points above the limit without it (the next record-speed phase)",
+    "1 when cast on a rider",
+    "tooth-and-claw steps given",
+    "speed points below the limit without it (the next record-speed phase)",
+    "hexsides turned",
+    "maneuverability steps (given in the next movement phase)",
+)
+#: the spells by their index in SPELLS
+(
+    SPELL_DISTORT,
+    SPELL_DULL,
+    SPELL_FIREBALL,
+    SPELL_SHIELD,
+    SPELL_HEAL,
+    SPELL_LETHARGY,
+    SPELL_BOLT,
+    SPELL_QUICKEN,
+    SPELL_SADDLESORE,
+    SPELL_SHARPEN,
+    SPELL_SLOW,
+    SPELL_SPIN,
+    SPELL_VIGOR,
+) = range(13)
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
@@ -319,6 +400,13 @@ CRITICAL_EFFECTS = (
 #: the attacker (the dragon that engaged), ``L_A + 18`` the resets after this fight's uses (1
 #: the attacker's, 2 the defender's, 3 both). Both Defend: ``L_A`` = -1 with rolls 0 (none).
 MK_FLY, MK_TAKE_OFF, MK_LAND, MK_GROUND = range(4)
+#: the Wizard (optional rules, pp. 18, 24-25): a spell recorded (``K_SPELL_REC``; ``L_A``:
+#: spell, argument, magic points left) and a spell cast (``K_SPELL``; ``L_A``: spell, target
+#: number, hit roll, hit, argument, cost, magic points left after, the effect's size, side,
+#: location roll, part, d6 rolled, rider check's 2d6 (0: none), band 0 medium 1 long 2 own
+#: dragon, distance; ``L_A`` = -1: not cast, its target gone or its rider killed). A
+#: rider action lost to Saddlesore is a ``K_SPELL`` row with ``L_A + 0`` = -2 and ``L_J`` -1.
+K_SPELL, K_SPELL_REC = 15, 16
 
 # ---- scripted games (:mod:`dragonsim.lords.script`) --------------------------------------------
 # A scripted game plays with two arrays in place of its game and policy streams (``Work.gst``
@@ -374,7 +462,10 @@ SR_RIDER = 11  # the rider's target (advanced rules, p.18), -1 none
 SR_EARLY = 12  # 1: move earlier in the phase, at the first chance (advanced rules, p.15)
 SR_LAND = 13  # 1: land after the move (its last point, forward 1 hex from Very Low, p.17)
 SR_TACTIC = 14  # the close-combat tactic + 1 (optional rules, p.22), 0 not given
-N_SR = 15
+SR_SPELL = 15  # the Wizard's spell (index in SPELLS), -1 none
+SR_SPELL_TARGET = 16  # its target (the caster itself for its own dragon)
+SR_SPELL_ARG = 17  # Distort Range: +1 farther / -1 nearer; Spin: hexsides -2..2; Heal: first part
+N_SR = 18
 SR_PATH, SR_END = 0, 1
 SD_OK = 0
 SD_NO_MOVE = 1  # the script gives the dragon no move this turn
@@ -388,6 +479,10 @@ SD_SIDE = 8  # a corner's side not given or not one of the two (A side 1, B side
 SD_RIDER = 9  # the rider cannot shoot at its target (A target, B why: SD_WHY_*)
 SD_WHY_ENGAGED, SD_WHY_TARGET_ENGAGED, SD_WHY_GONE, SD_WHY_ARC, SD_WHY_SELF = range(5)
 SD_WHY_NO_RIDER, SD_WHY_REACH = 5, 6  # no rider that shoots; out of the rider's long range
+SD_SPELL = 13  # the spell cannot be cast (A spell, B why: SW_*)
+SD_SPELL_TARGET = 14  # the spell cannot be cast at its target (A target, B spell, C why: SW_*)
+SD_SPELL_ARG = 15  # the spell's argument is not one the spell takes (A spell, B argument)
+SW_NO_WIZARD, SW_POINTS, SW_GONE, SW_REACH, SW_ENGAGED, SW_ENEMY, SW_SELF = range(7)
 SD_LANDING = 10  # a landing the rules do not allow (A altitude the flight ends at, B 0 / 1 the
 # hex ahead is on / off the board or taken)
 SD_TACTIC = 11  # a close combat with tactics and the script gives the dragon none

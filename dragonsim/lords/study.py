@@ -788,6 +788,7 @@ def tournament(
     records=None,
     backend: str = "local",
     dask_client=None,
+    spells: str = "bot",
 ):
     """Round robin: every pair plays ``n`` games (each side first-listed in half of them).
 
@@ -813,10 +814,13 @@ def tournament(
     ``backend``, ``dask_client``: where the blocks run (``"dask"`` with a
     ``distributed.Client``: blocks as tasks on its workers), as for
     :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
+
+    ``spells``: the Wizards' spell policy under the optional Wizard (``"bot"``, ``"never"``,
+    ``"random"``; :func:`~dragonsim.lords.api.duel`).
     """
     from ..report import manifest
     from ..runner import n_or_precision
-    from .api import _rules, resolve_policies
+    from .api import _rules, check_spells, resolve_policies
     from .sheets import sheet
 
     n, cap = n_or_precision(n, precision, max_n)
@@ -824,6 +828,7 @@ def tournament(
         raise UserError(
             "checkpoints and records are not supported with a precision target; give n instead"
         )
+    check_spells(spells)
     if isinstance(dragons, str) or not isinstance(dragons, Sequence):
         raise UserError(f"dragons must be a list of two or more dragons, got {dragons!r}")
     if not 2 <= len(dragons) <= MAX_ENTRANTS:
@@ -847,6 +852,7 @@ def tournament(
             "seed": seed,
             "n": n,
             "rules_hash": rs.hash,
+            **({} if spells == "bot" else {"spells": spells}),
         },
     )
     file = None
@@ -912,6 +918,7 @@ def tournament(
                     progress,
                     backend,
                     dask_client,
+                    spells,
                 )
                 played = n_k
                 taken[q] = look
@@ -972,6 +979,7 @@ def tournament(
             seed=seed,
             n_per_pair=n,
             policy=policy,
+            spells=spells,
             precision=None if prun is None else prun.to_dict(),
             interrupted=interrupted,
         ),
@@ -1005,6 +1013,7 @@ def _play_pair(
     progress,
     backend="local",
     dask_client=None,
+    spells="bot",
 ):
     """Add games ``start..stop-1`` of pair ``(i, j)`` to ``got`` (draws half) and their wins
     (no draws) to ``strict`` (``[i's, j's]``): the first
@@ -1021,7 +1030,7 @@ def _play_pair(
         m = hi - lo
         if m == 0:
             continue
-        prep = prepare(sheets[first], sheets[second], policies=pols, rules=rs)
+        prep = prepare(sheets[first], sheets[second], policies=pols, rules=rs, spells=spells)
         sec = None if ck is None else ck.section(f"{first}-{second}")
         on_block, runrec = None, None
         if file is not None:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..rules import RuleSet, lords_rules
-from ..rules.lords import BODIES, MRS, PART_CODES, RIDERS, TACTICS, WINGS
+from ..rules.lords import BODIES, MRS, PART_CODES, RIDERS, SPELLS, TACTICS, WINGS
 from .state import CRITICAL_EFFECTS
 
 # indices into KernelTables.scalars
@@ -70,7 +70,51 @@ S_HIT_LIMIT = 45  # damaging breath attacks a dragon may suffer a turn
 # close-combat tactics (optional rules, p.22; rule lords.tactic_uses)
 S_TACTIC_USES = 46  # times each tactic may be used ...
 S_TACTIC_RESET = 47  # ... until this many check marks in all, when all are erased
-N_SCALARS = 48
+# the Wizard (optional rules, p.18; rule lords.wizard); 48..51 are left free
+S_MAGIC_POINTS = 52  # a Wizard's magic points at the start of a game
+S_SELF_TARGET = 53  # the number to roll to cast a spell on its own dragon
+# Quicken and Slow (p.25; rule lords.spell_effects), read by the speed limits
+S_QUICKEN_OVER_LAST = 54
+S_QUICKEN_ALLOWANCE = 55
+S_QUICKEN_OVER_MAX = 56
+S_SLOW_OVER_MIN = 57
+N_SCALARS = 64  # (58..63 are left free)
+
+#: indices into ``KernelTables.spell_fx`` (rule lords.spell_effects, pp. 24-25)
+SPELL_FX_KEYS = (
+    "fireball_dice",
+    "fireball_plus",
+    "bolt_dice",
+    "bolt_plus",
+    "shield",
+    "heal_dice",
+    "heal_plus",
+    "mr_steps",
+    "quicken_over_last",
+    "quicken_allowance",
+    "quicken_over_max",
+    "slow_over_min",
+    "spin_hexsides",
+    "range_steps",
+    "claw_steps",
+)
+(
+    SX_FIREBALL_DICE,
+    SX_FIREBALL_PLUS,
+    SX_BOLT_DICE,
+    SX_BOLT_PLUS,
+    SX_SHIELD,
+    SX_HEAL_DICE,
+    SX_HEAL_PLUS,
+    SX_MR_STEPS,
+    SX_QUICKEN_OVER_LAST,
+    SX_QUICKEN_ALLOWANCE,
+    SX_QUICKEN_OVER_MAX,
+    SX_SLOW_OVER_MIN,
+    SX_SPIN_HEXSIDES,
+    SX_RANGE_STEPS,
+    SX_CLAW_STEPS,
+) = range(15)
 
 #: ``KernelTables.alt_mod`` holds the modifiers by altitude steps apart (0..5), then at this
 #: index the grounded attacker's (rule lords.ground_attacker_mod, p.19)
@@ -106,6 +150,10 @@ class KernelTables(NamedTuple):
     scalars: np.ndarray  # [N_SCALARS], see S_* constants
     critical: np.ndarray  # [13] 2d6 -> effect (state.CE_*); rows 0, 1 = CE_NONE
     fumble: np.ndarray  # [13, 2] 2d6 -> (d6 of damage, part); rows 0, 1 = (0, -1)
+    spells: np.ndarray  # [13, 3] by spell (SPELLS order): cost, medium range, long range
+    spell_fx: np.ndarray  # [15] the spells' numbers (SX_* indices)
+    range_step: np.ndarray  # [len(range_mod)] the Range Key's step 0 Very Short..4 Very Long
+    step_mod: np.ndarray  # [5] the range modifier by step (Distort Range)
 
 
 def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
@@ -208,6 +256,23 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
     tu = r.get("lords.tactic_uses")
     s[S_TACTIC_USES] = tu["per_tactic"]
     s[S_TACTIC_RESET] = tu["reset_after"]
+    wz = r.get("lords.wizard")
+    s[S_MAGIC_POINTS] = wz["magic_points"]
+    s[S_SELF_TARGET] = wz["self_target"]
+    sp = r.get("lords.spells")
+    spells = np.array([sp[name] for name in SPELLS], dtype=i64)
+    fx = r.get("lords.spell_effects")
+    spell_fx = np.array([fx[k] for k in SPELL_FX_KEYS], dtype=i64)
+    s[S_QUICKEN_OVER_LAST] = fx["quicken_over_last"]
+    s[S_QUICKEN_ALLOWANCE] = fx["quicken_allowance"]
+    s[S_QUICKEN_OVER_MAX] = fx["quicken_over_max"]
+    s[S_SLOW_OVER_MIN] = fx["slow_over_min"]
+    steps = ("Very Short", "Short", "Medium", "Long", "Very Long")
+    range_step = np.full(len(range_mod), len(steps) - 1, dtype=i64)
+    range_step[0] = 0
+    for d in range(1, min(len(range_mod), 7)):
+        range_step[d] = steps.index(rk.get(d, "Very Long"))
+    step_mod = np.array([rm[k] for k in steps], dtype=i64)
     ch = r.get("lords.critical_hits")
     critical = np.zeros(13, dtype=i64)
     fumble = np.zeros((13, 2), dtype=i64)
@@ -244,4 +309,8 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
         scalars=s,
         critical=critical,
         fumble=fumble,
+        spells=spells,
+        spell_fx=spell_fx,
+        range_step=range_step,
+        step_mod=step_mod,
     )

@@ -596,7 +596,7 @@ def _rules() -> list[Rule]:
             "initiative order from lowest to highest, even while their dragon is engaged (p.18). "
             "Ranges and damage are lords.riders (the Rider Abilities Table), the to-hit "
             "lords.rider_to_hit; the readings lords.rider_engaged_targets and "
-            "lords.rider_effects. The Wizard's spells are optional rules (p.19), not played.",
+            "lords.rider_effects. The Wizard's spells are the optional lords.optional.wizard.",
             "rider actions (advanced rules)",
         ),
         R(
@@ -659,6 +659,88 @@ def _rules() -> list[Rule]:
             "turn is not rolled (and its dragon does not breathe at all). An attack 'does "
             "damage' when its target lost points (a critical's extra damage counts).",
             "breath combat (optional rules)",
+        ),
+        R(
+            "lords.optional.wizard",
+            False,
+            _P,
+            "The Wizard (p.18) and the Wizard's Spellbook (pp. 24-25): 'Each Wizard begins the "
+            "game with 60 magic points'; 'Wizards must also record ... which spell they will "
+            "cast during the upcoming rider actions phase' (p.15), so every spell and its target "
+            "is recorded before any rider acts, and cast in the rider actions phase in "
+            "initiative order; 'A Wizard can only try to cast one spell each turn'; 'the Wizard "
+            "must roll to hit just like the other riders ... for every target and spell, even "
+            "... on their own dragons or allied dragons' (lords.rider_to_hit with the spell's "
+            "medium and long range, lords.spells; on its own dragon 'roll a 7 or more', sizes "
+            "ignored, lords.wizard); 'immediately deduct the cost'; 'If there aren't enough "
+            "spell points, the spell cannot be cast'; 'If a Wizard misses ... the spell fails "
+            "and the points are lost'; 'each spell lasts until the beginning of the next rider "
+            "actions phase' (p.24). A recorded spell whose target left play, or whose Wizard was "
+            "killed, before its turn is not cast (no points spent). Readings where the text is "
+            "silent: the damage spells are cast at enemies ('at an opponent'), resolved as a "
+            "rider's attack: the direction template from the caster, the 2d6 location, the "
+            "rider check of a body hit (lords.advanced.rider_deaths), no critical or fumble; "
+            "Distort Range shifts the breath of the dragon it hits one step of the Range Key "
+            "either way, the caster's choice, within Very Short..Very Long (its rider's attacks "
+            "are not breath); Dull and Sharpen one tooth-and-claw step (the reading "
+            "lords.dull_floor); Force Shield absorbs every damage the dragon takes until the "
+            "next rider actions phase (breath, riders, spells, close combat, its own close-"
+            "combat 1d6, fumbles and crashes), two shields add; Heal 1d6+3 points, each to a "
+            "damaged part, never above its starting points (the bot: to the part with the "
+            "fewest points left; serious damage effects are recomputed); Saddlesore takes the "
+            "target rider's next rider action (this turn when it acts later in the order, else "
+            "next turn; a Lancer acts in close combat and is not affected); Spin turns the "
+            "target up to 120 deg either way at once (its turning this turn unaffected). "
+            "Lethargy and Vigor move the maneuverability two steps (within A..I) for the "
+            "dragon's next movement phase only (turning, not its close combat modifier); "
+            "Quicken lets the next recorded speed be 5 above the last one (+2 to the allowance "
+            "with lords.advanced.acceleration), up to 2 above the maximum; Slow caps the next "
+            "one at the minimum + 2. The numbers are lords.spell_effects. Off: a Wizard only "
+            "rides (and can be killed by a body hit, p.18).",
+            "rider actions, breath combat, close combat, record speed, movement (optional rules)",
+        ),
+        R(
+            "lords.spell_effects",
+            {
+                "fireball_dice": 1,
+                "fireball_plus": 3,
+                "bolt_dice": 1,
+                "bolt_plus": 0,
+                "shield": 10,
+                "heal_dice": 1,
+                "heal_plus": 3,
+                "mr_steps": 2,
+                "quicken_over_last": 5,
+                "quicken_allowance": 2,
+                "quicken_over_max": 2,
+                "slow_over_min": 2,
+                "spin_hexsides": 2,
+                "range_steps": 1,
+                "claw_steps": 1,
+            },
+            _P,
+            "The Wizard's Spellbook (pp. 24-25): Fireball 'inflicting 1d6+3 points of damage', "
+            "Lightning Bolt '1d6 points of damage', Force Shield 'will absorb 10 points of "
+            "damage', Heal 'restores 1d6+3 damage points', Lethargy 'drop two maneuverability "
+            "steps' (Vigor 'as if ... 2 steps higher'), Quicken 'a speed 5 points greater than "
+            "its previous turn's speed', '+2 to the dragon's acceleration allowance', 'up to 2 "
+            "greater than its maximum speed', Slow 'only up to 2 greater than its minimum "
+            "speed', Spin 'turn the target up to 120 deg', Distort Range 'by one step', Dull and "
+            "Sharpen one step",
+            "rider actions (optional wizard)",
+            bounds=(0, 60),
+        ),
+        R(
+            "lords.dull_floor",
+            "Dull",
+            _A,
+            "Dull: 'Sharp claws will do damage like Blunt claws. No sharpness rating may be "
+            "forced below Dull' (p.24): the example names Blunt, the limit Dull. 'Dull' "
+            "(default, the limit as printed): one step down but never below Dull (Sharp and "
+            "better lose a step; Dull and Blunt claws are unchanged); 'Blunt': one step down to "
+            "the lowest rating (Dull becomes Blunt).",
+            "close combat (optional wizard)",
+            choices=("Dull", "Blunt"),
         ),
         R(
             "lords.optional_combat",
@@ -985,6 +1067,7 @@ PRESETS["advanced+optional"] = {
     "lords.optional.fumbles": True,
     "lords.optional.multiple_hits": True,
     "lords.optional.tactics": True,
+    "lords.optional.wizard": True,
 }
 
 #: The advanced rules (pp. 15-19, 22) not yet in the engine: ``--rules advanced`` does not
@@ -992,18 +1075,11 @@ PRESETS["advanced+optional"] = {
 TO_COME: tuple[tuple[str, str], ...] = (
     ("banking", "twice the 60 degree cost, altitude lost for two banks in sequence (p.16)"),
     ("turning between move phases", "same direction, paying the balance (p.16)"),
-    (
-        "Wizard",
-        "spells are the optional rules (p.19); until then a Wizard rider only rides (and can "
-        "be killed by a body hit, p.18)",
-    ),
 )
 
 #: The optional rules (pp. 19-25) not yet in the engine: ``--rules advanced+optional`` does
 #: not play them, and ``python -m dragonsim rules`` lists them.
-OPTIONAL_TO_COME: tuple[tuple[str, str], ...] = (
-    ("Wizard's spells", "60 magic points, one spell a turn, the 13 spells of the Spellbook (p.25)"),
-)
+OPTIONAL_TO_COME: tuple[tuple[str, str], ...] = ()
 
 #: switches renamed since earlier versions: old key (0 or 1) -> new key (false or true); the
 #: old name is still read, and recorded under the new one

@@ -23,12 +23,13 @@ from ... import _kernels
 from ..._kernels import game_fn, guard_caches
 from .. import mechanics, movetables, state, tables
 from ..mechanics import can_engage
-from ..state import F_ENG, F_RIDER
+from ..state import F_ENG, F_RIDER, OPT_SPELL_POLICY, RIDER_WIZARD, SP_NEVER, SP_RANDOM
 from . import FAMILIES, FAMILY_RANDOM
 from . import plan as _plan
 from . import planner as _planner
 from . import random as _random_bot
 from . import scripted as _scripted
+from . import spells as _spells
 from . import tactics as _tactics
 from .planner import (
     plan_engage,
@@ -66,9 +67,11 @@ from .scripted import (
     script_rider_target,
     script_side,
     script_speed,
+    script_spell,
     script_tactic,
     script_target,
 )
+from .spells import pick_spell, plan_spell
 from .tactics import pick_tactic, plan_tactic
 
 
@@ -388,6 +391,24 @@ def choose_rider_target(
 
 
 @game_fn(inline="always")
+def choose_spell(ds, i, tb, range_mod, opt, pst):
+    """The spell dragon ``i``'s Wizard records in the Record Rider Actions phase ("Wizards must
+    also record on their player's game log which spell they will cast", p.15), its target and
+    argument: ``(spell, target, argument)``, ``(-1, -1, 0)`` for none. The run's spell policy
+    (``OPT_SPELL_POLICY``, :mod:`.spells`) decides for every bot family alike."""
+    if pst.shape[0] > 1:
+        return script_spell(ds, i, tb, opt, pst)
+    if ds[i, F_RIDER] != RIDER_WIZARD:
+        return -1, -1, 0
+    pol = opt[OPT_SPELL_POLICY]
+    if pol == SP_NEVER:
+        return -1, -1, 0
+    if pol == SP_RANDOM:
+        return pick_spell(ds, i, tb, opt, pst)
+    return plan_spell(ds, i, tb, range_mod, opt)
+
+
+@game_fn(inline="always")
 def choose_side(pid, ds, a, t, side1, side2, alloc, pst):
     """One of two direction-template sides (a line through a corner): the attacker ``a``
     chooses."""
@@ -429,6 +450,7 @@ guard_caches(
         _planner,
         _random_bot,
         _scripted,
+        _spells,
         _tactics,
         mechanics,
         movetables,

@@ -27,24 +27,30 @@ from ..mechanics import (
     crashes_by_damage,
     ground_fits,
     is_enemy,
+    may_cast_at,
     may_shoot_at,
     move_fits_exact,
     occupant,
     rider_target_number,
+    spell_target_number,
     target_number,
 )
 from ..movetables import PK_F_END, PK_RQ, PK_RR
 from ..state import (
+    F_ALIVE,
     F_ALT,
     F_ENG,
     F_F,
+    F_MAGIC,
     F_MR,
     F_Q,
     F_R,
     F_RIDER,
     F_TAC_USED,
+    F_TEAM,
     N_SR,
     N_TACTICS,
+    RIDER_WIZARD,
     SD_COUNT,
     SD_DRAGONS,
     SD_ENGAGE,
@@ -63,6 +69,9 @@ from ..state import (
     SD_ROWS,
     SD_SIDE,
     SD_SPEED,
+    SD_SPELL,
+    SD_SPELL_ARG,
+    SD_SPELL_TARGET,
     SD_TACTIC,
     SD_TACTIC_USED,
     SD_TARGET,
@@ -75,6 +84,11 @@ from ..state import (
     SD_WHY_REACH,
     SD_WHY_SELF,
     SD_WHY_TARGET_ENGAGED,
+    SPELL_BOLT,
+    SPELL_DISTORT,
+    SPELL_FIREBALL,
+    SPELL_HEAL,
+    SPELL_SPIN,
     SR_ALT,
     SR_EARLY,
     SR_ENGAGE,
@@ -89,10 +103,19 @@ from ..state import (
     SR_RIDER,
     SR_SIDE,
     SR_SPEED,
+    SR_SPELL,
+    SR_SPELL_ARG,
+    SR_SPELL_TARGET,
     SR_TACTIC,
     SR_TARGET,
+    SW_ENEMY,
+    SW_ENGAGED,
+    SW_GONE,
+    SW_NO_WIZARD,
+    SW_POINTS,
+    SW_REACH,
 )
-from ..tables import S_TACTIC_USES
+from ..tables import S_BASE_TO_HIT, S_TACTIC_USES, SX_RANGE_STEPS, SX_SPIN_HEXSIDES
 
 
 @game_fn
@@ -414,6 +437,60 @@ def script_tactic(ds, i, scal, pst):
         if ds[i, F_TAC_USED + kk] < lim:
             return np.int64(kk)
     return np.int64(0)
+
+
+@game_fn
+def script_spell(ds, i, tb, opt, pst):
+    """The spell the script records for dragon ``i``'s Wizard: ``(spell, target, argument)``,
+    ``(-1, -1, 0)`` for none. A Wizard with the points for it ("If there aren't enough spell
+    points, the spell cannot be cast", p.18), a target in play within the spell's long range
+    that the rules allow (:func:`~dragonsim.lords.mechanics.may_cast_at`), and an argument
+    the spell takes (Distort Range one step either way, Spin up to 120 deg, Heal a part)."""
+    k = _row(pst, i)
+    if k < 0:
+        return np.int64(-1), np.int64(-1), np.int64(0)
+    sp = _get(pst, k + SR_SPELL)
+    if sp < 0:
+        return np.int64(-1), np.int64(-1), np.int64(0)
+    t = _get(pst, k + SR_SPELL_TARGET)
+    arg = _get(pst, k + SR_SPELL_ARG)
+    none = (np.int64(-1), np.int64(-1), np.int64(0))
+    if ds[i, F_RIDER] != RIDER_WIZARD:
+        _error(pst, SD_SPELL, i, sp, SW_NO_WIZARD, 0)
+        return none
+    if tb.spells[sp, 0] > ds[i, F_MAGIC]:
+        _error(pst, SD_SPELL, i, sp, SW_POINTS, ds[i, F_MAGIC])
+        return none
+    why = -1
+    if t < 0 or t >= ds.shape[0] or ds[t, F_ALIVE] == 0:
+        why = SW_GONE
+    elif (sp == SPELL_FIREBALL or sp == SPELL_BOLT) and (t == i or ds[t, F_TEAM] == ds[i, F_TEAM]):
+        why = SW_ENEMY
+    elif not may_cast_at(ds, i, t, sp, opt):
+        why = SW_ENGAGED
+    else:
+        scal = tb.scalars
+        tn, band = spell_target_number(
+            ds, i, t, sp, scal[S_BASE_TO_HIT], tb.alt_mod, tb.spells, scal
+        )
+        if tn < 0:
+            why = SW_REACH
+    if why >= 0:
+        _error(pst, SD_SPELL_TARGET, i, t, sp, why)
+        return none
+    ok = arg == 0
+    if sp == SPELL_DISTORT:
+        st = tb.spell_fx[SX_RANGE_STEPS]
+        ok = arg == st or arg == -st
+    elif sp == SPELL_SPIN:
+        h = tb.spell_fx[SX_SPIN_HEXSIDES]
+        ok = arg != 0 and -h <= arg <= h
+    elif sp == SPELL_HEAL:
+        ok = -1 <= arg <= 4
+    if not ok:
+        _error(pst, SD_SPELL_ARG, i, sp, arg, 0)
+        return none
+    return sp, t, arg
 
 
 guard_caches(sys.modules[__name__], [hexes, mechanics, movetables, state, tables, _kernels])
