@@ -475,7 +475,8 @@ def test_each_optional_switch_alone_reaches_the_kernel():
 
 def test_duel_advanced_optional_from_the_command_line(capsys):
     """``duel ... --rules advanced+optional --json`` plays it and the manifest records the
-    switches; ``rules`` lists the preset and the optional rules still to come."""
+    switches; ``rules`` lists the preset and its switches, and no optional rule is left to come
+    (the tactics and the Wizard's spells were the last)."""
     argv = ["duel", "Reaper", "Ozonic", "-n", "200", "--rules", "advanced+optional", "--json"]
     assert main(argv) == 0
     opts = json.loads(capsys.readouterr().out)["manifest"]["options"]
@@ -483,4 +484,5 @@ def test_duel_advanced_optional_from_the_command_line(capsys):
     assert main(["rules", "--game", "lords"]) == 0
     out = capsys.readouterr().out
     assert "lords.optional.critical_hits" in out and "advanced+optional" in out
-    assert "optional rules still to come" in out and "tactics" in out
+    assert "lords.optional.tactics" in out and "lords.optional.wizard" in out
+    assert "optional rules still to come" not in out
