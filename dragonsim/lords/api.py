@@ -140,6 +140,7 @@ def prepare(
         tb.turn_cost,
         mrs=game_mrs((sa.mr_i, sb.mr_i), tb, rs),
         edges=edge_exact(policies),
+        bank=MT.banking_of(rs),
     )
     dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
     scen = (
@@ -890,6 +891,9 @@ def duel(
             "hit_limit": bool(args[2][S.OPT_HIT_LIMIT]),
             "crit_in_place": bool(args[2][S.OPT_CRIT_IN_PLACE]),
             "fumble_rider_only": bool(args[2][S.OPT_FUMBLE_RIDER_ONLY]),
+            "banking": bool(args[2][S.OPT_BANKING]),
+            "bank_very_low_any": bool(args[2][S.OPT_BANK_VERY_LOW_ANY]),
+            "bank_hex_forward": bool(args[2][S.OPT_BANK_HEX_FORWARD]),
             "range_mod": True,
         },
         scenario=None if scenario is None else np.asarray(scenario).tolist(),
@@ -1164,6 +1168,7 @@ def battle_setup(
         tb.turn_cost,
         mrs=game_mrs([s.mr_i for s in sheets], tb, rs),
         edges=edge_exact(pols),
+        bank=MT.banking_of(rs),
     )
     rows = np.stack([dragon_row(s, t, p) for s, t, p in zip(sheets, teams, pols, strict=True)])
     scen = (

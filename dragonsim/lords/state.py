@@ -96,7 +96,11 @@ OPT_FUMBLES = 17  # 1: an unmodified 2 on a breath's hit roll is a fumble
 OPT_HIT_LIMIT = 18  # 1: at most three damaging breath attacks on a dragon a turn
 OPT_CRIT_IN_PLACE = 19  # 1: double / triple damage in place of the hit (reading), 0: additional
 OPT_FUMBLE_RIDER_ONLY = 20  # 1: with a rider only the rider check (reading), 0: then the table
-N_OPT = 21
+# banking (advanced rules, p.16; numbers 21..27 are kept for other rules)
+OPT_BANKING = 28  # 1: a dragon may bank (the move tables then hold banking moves)
+OPT_BANK_VERY_LOW_ANY = 29  # 1: no bank after a bank at Very Low (reading); 0: no dropping one
+OPT_BANK_HEX_FORWARD = 30  # 1: a bank's hex may climb or dive (reading); 0: it keeps its level
+N_OPT = 31
 
 
 def default_options(
@@ -122,6 +126,9 @@ def default_options(
     hit_limit: bool = False,
     crit_in_place: bool = False,
     fumble_rider_only: bool = False,
+    banking: bool = False,
+    bank_very_low_any: bool = False,
+    bank_hex_forward: bool = False,
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
@@ -146,6 +153,9 @@ def default_options(
     o[OPT_HIT_LIMIT] = int(hit_limit)
     o[OPT_CRIT_IN_PLACE] = int(crit_in_place)
     o[OPT_FUMBLE_RIDER_ONLY] = int(fumble_rider_only)
+    o[OPT_BANKING] = int(banking)
+    o[OPT_BANK_VERY_LOW_ANY] = int(bank_very_low_any)
+    o[OPT_BANK_HEX_FORWARD] = int(bank_hex_forward)
     return o
 
 
@@ -224,7 +234,10 @@ C_FUMBLES = C_FUMBLE_CHANCES + 1  # + table roll - 2 (a fumble whose rider check
 C_FUMBLE_RIDER = C_FUMBLES + 11  # fumbles that rolled the rider check
 C_FUMBLE_RIDER_KILLED = C_FUMBLE_RIDER + 1
 C_HIT_LIMIT = C_FUMBLE_RIDER_KILLED + 1  # breaths refused by the three-hit limit
-N_COUNTERS = C_HIT_LIMIT + 1
+# banking (advanced rules, p.16): banks flown, levels dropped by two banks in sequence
+C_BANKS = C_HIT_LIMIT + 1
+C_BANK_DROPS = C_BANKS + 1
+N_COUNTERS = C_BANK_DROPS + 1
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
@@ -268,7 +281,8 @@ K_EARLY = 13
 #: close-combat winner (-1: none), its facing after the fall); a ``K_MOVE`` row's ``L_A + 6``
 #: is the move's kind (``MK_*``), ``L_A + 7`` the 1d6+3 of a move on the ground, ``L_A + 8, 9``
 #: a landing's flight end or the hex a take-off left the ground from (its row's snapshot is
-#: after the leap)
+#: after the leap); banking (p.16): ``L_A + 10`` the banks the move flew, ``L_A + 11`` the
+#: levels two banks in sequence dropped (the end altitude ``L_A + 5`` is after them)
 K_CRASH = 14
 #: the optional rules (pp. 19-20) on a ``K_BREATH`` row: ``L_A + 12`` the Critical Hit Table's
 #: 2d6 that took effect (0: no critical), ``L_A + 13`` how many rolls before it were rerolled,
@@ -344,7 +358,9 @@ SR_FACING = 10  # a close-combat winner's new facing, -1 keep its facing
 SR_RIDER = 11  # the rider's target (advanced rules, p.18), -1 none
 SR_EARLY = 12  # 1: move earlier in the phase, at the first chance (advanced rules, p.15)
 SR_LAND = 13  # 1: land after the move (its last point, forward 1 hex from Very Low, p.17)
-N_SR = 14
+# (fields 14..17 are kept for other rules)
+SR_DROP = 18  # banking (p.16): the levels the move's banks drop (-1: any; a path's own count)
+N_SR = 19
 SR_PATH, SR_END = 0, 1
 SD_OK = 0
 SD_NO_MOVE = 1  # the script gives the dragon no move this turn

@@ -110,6 +110,7 @@ def choose_move(
     geo,
     mv_alt_off,
     mv_alt,
+    mv_bk,
 ):
     """A move for dragon ``i`` flying exactly ``speed`` points: ``(entry, dalt)``, a move-table
     entry and the altitude change, or ``(-1, 0)`` when no move stays on the board and ends in
@@ -132,6 +133,7 @@ def choose_move(
             depth,
             alt_levels,
             pst,
+            mv_bk,
         )
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_move(
@@ -150,6 +152,7 @@ def choose_move(
             depth,
             alt_levels,
             pst,
+            mv_bk,
         )
     return plan_move(
         pid,
@@ -282,6 +285,7 @@ def choose_landing(
     depth,
     alt_levels,
     pst,
+    mv_bk,
 ):
     """The flight of a landing move (p.17): ``(entry, dalt)`` of ``speed`` points (the
     recorded speed less the landing's), ending at Very Low; ``(-1, 0)`` when the bot finds
@@ -304,6 +308,7 @@ def choose_landing(
             depth,
             alt_levels,
             pst,
+            mv_bk,
         )
     return pick_landing(
         pid,
@@ -322,6 +327,7 @@ def choose_landing(
         depth,
         alt_levels,
         pst,
+        mv_bk,
     )
 
 
