@@ -296,20 +296,22 @@ class Bank(NamedTuple):
         return max(1, 2 * int(turn_cost_row[1]))
 
 
+#: banking off (the basic game)
+NO_BANK = Bank()
+
+
 def bank_of(options) -> Bank:
     """The :class:`Bank` of a kernel's options array (off without ``OPT_BANKING``)."""
     if options is None or options[S.OPT_BANKING] != 1:
-        return Bank()
-    return Bank(
-        True, options[S.OPT_BANK_VERY_LOW_ANY] == 1, options[S.OPT_BANK_HEX_FORWARD] == 1
-    )
+        return NO_BANK
+    return Bank(True, options[S.OPT_BANK_VERY_LOW_ANY] == 1, options[S.OPT_BANK_HEX_FORWARD] == 1)
 
 
 # the last action of a search state: forward (or the start), a turn, a bank odd / even in its run
 _FWD, _TURN, _BANK_ODD, _BANK_EVEN = range(4)
 
 
-def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels, bank=Bank()):
+def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels, bank=NO_BANK):
     """Depth-first search over the rulebook's actions from ``start`` (``(q, r, facing,
     altitude)``) spending exactly ``speed`` points on the board: the first action sequence
     whose end ``goal(q, r, f, alt, drops)`` accepts, or None. ``hopeless(q, r, alt, left)``
@@ -383,7 +385,7 @@ def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels, b
 
 
 def find_move(
-    start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5, bank=Bank(), drops=None
+    start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5, bank=NO_BANK, drops=None
 ):
     """A legal action sequence from ``start`` to ``end`` (each ``(q, r, facing, altitude)``)
     spending exactly ``speed`` points and staying on the board, or None; with ``bank`` the
@@ -399,8 +401,9 @@ def find_move(
         start,
         speed,
         turn_cost_row,
-        lambda q, r, f, alt, dr: (q, r, f, alt) == (q1, r1, f1, a1)
-        and (drops is None or dr == drops),
+        lambda q, r, f, alt, dr: (
+            (q, r, f, alt) == (q1, r1, f1, a1) and (drops is None or dr == drops)
+        ),
         lambda q, r, alt, left: hex_distance(q, r, q1, r1) + (a1 - alt) > left,
         width,
         depth,
@@ -410,7 +413,7 @@ def find_move(
 
 
 def any_move_stays(
-    start, speed, turn_cost_row, occupied, *, width=33, depth=24, levels=5, bank=Bank()
+    start, speed, turn_cost_row, occupied, *, width=33, depth=24, levels=5, bank=NO_BANK
 ):
     """True when some legal move from ``start`` (``(q, r, facing, altitude)``) spending exactly
     ``speed`` points stays on the board and ends in a hex not in ``occupied``: the proof

@@ -100,6 +100,9 @@ KERNEL_CASES = {
     "rider_ground_attacker": ("none", _ground_riders),
     "critical_body_damage": ("in-place", _optional),
     "fumble_rider": ("rider-only", _optional),
+    # banking (p.16) under advanced: the random bot banks in runs, near Very Low too
+    "bank_very_low": ("any", _ground_riders),
+    "bank_hex": ("forward", _ground_riders),
 }
 
 

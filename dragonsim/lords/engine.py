@@ -52,7 +52,6 @@ from ..random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, seed_stream
 from . import bots as _bots
 from . import hexes, mechanics, movetables, state, tables
 from . import search as _search
-from .movetables import BK_LL, BK_NB
 from .bots import FAMILIES, FAMILY_SEARCH
 from .bots import dispatch as _dispatch
 from .bots import plan as _plan
@@ -107,7 +106,10 @@ from .mechanics import (
     takeoff_path,
     target_number,
 )
+from .movetables import BK_LL, BK_NB
 from .state import (
+    C_BANK_DROPS,
+    C_BANKS,
     C_BREATH_HITS,
     C_BREATHS,
     C_CC,
@@ -134,8 +136,6 @@ from .state import (
     C_GROUND_ROLLS,
     C_GROUND_TURNS,
     C_HIT_LIMIT,
-    C_BANKS,
-    C_BANK_DROPS,
     C_LANDINGS,
     C_LEFT_BOARD,
     C_LOC,

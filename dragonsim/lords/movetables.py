@@ -329,7 +329,7 @@ MAX_DROP = 4
 
 @njit(cache=True)
 def _bidx(s, la, ll, hb, f, x, y, g):
-    return ((((((s * 4 + la) * 5 + ll) * 5 + hb) * 6 + f) * g + x) * g + y)
+    return (((((s * 4 + la) * 5 + ll) * 5 + hb) * 6 + f) * g + x) * g + y
 
 
 @njit(cache=True)

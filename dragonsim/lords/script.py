@@ -947,9 +947,7 @@ def _move_text(m: Move | None) -> str:
     )
 
 
-def _walk_paths(
-    sc: Script, log: np.ndarray, tb, bank=None
-) -> tuple[list[tuple], dict[int, list]]:
+def _walk_paths(sc: Script, log: np.ndarray, tb, bank=None) -> tuple[list[tuple], dict[int, list]]:
     """Each scripted path walked from where its dragon stood: it costs exactly the speed at
     the dragon's maneuverability then (p.8), stays on the board and within Very Low..Very
     High (p.8) all the way; its banks (``bank``: :class:`~dragonsim.lords.movetables.

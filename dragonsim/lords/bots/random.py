@@ -15,19 +15,19 @@ from ... import random as _random
 from ..._kernels import game_fn, guard_caches
 from .. import hexes, mechanics, movetables, state
 from ..mechanics import (
+    bank_fits,
     draw_below,
     ground_fits,
     is_enemy,
     landing_hex,
     may_shoot_at,
-    bank_fits,
     may_take_off,
     move_fits_as,
     rider_target_number,
     target_number,
 )
-from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
 from ..movetables import BK_LM
+from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
 from . import EDGE_EXACT
 
 
