@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from dragonsim.lords import state as S
 from dragonsim.lords import tables as T
@@ -297,18 +298,53 @@ def apply_actions(q, r, f, alt, actions):
 _TURNS = (("L1", 1, 1), ("R1", -1, 1), ("L2", 2, 2), ("R2", -2, 2), ("T3", 3, 3))
 
 
-def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels):
+class Bank(NamedTuple):
+    """Banking (advanced rules, p.16) for the searches: "spending points equal to twice its
+    60 deg turn cost, with a minimum of 1 point spent" (re-derived here from the turn costs),
+    and the two readings (rules lords.bank_very_low, lords.bank_hex)."""
+
+    on: bool = False
+    very_low_any: bool = False  # no bank after a bank at Very Low (else: no dropping one)
+    hex_forward: bool = False  # a bank's hex may climb (+1 point) or dive (-1 point)
+
+    def cost(self, turn_cost_row) -> int:
+        return max(1, 2 * int(turn_cost_row[1]))
+
+
+#: banking off (the basic game)
+NO_BANK = Bank()
+
+
+def bank_of(options) -> Bank:
+    """The :class:`Bank` of a kernel's options array (off without ``OPT_BANKING``)."""
+    if options is None or options[S.OPT_BANKING] != 1:
+        return NO_BANK
+    return Bank(True, options[S.OPT_BANK_VERY_LOW_ANY] == 1, options[S.OPT_BANK_HEX_FORWARD] == 1)
+
+
+# the last action of a search state: forward (or the start), a turn, a bank odd / even in its run
+_FWD, _TURN, _BANK_ODD, _BANK_EVEN = range(4)
+
+
+def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels, bank=NO_BANK):
     """Depth-first search over the rulebook's actions from ``start`` (``(q, r, facing,
     altitude)``) spending exactly ``speed`` points on the board: the first action sequence
-    whose end ``goal(q, r, f, alt)`` accepts, or None. ``hopeless(q, r, alt, left)`` prunes;
-    dead states are memoised."""
+    whose end ``goal(q, r, f, alt, drops)`` accepts, or None. ``hopeless(q, r, alt, left)``
+    prunes; dead states are memoised. With ``bank`` on, the banks too (p.16): 'BL' / 'BR' to
+    the hex forward-left / forward-right keeping the facing, for the bank cost; "for every two
+    banks in sequence, the dragon's altitude drops by one level" (``drops`` counts them);
+    "A dragon can't bank twice in a row at Very Low altitude" (the dropping bank, or with
+    ``very_low_any`` any bank after a bank); with ``hex_forward`` 'BLC', 'BLD', ... climb or
+    dive in the bank's hex."""
     dead = set()
     path: list[str] = []
+    bcost = bank.cost(turn_cost_row) if bank.on else 0
+    bank_alts = ((0, 0), (1, 1), (-1, -1)) if bank.hex_forward else ((0, 0),)
 
-    def rec(q, r, f, alt, last_turn, left):
-        if left == 0 and goal(q, r, f, alt):
+    def rec(q, r, f, alt, last, left, drops):
+        if left == 0 and goal(q, r, f, alt, drops):
             return True
-        key = (q, r, f, alt, last_turn, left)
+        key = (q, r, f, alt, last, left, drops)
         if key in dead:
             return False
         if left < 0 or hopeless(q, r, alt, left):
@@ -324,48 +360,76 @@ def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels):
             if not on_board(nq, nr, width, depth):
                 continue
             path.append(act)
-            if rec(nq, nr, f, na, False, left - cost):
+            if rec(nq, nr, f, na, _FWD, left - cost, drops):
                 return True
             path.pop()
-        if not last_turn:
+        if last != _TURN:
             for act, k, col in _TURNS:
                 c = int(turn_cost_row[col])
                 if c <= left:
                     path.append(act)
-                    if rec(q, r, (f + k) % 6, alt, True, left - c):
+                    if rec(q, r, (f + k) % 6, alt, _TURN, left - c, drops):
+                        return True
+                    path.pop()
+        if bank.on:
+            drop = 1 if last == _BANK_ODD else 0
+            after_bank = last in (_BANK_ODD, _BANK_EVEN)
+            crash = alt == 1 and after_bank and (drop == 1 or bank.very_low_any)
+            nlast = _BANK_EVEN if last == _BANK_ODD else _BANK_ODD
+            for side, name in ((1, "BL"), (-1, "BR")):
+                d = (f + side) % 6
+                nq, nr = q + int(DQ[d]), r + int(DR[d])
+                if crash or not on_board(nq, nr, width, depth):
+                    continue
+                for dalt, extra in bank_alts:
+                    c = bcost + extra
+                    na = alt + dalt - drop
+                    if c > left or not 1 <= na <= levels:
+                        continue
+                    path.append(name + {0: "", 1: "C", -1: "D"}[dalt])
+                    if rec(nq, nr, f, na, nlast, left - c, drops + drop):
                         return True
                     path.pop()
         dead.add(key)
         return False
 
     q0, r0, f0, a0 = start
-    if rec(q0, r0, f0, a0, False, speed):
+    if rec(q0, r0, f0, a0, _FWD, speed, 0):
         return list(path)
     return None
 
 
-def find_move(start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5):
+def find_move(
+    start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5, bank=NO_BANK, drops=None
+):
     """A legal action sequence from ``start`` to ``end`` (each ``(q, r, facing, altitude)``)
-    spending exactly ``speed`` points and staying on the board, or None.
+    spending exactly ``speed`` points and staying on the board, or None; with ``bank`` the
+    banks too, and ``drops`` (when given) the levels its banks must drop.
 
     Depth-first search over the rulebook's actions with memoised dead ends; prunes with the
     fact that each remaining hex costs at least one point net of the altitude it must still
-    gain (dives are free but every level dived must be climbed back).
+    gain (dives are free but every level dived must be climbed back; a bank's hex costs at
+    least 1 and its drops only lose altitude).
     """
     q1, r1, f1, a1 = end
     return _search(
         start,
         speed,
         turn_cost_row,
-        lambda q, r, f, alt: (q, r, f, alt) == (q1, r1, f1, a1),
+        lambda q, r, f, alt, dr: (
+            (q, r, f, alt) == (q1, r1, f1, a1) and (drops is None or dr == drops)
+        ),
         lambda q, r, alt, left: hex_distance(q, r, q1, r1) + (a1 - alt) > left,
         width,
         depth,
         levels,
+        bank,
     )
 
 
-def any_move_stays(start, speed, turn_cost_row, occupied, *, width=33, depth=24, levels=5):
+def any_move_stays(
+    start, speed, turn_cost_row, occupied, *, width=33, depth=24, levels=5, bank=NO_BANK
+):
     """True when some legal move from ``start`` (``(q, r, facing, altitude)``) spending exactly
     ``speed`` points stays on the board and ends in a hex not in ``occupied``: the proof
     that a dragon which flew off the board had to. The same search as :func:`find_move`,
@@ -376,11 +440,12 @@ def any_move_stays(start, speed, turn_cost_row, occupied, *, width=33, depth=24,
             start,
             speed,
             turn_cost_row,
-            lambda q, r, f, alt: (q, r) not in occupied,
+            lambda q, r, f, alt, dr: (q, r) not in occupied,
             lambda q, r, alt, left: False,
             width,
             depth,
             levels,
+            bank,
         )
         is not None
     )
@@ -500,6 +565,8 @@ def check_log(
 
     def on(key):
         return options is not None and options[key] == 1
+
+    bank = bank_of(options)  # banking (advanced rules, p.16)
 
     # the ground (advanced rules, p.17): its numbers from the rules tables
     sc_ = tables.scalars
@@ -654,6 +721,7 @@ def check_log(
                         tables.turn_cost[mr],
                         width=width,
                         depth=depth,
+                        bank=bank,
                     )
                     is None
                 ):
@@ -673,6 +741,12 @@ def check_log(
                 q0, r0, a0 = hexes[-1][0], hexes[-1][1], 1
             elif speed != cur_speed.get(i):
                 out.append(Violation(turn, "move", i, "moved at a speed it did not record"))
+            banks, drops = vals[10], vals[11]
+            if not bank.on and (banks or drops):
+                out.append(Violation(turn, "bank", i, "banked without the rule"))
+            elif 2 * drops > banks:
+                # "for every two banks in sequence, the dragon's altitude drops by one level"
+                out.append(Violation(turn, "bank", i, f"{drops} levels dropped by {banks} banks"))
             if (
                 find_move(
                     (q0, r0, f0, a0),
@@ -681,6 +755,8 @@ def check_log(
                     tables.turn_cost[mr],
                     width=width,
                     depth=depth,
+                    bank=bank,
+                    drops=drops,
                 )
                 is None
             ):
@@ -706,7 +782,7 @@ def check_log(
                     continue  # the leap itself left the board
                 start = (*hexes[-1], start[2], 1)
             if any_move_stays(
-                start, speed, tables.turn_cost[mr], occupied, width=width, depth=depth
+                start, speed, tables.turn_cost[mr], occupied, width=width, depth=depth, bank=bank
             ):
                 out.append(
                     Violation(turn, "leave", i, "flew off the board although a move stays on it")

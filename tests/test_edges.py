@@ -298,7 +298,7 @@ def test_bots_with_the_flag_choose_end_states_only_other_paths_reach(tmp_path):
         "        st = np.array([seed], np.uint64)\n"
         "        e, dalt = BD.choose_move(pid, ds, 0, speed, mv.off, mv.h, mv.rq, mv.rr,\n"
         "            mv.box, mv.pk, mv.pe, mv.inv, mv.tg, mv.tg_off, *middle, 1 << 20, st,\n"
-        "            np.zeros(10 * S.MAXD, np.int64), geo, mv.alt_off, mv.alt)\n"
+        "            np.zeros(10 * S.MAXD, np.int64), geo, mv.alt_off, mv.alt, mv.bk)\n"
         "        got.append([int(e), int(dalt)])\n"
         "    out[flag] = got\n"
         "print(json.dumps(out))\n"

@@ -242,7 +242,7 @@ def test_example_of_play_replay():
     for i, b, dalt, dq in ((L, 9, 0, 9), (K, 10, 3, 10)):
         e = _entries(int(ds[i, S.F_MR]), b)[(dq, 0, 0)][0]
         assert M.move_fits(ds, i, e, dalt, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5)
-        M.apply_move(ds, i, e, dalt, MV.rq, MV.rr, MV.f)
+        M.apply_move(ds, i, e, dalt, MV.rq, MV.rr, MV.f, MV.bk)
     assert (ds[L, S.F_Q] - q0, ds[L, S.F_R] - r0) == (9, 0)
     assert (ds[K, S.F_Q] - q0, ds[K, S.F_R] - r0, ds[K, S.F_ALT]) == (22, 0, 5)
     # 'there are still 12 empty hexes between the two dragons'
@@ -262,7 +262,7 @@ def test_example_of_play_replay():
         dq, dr = hx.rotate(q, r, -int(ds[i, S.F_F]))
         e = _entries(int(ds[i, S.F_MR]), speed)[(dq, dr, (f - int(ds[i, S.F_F])) % 6)][0]
         assert M.move_fits(ds, i, e, 0, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5)
-        M.apply_move(ds, i, e, 0, MV.rq, MV.rr, MV.f)
+        M.apply_move(ds, i, e, 0, MV.rq, MV.rr, MV.f, MV.bk)
     assert (ds[K, S.F_Q] - ox, ds[K, S.F_R] - oy, ds[K, S.F_F]) == (10, 0, hx.W)
     assert (ds[L, S.F_Q] - ox, ds[L, S.F_R] - oy, ds[L, S.F_F]) == (9, -4, hx.SE)
     # --- Record breath target / breath combat

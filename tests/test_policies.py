@@ -293,6 +293,7 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
             geo,
             mv.alt_off,
             mv.alt,
+            mv.bk,
         )
         assert e >= 0 and dalt == 1
         assert M.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
@@ -406,6 +407,7 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
             geo,
             prep["moves"].alt_off,
             prep["moves"].alt,
+            prep["moves"].bk,
         )
         # the altitude changes the planner considers: none and one level (a brawler: all
         # the way) towards the nearest enemy
@@ -539,6 +541,7 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
             geo,
             mv.alt_off,
             mv.alt,
+            mv.bk,
         )
         end = (q0 + int(mv.rq[e, f0]), r0 + int(mv.rr[e, f0]))
         chosen = _direct_score(

@@ -43,6 +43,7 @@ SWITCHES = {
     "lords.advanced.crash_slow": S.OPT_CRASH_SLOW,
     "lords.advanced.crash_zeroed": S.OPT_CRASH_ZEROED,
     "lords.advanced.landing": S.OPT_LANDING,
+    "lords.advanced.banking": S.OPT_BANKING,
 }
 #: the optional rules' switches (optional rules, pp. 19-22), in advanced+optional only
 OPTIONAL_SWITCHES = {
@@ -88,6 +89,7 @@ def test_advanced_turns_on_exactly_the_rules_implemented():
     assert all(opt[i] == 1 for i in ALL_SWITCHES.values())
     assert len(TO_COME) >= 2 and not any("lancer" in r.lower() for r, _ in TO_COME)
     assert not any("wizard" in r.lower() for r, _ in TO_COME)
+    assert not any("bank" in r for r, _ in TO_COME)
     assert not any("crash" in r or "ground" in r for r, _ in TO_COME)
     assert OPTIONAL_TO_COME == ()
 
@@ -157,7 +159,7 @@ def test_cli_rules_lists_switches_presets_and_what_is_to_come(capsys):
     out = capsys.readouterr().out
     assert re.search(r"lords\.advanced\.initiative +false  on in: advanced, advanced\+", out)
     assert re.search(r"lords\.optional\.fumbles +false  on in: advanced\+optional", out)
-    assert "still to come" in out and "banking" in out
+    assert "still to come" in out and "turning between move phases" in out
 
 
 def test_cli_duel_takes_a_preset(capsys):

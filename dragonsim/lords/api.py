@@ -154,6 +154,7 @@ def prepare(
         tb.turn_cost,
         mrs=game_mrs((sa.mr_i, sb.mr_i), tb, rs),
         edges=edge_exact(policies),
+        bank=MT.banking_of(rs),
     )
     dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
     scen = (
@@ -919,6 +920,9 @@ def duel(
             "wizard": bool(args[2][S.OPT_WIZARD]),
             "dull_to_blunt": bool(args[2][S.OPT_DULL_FLOOR] == 0),
             "spells": S.SPELL_POLICIES[int(args[2][S.OPT_SPELL_POLICY])],
+            "banking": bool(args[2][S.OPT_BANKING]),
+            "bank_very_low_any": bool(args[2][S.OPT_BANK_VERY_LOW_ANY]),
+            "bank_hex_forward": bool(args[2][S.OPT_BANK_HEX_FORWARD]),
             "range_mod": True,
         },
         scenario=None if scenario is None else np.asarray(scenario).tolist(),
@@ -1194,6 +1198,7 @@ def battle_setup(
         tb.turn_cost,
         mrs=game_mrs([s.mr_i for s in sheets], tb, rs),
         edges=edge_exact(pols),
+        bank=MT.banking_of(rs),
     )
     rows = np.stack([dragon_row(s, t, p) for s, t, p in zip(sheets, teams, pols, strict=True)])
     scen = (

@@ -114,7 +114,10 @@ from .mechanics import (
     takeoff_path,
     target_number,
 )
+from .movetables import BK_LL, BK_NB
 from .state import (
+    C_BANK_DROPS,
+    C_BANKS,
     C_BOTH_DEFEND,
     C_BREATH_HITS,
     C_BREATHS,
@@ -862,6 +865,7 @@ def bot_move(pid, ds, i, speed, tb, mv, plan, geo, w):
         geo,
         mv.alt_off,
         mv.alt,
+        mv.bk,
     )
 
 
@@ -1019,8 +1023,10 @@ def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log
 def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind, q_from, r_from):
     """Dragon ``i`` flies move-table entry ``e`` with altitude change ``dalt`` (``speed``
     points; logged as a move of ``kind``, ``MK_*``, with ``(q_from, r_from)``, where a
-    take-off left the ground, at ``L_A + 8, 9``); ``e < 0``: no move stays on the board, and
-    the dragon flies off and is out of the game (returns False)."""
+    take-off left the ground, at ``L_A + 8, 9``, and the banks flown and levels they dropped
+    at ``L_A + 10, 11``: "for every two banks in sequence, the dragon's altitude drops by one
+    level", p.16); ``e < 0``: no move stays on the board, and the dragon flies off and is out
+    of the game (returns False)."""
     if e < 0:
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_LEAVE, i, -1)
@@ -1044,11 +1050,15 @@ def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind, q_from, r_from
             log[r, L_A + 2] = ds[i, F_Q] + mv.rq[e, f0]
             log[r, L_A + 3] = ds[i, F_R] + mv.rr[e, f0]
             log[r, L_A + 4] = (f0 + mv.f[e]) % 6
-            log[r, L_A + 5] = ds[i, F_ALT] + dalt
+            log[r, L_A + 5] = ds[i, F_ALT] + dalt - mv.bk[e, BK_LL]
             log[r, L_A + 6] = kind
             log[r, L_A + 8] = q_from
             log[r, L_A + 9] = r_from
-    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
+            log[r, L_A + 10] = mv.bk[e, BK_NB]
+            log[r, L_A + 11] = mv.bk[e, BK_LL]
+    cnt[C_BANKS] += mv.bk[e, BK_NB]
+    cnt[C_BANK_DROPS] += mv.bk[e, BK_LL]
+    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
     return True
 
 
@@ -1160,6 +1170,7 @@ def land(ds, i, tb, mv, w, cnt, turn, log, nlog):
         depth,
         scal[S_ALTITUDE_LEVELS],
         w.pst,
+        mv.bk,
     )
     if e < 0:
         return False
@@ -1182,7 +1193,7 @@ def land(ds, i, tb, mv, w, cnt, turn, log, nlog):
             log[lr, L_A + 6] = MK_LAND
             log[lr, L_A + 8] = ds[i, F_Q] + mv.rq[e, f0]  # where the flight ended
             log[lr, L_A + 9] = ds[i, F_R] + mv.rr[e, f0]
-    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
+    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
     ds[i, F_Q] = q
     ds[i, F_R] = r
     ds[i, F_ALT] = 0

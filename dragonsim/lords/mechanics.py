@@ -19,7 +19,7 @@ from .._kernels import game_fn, guard_caches
 from ..random import below, d6, roll
 from . import hexes, movetables, state, tables
 from .hexes import adjacent_facing, arc_area, distance, may_breathe_angle, neighbour, on_board
-from .movetables import ALT_BOX, ALT_F, ALT_H
+from .movetables import ALT_BOX, ALT_F, ALT_H, BK_LL, BK_LM
 from .state import (
     CE_DAZED,
     CE_HEAD,
@@ -378,6 +378,21 @@ def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_leve
     if col0 + mv_box[e, f, 2 + 2 * p] < 0 or col0 + mv_box[e, f, 3 + 2 * p] >= width:
         return False
     return hex_free(ds, i, q0 + mv_rq[e, f], r0 + mv_rr[e, f])
+
+
+@game_fn(inline="always")
+def bank_fits(ds, i, e, dalt, mv_bk):
+    """Banking (advanced rules, p.16): does entry ``e`` with altitude change ``dalt`` keep
+    dragon ``i`` at Very Low or higher whatever the order of its dives and the levels its banks
+    drop ("for every two banks in sequence, the dragon's altitude drops by one level ... A
+    dragon can't bank twice in a row at Very Low altitude. This would cause the dragon to crash
+    to the ground")? ``mv_bk[e, BK_LM]`` (``MoveTables.lm``) is 0 for a move without a drop
+    (always True then: the check of :func:`move_fits` alone); the bots never crash by a bank."""
+    lm = mv_bk[e, BK_LM]
+    if lm == 0:
+        return True
+    down = dalt if dalt < 0 else 0
+    return ds[i, F_ALT] + down - lm >= 1
 
 
 @game_fn
@@ -758,14 +773,15 @@ def record_speed(ds, i, speed, scal):
 
 
 @game_fn
-def apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f):
+def apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f, mv_bk):
     """Move dragon ``i`` by move-table entry ``e`` (:mod:`~dragonsim.lords.movetables`) and
-    altitude change ``dalt``; it has now moved this turn (p.8)."""
+    altitude change ``dalt``, less the levels its banks drop (``mv_bk[e, BK_LL]``, p.16); it
+    has now moved this turn (p.8)."""
     f0 = ds[i, F_F]
     ds[i, F_Q] += mv_rq[e, f0]
     ds[i, F_R] += mv_rr[e, f0]
     ds[i, F_F] = (f0 + mv_f[e]) % 6
-    ds[i, F_ALT] += dalt
+    ds[i, F_ALT] += dalt - mv_bk[e, BK_LL]
     ds[i, F_MOVED] = 1
 
 
@@ -1036,6 +1052,7 @@ __all__ = [
     "move_fits",
     "move_fits_exact",
     "move_fits_as",
+    "bank_fits",
     "other_path_fits",
     "can_engage",
     "crashes_by_damage",

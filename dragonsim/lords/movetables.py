@@ -20,6 +20,21 @@ that "some legal path stays on the board" is a few comparisons more
 (:func:`~dragonsim.lords.mechanics.move_fits_exact`): about 5 records of 6 bytes per entry,
 0.1-0.3 s per rating to build, exactly the end states of a direct search (tests/test_edges.py).
 
+Banking (advanced rules, p.16; ``bank=`` of :func:`move_tables`): a bank moves to the hex
+forward-left or forward-right keeping the facing, for the bank cost (twice the 60-degree turn
+cost, at least 1); it is not a turn, and the second (fourth, ...) bank of a run drops one level.
+:func:`_bank_dp` adds to the DP state the last action (forward or start, turn, a bank odd in its
+run, a bank even in it) and the levels the banks dropped (``L``, capped at 4: Very High to Very
+Low), and the entries are the end states *and* ``L`` (``MoveTables.ll``). A move of speed ``s``
+from altitude ``a0`` on an entry of budget ``b`` ends at ``a0 + (s - b) - L``; it keeps within
+Very Low..Very High (whatever the order of climbs, dives and drops) when ``a0 + max(dalt, 0)``
+is at most Very High and ``a0 + min(dalt, 0) - lm`` at least Very Low, ``lm`` (``MoveTables.lm``)
+being ``L`` plus one where the reading ``lords.bank_very_low = any`` forbids the stored path's
+third bank in a row at Very Low. That is the sufficient condition the bots and the engine use;
+for ``L = 0`` it is exactly the condition without banking. Tables without banking are the same
+arrays, byte for byte (``ll``, ``lm``, ``nb`` all 0); the banking tables are cached under their
+own key.
+
 The builders allocate (plain ``njit``); they run once per rules in force and the result is
 cached per turn-cost row.
 """
@@ -67,7 +82,16 @@ class MoveTables(NamedTuple):
     facing with the box negated (a half turn of the board maps one parity onto the other).
     Some legal path of the entry stays on the board iff the stored box or one of these fits
     (:func:`~dragonsim.lords.mechanics.move_fits_exact`). Empty (``alt_off`` all 0) unless
-    built with ``edges=True``.
+    built with ``edges=True``. With banking the alternatives are those of the paths without a
+    bank (attached to the entry of ``L = 0``): the exact check is then exact for them and
+    conservative for the banking paths.
+
+    Banking (``bank`` nonzero: the bank cost by MR; all 0 without banking): ``ll[e]`` the
+    levels the entry's banks drop (two in sequence: one level), ``lm[e]`` the levels below the
+    start its path needs (``ll``, plus one under the reading that no bank may follow a bank at
+    Very Low when the stored path banks three times in a row), ``nb[e]`` the banks on its
+    stored path; ``bk[e, BK_*]`` the three together (what the kernels read). ``tg`` holds the
+    entries of ``L = 0`` only.
     """
 
     off: np.ndarray
@@ -85,6 +109,11 @@ class MoveTables(NamedTuple):
     tg_off: np.ndarray
     alt_off: np.ndarray
     alt: np.ndarray
+    ll: np.ndarray
+    lm: np.ndarray
+    nb: np.ndarray
+    bk: np.ndarray
+    bank: np.ndarray
 
 
 #: Packed planner record fields (``MoveTables.pk``).
@@ -93,7 +122,11 @@ PK_RQ, PK_RR, PK_BOX, PK_H, PK_F, PK_F_END = 0, 1, 2, 8, 9, 10
 #: and from an odd start row (capped at 127; 0 without ``edges``): an exact check reads the
 #: alternatives only when there are some, with no extra memory access
 PK_ALT_EVEN, PK_ALT_ODD = 11, 12
+#: the entry's ``MoveTables.lm`` (0 without banking): the planners take entries of 0 only
+PK_LM = 13
 PK_WIDTH = 16
+#: columns of ``MoveTables.bk`` (int8 [n, 3]): levels dropped, levels needed, banks
+BK_LL, BK_LM, BK_NB = 0, 1, 2
 
 
 def scatter_step(c: int) -> int:
@@ -102,7 +135,13 @@ def scatter_step(c: int) -> int:
 
 
 def _packed(
-    off: np.ndarray, f: np.ndarray, h: np.ndarray, rq: np.ndarray, rr: np.ndarray, box: np.ndarray
+    off: np.ndarray,
+    f: np.ndarray,
+    h: np.ndarray,
+    rq: np.ndarray,
+    rr: np.ndarray,
+    box: np.ndarray,
+    lm: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = f.shape[0]
     pe = np.arange(n, dtype=np.int64)
@@ -125,6 +164,7 @@ def _packed(
     pk[:, :, PK_H] = h[pe][None, :]
     pk[:, :, PK_F] = f[pe][None, :]
     pk[:, :, PK_F_END] = (np.arange(6)[:, None] + f[pe][None, :]) % 6
+    pk[:, :, PK_LM] = lm[pe][None, :]
     return pk, pe.astype(np.int32), inv
 
 
@@ -280,6 +320,202 @@ def _extract(val, par, nbud):
     return off, dq, dr, ff, hh, rq, rr, box
 
 
+# ---- banking (advanced rules, p.16) ----------------------------------------------------------
+# last action of the banking DP state
+LA_FWD, LA_TURN, LA_BANK_ODD, LA_BANK_EVEN = 0, 1, 2, 3
+#: the most levels two banks in sequence can drop in a move (Very High to Very Low)
+MAX_DROP = 4
+
+
+@njit(cache=True)
+def _bidx(s, la, ll, hb, f, x, y, g):
+    return (((((s * 4 + la) * 5 + ll) * 5 + hb) * 6 + f) * g + x) * g + y
+
+
+@njit(cache=True)
+def _bank_dp(cost, bank, nbud, fwd):
+    """:func:`_move_dp` with banks: over (points spent, last action ``LA_*``, levels dropped
+    (cap ``MAX_DROP``), hexes that may climb or dive (cap 4), facing, hex). A bank (``bank``
+    points) moves to the forward-left or forward-right hex keeping the facing and may follow
+    anything (it is not a turn: "bank, move forward or turn, and then bank again"); one after
+    an odd bank of its run drops a level. With ``fwd`` a bank's hex counts towards the hexes
+    that may climb or dive (reading ``lords.bank_hex = forward``)."""
+    rad = nbud + 1
+    g = 2 * rad + 1
+    size = (nbud + 1) * 4 * 5 * 5 * 6 * g * g
+    val = np.full(size, 127, dtype=np.int8)
+    par = np.full(size, -1, dtype=np.int32)
+    dqs = (1, 1, 0, -1, -1, 0)
+    drs = (0, -1, -1, 0, 1, 1)
+    turns = (1, -1, 2, -2, 3)
+    sides = (1, 5)
+    val[_bidx(0, 0, 0, 0, 0, rad, rad, g)] = 0
+    for s in range(nbud + 1):
+        # a turn may cost 0 and lands on LA_TURN at the same s: that layer last
+        for la in (0, 2, 3, 1):
+            for ll in range(MAX_DROP + 1):
+                for hb in range(5):
+                    for f in range(6):
+                        for x in range(g):
+                            for y in range(g):
+                                i = _bidx(s, la, ll, hb, f, x, y, g)
+                                v = val[i]
+                                if v == 127:
+                                    continue
+                                if s + 1 <= nbud:
+                                    nx = x + dqs[f]
+                                    ny = y + drs[f]
+                                    a = nx - rad
+                                    b = ny - rad
+                                    d = (abs(a) + abs(b) + abs(a + b)) // 2
+                                    nv = v if v > d else d
+                                    hb2 = hb + 1 if hb < 4 else 4
+                                    j = _bidx(s + 1, 0, ll, hb2, f, nx, ny, g)
+                                    if nv < val[j]:
+                                        val[j] = nv
+                                        par[j] = i
+                                if la != 1:
+                                    for k in turns:
+                                        c = cost[abs(k)]
+                                        if s + c <= nbud:
+                                            j = _bidx(s + c, 1, ll, hb, (f + k) % 6, x, y, g)
+                                            if v < val[j]:
+                                                val[j] = v
+                                                par[j] = i
+                                if s + bank <= nbud:
+                                    la2 = 3 if la == 2 else 2
+                                    ll2 = ll + 1 if la == 2 else ll
+                                    if ll2 > MAX_DROP:
+                                        continue
+                                    hb2 = hb + 1 if (fwd and hb < 4) else hb
+                                    for sd in sides:
+                                        dd = (f + sd) % 6
+                                        nx = x + dqs[dd]
+                                        ny = y + drs[dd]
+                                        a = nx - rad
+                                        b = ny - rad
+                                        d = (abs(a) + abs(b) + abs(a + b)) // 2
+                                        nv = v if v > d else d
+                                        j = _bidx(s + bank, la2, ll2, hb2, f, nx, ny, g)
+                                        if nv < val[j]:
+                                            val[j] = nv
+                                            par[j] = i
+    return val, par
+
+
+@njit(cache=True)
+def _bank_extract(val, par, nbud, vl_any):
+    """:func:`_extract` for :func:`_bank_dp`: one entry per end state and levels dropped
+    ``L`` (the most hexes that may climb or dive, then the most compact), with ``ll``, ``lm``
+    and ``nb`` (:class:`MoveTables`)."""
+    rad = nbud + 1
+    g = 2 * rad + 1
+    counts = np.zeros(nbud + 2, dtype=np.int64)
+    for s in range(nbud + 1):
+        for f in range(6):
+            for x in range(g):
+                for y in range(g):
+                    for ll in range(MAX_DROP + 1):
+                        found = False
+                        for la in range(4):
+                            for hb in range(5):
+                                if val[_bidx(s, la, ll, hb, f, x, y, g)] != 127:
+                                    found = True
+                        if found:
+                            counts[s + 1] += 1
+    off = np.cumsum(counts)
+    n = off[-1]
+    dq = np.zeros(n, np.int8)
+    dr = np.zeros(n, np.int8)
+    ff = np.zeros(n, np.int8)
+    hh = np.zeros(n, np.int8)
+    lls = np.zeros(n, np.int8)
+    lms = np.zeros(n, np.int8)
+    nbs = np.zeros(n, np.int8)
+    rq = np.zeros((n, 6), np.int8)
+    rr = np.zeros((n, 6), np.int8)
+    box = np.zeros((n, 6, 6), np.int8)
+    pq = np.zeros(128, np.int64)
+    pr = np.zeros(128, np.int64)
+    e = 0
+    la_stride = 150 * g * g  # _bidx: la's stride (ll 5 x hb 5 x facing 6 x hex g x g)
+    for s in range(nbud + 1):
+        for f in range(6):
+            for x in range(g):
+                for y in range(g):
+                    for ll in range(MAX_DROP + 1):
+                        bi = -1
+                        bh = -1
+                        bv = 127
+                        for hb in range(5):
+                            for la in range(4):
+                                i = _bidx(s, la, ll, hb, f, x, y, g)
+                                v = val[i]
+                                if v == 127:
+                                    continue
+                                if hb > bh or (hb == bh and v < bv):
+                                    bh = hb
+                                    bv = v
+                                    bi = i
+                        if bi < 0:
+                            continue
+                        dq[e] = x - rad
+                        dr[e] = y - rad
+                        ff[e] = f
+                        hh[e] = bh
+                        lls[e] = ll
+                        npth = 0
+                        nbk = 0
+                        run = 0
+                        long_run = False
+                        i = bi
+                        while i >= 0:
+                            yy = i % g
+                            xx = (i // g) % g
+                            la_i = (i // la_stride) % 4
+                            pq[npth] = xx - rad
+                            pr[npth] = yy - rad
+                            npth += 1
+                            if par[i] >= 0 and la_i >= 2:
+                                nbk += 1
+                                run += 1
+                                if run >= 3:
+                                    long_run = True
+                            else:
+                                run = 0
+                            i = par[i]
+                        nbs[e] = nbk
+                        lms[e] = ll + (1 if (vl_any and long_run) else 0)
+                        for k in range(6):
+                            a, b = _rot(x - rad, y - rad, k)
+                            rq[e, k] = a
+                            rr[e, k] = b
+                            lo_r = 99
+                            hi_r = -99
+                            lo0 = 99
+                            hi0 = -99
+                            lo1 = 99
+                            hi1 = -99
+                            for m in range(npth):
+                                a, b = _rot(pq[m], pr[m], k)
+                                c0 = a + b // 2
+                                c1 = a + (b + 1) // 2
+                                lo_r = min(lo_r, b)
+                                hi_r = max(hi_r, b)
+                                lo0 = min(lo0, c0)
+                                hi0 = max(hi0, c0)
+                                lo1 = min(lo1, c1)
+                                hi1 = max(hi1, c1)
+                            box[e, k, 0] = lo_r
+                            box[e, k, 1] = hi_r
+                            box[e, k, 2] = lo0
+                            box[e, k, 3] = hi0
+                            box[e, k, 4] = lo1
+                            box[e, k, 5] = hi1
+                        e += 1
+    return off, dq, dr, ff, hh, rq, rr, box, lls, lms, nbs
+
+
 # ---- alternative paths, for the exact board-edge check ------------------------------------------
 # A move is stored with one path, and that path's bounding box decides whether the move stays on
 # the board. Near an edge another path to the same end state may stay on where the stored one
@@ -414,7 +650,7 @@ def _box_dp(cost, nbud, f0):
 
 
 @njit(cache=True)
-def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box):
+def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll):
     """The alternative paths of one MR's entries for starting facing ``f0`` (even start row):
     per end state the Pareto-minimal (hexes flown, box) pairs of its paths, less those the
     stored path covers (as many hexes, a box inside theirs). Returns int32 entries and int8
@@ -428,7 +664,8 @@ def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box):
             # (int64 first: the records are int8, and plain Python, NUMBA_DISABLE_JIT, would
             # keep int8 and wrap where numba widens)
             fe, qe, re_ = np.int64(ff[e]), np.int64(dq[e]), np.int64(dr[e])
-            idx[((s * 6 + fe) * g + qe + rad) * g + re_ + rad] = e
+            if ll[e] == 0:  # (banking tables: the paths here have no bank, so no drop)
+                idx[((s * 6 + fe) * g + qe + rad) * g + re_ + rad] = e
     cap = 1 << 12
     ent = np.empty(cap, np.int32)
     rec = np.empty((cap, ALT_WIDTH), np.int8)
@@ -509,11 +746,12 @@ def _alternatives(turn_cost_row: np.ndarray, nbud: int, part: tuple) -> tuple:
     """``(entry, records)`` of one MR's alternative paths, all six starting facings, sorted by
     entry and facing (even start rows; an odd row reads the facing opposite, negated: a half
     turn of the board maps odd rows' columns onto even rows')."""
-    off, dq, dr, ff, hh, _rq, _rr, box = part
+    off, dq, dr, ff, hh, _rq, _rr, box = part[:8]
+    ll = part[8] if len(part) > 8 else np.zeros(ff.shape[0], np.int8)
     ents, recs = [], []
     for f0 in range(6):
         head, bx, nxt = _box_dp(turn_cost_row, nbud, f0)
-        e, r = _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box)
+        e, r = _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll)
         ents.append(e)
         recs.append(r)
     ent = np.concatenate(ents)
@@ -526,8 +764,33 @@ _MOVE_PARTS: dict[bytes, tuple] = {}
 _ALT_PARTS: dict[bytes, tuple] = {}
 
 
+def bank_costs(turn_cost: np.ndarray, factor: int = 2, minimum: int = 1) -> np.ndarray:
+    """The bank cost by MR: "points equal to twice its 60 deg turn cost, with a minimum of 1
+    point spent" (p.16; rules lords.bank_cost_factor, lords.bank_cost_minimum).
+
+    >>> from dragonsim.lords.tables import kernel_tables
+    >>> bank_costs(kernel_tables().turn_cost).tolist()
+    [1, 1, 1, 2, 2, 2, 4, 4, 4]
+    """
+    tc = np.asarray(turn_cost, dtype=np.int64)
+    return np.maximum(int(minimum), int(factor) * tc[:, 1])
+
+
+class Banking(NamedTuple):
+    """Banking as the move tables build it: the cost by MR and the two readings."""
+
+    cost: np.ndarray  # int64 [n_mr]
+    very_low_any: bool = False  # lords.bank_very_low = any
+    hex_forward: bool = False  # lords.bank_hex = forward
+
+
 def move_tables(
-    turn_cost: np.ndarray, max_budget: int = MAX_BUDGET, mrs=None, *, edges: bool = False
+    turn_cost: np.ndarray,
+    max_budget: int = MAX_BUDGET,
+    mrs=None,
+    *,
+    edges: bool = False,
+    bank: Banking | None = None,
 ) -> MoveTables:
     """Precompute the move end states for the maneuverability ratings ``mrs`` (default all).
 
@@ -551,6 +814,10 @@ def move_tables(
         Which maneuverability indices to enumerate.
     edges : bool
         Also enumerate the alternative paths (exact board-edge check).
+    bank : Banking, optional
+        Banking in play (advanced rules, p.16; :func:`banking_of` reads it from the rules):
+        the tables then hold the banking moves too, one entry per end state and levels
+        dropped. None (default): the tables without banking.
     """
     turn_cost = np.ascontiguousarray(turn_cost, dtype=np.int64)
     nmr = turn_cost.shape[0]
@@ -560,10 +827,17 @@ def move_tables(
         if mr not in want:
             parts.append(None)
             continue
-        key = turn_cost[mr].tobytes() + bytes([max_budget])
+        key = _key(turn_cost[mr], max_budget, bank, mr)
         if key not in _MOVE_PARTS:
-            val, par = _move_dp(turn_cost[mr], max_budget)
-            _MOVE_PARTS[key] = _extract(val, par, max_budget)
+            if bank is None:
+                val, par = _move_dp(turn_cost[mr], max_budget)
+                _MOVE_PARTS[key] = _extract(val, par, max_budget)
+            else:
+                val, par = _bank_dp(
+                    turn_cost[mr], int(bank.cost[mr]), max_budget, bool(bank.hex_forward)
+                )
+                _MOVE_PARTS[key] = _bank_extract(val, par, max_budget, bool(bank.very_low_any))
+                del val, par
         parts.append(_MOVE_PARTS[key])
     off = np.zeros((nmr, max_budget + 2), dtype=np.int64)
     base = 0
@@ -577,12 +851,20 @@ def move_tables(
     cat = [np.concatenate([p[k] for p in real]) for k in range(1, 8)]
     _dq, _dr, f, h, rq, rr, box = cat
     n = f.shape[0]
+    if bank is None:
+        ll = np.zeros(n, np.int8)
+        lm = np.zeros(n, np.int8)
+        nb = np.zeros(n, np.int8)
+        bcost = np.zeros(nmr, np.int64)
+    else:
+        ll, lm, nb = (np.concatenate([p[k] for p in real]) for k in (8, 9, 10))
+        bcost = np.asarray(bank.cost, dtype=np.int64).copy()
     if edges:
         ents, recs = [], []
         for mr in range(nmr):
             if parts[mr] is None:
                 continue
-            key = turn_cost[mr].tobytes() + bytes([max_budget])
+            key = _key(turn_cost[mr], max_budget, bank, mr)
             if key not in _ALT_PARTS:
                 _ALT_PARTS[key] = _alternatives(turn_cost[mr], max_budget, parts[mr])
             e, r = _ALT_PARTS[key]
@@ -595,7 +877,7 @@ def move_tables(
         alt = np.zeros((0, ALT_WIDTH), dtype=np.int8)
     alt_off = np.zeros(n + 1, dtype=np.int32)
     alt_off[1:] = np.cumsum(np.bincount(ent, minlength=n))
-    pk, pe, inv = _packed(off, f, h, rq, rr, box)
+    pk, pe, inv = _packed(off, f, h, rq, rr, box, lm)
     if edges:
         per = np.zeros((n, 6), dtype=np.int64)
         np.add.at(per, (ent, alt[:, ALT_F].astype(np.int64)), 1)
@@ -603,14 +885,44 @@ def move_tables(
         for k in range(6):
             pk[k, :, PK_ALT_EVEN] = per[:, k]
             pk[k, :, PK_ALT_ODD] = per[:, (k + 3) % 6]
-    return MoveTables(off, *cat, pk, pe, inv, *_target_grid(off, _dq, _dr, f), alt_off, alt)
+    tg = _target_grid(off, _dq, _dr, f, ll)
+    bk = np.ascontiguousarray(np.stack([ll, lm, nb], axis=1).astype(np.int8))
+    return MoveTables(off, *cat, pk, pe, inv, *tg, alt_off, alt, ll, lm, nb, bk, bcost)
+
+
+def _key(row: np.ndarray, max_budget: int, bank: Banking | None, mr: int) -> bytes:
+    """The cache key of one MR's tables: its turn costs and budget (without banking: the key
+    of the tables before banking), then the bank cost and the readings."""
+    key = row.tobytes() + bytes([max_budget])
+    if bank is not None:
+        key += b"bank" + bytes([int(bank.cost[mr]), bank.very_low_any, bank.hex_forward])
+    return key
+
+
+def banking_of(rules) -> Banking | None:
+    """The :class:`Banking` of ``rules`` (a RuleSet), None when lords.advanced.banking is off."""
+    if not rules.get("lords.advanced.banking"):
+        return None
+    from .tables import kernel_tables
+
+    cost = bank_costs(
+        kernel_tables(rules).turn_cost,
+        rules.get("lords.bank_cost_factor"),
+        rules.get("lords.bank_cost_minimum"),
+    )
+    return Banking(
+        cost,
+        rules.get("lords.bank_very_low") == "any",
+        rules.get("lords.bank_hex") == "forward",
+    )
 
 
 def _target_grid(
-    off: np.ndarray, dq: np.ndarray, dr: np.ndarray, f: np.ndarray
+    off: np.ndarray, dq: np.ndarray, dr: np.ndarray, f: np.ndarray, ll: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(tg, tg_off)`` of :class:`MoveTables`: each block's entries by end offset and facing
-    change (a move ends at most ``b`` hexes away on a budget of ``b`` points)."""
+    change (a move ends at most ``b`` hexes away on a budget of ``b`` points); with banking
+    the entries that drop no level (``ll`` 0) only."""
     tg_off = np.full((off.shape[0], off.shape[1] - 1), -1, dtype=np.int64)
     total = 0
     for m in range(off.shape[0]):
@@ -628,10 +940,11 @@ def _target_grid(
             r = dr[a:z].astype(np.int64)
             if np.abs(q).max() > b or np.abs(r).max() > b:
                 raise ValueError(f"a move of budget {b} ends more than {b} hexes away")
-            idx = tg_off[m, b] + ((q + b) * (2 * b + 1) + r + b) * 6 + f[a:z]
-            if np.unique(idx).shape[0] != z - a:
+            keep = ll[a:z] == 0
+            idx = (tg_off[m, b] + ((q + b) * (2 * b + 1) + r + b) * 6 + f[a:z])[keep]
+            if np.unique(idx).shape[0] != idx.shape[0]:
                 raise ValueError("two entries of a move block end in the same state")
-            tg[idx] = np.arange(a, z, dtype=np.int32)
+            tg[idx] = np.arange(a, z, dtype=np.int32)[keep]
     return tg, tg_off
 
 
@@ -661,7 +974,14 @@ __all__ = [
     "PK_F_END",
     "PK_ALT_EVEN",
     "PK_ALT_ODD",
+    "PK_LM",
+    "BK_LL",
+    "BK_LM",
+    "BK_NB",
     "PK_WIDTH",
+    "Banking",
+    "bank_costs",
+    "banking_of",
     "ALT_F",
     "ALT_H",
     "ALT_BOX",

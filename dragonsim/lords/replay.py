@@ -299,9 +299,14 @@ def describe(e: dict[str, Any]) -> str:
             return f"{who} turns in its hex on the ground to face {_facing(e['facing'])}"
         return f"{who} moves on the ground, rolled {e['ground_roll']} (1d6+3 hexes), to {to}"
     if ev == "move":
+        banked = ""
+        if e.get("banks"):
+            n, d = e["banks"], e["dropped"]
+            banked = f" ({n} bank{'s' if n != 1 else ''}"
+            banked += f", {d} level{'s' if d != 1 else ''} dropped)" if d else ")"
         return (
             f"{who} flies {e['speed']} points to {_hex(e['q'], e['r'])} facing "
-            f"{_facing(e['facing'])}, {e['altitude']}"
+            f"{_facing(e['facing'])}, {e['altitude']}{banked}"
         )
     if ev == "leaves the board":
         if e.get("kind") == "take off":
@@ -556,6 +561,8 @@ def events(
                 # where the leap ended (the row's snapshot is after it)
                 leap_end=[int(snap[i, 0]), int(snap[i, 1])] if mk == "take off" else None,
             )
+            if v[10]:  # banking (advanced rules, p.16): the banks flown, the levels dropped
+                e.update(banks=v[10], dropped=v[11])
         elif kind == S.K_LEAVE:
             e.update(speed=v[0], mr=MRS[v[1]], kind=MOVE_KINDS[v[6]])
         elif kind == S.K_CRASH:

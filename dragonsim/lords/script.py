@@ -44,8 +44,11 @@ A move gives ``speed`` and either ``path`` or ``end``:
   with a count (``3F``): ``F`` one hex forward (1 point), ``C`` climb (1 hex forward and a
   level up, 2 points), ``D`` dive (1 hex forward and a level down, free), ``L1`` / ``R1``
   turn 60 degrees left / right, ``L2`` / ``R2`` 120 degrees, ``T3`` (or ``L3``, ``R3``) 180
-  degrees, at the maneuver diagram's costs (pp. 8-9). The path must cost exactly the speed,
-  never turn twice in a row, and stay on the board and within Very Low..Very High.
+  degrees, at the maneuver diagram's costs (pp. 8-9); with the advanced banking rule (p.16)
+  ``BL`` / ``BR`` bank to the hex forward-left / forward-right keeping the facing, for twice
+  the 60-degree cost (at least 1), the second bank of each two in sequence dropping a level.
+  The path must cost exactly the speed, never turn twice in a row, and stay on the board and
+  within Very Low..Very High (no bank after a bank at Very Low that would crash it).
 * ``end``: ``{"hex": [col, row] or "axial": [q, r], "facing": "SE", "altitude": "High"}``
   (altitude optional: unchanged); some legal path of exactly that speed must end there.
 
@@ -139,7 +142,7 @@ MAX_TURNS = 200
 #: the most forced rolls a script may give
 MAX_ROLLS = 20_000
 
-_TOKEN = re.compile(r"^(\d*)(F|C|D|L1|L2|L3|R1|R2|R3|T3)$")
+_TOKEN = re.compile(r"^(\d*)(F|C|D|L1|L2|L3|R1|R2|R3|T3|BL|BR)$")
 
 
 # =================================================================================================
@@ -256,11 +259,12 @@ def parse_path(text, where: str = "") -> tuple[str, ...]:
             raise _err(
                 where,
                 f"{tok!r} is not a move action; use F (forward), C (climb), D (dive), L1/R1 "
-                f"(60 degrees), L2/R2 (120), T3 (180), each with an optional count, e.g. 4F",
+                f"(60 degrees), L2/R2 (120), T3 (180), BL/BR (bank), each with an optional "
+                f"count, e.g. 4F",
             )
         n = int(m.group(1) or 1)
         act = "T3" if m.group(2) in ("L3", "R3") else m.group(2)
-        if act not in ("F", "C", "D") and (n != 1 or (out and out[-1][0] in "LRT")):
+        if act[0] in "LRT" and (n != 1 or (out and out[-1][0] in "LRT")):
             raise _err(where, f"path {text!r} turns twice in a row (p.9: one turn at a time)")
         out.extend([act] * n)
     return tuple(out)
@@ -268,22 +272,51 @@ def parse_path(text, where: str = "") -> tuple[str, ...]:
 
 def path_end(path: Sequence[str]) -> tuple[int, int, int, int]:
     """Where a path leads a dragon at (0, 0) facing E: ``(dq, dr, facing change, altitude
-    change)``."""
+    change)`` (the altitude after the drops of its banks, :func:`path_banks`)."""
     q = r = f = alt = 0
+    run = 0
     for a in path:
         if a in ("F", "C", "D"):
             q, r = q + int(DQ[f]), r + int(DR[f])
             alt += {"F": 0, "C": 1, "D": -1}[a]
+        elif a in ("BL", "BR"):
+            d = (f + (1 if a == "BL" else -1)) % 6
+            q, r = q + int(DQ[d]), r + int(DR[d])
+            run += 1
+            alt -= 1 if run % 2 == 0 else 0
+            continue
         else:
             f = (f + {"L1": 1, "L2": 2, "R1": -1, "R2": -2, "T3": 3}[a]) % 6
+        run = 0
     return q, r, f, alt
 
 
-def path_cost(path: Sequence[str], turn_cost_row) -> int:
+def path_banks(path: Sequence[str]) -> tuple[int, int]:
+    """A path's banks and the levels they drop: "for every two banks in sequence, the
+    dragon's altitude drops by one level. However, a dragon may bank, move forward or turn,
+    and then bank again with no altitude change" (p.16).
+
+    >>> path_banks(("BL", "BR", "BL", "F", "BL", "L1", "BR"))
+    (5, 1)
+    >>> path_banks(("BL", "BL", "BR", "BR"))
+    (4, 2)
+    """
+    banks = drops = run = 0
+    for a in path:
+        if a in ("BL", "BR"):
+            banks += 1
+            run += 1
+            drops += 1 if run % 2 == 0 else 0
+        else:
+            run = 0
+    return banks, drops
+
+
+def path_cost(path: Sequence[str], turn_cost_row, bank_cost: int = 0) -> int:
     """Movement points a path spends: 1 a hex forward, 2 a climb, 0 a dive, a turn its
     maneuver-diagram cost at the dragon's rating (``turn_cost_row``: 0, 60, 120, 180
-    degrees; p.8)."""
-    step = {"F": 1, "C": 2, "D": 0}
+    degrees; p.8), a bank ``bank_cost`` (p.16)."""
+    step = {"F": 1, "C": 2, "D": 0, "BL": bank_cost, "BR": bank_cost}
     sixths = {"L1": 1, "R1": 1, "L2": 2, "R2": 2, "T3": 3}
     return sum(step[a] if a in step else int(turn_cost_row[sixths[a]]) for a in path)
 
@@ -582,8 +615,10 @@ def decisions_array(sc: Script) -> np.ndarray:
             k = S.SD_ROWS + (t * nd + i) * S.N_SR
             if m is None:
                 continue
+            a[k + S.SR_DROP] = -1
             if m.path is not None:
                 vals = (S.SR_PATH, *path_end(m.path))
+                a[k + S.SR_DROP] = path_banks(m.path)[1]
             else:
                 vals = (S.SR_END, *m.end)
             a[k + S.SR_GIVEN] = 1
@@ -660,6 +695,7 @@ def play_script(
         tb.turn_cost,
         mrs=game_mrs([s.mr_i for s in sheets], tb, rs),
         edges=True,
+        bank=MT.banking_of(rs),
     )
     opt = opt.copy()
     rm = sc.range_modifier if range_modifier is None else bool(range_modifier)
@@ -672,7 +708,7 @@ def play_script(
     ev = events(log, sc.names, teams, ground=rs.get("lords.ground"))
     forced, asked_for = _forced_rolls(sc, fd, ev, tb)
     problems = _decision_error(sc, sd, log) + _dice_error(sc, fd, forced, asked_for)
-    bad_paths, paths = _walk_paths(sc, log, tb)
+    bad_paths, paths = _walk_paths(sc, log, tb, MT.banking_of(rs))
     problems += bad_paths
     if problems:
         problems.sort(key=lambda p: p[0])
@@ -1056,11 +1092,13 @@ def _move_text(m: Move | None) -> str:
     )
 
 
-def _walk_paths(sc: Script, log: np.ndarray, tb) -> tuple[list[tuple], dict[int, list]]:
+def _walk_paths(sc: Script, log: np.ndarray, tb, bank=None) -> tuple[list[tuple], dict[int, list]]:
     """Each scripted path walked from where its dragon stood: it costs exactly the speed at
     the dragon's maneuverability then (p.8), stays on the board and within Very Low..Very
-    High (p.8) all the way. Returns the errors and, per log row of a move, the hexes its
-    path entered (``[q, r, altitude index]`` each: the picture draws them)."""
+    High (p.8) all the way; its banks (``bank``: :class:`~dragonsim.lords.movetables.
+    Banking`, None without the rule) drop a level for each two in sequence and never below
+    Very Low (p.16). Returns the errors and, per log row of a move, the hexes its path
+    entered (``[q, r, altitude index]`` each: the picture draws them)."""
     from ..rules.lords import MRS
 
     width, depth = _board(tb)
@@ -1075,8 +1113,14 @@ def _walk_paths(sc: Script, log: np.ndarray, tb) -> tuple[list[tuple], dict[int,
         snap = row[S.L_SNAP :].reshape(-1, S.N_SNAP)
         q, r, f, alt = (int(x) for x in snap[i, :4])
         mr = int(row[S.L_A + 1])
-        cost = path_cost(m.path, tb.turn_cost[mr])
         head = f"turn {t}, {sc.names[i]}: the path {' '.join(m.path)}"
+        banks = path_banks(m.path)[0]
+        if banks and bank is None:
+            out.append(
+                ((t, 2.5), f"{head} banks, an advanced rule off here (lords.advanced.banking)")
+            )
+            continue
+        cost = path_cost(m.path, tb.turn_cost[mr], int(bank.cost[mr]) if banks else 0)
         if cost != m.speed:
             out.append(
                 (
@@ -1087,12 +1131,23 @@ def _walk_paths(sc: Script, log: np.ndarray, tb) -> tuple[list[tuple], dict[int,
             )
             continue
         hexes = paths[n] = []
+        run = 0
         for k, act in enumerate(m.path):
-            if act in ("F", "C", "D"):
-                q, r = q + int(DQ[f]), r + int(DR[f])
-                alt += {"F": 0, "C": 1, "D": -1}[act]
+            if act in ("F", "C", "D", "BL", "BR"):
+                bad = ""
+                if act in ("BL", "BR"):
+                    run += 1
+                    if run >= 2 and alt == 1 and (run % 2 == 0 or bank.very_low_any):
+                        bad = "banks twice in a row at Very Low (p.16: it would crash)"
+                    d = (f + (1 if act == "BL" else -1)) % 6
+                    q, r = q + int(DQ[d]), r + int(DR[d])
+                    alt -= 1 if run % 2 == 0 else 0
+                else:
+                    run = 0
+                    q, r = q + int(DQ[f]), r + int(DR[f])
+                    alt += {"F": 0, "C": 1, "D": -1}[act]
                 hexes.append([q, r, alt])
-                bad = (
+                bad = bad or (
                     "leaves the board"
                     if not on_board(q, r, width, depth)
                     else ("flies outside Very Low..Very High" if not 1 <= alt <= 5 else "")
@@ -1101,6 +1156,7 @@ def _walk_paths(sc: Script, log: np.ndarray, tb) -> tuple[list[tuple], dict[int,
                     out.append(((t, 2.5), f"{head} {bad} at its action {k + 1} ({act})"))
                     break
             else:
+                run = 0
                 f = (f + {"L1": 1, "L2": 2, "R1": -1, "R2": -2, "T3": 3}[act]) % 6
     return out, paths
 
@@ -1117,6 +1173,7 @@ __all__ = [
     "load_script",
     "play_script",
     "parse_path",
+    "path_banks",
     "path_end",
     "path_cost",
     "dice_array",

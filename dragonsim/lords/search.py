@@ -180,7 +180,7 @@ def rollout(ds0, nd, na, k, order, e, dalt, jeng, opt, tb, range_mod, mv, plan, 
         rw.order[c] = order[c]
     i = order[k]
     team = ds[i, F_TEAM]
-    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
+    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
     if jeng >= 0:
         ds[i, F_ENG] = jeng
         ds[jeng, F_ENG] = i
@@ -232,7 +232,7 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
         # the engagement this move would allow (at most one enemy is directly in front); the
         # first candidate is the hunter's own move and engagement decision, the reference
         q, r, f, alt = ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT]
-        apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f)
+        apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
         jj = -1
         for j in range(nd):
             if can_engage(ds, i, j, opt):

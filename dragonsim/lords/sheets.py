@@ -253,16 +253,17 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
     ``rider_at_engaged``, ``rider_at_once``, ``move_early``, and the ground's
     ``crash_very_low``, ``crash_slow``, ``crash_zeroed``, ``landing``; the optional rules'
     ``criticals``, ``fumbles``, ``hit_limit`` and their readings ``crit_in_place``,
-    ``fumble_rider_only``; the tactics' ``tactics`` and its reading ``defend_no_turn``; the
+    ``fumble_rider_only``; banking, ``banking``, and its readings ``bank_very_low_any``,
+    ``bank_hex_forward``; the tactics' ``tactics`` and its reading ``defend_no_turn``; the
     Wizard's spells ``wizard`` and the reading ``dull_to_blunt``): every place that builds a
     kernel's options reads them here.
 
     >>> on = sorted(k for k, v in rule_switches("advanced").items() if v)
     >>> on[:6]
-    ['accel_wings', 'crash_slow', 'crash_very_low', 'crash_zeroed', 'init_mod', 'landing']
+    ['accel_wings', 'banking', 'crash_slow', 'crash_very_low', 'crash_zeroed', 'init_mod']
     >>> on[6:]
-    ['move_early', 'rider_attacks', 'rider_deaths', 'riders']
-    >>> sorted(k for k, v in rule_switches("advanced+optional").items() if v)[2:5]
+    ['landing', 'move_early', 'rider_attacks', 'rider_deaths', 'riders']
+    >>> sorted(k for k, v in rule_switches("advanced+optional").items() if v)[4:7]
     ['crash_zeroed', 'criticals', 'fumbles']
     """
     r = _rules(rules)
@@ -288,6 +289,9 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
         "defend_no_turn": r.get("lords.defend_win") == "no-turn",
         "wizard": bool(r.get("lords.optional.wizard")),
         "dull_to_blunt": r.get("lords.dull_floor") == "Blunt",
+        "banking": bool(r.get("lords.advanced.banking")),
+        "bank_very_low_any": r.get("lords.bank_very_low") == "any",
+        "bank_hex_forward": r.get("lords.bank_hex") == "forward",
     }
 
 

@@ -123,10 +123,14 @@ OPT_DEFEND_NO_TURN = 23  # 1: a Defend win turns neither dragon (reading lords.d
 OPT_WIZARD = 22  # 1: a Wizard casts one spell a turn in the rider actions phase
 OPT_SPELL_POLICY = 25  # how Wizards choose their spells: SP_BOT, SP_NEVER or SP_RANDOM
 OPT_DULL_FLOOR = 26  # the claw step Dull never forces below (reading lords.dull_floor): 1 Dull
-N_OPT = 27
 #: the spell policies (``OPT_SPELL_POLICY``; run option ``spells``)
 SP_BOT, SP_NEVER, SP_RANDOM = range(3)
 SPELL_POLICIES = ("bot", "never", "random")
+# banking (advanced rules, p.16)
+OPT_BANKING = 28  # 1: a dragon may bank (the move tables then hold banking moves)
+OPT_BANK_VERY_LOW_ANY = 29  # 1: no bank after a bank at Very Low (reading); 0: no dropping one
+OPT_BANK_HEX_FORWARD = 30  # 1: a bank's hex may climb or dive (reading); 0: it keeps its level
+N_OPT = 31
 
 
 def default_options(
@@ -157,6 +161,9 @@ def default_options(
     wizard: bool = False,
     spell_policy: int = SP_BOT,
     dull_to_blunt: bool = False,
+    banking: bool = False,
+    bank_very_low_any: bool = False,
+    bank_hex_forward: bool = False,
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
@@ -186,6 +193,9 @@ def default_options(
     o[OPT_WIZARD] = int(wizard)
     o[OPT_SPELL_POLICY] = int(spell_policy)
     o[OPT_DULL_FLOOR] = 0 if dull_to_blunt else 1
+    o[OPT_BANKING] = int(banking)
+    o[OPT_BANK_VERY_LOW_ANY] = int(bank_very_low_any)
+    o[OPT_BANK_HEX_FORWARD] = int(bank_hex_forward)
     return o
 
 
@@ -296,7 +306,6 @@ C_SPELL_FX_SQ = C_SPELL_FX + N_SPELLS  # + spell
 C_SPELL_D6 = C_SPELL_FX_SQ + N_SPELLS  # + 6 * (0 Fireball, 1 Lightning Bolt, 2 Heal) + face - 1
 C_SPELL_LOST = C_SPELL_D6 + 18  # recorded spells not cast
 C_SORE_LOST = C_SPELL_LOST + 1  # rider actions lost to Saddlesore
-N_COUNTERS = C_SORE_LOST + 1
 #: what C_SPELL_FX counts, by spell
 SPELL_EFFECT_SIZE = (
     "to-hit change of the target's breath (sum over its breaths)",
@@ -329,6 +338,10 @@ SPELL_EFFECT_SIZE = (
     SPELL_SPIN,
     SPELL_VIGOR,
 ) = range(13)
+# banking (advanced rules, p.16): banks flown, levels dropped by two banks in sequence
+C_BANKS = C_SORE_LOST + 1
+C_BANK_DROPS = C_BANKS + 1
+N_COUNTERS = C_BANK_DROPS + 1
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
@@ -372,7 +385,8 @@ K_EARLY = 13
 #: close-combat winner (-1: none), its facing after the fall); a ``K_MOVE`` row's ``L_A + 6``
 #: is the move's kind (``MK_*``), ``L_A + 7`` the 1d6+3 of a move on the ground, ``L_A + 8, 9``
 #: a landing's flight end or the hex a take-off left the ground from (its row's snapshot is
-#: after the leap)
+#: after the leap); banking (p.16): ``L_A + 10`` the banks the move flew, ``L_A + 11`` the
+#: levels two banks in sequence dropped (the end altitude ``L_A + 5`` is after them)
 K_CRASH = 14
 #: the optional rules (pp. 19-20) on a ``K_BREATH`` row: ``L_A + 12`` the Critical Hit Table's
 #: 2d6 that took effect (0: no critical), ``L_A + 13`` how many rolls before it were rerolled,
@@ -465,7 +479,8 @@ SR_TACTIC = 14  # the close-combat tactic + 1 (optional rules, p.22), 0 not give
 SR_SPELL = 15  # the Wizard's spell (index in SPELLS), -1 none
 SR_SPELL_TARGET = 16  # its target (the caster itself for its own dragon)
 SR_SPELL_ARG = 17  # Distort Range: +1 farther / -1 nearer; Spin: hexsides -2..2; Heal: first part
-N_SR = 18
+SR_DROP = 18  # banking (p.16): the levels the move's banks drop (-1: any; a path's own count)
+N_SR = 19
 SR_PATH, SR_END = 0, 1
 SD_OK = 0
 SD_NO_MOVE = 1  # the script gives the dragon no move this turn

@@ -195,6 +195,40 @@ def _rules() -> list[Rule]:
             bounds=(0, 10),
         ),
         R(
+            "lords.bank_cost_minimum",
+            1,
+            _P,
+            '"with a minimum of 1 point spent" (a bank, p.16): a bank costs '
+            "max(minimum, factor x the 60 deg turn cost): 1 for MR A-C, 2 for D-F, 4 for G-I",
+            "banking (advanced)",
+            bounds=(1, 10),
+        ),
+        R(
+            "lords.bank_very_low",
+            "dropping",
+            _A,
+            "'A dragon can't bank twice in a row at Very Low altitude. This would cause the "
+            "dragon to crash to the ground' (p.16). 'dropping' (default): the bank that would "
+            "drop a level (the second of two in sequence) is not allowed at Very Low, as the "
+            "drop is what would crash it; a third bank in a row (no drop) is; 'any': no bank "
+            "that follows a bank is allowed at Very Low. The bots never crash by a bank.",
+            "banking (advanced)",
+            choices=("dropping", "any"),
+        ),
+        R(
+            "lords.bank_hex",
+            "level",
+            _A,
+            "Whether the hex a bank moves into may also climb or dive is not said (p.16: a "
+            "bank is 'move forward at a 60 deg angle'; 'Each climb or dive moves the dragon 1 "
+            "hex forward', p.8). 'level' (default): a bank keeps its altitude (only the drop "
+            "of two in sequence changes it), so banks do not count towards the hexes a move's "
+            "climbs and dives need; 'forward': a bank's hex may climb (1 point more) or dive "
+            "(1 point less) like a forward hex.",
+            "banking (advanced)",
+            choices=("level", "forward"),
+        ),
+        R(
             "lords.acceleration",
             3,
             _P,
@@ -571,6 +605,23 @@ def _rules() -> list[Rule]:
             "additional damage to a tail or wing after that part has been reduced to 0 "
             "transfers to the body instead' (p.17); it can never take off again (p.22).",
             "damage, the ground (advanced rules)",
+        ),
+        R(
+            "lords.advanced.banking",
+            False,
+            _P,
+            "'Banking: A dragon may bank, i.e. move forward at a 60 deg angle while retaining "
+            "its facing, by spending points equal to twice its 60 deg turn cost, with a minimum "
+            "of 1 point spent ... A dragon may bank several times in a row, but for every two "
+            "banks in sequence, the dragon's altitude drops by one level. However, a dragon may "
+            "bank, move forward or turn, and then bank again with no altitude change. A dragon "
+            "can't bank twice in a row at Very Low altitude' (p.16): a bank moves to the hex "
+            "forward-left or forward-right keeping the facing, costs lords.bank_cost_factor x "
+            "the 60 deg turn cost (at least lords.bank_cost_minimum), is not a turn, and the "
+            "second, fourth, ... bank of a run drops one level. Readings: "
+            "lords.bank_very_low, lords.bank_hex. The planning bots bank one at a time (no "
+            "drop); the random bot plays every legal bank, runs of them included.",
+            "movement (advanced rules)",
         ),
         R(
             "lords.advanced.landing",
@@ -1057,6 +1108,7 @@ PRESETS: dict[str, dict[str, bool]] = {
         "lords.advanced.crash_slow": True,
         "lords.advanced.crash_zeroed": True,
         "lords.advanced.landing": True,
+        "lords.advanced.banking": True,
     },
 }
 #: ``advanced+optional``: every advanced switch and the optional rules implemented so far
@@ -1073,7 +1125,6 @@ PRESETS["advanced+optional"] = {
 #: The advanced rules (pp. 15-19, 22) not yet in the engine: ``--rules advanced`` does not
 #: play them, and ``python -m dragonsim rules`` lists them.
 TO_COME: tuple[tuple[str, str], ...] = (
-    ("banking", "twice the 60 degree cost, altitude lost for two banks in sequence (p.16)"),
     ("turning between move phases", "same direction, paying the balance (p.16)"),
 )
 

@@ -116,6 +116,7 @@ def choose_move(
     geo,
     mv_alt_off,
     mv_alt,
+    mv_bk,
 ):
     """A move for dragon ``i`` flying exactly ``speed`` points: ``(entry, dalt)``, a move-table
     entry and the altitude change, or ``(-1, 0)`` when no move stays on the board and ends in
@@ -138,6 +139,7 @@ def choose_move(
             depth,
             alt_levels,
             pst,
+            mv_bk,
         )
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_move(
@@ -156,6 +158,7 @@ def choose_move(
             depth,
             alt_levels,
             pst,
+            mv_bk,
         )
     return plan_move(
         pid,
@@ -288,6 +291,7 @@ def choose_landing(
     depth,
     alt_levels,
     pst,
+    mv_bk,
 ):
     """The flight of a landing move (p.17): ``(entry, dalt)`` of ``speed`` points (the
     recorded speed less the landing's), ending at Very Low; ``(-1, 0)`` when the bot finds
@@ -310,6 +314,7 @@ def choose_landing(
             depth,
             alt_levels,
             pst,
+            mv_bk,
         )
     return pick_landing(
         pid,
@@ -328,6 +333,7 @@ def choose_landing(
         depth,
         alt_levels,
         pst,
+        mv_bk,
     )
 
 

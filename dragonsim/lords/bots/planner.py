@@ -44,7 +44,7 @@ from ..mechanics import (
     takeoff_path,
     target_number,
 )
-from ..movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_RQ, PK_RR
+from ..movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_LM, PK_RQ, PK_RR
 from ..state import (
     F_ALIVE,
     F_ALT,
@@ -593,6 +593,7 @@ def plan_move(
                 r = r0 + pk[p, PK_RR]
                 ok = (
                     (pk[p, PK_H] >= adal)
+                    & (pk[p, PK_LM] == 0)  # banking: one bank at a time (no drop)
                     & (pk[p, PK_BOX] >= rlo)
                     & (pk[p, PK_BOX + 1] <= rhi)
                     & (pk[p, pc] >= clo)
@@ -600,7 +601,13 @@ def plan_move(
                 )
                 for o in range(no):
                     ok &= (scratch[ho + 2 * o] != q) | (scratch[ho + 2 * o + 1] != r)
-                if exact and not ok and pk[p, PK_H] >= adal and pk[p, PK_ALT_EVEN + par] > 0:
+                if (
+                    exact
+                    and not ok
+                    and pk[p, PK_H] >= adal
+                    and pk[p, PK_LM] == 0
+                    and pk[p, PK_ALT_EVEN + par] > 0
+                ):
                     # the stored path leaves the board (or the hex is taken): another path
                     # to the same end state may stay on, if the end hex is on it
                     rc = q + ((r - (r & 1)) >> 1)

@@ -15,6 +15,7 @@ from ... import random as _random
 from ..._kernels import game_fn, guard_caches
 from .. import hexes, mechanics, movetables, state
 from ..mechanics import (
+    bank_fits,
     draw_below,
     ground_fits,
     is_enemy,
@@ -25,6 +26,7 @@ from ..mechanics import (
     rider_target_number,
     target_number,
 )
+from ..movetables import BK_LM
 from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
 from . import EDGE_EXACT
 
@@ -52,11 +54,14 @@ def pick_move(
     depth,
     alt_levels,
     pst,
+    mv_bk,
 ):
     """A move uniform over the (entry, altitude change) pairs that stay on the board and end in
     an empty hex; ``(-1, 0)`` when there is none. With ``EDGE_EXACT[pid]`` a pair stays on
     when some legal path to it does (:func:`~dragonsim.lords.mechanics.move_fits_exact`),
-    otherwise when its stored path does."""
+    otherwise when its stored path does. With banking the entries include every run of banks
+    whose drops keep the dragon at Very Low or higher (:func:`~dragonsim.lords.mechanics.
+    bank_fits`): double banks too."""
     exact = EDGE_EXACT[pid] == 1
     mr = ds[i, F_MR]
     alt0 = ds[i, F_ALT]
@@ -94,7 +99,7 @@ def pick_move(
                         width,
                         depth,
                         alt_levels,
-                    ):
+                    ) and bank_fits(ds, i, e, dalt, mv_bk):
                         return e, dalt
                     break
                 k -= c
@@ -119,7 +124,7 @@ def pick_move(
                     width,
                     depth,
                     alt_levels,
-                ):
+                ) and bank_fits(ds, i, e, dalt, mv_bk):
                     n += 1
     if n == 0:
         return -1, 0
@@ -143,7 +148,7 @@ def pick_move(
                     width,
                     depth,
                     alt_levels,
-                ):
+                ) and bank_fits(ds, i, e, dalt, mv_bk):
                     if k == 0:
                         return e, dalt
                     k -= 1
@@ -186,6 +191,7 @@ def pick_landing(
     depth,
     alt_levels,
     pst,
+    mv_bk,
 ):
     """A landing move: a flight of ``speed`` points (its recorded speed less the landing's
     point) that ends at Very Low with the hex ahead on the board and free (p.17), uniform over
@@ -201,6 +207,8 @@ def pick_landing(
     n = 0
     pick = np.int64(-1)
     for e in range(a, a + c):
+        if mv_bk[e, BK_LM] != 0:
+            continue  # (banking) a landing flight drops no level: it ends at Very Low
         if not move_fits_as(
             exact,
             ds,

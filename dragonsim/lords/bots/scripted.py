@@ -23,6 +23,7 @@ from ..._kernels import game_fn, guard_caches
 from .. import hexes, mechanics, movetables, state, tables
 from ..hexes import rotate
 from ..mechanics import (
+    bank_fits,
     can_engage,
     crashes_by_damage,
     ground_fits,
@@ -35,7 +36,7 @@ from ..mechanics import (
     spell_target_number,
     target_number,
 )
-from ..movetables import PK_F_END, PK_RQ, PK_RR
+from ..movetables import BK_LL, PK_F_END, PK_RQ, PK_RR
 from ..state import (
     F_ALIVE,
     F_ALT,
@@ -90,6 +91,7 @@ from ..state import (
     SPELL_HEAL,
     SPELL_SPIN,
     SR_ALT,
+    SR_DROP,
     SR_EARLY,
     SR_ENGAGE,
     SR_F,
@@ -250,12 +252,16 @@ def script_move(
     d,
     lv,
     pst,
+    mv_bk,
 ):
     """The move-table entry and altitude change of the script's move for dragon ``i``:
     ``(entry, dalt)``. The script gives the end state, as a path's (``SR_PATH``: the offset,
     facing change and altitude change for a dragon facing E) or on the map (``SR_END``);
     the entry is one of speed ``speed``'s ("a number of movement points corresponding
     exactly to the speed you recorded", p.8) that ends there and has a path on the board.
+    With banking (p.16) the altitude given is the one after the banks' drops: the entry's
+    drop ``L`` is the script's (``SR_DROP``, a path's own) or, for an end (-1), the smallest
+    that reaches it, and ``dalt`` is the climbs and dives (the altitude change plus ``L``).
     ``(-1, 0)`` after an error."""
     k = _row(pst, i)
     if k < 0 or _get(pst, k + SR_GIVEN) == 0:
@@ -278,20 +284,33 @@ def script_move(
         _error(pst, SD_UNREACHABLE, i, mr, b, alt)
         return np.int64(-1), np.int64(0)
     found = False
-    for p in range(mv_off[mr, b], mv_off[mr, b + 1]):
-        if (
-            mv_pk[f0, p, PK_RQ] == dq
-            and mv_pk[f0, p, PK_RR] == dr
-            and mv_pk[f0, p, PK_F_END] == fend
-        ):
-            e = np.int64(mv_pe[p])
-            if dalt > mv_h[e] or -dalt > mv_h[e]:
-                continue  # this path flies too few hexes for the altitude change
-            found = True
-            if move_fits_exact(
-                ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, w, d, lv
+    drop = _get(pst, k + SR_DROP)
+    total = dalt
+    for ll in range(5):
+        if drop >= 0 and ll != drop:
+            continue
+        dalt = total + ll
+        b2 = speed - dalt
+        if b2 < 0 or b2 >= mv_off.shape[1] - 1:
+            continue
+        for p in range(mv_off[mr, b2], mv_off[mr, b2 + 1]):
+            if (
+                mv_pk[f0, p, PK_RQ] == dq
+                and mv_pk[f0, p, PK_RR] == dr
+                and mv_pk[f0, p, PK_F_END] == fend
             ):
-                return e, dalt
+                e = np.int64(mv_pe[p])
+                if mv_bk[e, BK_LL] != ll:
+                    continue
+                if dalt > mv_h[e] or -dalt > mv_h[e]:
+                    continue  # this path flies too few hexes for the altitude change
+                if not bank_fits(ds, i, e, dalt, mv_bk):
+                    continue  # its banks' drops would take it below Very Low
+                found = True
+                if move_fits_exact(
+                    ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, w, d, lv
+                ):
+                    return e, dalt
     if not found:
         _error(pst, SD_UNREACHABLE, i, mr, b, alt)
         return np.int64(-1), np.int64(0)
