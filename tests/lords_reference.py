@@ -1202,6 +1202,12 @@ def check_events(
                 out.append(Violation(turn, "spell", i, f"Heal restored {v[7]}, rules {restored}"))
         elif name == "Force Shield":
             t["shield"] = t.get("shield", 0) + fx["shield"]
+        elif name in ("Lethargy", "Vigor"):
+            # "drop two maneuverability steps during the next movement phase"; "as if its
+            # maneuverability rating were 2 steps higher" (p.25): the moves of the next turn
+            if t.get("spell_mr_turn") != turn:
+                t["spell_mr"], t["spell_mr_turn"] = 0, turn
+            t["spell_mr"] += fx["mr_steps"] * (1 if name == "Lethargy" else -1)
         elif name in ("Dull", "Sharpen"):
             step = fx["claw_steps"] * (-1 if name == "Dull" else 1)
             before = t["claws"]
@@ -1220,6 +1226,13 @@ def check_events(
         if kind == S.K_EFFECT:
             rows[i] = tuple(v[:5])
             continue
+        if kind == S.K_MOVE and v[6] != S.MK_GROUND and ds[i]["alive"]:
+            # a move turns at the dragon's rating (p.8): its damage, its torn wings and, for
+            # the movement phase after them, Lethargy and Vigor, within A..I (p.25)
+            steps = ds[i]["spell_mr"] if ds[i].get("spell_mr_turn") == turn - 1 else 0
+            want = min(8, max(0, min(8, ds[i]["mr"]) + steps))
+            if v[1] != want:
+                out.append(Violation(turn, "move", i, f"flew at MR {v[1]}, rules {want}"))
         if block is not None and not (block == "breath" and kind == S.K_BREATH):
             if not (block == "rider" and kind in (S.K_RIDER, S.K_SPELL)):
                 sync(turn)

@@ -327,15 +327,16 @@ def test_the_spells_dice_are_fair_and_the_points_add_up(field):
 
 def test_the_wizard_switch_alone():
     """With ``lords.optional.wizard`` off (the ``advanced`` preset) a Wizard only rides: no
-    spell is recorded or cast and every spell counter is 0; on, Slash casts."""
+    spell is recorded or cast and every spell counter (``C_SPELLS`` .. ``C_SORE_LOST``) is 0;
+    on, Slash casts."""
     off = duel("Slash", "Reaper", n=50, seed=2, progress=False, rules="advanced").counters
-    assert not off[S.C_SPELLS : S.N_COUNTERS].any()
+    assert not off[S.C_SPELLS : S.C_SORE_LOST + 1].any()
     on = duel("Slash", "Reaper", n=50, seed=2, progress=False, rules=OPTIONAL).counters
     assert on[S.C_SPELLS : S.C_SPELLS + 13].sum() > 0
     never = duel(
         "Slash", "Reaper", n=50, seed=2, progress=False, rules=OPTIONAL, spells="never"
     ).counters
-    assert not never[S.C_SPELLS : S.N_COUNTERS].any()
+    assert not never[S.C_SPELLS : S.C_SORE_LOST + 1].any()
     with pytest.raises(UserError, match="spells must be one of bot, never, random"):
         duel("Slash", "Reaper", n=5, spells="sometimes")
 
@@ -391,6 +392,44 @@ def test_the_checker_refuses_a_tampered_spell():
         bad = log.copy()
         bad[heals[0], S.L_A + 7] += 1
         assert ref.check_events(bad, sheets, tb, rules=OPTIONAL) != []
+
+
+def test_the_checker_flies_lethargy_and_vigor_at_their_rating():
+    """Lethargy "causes the target to drop two maneuverability steps during the next
+    movement phase", Vigor raises it two (p.25): the checker holds every move to its
+    dragon's rating with them, and refuses a move after a Lethargy or Vigor logged at the
+    rating the dragon had without it."""
+    prep = prepare("Slash", "Stalwyrm", policies=("random", "random"), rules=OPTIONAL)
+    prep["args"][2][S.OPT_SPELL_POLICY] = S.SP_RANDOM
+    tb = prep["tables"]
+    sheets = [sheet("Slash"), sheet("Stalwyrm")]
+    mr_spells = (SPELLS.index("Lethargy"), SPELLS.index("Vigor"))
+    found = 0
+    for game in range(40):
+        cnt, log = E.logged_game(game, 71, *prep["args"], 5000)
+        assert ref.check_events(log, sheets, tb, cnt, rules=OPTIONAL) == []
+        kind = log[:, S.L_KIND]
+        for r in np.nonzero((kind == S.K_SPELL) & np.isin(log[:, S.L_A], mr_spells))[0]:
+            if log[r, S.L_A + 3] != 1:
+                continue
+            t, turn = log[r, S.L_J], log[r, S.L_TURN]
+            moves = (kind == S.K_MOVE) & (log[:, S.L_I] == t) & (log[:, S.L_A + 6] != S.MK_GROUND)
+            before = np.nonzero(moves & (log[:, S.L_TURN] == turn))[0]
+            after = np.nonzero(moves & (log[:, S.L_TURN] == turn + 1))[0]
+            if not len(before) or not len(after):
+                continue
+            own, spelled = log[before[0], S.L_A + 1], log[after[0], S.L_A + 1]
+            if own == spelled:
+                continue  # at A or I already, or the dragon hurt in between (turns on the
+                # ground are free, p.17: not a rating's moves)
+            bad = log.copy()
+            bad[after[0], S.L_A + 1] = own
+            v = ref.check_events(bad, sheets, tb, rules=OPTIONAL)
+            assert any(x.kind == "move" and "MR" in x.why for x in v), v[:3]
+            found += 1
+        if found >= 2:
+            break
+    assert found >= 2
 
 
 def test_duel_spells_from_the_command_line(capsys):
