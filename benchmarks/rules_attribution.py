@@ -182,6 +182,7 @@ def figure(names, cost, share, corr, args) -> None:
     ax.set_xlabel("design points (Dragon Lords rulebook, pp. 30-35)")
     ax.set_ylabel("win share in the round robin (draws half)")
     ax.set_ylim(0, 1)
+    ax.set_xlim(cost.min() - 1, cost.max() + 1.8)  # room for the names right of the dots
     ax.set_title(
         f"Ready-made dragons: basic against advanced rules\n"
         f"round robin, {args.n} games a pair, seed {args.seed}, {args.policy}; paired runs",
