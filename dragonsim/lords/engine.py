@@ -1404,6 +1404,24 @@ def count_absorbed(ds, i, cnt):
 
 
 @game_fn
+def roll_rider_hit(ds, a, t, opt, tb, w, cnt):
+    """Where a rider's hit on ``t`` lands, "handled like a dragon's breath weapon attack"
+    (p.18), a Fireball or a Lightning Bolt's too ("Resolve damage as for a breath attack",
+    p.24): the direction template from ``a`` (a corner's side chosen by ``a``'s bot), the 2d6
+    on that column of the Damage Allocation Table, and the rider check of a body hit.
+    Returns ``(side, location roll, part, the rider check's 2d6, spared)``."""
+    s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
+    side = s1
+    if s2 >= 0:
+        side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
+    lr = roll_dice(w.gst, 2)
+    cnt[C_DICE] += 2
+    part = tb.alloc[lr, side]
+    rc, spared = roll_rider_check(ds, t, part, RK_RIDER, opt, tb.scalars, w.gst, cnt)
+    return side, lr, part, rc, spared
+
+
+@game_fn
 def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
     """``a``'s Wizard casts its recorded spell (optional rules, pp. 18, 24-25). "When a Wizard
     casts a spell, immediately deduct the cost of the spell"; the 2d6 against the spell's
@@ -1475,14 +1493,7 @@ def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
     d6 = np.int64(0)
     rc = np.int64(0)
     if sp == SPELL_FIREBALL or sp == SPELL_BOLT:
-        s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
-        side = s1
-        if s2 >= 0:
-            side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
-        lr = roll_dice(gst, 2)
-        cnt[C_DICE] += 2
-        part = tb.alloc[lr, side]
-        rc, spared = roll_rider_check(ds, t, part, RK_RIDER, opt, scal, gst, cnt)
+        side, lr, part, rc, spared = roll_rider_hit(ds, a, t, opt, tb, w, cnt)
         k6 = 0 if sp == SPELL_FIREBALL else 1
         nd6 = fx[SX_FIREBALL_DICE] if sp == SPELL_FIREBALL else fx[SX_BOLT_DICE]
         plus = fx[SX_FIREBALL_PLUS] if sp == SPELL_FIREBALL else fx[SX_BOLT_PLUS]
@@ -1629,14 +1640,7 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
             continue
         cnt[C_RIDER_HITS + band] += 1
         cnt[C_RIDER_TN_HITS + ti] += 1
-        s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
-        side = s1
-        if s2 >= 0:
-            side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
-        lr = roll_dice(gst, 2)
-        cnt[C_DICE] += 2
-        part = tb.alloc[lr, side]
-        rc, spared = roll_rider_check(ds, t, part, RK_RIDER, opt, scal, gst, cnt)
+        side, lr, part, rc, spared = roll_rider_hit(ds, a, t, opt, tb, w, cnt)
         kind = ds[a, F_RIDER]
         nd6 = 0 if spared else tb.rider_dice[kind, band, 0]
         plus = 0 if spared else tb.rider_dice[kind, band, 1]

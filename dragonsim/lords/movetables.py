@@ -229,6 +229,39 @@ def _rot(a, b, k):
 
 
 @njit(cache=True)
+def _put_boxes(e, dq, dr, pq, pr, npth, rq, rr, box):
+    """Entry ``e``'s end offset ``(dq, dr)`` rotated for each starting facing, and the
+    bounding box of its path's ``npth`` hexes ``(pq, pr)`` (start included) for each: min/max
+    row, min/max column on even rows, min/max column on odd rows."""
+    for k in range(6):
+        a, b = _rot(dq, dr, k)
+        rq[e, k] = a
+        rr[e, k] = b
+        lo_r = 99
+        hi_r = -99
+        lo0 = 99
+        hi0 = -99
+        lo1 = 99
+        hi1 = -99
+        for m in range(npth):
+            a, b = _rot(pq[m], pr[m], k)
+            c0 = a + b // 2
+            c1 = a + (b + 1) // 2
+            lo_r = min(lo_r, b)
+            hi_r = max(hi_r, b)
+            lo0 = min(lo0, c0)
+            hi0 = max(hi0, c0)
+            lo1 = min(lo1, c1)
+            hi1 = max(hi1, c1)
+        box[e, k, 0] = lo_r
+        box[e, k, 1] = hi_r
+        box[e, k, 2] = lo0
+        box[e, k, 3] = hi0
+        box[e, k, 4] = lo1
+        box[e, k, 5] = hi1
+
+
+@njit(cache=True)
 def _extract(val, par, nbud):
     rad = nbud + 1
     g = 2 * rad + 1
@@ -290,32 +323,7 @@ def _extract(val, par, nbud):
                         pr[npth] = yy - rad
                         npth += 1
                         i = par[i]
-                    for k in range(6):
-                        a, b = _rot(x - rad, y - rad, k)
-                        rq[e, k] = a
-                        rr[e, k] = b
-                        lo_r = 99
-                        hi_r = -99
-                        lo0 = 99
-                        hi0 = -99
-                        lo1 = 99
-                        hi1 = -99
-                        for m in range(npth):
-                            a, b = _rot(pq[m], pr[m], k)
-                            c0 = a + b // 2
-                            c1 = a + (b + 1) // 2
-                            lo_r = min(lo_r, b)
-                            hi_r = max(hi_r, b)
-                            lo0 = min(lo0, c0)
-                            hi0 = max(hi0, c0)
-                            lo1 = min(lo1, c1)
-                            hi1 = max(hi1, c1)
-                        box[e, k, 0] = lo_r
-                        box[e, k, 1] = hi_r
-                        box[e, k, 2] = lo0
-                        box[e, k, 3] = hi0
-                        box[e, k, 4] = lo1
-                        box[e, k, 5] = hi1
+                    _put_boxes(e, x - rad, y - rad, pq, pr, npth, rq, rr, box)
                     e += 1
     return off, dq, dr, ff, hh, rq, rr, box
 
@@ -486,32 +494,7 @@ def _bank_extract(val, par, nbud, vl_any):
                             i = par[i]
                         nbs[e] = nbk
                         lms[e] = ll + (1 if (vl_any and long_run) else 0)
-                        for k in range(6):
-                            a, b = _rot(x - rad, y - rad, k)
-                            rq[e, k] = a
-                            rr[e, k] = b
-                            lo_r = 99
-                            hi_r = -99
-                            lo0 = 99
-                            hi0 = -99
-                            lo1 = 99
-                            hi1 = -99
-                            for m in range(npth):
-                                a, b = _rot(pq[m], pr[m], k)
-                                c0 = a + b // 2
-                                c1 = a + (b + 1) // 2
-                                lo_r = min(lo_r, b)
-                                hi_r = max(hi_r, b)
-                                lo0 = min(lo0, c0)
-                                hi0 = max(hi0, c0)
-                                lo1 = min(lo1, c1)
-                                hi1 = max(hi1, c1)
-                            box[e, k, 0] = lo_r
-                            box[e, k, 1] = hi_r
-                            box[e, k, 2] = lo0
-                            box[e, k, 3] = hi0
-                            box[e, k, 4] = lo1
-                            box[e, k, 5] = hi1
+                        _put_boxes(e, x - rad, y - rad, pq, pr, npth, rq, rr, box)
                         e += 1
     return off, dq, dr, ff, hh, rq, rr, box, lls, lms, nbs
 
