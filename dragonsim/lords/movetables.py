@@ -124,6 +124,10 @@ PK_RQ, PK_RR, PK_BOX, PK_H, PK_F, PK_F_END = 0, 1, 2, 8, 9, 10
 PK_ALT_EVEN, PK_ALT_ODD = 11, 12
 #: the entry's ``MoveTables.lm`` (0 without banking): the planners take entries of 0 only
 PK_LM = 13
+#: how many positions from this one, in the block's visiting order (cyclic), hold entries of
+#: ``lm`` > 0 before the next of 0 (capped at 127; 0 without banking): the planners jump over
+#: them instead of reading each (the same entries visited, in the same order)
+PK_SKIP = 14
 PK_WIDTH = 16
 #: columns of ``MoveTables.bk`` (int8 [n, 3]): levels dropped, levels needed, banks
 BK_LL, BK_LM, BK_NB = 0, 1, 2
@@ -165,7 +169,29 @@ def _packed(
     pk[:, :, PK_F] = f[pe][None, :]
     pk[:, :, PK_F_END] = (np.arange(6)[:, None] + f[pe][None, :]) % 6
     pk[:, :, PK_LM] = lm[pe][None, :]
+    if lm.any():
+        pk[:, :, PK_SKIP] = _skips(off, lm[pe])[None, :]
     return pk, pe.astype(np.int32), inv
+
+
+@njit(cache=True)
+def _skips(off, lmv):
+    """Per position of each block (``lmv``: the entries' ``lm`` in visiting order), the run of
+    positions of ``lm`` > 0 starting there, cyclic within the block, capped at 127."""
+    out = np.zeros(lmv.shape[0], np.int8)
+    for m in range(off.shape[0]):
+        for b in range(off.shape[1] - 1):
+            a, z = off[m, b], off[m, b + 1]
+            c = z - a
+            if c <= 0:
+                continue
+            run = 0
+            for k in range(2 * c - 1, -1, -1):  # twice round: the runs that wrap
+                pos = k % c
+                run = 0 if lmv[a + pos] == 0 else min(run + 1, 127)
+                if k < c:
+                    out[a + pos] = run
+    return out
 
 
 MAX_BUDGET = 21  # speed 15 (+2 for Quicken) plus four free dives
@@ -961,6 +987,7 @@ __all__ = [
     "BK_LL",
     "BK_LM",
     "BK_NB",
+    "PK_SKIP",
     "PK_WIDTH",
     "Banking",
     "bank_costs",

@@ -44,7 +44,7 @@ from ..mechanics import (
     takeoff_path,
     target_number,
 )
-from ..movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_LM, PK_RQ, PK_RR
+from ..movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_LM, PK_RQ, PK_RR, PK_SKIP
 from ..state import (
     F_ALIVE,
     F_ALT,
@@ -584,6 +584,18 @@ def plan_move(
                         bf[nc] = bf[t_]
                         nc += 1
             while nc < lim and seen < c:
+                # banking: jump over the entries with a drop, which fail the check below
+                # (the same entries visited, in the same order, the same pos and seen after)
+                sk = np.int64(pk[a + pos, PK_SKIP])
+                while sk > 0 and seen < c:
+                    sk = min(sk, c - seen)
+                    pos += sk
+                    if pos >= c:
+                        pos -= c
+                    seen += sk
+                    sk = np.int64(pk[a + pos, PK_SKIP]) if seen < c else 0
+                if seen >= c:
+                    break
                 p = a + pos
                 pos += 1
                 if pos == c:
