@@ -10,8 +10,9 @@ table of win shares (draws half) with the correlation of win share with design-p
         [--csv results/rules_attribution.csv] [--figure docs/figures/basic_vs_advanced.png] \
         [--ratings]
 
-With ``--optional`` the same for the optional rules (pp. 19-20): ``advanced``, each optional
-switch alone on top of it, and the ``advanced+optional`` preset (no figure). ``--ratings`` adds
+With ``--optional`` the same for the optional rules (pp. 16, 19-25): ``advanced``, each
+optional switch alone on top of it (turning between move phases among them), and the
+``advanced+optional`` preset (no figure). ``--ratings`` adds
 the Bradley-Terry ratings of each run (:func:`~dragonsim.lords.tournament`'s) and each rule's
 change to them.
 """
@@ -49,12 +50,12 @@ def main() -> None:
     names = sorted(ROSTER, key=lambda d: (sheet(d).cost, d))
     cost = np.array([sheet(d).cost for d in names], float)
     if args.optional:
-        base, top, prefix = "advanced", "advanced+optional", "lords.optional."
+        base, top = "advanced", "advanced+optional"
         adv = dict(PRESETS["advanced"])
         switches = [k for k in PRESETS[top] if k not in adv]
         runs = {base: base, **{k: {**adv, k: True} for k in switches}, top: top}
     else:
-        base, top, prefix = "basic", "advanced", "lords.advanced."
+        base, top = "basic", "advanced"
         switches = list(PRESETS["advanced"])
         runs = {base: None, **{k: {k: True} for k in switches}, top: top}
     share, rating = {}, {}
@@ -65,7 +66,7 @@ def main() -> None:
         share[label] = r.wins.sum(axis=1) / games.sum(axis=1)
         rating[label] = r.ratings.set_index("name").loc[names]
         print(f"  {label}: {time.perf_counter() - t0:.0f} s", flush=True)
-    short = [k.removeprefix(prefix) for k in switches]
+    short = [_short(k) for k in switches]
     print(f"\nround robin, {args.n} games a pair, seed {args.seed}, policy {args.policy}:\n")
     print(f"| dragon | DP | {base} | " + " | ".join(f"+ {s}" for s in short) + f" | {top} |")
     print("|---|---|---|" + "---|" * len(short) + "---|")
@@ -78,7 +79,7 @@ def main() -> None:
     corr = {lab: np.corrcoef(cost, v)[0, 1] for lab, v in share.items()}
     print(
         "\ncorrelation of win share with cost: "
-        + ", ".join(f"{k.removeprefix(prefix)} {v:.2f}" for k, v in corr.items())
+        + ", ".join(f"{_short(k)} {v:.2f}" for k, v in corr.items())
     )
 
     if args.ratings:
@@ -102,12 +103,18 @@ def main() -> None:
 
         df = pd.DataFrame({"dragon": names, "dp": cost.astype(int)})
         for lab, v in share.items():
-            df[lab.removeprefix(prefix)] = np.round(v, 4)
+            df[_short(lab)] = np.round(v, 4)
         df.to_csv(args.csv, index=False)
         print(f"wrote {args.csv}")
     if args.figure and not args.optional:
         figure(names, cost, share, corr, args)
         print(f"wrote {args.figure}")
+
+
+def _short(key: str) -> str:
+    """A switch's column name: ``lords.optional.tactics`` -> ``tactics``,
+    ``lords.advanced.turn_between`` -> ``turn_between`` (the optional runs hold both)."""
+    return key.removeprefix("lords.optional.").removeprefix("lords.advanced.")
 
 
 def figure(names, cost, share, corr, args) -> None:

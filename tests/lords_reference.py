@@ -326,25 +326,31 @@ def bank_of(options) -> Bank:
 _FWD, _TURN, _BANK_ODD, _BANK_EVEN = range(4)
 
 
-def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels, bank=NO_BANK):
+def _search(
+    start, speed, turn_cost_row, goal, hopeless, width, depth, levels, bank=NO_BANK, carry=0
+):
     """Depth-first search over the rulebook's actions from ``start`` (``(q, r, facing,
     altitude)``) spending exactly ``speed`` points on the board: the first action sequence
-    whose end ``goal(q, r, f, alt, drops)`` accepts, or None. ``hopeless(q, r, alt, left)``
+    whose end ``goal(q, r, f, alt, drops, turned)`` accepts, or None. ``hopeless(q, r, alt, left)``
     prunes; dead states are memoised. With ``bank`` on, the banks too (p.16): 'BL' / 'BR' to
     the hex forward-left / forward-right keeping the facing, for the bank cost; "for every two
     banks in sequence, the dragon's altitude drops by one level" (``drops`` counts them);
     "A dragon can't bank twice in a row at Very Low altitude" (the dropping bank, or with
     ``very_low_any`` any bank after a bank); with ``hex_forward`` 'BLC', 'BLD', ... climb or
-    dive in the bank's hex."""
+    dive in the bank's hex. ``carry`` (turning between move phases, p.16): the signed 60-degree
+    steps the last move left turned in the start hex; then no fresh turn there, only 'K1',
+    'K2' continuing it ("only turn in the same direction ... spend the balance of the points
+    for the total turn", never past 180 degrees). ``goal`` also gets the turn the path leaves
+    in its last hex (0 after a step or a bank; 3 a full 180)."""
     dead = set()
     path: list[str] = []
     bcost = bank.cost(turn_cost_row) if bank.on else 0
     bank_alts = ((0, 0), (1, 1), (-1, -1)) if bank.hex_forward else ((0, 0),)
 
-    def rec(q, r, f, alt, last, left, drops):
-        if left == 0 and goal(q, r, f, alt, drops):
+    def rec(q, r, f, alt, last, left, drops, tih=carry, first=True):
+        if left == 0 and goal(q, r, f, alt, drops, tih):
             return True
-        key = (q, r, f, alt, last, left, drops)
+        key = (q, r, f, alt, last, left, drops, tih, first)
         if key in dead:
             return False
         if left < 0 or hopeless(q, r, alt, left):
@@ -360,15 +366,36 @@ def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels, b
             if not on_board(nq, nr, width, depth):
                 continue
             path.append(act)
-            if rec(nq, nr, f, na, _FWD, left - cost, drops):
+            if rec(nq, nr, f, na, _FWD, left - cost, drops, 0, False):
                 return True
             path.pop()
-        if last != _TURN:
+        if first and carry != 0:
+            # the carried turn continued (its sign is its direction; a full 180 has none left)
+            a, sg = abs(carry), (1 if carry > 0 else -1)
+            for k in range(1, 4 - a):
+                c = int(turn_cost_row[a + k]) - int(turn_cost_row[a])
+                if c <= left:
+                    path.append(f"K{k}")
+                    tot = a + k
+                    if rec(
+                        q,
+                        r,
+                        (f + sg * k) % 6,
+                        alt,
+                        _TURN,
+                        left - c,
+                        drops,
+                        tot if tot == 3 else sg * tot,
+                        False,
+                    ):
+                        return True
+                    path.pop()
+        elif last != _TURN:
             for act, k, col in _TURNS:
                 c = int(turn_cost_row[col])
                 if c <= left:
                     path.append(act)
-                    if rec(q, r, (f + k) % 6, alt, _TURN, left - c, drops):
+                    if rec(q, r, (f + k) % 6, alt, _TURN, left - c, drops, k, False):
                         return True
                     path.pop()
         if bank.on:
@@ -387,24 +414,38 @@ def _search(start, speed, turn_cost_row, goal, hopeless, width, depth, levels, b
                     if c > left or not 1 <= na <= levels:
                         continue
                     path.append(name + {0: "", 1: "C", -1: "D"}[dalt])
-                    if rec(nq, nr, f, na, nlast, left - c, drops + drop):
+                    if rec(nq, nr, f, na, nlast, left - c, drops + drop, 0, False):
                         return True
                     path.pop()
         dead.add(key)
         return False
 
     q0, r0, f0, a0 = start
-    if rec(q0, r0, f0, a0, _FWD, speed, 0):
+    if rec(q0, r0, f0, a0, _TURN if carry else _FWD, speed, 0):
         return list(path)
     return None
 
 
 def find_move(
-    start, end, speed, turn_cost_row, *, width=33, depth=24, levels=5, bank=NO_BANK, drops=None
+    start,
+    end,
+    speed,
+    turn_cost_row,
+    *,
+    width=33,
+    depth=24,
+    levels=5,
+    bank=NO_BANK,
+    drops=None,
+    carry=0,
+    turned=None,
+    reset_180=False,
 ):
     """A legal action sequence from ``start`` to ``end`` (each ``(q, r, facing, altitude)``)
     spending exactly ``speed`` points and staying on the board, or None; with ``bank`` the
-    banks too, and ``drops`` (when given) the levels its banks must drop.
+    banks too, and ``drops`` (when given) the levels its banks must drop; from a start that
+    carries the turn ``carry`` (turning between move phases), and ``turned`` (when given) the
+    turn it must leave in its last hex (with ``reset_180`` a full 180 leaves none).
 
     Depth-first search over the rulebook's actions with memoised dead ends; prunes with the
     fact that each remaining hex costs at least one point net of the altitude it must still
@@ -416,19 +457,22 @@ def find_move(
         start,
         speed,
         turn_cost_row,
-        lambda q, r, f, alt, dr: (
-            (q, r, f, alt) == (q1, r1, f1, a1) and (drops is None or dr == drops)
+        lambda q, r, f, alt, dr, t: (
+            (q, r, f, alt) == (q1, r1, f1, a1)
+            and (drops is None or dr == drops)
+            and (turned is None or (0 if reset_180 and abs(t) == 3 else t) == turned)
         ),
         lambda q, r, alt, left: hex_distance(q, r, q1, r1) + (a1 - alt) > left,
         width,
         depth,
         levels,
         bank,
+        carry,
     )
 
 
 def any_move_stays(
-    start, speed, turn_cost_row, occupied, *, width=33, depth=24, levels=5, bank=NO_BANK
+    start, speed, turn_cost_row, occupied, *, width=33, depth=24, levels=5, bank=NO_BANK, carry=0
 ):
     """True when some legal move from ``start`` (``(q, r, facing, altitude)``) spending exactly
     ``speed`` points stays on the board and ends in a hex not in ``occupied``: the proof
@@ -440,12 +484,13 @@ def any_move_stays(
             start,
             speed,
             turn_cost_row,
-            lambda q, r, f, alt, dr: (q, r) not in occupied,
+            lambda q, r, f, alt, dr, t: (q, r) not in occupied,
             lambda q, r, alt, left: False,
             width,
             depth,
             levels,
             bank,
+            carry,
         )
         is not None
     )
@@ -567,6 +612,12 @@ def check_log(
         return options is not None and options[key] == 1
 
     bank = bank_of(options)  # banking (advanced rules, p.16)
+    # turning between move phases (p.16): the turn each dragon's last move left in its hex
+    turning = on(S.OPT_TURN_BETWEEN)
+    reset_180 = on(S.OPT_TURN_180_RESET)
+    cc_facing = on(S.OPT_TURN_CC_FACING)
+    carried: dict[int, int] = {}
+    fought: set[int] = set()  # (reading "facing") fought since its last move: may have none
 
     # the ground (advanced rules, p.17): its numbers from the rules tables
     sc_ = tables.scalars
@@ -676,7 +727,24 @@ def check_log(
                     cool[i] -= 1
             last[i] = s
             cur_speed[i] = s
-        elif kind == S.K_MOVE:
+        elif kind in (S.K_MOVE, S.K_LEAVE) and (vals[12] or vals[13]) and not turning:
+            out.append(Violation(turn, "turn", i, "a turn carried without the rule"))
+        if kind in (S.K_MOVE, S.K_LEAVE) and vals[6] != S.MK_GROUND and turning:
+            # "If a dragon ends its move by turning 60 deg or 120 deg in a hex, it may continue
+            # to turn in that hex at the beginning of the next movement phase" (p.16): the
+            # turn it starts with is the one its last move left, unless it has been on the
+            # ground or (reading lords.turn_between_close_combat) fought since
+            want = carried.get(i, 0)
+            ok_in = vals[12] == want or (i in fought and cc_facing and vals[12] == 0)
+            if vals[6] == S.MK_TAKE_OFF:
+                ok_in = vals[12] == 0
+            if not ok_in:
+                out.append(
+                    Violation(turn, "turn", i, f"carried {vals[12]}, its last move left {want}")
+                )
+            fought.discard(i)
+            carried[i] = vals[13] if vals[6] in (S.MK_FLY, S.MK_TAKE_OFF) else 0
+        if kind == S.K_MOVE:
             speed, mr, q1, r1, f1, a1, mk = vals[:7]
             q0, r0, f0, a0 = snaps[i][:4]
             for d in range(nd):
@@ -722,6 +790,7 @@ def check_log(
                         width=width,
                         depth=depth,
                         bank=bank,
+                        carry=vals[12],
                     )
                     is None
                 ):
@@ -757,6 +826,9 @@ def check_log(
                     depth=depth,
                     bank=bank,
                     drops=drops,
+                    carry=vals[12],
+                    turned=vals[13] if turning else None,
+                    reset_180=reset_180,
                 )
                 is None
             ):
@@ -782,7 +854,14 @@ def check_log(
                     continue  # the leap itself left the board
                 start = (*hexes[-1], start[2], 1)
             if any_move_stays(
-                start, speed, tables.turn_cost[mr], occupied, width=width, depth=depth, bank=bank
+                start,
+                speed,
+                tables.turn_cost[mr],
+                occupied,
+                width=width,
+                depth=depth,
+                bank=bank,
+                carry=vals[12],
             ):
                 out.append(
                     Violation(turn, "leave", i, "flew off the board although a move stays on it")
@@ -892,6 +971,12 @@ def check_log(
             # with the crash rule a dragon 2 points from below its minimum crashes (p.17)
             # (the row's snapshot is after the fight's drop: altitude 0 only on the ground)
             for d in (i, j):
+                # turning between move phases: the fight ends the carried turn (reading
+                # "ends"), or may ("facing": the checker accepts the turn or none)
+                if cc_facing:
+                    fought.add(d)
+                else:
+                    carried[d] = 0
                 mn = int(tables.min_speed[int(sheets_rows[d][S.D_BODY])])
                 air = snaps[d][3] > 0
                 if air:
@@ -899,6 +984,7 @@ def check_log(
                 if on(S.OPT_CRASH_SLOW) and air and cur_speed.get(d, 0) - speed_loss < mn:
                     due_slow.add(d)
         elif kind == S.K_CRASH:
+            carried[i] = 0  # on the ground: turning between move phases is flight's
             cause, levels = vals[0], vals[1]
             a0 = snaps[i][3]
             if levels != a0 or a0 < 1:

@@ -45,8 +45,11 @@ SWITCHES = {
     "lords.advanced.landing": S.OPT_LANDING,
     "lords.advanced.banking": S.OPT_BANKING,
 }
-#: the optional rules' switches (optional rules, pp. 19-22), in advanced+optional only
+#: the optional rules' switches (optional rules, pp. 19-22, and turning between move phases,
+#: which the advanced rules call optional: "All players must agree to use it", p.16), in
+#: advanced+optional only
 OPTIONAL_SWITCHES = {
+    "lords.advanced.turn_between": S.OPT_TURN_BETWEEN,
     "lords.optional.critical_hits": S.OPT_CRITICALS,
     "lords.optional.fumbles": S.OPT_FUMBLES,
     "lords.optional.multiple_hits": S.OPT_HIT_LIMIT,
@@ -87,10 +90,8 @@ def test_advanced_turns_on_exactly_the_rules_implemented():
     assert not any(opt[i] for i in OPTIONAL_SWITCHES.values())
     opt = prepare("Skyblazer", "Tankerous", rules="advanced+optional")["options"]
     assert all(opt[i] == 1 for i in ALL_SWITCHES.values())
-    # the one advanced rule still to come (p.16); the Lancer, the Wizard (its spells are the
-    # optional rules), banking and the ground are in
-    assert [r for r, _ in TO_COME] == ["turning between move phases"]
-    assert OPTIONAL_TO_COME == ()
+    # every advanced and optional rule is in: none still to come
+    assert TO_COME == () and OPTIONAL_TO_COME == ()
 
 
 @pytest.mark.parametrize("key", list(ALL_SWITCHES))
@@ -158,7 +159,8 @@ def test_cli_rules_lists_switches_presets_and_what_is_to_come(capsys):
     out = capsys.readouterr().out
     assert re.search(r"lords\.advanced\.initiative +false  on in: advanced, advanced\+", out)
     assert re.search(r"lords\.optional\.fumbles +false  on in: advanced\+optional", out)
-    assert "still to come" in out and "turning between move phases" in out
+    assert "still to come" not in out  # every rule of the rulebook is in
+    assert re.search(r"lords\.advanced\.turn_between +false  on in: advanced\+optional", out)
 
 
 def test_cli_duel_takes_a_preset(capsys):

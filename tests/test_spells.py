@@ -286,7 +286,7 @@ def field():
     return duel(
         "Slash",
         "Stalwyrm",
-        n=600,
+        n=700,
         seed=11,
         progress=False,
         policy="random",

@@ -405,7 +405,7 @@ def test_every_bot_fights_with_tactics_legally(pol):
     brawler (who engages) under ``advanced+optional``: the attacker is the dragon that
     engaged, the table's adjustment, at most five uses and the reset, Lunge, Defend."""
     fights = 0
-    games = 1 if pol.startswith("search") else 4
+    games = 1 if pol.startswith("search") else 6
     for k, (a, b) in enumerate((("Ozonic", "Fiercival"), ("Reaper", "Tankerous"))):
         for game in range(games):
             prep = prepare(a, b, policies=(pol, "brawler"), rules="advanced+optional")

@@ -155,6 +155,7 @@ def prepare(
         mrs=game_mrs((sa.mr_i, sb.mr_i), tb, rs),
         edges=edge_exact(policies),
         bank=MT.banking_of(rs),
+        turning=MT.turning_of(rs),
     )
     dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
     scen = (
@@ -1199,6 +1200,7 @@ def battle_setup(
         mrs=game_mrs([s.mr_i for s in sheets], tb, rs),
         edges=edge_exact(pols),
         bank=MT.banking_of(rs),
+        turning=MT.turning_of(rs),
     )
     rows = np.stack([dragon_row(s, t, p) for s, t, p in zip(sheets, teams, pols, strict=True)])
     scen = (

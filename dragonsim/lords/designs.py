@@ -167,7 +167,12 @@ def pair_setup(
     pols = resolve_policies(policy)
     turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
     tb = kernel_tables(rs)
-    mv = MT.move_tables(tb.turn_cost, edges=edge_exact(pols), bank=MT.banking_of(rs))
+    mv = MT.move_tables(
+        tb.turn_cost,
+        edges=edge_exact(pols),
+        bank=MT.banking_of(rs),
+        turning=MT.turning_of(rs),
+    )
     opt = S.default_options(turn_limit=turn_limit, **rule_switches(rs))
     scen = np.zeros((2, 5), dtype=np.int64)
     return PairSetup((scen, opt, tb, mv, plan_table(tb)), pols[0], rs)

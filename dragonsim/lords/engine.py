@@ -114,7 +114,7 @@ from .mechanics import (
     takeoff_path,
     target_number,
 )
-from .movetables import BK_LL, BK_NB
+from .movetables import BK_CONT, BK_LL, BK_NB, BK_TURNED
 from .state import (
     C_BANK_DROPS,
     C_BANKS,
@@ -177,6 +177,8 @@ from .state import (
     C_TAKEOFFS,
     C_TN_HITS,
     C_TN_TRIES,
+    C_TURN_CARRIED,
+    C_TURN_CONTINUED,
     C_TURN_HIST,
     C_TURN_LIMIT,
     C_TURNS,
@@ -207,6 +209,7 @@ from .state import (
     F_BREATH,
     F_BREATH0,
     F_CC_ADJ,
+    F_CC_FACING,
     F_CLAW,
     F_CLAW0,
     F_COOL,
@@ -254,6 +257,7 @@ from .state import (
     F_TARGET,
     F_TEAM,
     F_TOHIT,
+    F_TURNED,
     F_WINGS,
     HIST_MAX,
     K_BREATH,
@@ -309,6 +313,8 @@ from .state import (
     OPT_RIDER_ATTACKS,
     OPT_SETUP,
     OPT_TACTICS,
+    OPT_TURN_BETWEEN,
+    OPT_TURN_CC_FACING,
     OPT_TURN_LIMIT,
     OPT_WIZARD,
     PART_BODY,
@@ -1025,8 +1031,9 @@ def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind, q_from, r_from
     points; logged as a move of ``kind``, ``MK_*``, with ``(q_from, r_from)``, where a
     take-off left the ground, at ``L_A + 8, 9``, and the banks flown and levels they dropped
     at ``L_A + 10, 11``: "for every two banks in sequence, the dragon's altitude drops by one
-    level", p.16); ``e < 0``: no move stays on the board, and the dragon flies off and is out
-    of the game (returns False)."""
+    level", p.16; the turn carried into the move and the one it leaves at ``L_A + 12, 13``:
+    turning between move phases, p.16); ``e < 0``: no move stays on the board, and the dragon
+    flies off and is out of the game (returns False)."""
     if e < 0:
         if log is not None:
             r = log_row(log, nlog, ds, turn, K_LEAVE, i, -1)
@@ -1036,11 +1043,15 @@ def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind, q_from, r_from
                 log[r, L_A + 6] = kind
                 log[r, L_A + 8] = q_from
                 log[r, L_A + 9] = r_from
+                log[r, L_A + 12] = ds[i, F_TURNED]
         ds[i, F_ALIVE] = 0
         ds[i, F_LEFT] = 1
         ds[i, F_MOVED] = 1
         cnt[C_LEFT_BOARD] += 1
         return False
+    tl = mv.bk[e, BK_TURNED]  # the turn the move leaves (turning between move phases)
+    if w.pst.shape[0] > 1 and kind != MK_LAND:
+        tl = _scripted.script_turned(ds, i, tl, w.pst)  # a scripted path's own
     if log is not None:
         r = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
         if r >= 0:
@@ -1056,9 +1067,15 @@ def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind, q_from, r_from
             log[r, L_A + 9] = r_from
             log[r, L_A + 10] = mv.bk[e, BK_NB]
             log[r, L_A + 11] = mv.bk[e, BK_LL]
+            log[r, L_A + 12] = ds[i, F_TURNED]
+            log[r, L_A + 13] = tl
     cnt[C_BANKS] += mv.bk[e, BK_NB]
     cnt[C_BANK_DROPS] += mv.bk[e, BK_LL]
+    if ds[i, F_TURNED] != 0:
+        cnt[C_TURN_CARRIED] += 1
+        cnt[C_TURN_CONTINUED] += mv.bk[e, BK_CONT]
     apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
+    ds[i, F_TURNED] = tl
     return True
 
 
@@ -1193,10 +1210,15 @@ def land(ds, i, tb, mv, w, cnt, turn, log, nlog):
             log[lr, L_A + 6] = MK_LAND
             log[lr, L_A + 8] = ds[i, F_Q] + mv.rq[e, f0]  # where the flight ended
             log[lr, L_A + 9] = ds[i, F_R] + mv.rr[e, f0]
+            log[lr, L_A + 12] = ds[i, F_TURNED]
+    if ds[i, F_TURNED] != 0:
+        cnt[C_TURN_CARRIED] += 1
+        cnt[C_TURN_CONTINUED] += mv.bk[e, BK_CONT]
     apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
     ds[i, F_Q] = q
     ds[i, F_R] = r
     ds[i, F_ALT] = 0
+    ds[i, F_TURNED] = 0  # its last point was the hex ahead
     cnt[C_LANDINGS] += 1
     return True
 
@@ -1219,6 +1241,7 @@ def crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, facing_roll, facing):
         log_effects_before(w.scratch, ds, i)
         r = log_row(log, nlog, ds, turn, K_CRASH, i, -1)  # where it fell from
     ds[i, F_ALT] = 0
+    ds[i, F_TURNED] = 0  # on the ground (turning between move phases, p.16, is flight's)
     if facing_roll >= 0:
         ds[i, F_F] = facing
     cnt[C_CRASHES + cause] += 1
@@ -1954,6 +1977,25 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
     self_dice = scal[S_CC_SELF_DAMAGE_DICE]
     gst = w.gst
     tactics_on = opt[OPT_TACTICS] == 1
+    if opt[OPT_TURN_BETWEEN] == 1:
+        for k in range(na):
+            ds[w.order[k], F_CC_FACING] = -1  # set to its facing when it fights
+    fight_pairs(ds, na, opt, tb, w, cnt, turn, log, nlog, scal, self_dice, gst, tactics_on)
+    if opt[OPT_TURN_BETWEEN] == 1:
+        # turning between move phases (p.16): the fight ends an engaged dragon's carried
+        # turn (reading lords.turn_between_close_combat: "ends"), or only when it changed
+        # the dragon's facing ("facing")
+        for k in range(na):
+            i = w.order[k]
+            if ds[i, F_CC_FACING] >= 0 and (
+                opt[OPT_TURN_CC_FACING] == 0 or ds[i, F_F] != ds[i, F_CC_FACING]
+            ):
+                ds[i, F_TURNED] = 0
+
+
+@game_fn(inline="always")
+def fight_pairs(ds, na, opt, tb, w, cnt, turn, log, nlog, scal, self_dice, gst, tactics_on):
+    """The body of :func:`close_combat`: every engaged pair's fight."""
     for k in range(na):
         a = w.order[k]
         b = ds[a, F_ENG]
@@ -1969,6 +2011,9 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
             crash(ds, b, CR_VERY_LOW, opt, tb, w, cnt, turn, log, nlog, -1, 0)
             if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
                 continue
+        if opt[OPT_TURN_BETWEEN] == 1:
+            ds[a, F_CC_FACING] = ds[a, F_F]  # (turning between move phases: they fight)
+            ds[b, F_CC_FACING] = ds[b, F_F]
         air = ds[a, F_ALT] > 0  # the fight began in the air (crashes come after it)
         att = a
         dfn = b

@@ -19,7 +19,7 @@ from .._kernels import game_fn, guard_caches
 from ..random import below, d6, roll
 from . import hexes, movetables, state, tables
 from .hexes import adjacent_facing, arc_area, distance, may_breathe_angle, neighbour, on_board
-from .movetables import ALT_BOX, ALT_F, ALT_H, BK_LL, BK_LM
+from .movetables import ALT_BOX, ALT_F, ALT_H, BK_LL, BK_LM, BK_TURNED, CARRY_GROUP, MR_ROWS
 from .state import (
     CE_DAZED,
     CE_HEAD,
@@ -66,6 +66,7 @@ from .state import (
     F_STREAK,
     F_TEAM,
     F_TOHIT,
+    F_TURNED,
     F_WINGS,
     FD_BAD_VALUE,
     FD_CURSOR,
@@ -776,13 +777,23 @@ def record_speed(ds, i, speed, scal):
 def apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f, mv_bk):
     """Move dragon ``i`` by move-table entry ``e`` (:mod:`~dragonsim.lords.movetables`) and
     altitude change ``dalt``, less the levels its banks drop (``mv_bk[e, BK_LL]``, p.16); it
-    has now moved this turn (p.8)."""
+    has now moved this turn (p.8), and carries the turn the move left in its last hex
+    (``mv_bk[e, BK_TURNED]``: turning between move phases, p.16)."""
     f0 = ds[i, F_F]
     ds[i, F_Q] += mv_rq[e, f0]
     ds[i, F_R] += mv_rr[e, f0]
     ds[i, F_F] = (f0 + mv_f[e]) % 6
     ds[i, F_ALT] += dalt - mv_bk[e, BK_LL]
     ds[i, F_MOVED] = 1
+    ds[i, F_TURNED] = mv_bk[e, BK_TURNED]  # (0 without turning between move phases)
+
+
+@game_fn
+def move_row(ds, i):
+    """The move-table row of dragon ``i``'s move now: its maneuverability's, in the row group
+    of the turn it carries (turning between move phases, p.16: ``F_TURNED``; always group 0
+    without the rule)."""
+    return ds[i, F_MR] + MR_ROWS * CARRY_GROUP[ds[i, F_TURNED] + 3]
 
 
 @game_fn
@@ -1070,6 +1081,7 @@ __all__ = [
     "speed_limits",
     "record_speed",
     "apply_move",
+    "move_row",
     "breath_hit",
     "cc_modifier",
     "cc_begin",

@@ -36,7 +36,7 @@ arrays, byte for byte (``ll``, ``lm``, ``nb`` all 0); the banking tables are cac
 own key.
 
 The builders allocate (plain ``njit``); they run once per rules in force and the result is
-cached per turn-cost row.
+cached per turn-cost row; the assembled tables of the last few calls are cached whole.
 """
 
 from __future__ import annotations
@@ -92,6 +92,14 @@ class MoveTables(NamedTuple):
     Very Low when the stored path banks three times in a row), ``nb[e]`` the banks on its
     stored path; ``bk[e, BK_*]`` the three together (what the kernels read). ``tg`` holds the
     entries of ``L = 0`` only.
+
+    Turning between move phases (p.16; built with ``turning``): the rows come in six groups,
+    one per turn a dragon may carry from its last move (``CARRIES``), row ``group * MR_ROWS +
+    mr`` (:func:`~dragonsim.lords.mechanics.move_row`); a carrying row's moves begin with a
+    step, a bank, or more of the carried turn the same way for the balance of the whole turn's
+    cost, and ``bk[e, BK_TURNED]`` is the turn each entry's stored path leaves in its last hex
+    (``bk[e, BK_CONT]``: whether it continued the carried one). Of the paths to an end state
+    the stored one ends with a step or a bank when one does.
     """
 
     off: np.ndarray
@@ -129,8 +137,11 @@ PK_LM = 13
 #: them instead of reading each (the same entries visited, in the same order)
 PK_SKIP = 14
 PK_WIDTH = 16
-#: columns of ``MoveTables.bk`` (int8 [n, 3]): levels dropped, levels needed, banks
-BK_LL, BK_LM, BK_NB = 0, 1, 2
+#: columns of ``MoveTables.bk`` (int8 [n, 5]): levels dropped, levels needed, banks; the
+#: signed 60-degree steps the stored path leaves turned in its last hex (0: it ends with a
+#: forward step or a bank; 3: a full 180) and whether it continues the carried turn (turning
+#: between move phases, p.16: both 0 without it)
+BK_LL, BK_LM, BK_NB, BK_TURNED, BK_CONT = 0, 1, 2, 3, 4
 
 
 def scatter_step(c: int) -> int:
@@ -203,8 +214,51 @@ def _sidx(s, lt, hb, f, x, y, g):
 
 
 @njit(cache=True)
-def _move_dp(cost, nbud):
-    """Bottleneck-shortest DP over (points spent, last was turn, hexes (cap 4), facing, hex)."""
+def _seeds(cost, nbud, carry):
+    """The start states of a move whose dragon carries ``carry`` (signed 60-degree steps
+    turned in its hex at the end of its last move; 0: none) under "Turning Between Move
+    Phases" (p.16): ``(points spent, facing change)`` pairs, the first being the start itself
+    (after which a turn may follow only when ``carry`` is 0), the others the continued turns
+    ("it may only turn in the same direction ... and it must spend the balance of the points
+    for the total turn"; never past 180 degrees), each then a turn just made."""
+    out = np.zeros((4, 2), np.int64)
+    n = 1
+    a = abs(carry)
+    sg = 1 if carry > 0 else -1
+    if carry != 0:
+        for k in range(1, 4 - a):
+            c = cost[a + k] - cost[a]
+            if 0 <= c <= nbud:
+                out[n, 0] = c
+                out[n, 1] = (sg * k) % 6
+                n += 1
+    return out[:n]
+
+
+@njit(cache=True)
+def _turned(carry, s_root, f_root, lt_end, f_end, f_before, has_par):
+    """The signed 60-degree steps a stored path leaves turned in its last hex (``BK_TURNED``):
+    0 when it ends with a forward step or a bank; its last turn, when that followed a step;
+    the carry and the continued turn together when the path is only its continued turn (the
+    rotation from the start, ``f_root``, in the carry's direction); the carry itself for a
+    path of no action."""
+    if lt_end == 0:
+        return 0
+    if has_par:
+        d = (f_end - f_before) % 6
+        return d if d <= 3 else d - 6
+    if s_root == 0 and f_root == 0:
+        return carry
+    a = abs(carry)
+    sg = 1 if carry > 0 else -1
+    tot = a + (sg * f_root) % 6
+    return 3 if tot >= 3 else sg * tot
+
+
+@njit(cache=True)
+def _move_dp(cost, nbud, carry):
+    """Bottleneck-shortest DP over (points spent, last was turn, hexes (cap 4), facing, hex),
+    from the start states of ``carry`` (:func:`_seeds`)."""
     rad = nbud + 1
     g = 2 * rad + 1
     size = (nbud + 1) * 2 * 5 * 6 * g * g
@@ -213,7 +267,10 @@ def _move_dp(cost, nbud):
     dqs = (1, 1, 0, -1, -1, 0)
     drs = (0, -1, -1, 0, 1, 1)
     turns = (1, -1, 2, -2, 3)
-    val[_sidx(0, 0, 0, 0, rad, rad, g)] = 0
+    sd = _seeds(cost, nbud, carry)
+    for u in range(sd.shape[0]):
+        lt0 = 0 if (carry == 0 and u == 0) else 1
+        val[_sidx(sd[u, 0], lt0, 0, sd[u, 1], rad, rad, g)] = 0
     for s in range(nbud + 1):
         for lt in range(2):
             for hb in range(5):
@@ -288,9 +345,15 @@ def _put_boxes(e, dq, dr, pq, pr, npth, rq, rr, box):
 
 
 @njit(cache=True)
-def _extract(val, par, nbud):
+def _extract(val, par, nbud, carry, free_first):
+    """One entry per end state of :func:`_move_dp`: the path of the most hexes that may climb
+    or dive (cap 4), then (``free_first``: under "Turning Between Move Phases") one that ends
+    with a forward step, then the most compact; with the turn it leaves in its last hex and
+    whether it continues the carried turn (:func:`_turned`)."""
     rad = nbud + 1
     g = 2 * rad + 1
+    lt_stride = 5 * 6 * g * g
+    s_stride = 2 * lt_stride
     # pass 1: count end states per budget
     counts = np.zeros(nbud + 2, dtype=np.int64)
     for s in range(nbud + 1):
@@ -313,6 +376,8 @@ def _extract(val, par, nbud):
     rq = np.zeros((n, 6), np.int8)
     rr = np.zeros((n, 6), np.int8)
     box = np.zeros((n, 6, 6), np.int8)
+    tl = np.zeros(n, np.int8)
+    ct = np.zeros(n, np.int8)
     pq = np.zeros(64, np.int64)
     pr = np.zeros(64, np.int64)
     e = 0
@@ -323,15 +388,23 @@ def _extract(val, par, nbud):
                     bi = -1
                     bh = -1
                     bv = 127
+                    bl = 2
                     for hb in range(5):
                         for lt in range(2):
                             i = _sidx(s, lt, hb, f, x, y, g)
                             v = val[i]
                             if v == 127:
                                 continue
-                            if hb > bh or (hb == bh and v < bv):
+                            if hb > bh or (
+                                hb == bh
+                                and (
+                                    (free_first and lt < bl)
+                                    or ((not free_first or lt == bl) and v < bv)
+                                )
+                            ):
                                 bh = hb
                                 bv = v
+                                bl = lt
                                 bi = i
                     if bi < 0:
                         continue
@@ -342,16 +415,29 @@ def _extract(val, par, nbud):
                     # the path's hexes (start included)
                     npth = 0
                     i = bi
+                    root = bi
                     while i >= 0:
                         yy = i % g
                         xx = (i // g) % g
                         pq[npth] = xx - rad
                         pr[npth] = yy - rad
                         npth += 1
+                        root = i
                         i = par[i]
                     _put_boxes(e, x - rad, y - rad, pq, pr, npth, rq, rr, box)
+                    p = par[bi]
+                    tl[e] = _turned(
+                        carry,
+                        root // s_stride,
+                        (root // (g * g)) % 6,
+                        (bi // lt_stride) % 2,
+                        f,
+                        (p // (g * g)) % 6 if p >= 0 else 0,
+                        p >= 0,
+                    )
+                    ct[e] = 1 if (root // s_stride > 0 or (root // (g * g)) % 6 != 0) else 0
                     e += 1
-    return off, dq, dr, ff, hh, rq, rr, box
+    return off, dq, dr, ff, hh, rq, rr, box, tl, ct
 
 
 # ---- banking (advanced rules, p.16) ----------------------------------------------------------
@@ -367,13 +453,14 @@ def _bidx(s, la, ll, hb, f, x, y, g):
 
 
 @njit(cache=True)
-def _bank_dp(cost, bank, nbud, fwd):
+def _bank_dp(cost, bank, nbud, fwd, carry):
     """:func:`_move_dp` with banks: over (points spent, last action ``LA_*``, levels dropped
     (cap ``MAX_DROP``), hexes that may climb or dive (cap 4), facing, hex). A bank (``bank``
     points) moves to the forward-left or forward-right hex keeping the facing and may follow
     anything (it is not a turn: "bank, move forward or turn, and then bank again"); one after
     an odd bank of its run drops a level. With ``fwd`` a bank's hex counts towards the hexes
-    that may climb or dive (reading ``lords.bank_hex = forward``)."""
+    that may climb or dive (reading ``lords.bank_hex = forward``). From the start states of
+    ``carry`` (:func:`_seeds`)."""
     rad = nbud + 1
     g = 2 * rad + 1
     size = (nbud + 1) * 4 * 5 * 5 * 6 * g * g
@@ -383,7 +470,10 @@ def _bank_dp(cost, bank, nbud, fwd):
     drs = (0, -1, -1, 0, 1, 1)
     turns = (1, -1, 2, -2, 3)
     sides = (1, 5)
-    val[_bidx(0, 0, 0, 0, 0, rad, rad, g)] = 0
+    sd = _seeds(cost, nbud, carry)
+    for u in range(sd.shape[0]):
+        la0 = 0 if (carry == 0 and u == 0) else 1
+        val[_bidx(sd[u, 0], la0, 0, 0, sd[u, 1], rad, rad, g)] = 0
     for s in range(nbud + 1):
         # a turn may cost 0 and lands on LA_TURN at the same s: that layer last
         for la in (0, 2, 3, 1):
@@ -438,10 +528,11 @@ def _bank_dp(cost, bank, nbud, fwd):
 
 
 @njit(cache=True)
-def _bank_extract(val, par, nbud, vl_any):
+def _bank_extract(val, par, nbud, vl_any, carry, free_first):
     """:func:`_extract` for :func:`_bank_dp`: one entry per end state and levels dropped
-    ``L`` (the most hexes that may climb or dive, then the most compact), with ``ll``, ``lm``
-    and ``nb`` (:class:`MoveTables`)."""
+    ``L`` (the most hexes that may climb or dive, then with ``free_first`` one that does not end
+    with a turn, then the most compact), with ``ll``, ``lm`` and ``nb`` (:class:`MoveTables`)
+    and the turn left in the last hex, and whether the path continues the carried turn."""
     rad = nbud + 1
     g = 2 * rad + 1
     counts = np.zeros(nbud + 2, dtype=np.int64)
@@ -469,10 +560,13 @@ def _bank_extract(val, par, nbud, vl_any):
     rq = np.zeros((n, 6), np.int8)
     rr = np.zeros((n, 6), np.int8)
     box = np.zeros((n, 6, 6), np.int8)
+    tl = np.zeros(n, np.int8)
+    ct = np.zeros(n, np.int8)
     pq = np.zeros(128, np.int64)
     pr = np.zeros(128, np.int64)
     e = 0
     la_stride = 150 * g * g  # _bidx: la's stride (ll 5 x hb 5 x facing 6 x hex g x g)
+    s_stride = 4 * la_stride
     for s in range(nbud + 1):
         for f in range(6):
             for x in range(g):
@@ -481,15 +575,24 @@ def _bank_extract(val, par, nbud, vl_any):
                         bi = -1
                         bh = -1
                         bv = 127
+                        bl = 2
                         for hb in range(5):
                             for la in range(4):
                                 i = _bidx(s, la, ll, hb, f, x, y, g)
                                 v = val[i]
                                 if v == 127:
                                     continue
-                                if hb > bh or (hb == bh and v < bv):
+                                lt = 1 if la == 1 else 0
+                                if hb > bh or (
+                                    hb == bh
+                                    and (
+                                        (free_first and lt < bl)
+                                        or ((not free_first or lt == bl) and v < bv)
+                                    )
+                                ):
                                     bh = hb
                                     bv = v
+                                    bl = lt
                                     bi = i
                         if bi < 0:
                             continue
@@ -503,7 +606,9 @@ def _bank_extract(val, par, nbud, vl_any):
                         run = 0
                         long_run = False
                         i = bi
+                        root = bi
                         while i >= 0:
+                            root = i
                             yy = i % g
                             xx = (i // g) % g
                             la_i = (i // la_stride) % 4
@@ -521,8 +626,19 @@ def _bank_extract(val, par, nbud, vl_any):
                         nbs[e] = nbk
                         lms[e] = ll + (1 if (vl_any and long_run) else 0)
                         _put_boxes(e, x - rad, y - rad, pq, pr, npth, rq, rr, box)
+                        p = par[bi]
+                        tl[e] = _turned(
+                            carry,
+                            root // s_stride,
+                            (root // (g * g)) % 6,
+                            1 if (bi // la_stride) % 4 == 1 else 0,
+                            f,
+                            (p // (g * g)) % 6 if p >= 0 else 0,
+                            p >= 0,
+                        )
+                        ct[e] = 1 if (root // s_stride > 0 or (root // (g * g)) % 6 != 0) else 0
                         e += 1
-    return off, dq, dr, ff, hh, rq, rr, box, lls, lms, nbs
+    return off, dq, dr, ff, hh, rq, rr, box, lls, lms, nbs, tl, ct
 
 
 # ---- alternative paths, for the exact board-edge check ------------------------------------------
@@ -583,12 +699,13 @@ def _box_insert(head, j, b0, b1, b2, b3, bx, nxt, n, free):
 
 
 @njit(cache=True)
-def _box_dp(cost, nbud, f0):
+def _box_dp(cost, nbud, f0, carry):
     """For a dragon starting on an even row facing ``f0``: per DP state of :func:`_move_dp`
     (points spent, last was turn, hexes (cap 4), facing, hex; here in absolute facings) the
     Pareto-minimal bounding boxes, in offset rows and columns relative to the start, of the
     legal paths into it. A partial path whose box contains another's into the same state has no
-    extension the other lacks a narrower twin of, so the antichains stay exact. Returns
+    extension the other lacks a narrower twin of, so the antichains stay exact. From the start
+    states of ``carry`` (:func:`_seeds`). Returns
     ``(head, bx, nxt)``: state ``i``'s boxes are ``bx[k]`` for ``k = head[i], nxt[k], ...``."""
     rad = nbud + 1
     g = 2 * rad + 1
@@ -599,10 +716,13 @@ def _box_dp(cost, nbud, f0):
     dqs = (1, 1, 0, -1, -1, 0)
     drs = (0, -1, -1, 0, 1, 1)
     turns = (1, -1, 2, -2, 3)
-    head[_sidx(0, 0, 0, f0, rad, rad, g)] = 0
-    bx[0, :] = 0
-    nxt[0] = -1
-    n = 1
+    sd = _seeds(cost, nbud, carry)
+    for u in range(sd.shape[0]):
+        lt0 = 0 if (carry == 0 and u == 0) else 1
+        head[_sidx(sd[u, 0], lt0, 0, (f0 + sd[u, 1]) % 6, rad, rad, g)] = u
+        bx[u, :] = 0
+        nxt[u] = -1
+    n = sd.shape[0]
     free = -1
     for s in range(nbud + 1):
         for lt in range(2):
@@ -659,11 +779,14 @@ def _box_dp(cost, nbud, f0):
 
 
 @njit(cache=True)
-def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll):
+def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll, tl, free_only):
     """The alternative paths of one MR's entries for starting facing ``f0`` (even start row):
     per end state the Pareto-minimal (hexes flown, box) pairs of its paths, less those the
-    stored path covers (as many hexes, a box inside theirs). Returns int32 entries and int8
-    ``[m, ALT_WIDTH]`` records (``ALT_*``), in entry order."""
+    stored path covers (as many hexes, a box inside theirs). With ``free_only`` (turning
+    between move phases) only the paths that end with a forward step, and only for the
+    entries whose stored path does (``tl`` 0): a path flown then leaves the turn the entry
+    says. Returns int32 entries and int8 ``[m, ALT_WIDTH]`` records (``ALT_*``), in entry
+    order."""
     rad = nbud + 1
     g = 2 * rad + 1
     # entry by (budget, facing change, end offset) for a dragon facing E
@@ -686,7 +809,7 @@ def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll):
             for x in range(g):
                 for y in range(g):
                     nc = 0
-                    for lt in range(2):
+                    for lt in range(1 if free_only else 2):
                         for hb in range(5):
                             k = head[_sidx(s, lt, hb, f, x, y, g)]
                             while k >= 0:
@@ -703,6 +826,8 @@ def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll):
                     e = idx[((s * 6 + (f - f0) % 6) * g + a + rad) * g + b + rad]
                     if e < 0:
                         raise ValueError("a path ends where the move table has no entry")
+                    if free_only and tl[e] != 0:
+                        continue
                     for c in range(nc):
                         # kept unless another pair (or the stored path) serves every move it does
                         keep = not (
@@ -751,16 +876,18 @@ def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll):
     return ent[:m].copy(), rec[:m].copy()
 
 
-def _alternatives(turn_cost_row: np.ndarray, nbud: int, part: tuple) -> tuple:
-    """``(entry, records)`` of one MR's alternative paths, all six starting facings, sorted by
+def _alternatives(turn_cost_row: np.ndarray, nbud: int, part: tuple, carry: int, turning) -> tuple:
+    """``(entry, records)`` of one row's alternative paths, all six starting facings, sorted by
     entry and facing (even start rows; an odd row reads the facing opposite, negated: a half
     turn of the board maps odd rows' columns onto even rows')."""
-    off, dq, dr, ff, hh, _rq, _rr, box = part[:8]
-    ll = part[8] if len(part) > 8 else np.zeros(ff.shape[0], np.int8)
+    off, dq, dr, ff, hh, _rq, _rr, box, ll = part[:9]
+    tl = part[11]
     ents, recs = [], []
     for f0 in range(6):
-        head, bx, nxt = _box_dp(turn_cost_row, nbud, f0)
-        e, r = _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll)
+        head, bx, nxt = _box_dp(turn_cost_row, nbud, f0, carry)
+        e, r = _box_items(
+            head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll, tl, turning is not None
+        )
         ents.append(e)
         recs.append(r)
     ent = np.concatenate(ents)
@@ -793,6 +920,22 @@ class Banking(NamedTuple):
     hex_forward: bool = False  # lords.bank_hex = forward
 
 
+class Turning(NamedTuple):
+    """Turning between move phases (p.16) as the move tables build it: the reading of a move
+    that ends with a 180-degree turn (lords.turn_between_180)."""
+
+    reset_180: bool = False  # "reset": after a full 180 the next move turns afresh
+
+
+#: the carried turn of each row group of the tables under turning between move phases (signed
+#: 60-degree steps turned in the hex at the end of the last move; 3: a full 180 degrees)
+CARRIES = (0, 1, 2, -1, -2, 3)
+#: the row group of a carried turn ``t``: ``CARRY_GROUP[t + 3]``; a dragon's row is
+#: ``group * MR_ROWS + mr``
+MR_ROWS = 9
+CARRY_GROUP = np.array([5, 4, 3, 0, 1, 2, 5], dtype=np.int64)
+
+
 def move_tables(
     turn_cost: np.ndarray,
     max_budget: int = MAX_BUDGET,
@@ -800,6 +943,7 @@ def move_tables(
     *,
     edges: bool = False,
     bank: Banking | None = None,
+    turning: Turning | None = None,
 ) -> MoveTables:
     """Precompute the move end states for the maneuverability ratings ``mrs`` (default all).
 
@@ -827,28 +971,84 @@ def move_tables(
         Banking in play (advanced rules, p.16; :func:`banking_of` reads it from the rules):
         the tables then hold the banking moves too, one entry per end state and levels
         dropped. None (default): the tables without banking.
+    turning : Turning, optional
+        Turning between move phases in play (p.16; :func:`turning_of`): the tables then hold
+        six row groups (``CARRIES``), row ``group * n_mr + mr`` the moves of a dragon that
+        carries that turn, and ``bk[:, BK_TURNED]`` the turn each move leaves. None (default):
+        one group, the moves from a free start.
     """
     turn_cost = np.ascontiguousarray(turn_cost, dtype=np.int64)
     nmr = turn_cost.shape[0]
     want = set(range(nmr)) if mrs is None else {int(m) for m in mrs}
-    parts = []
-    for mr in range(nmr):
-        if mr not in want:
-            parts.append(None)
-            continue
-        key = _key(turn_cost[mr], max_budget, bank, mr)
-        if key not in _MOVE_PARTS:
-            if bank is None:
-                val, par = _move_dp(turn_cost[mr], max_budget)
-                _MOVE_PARTS[key] = _extract(val, par, max_budget)
-            else:
-                val, par = _bank_dp(
-                    turn_cost[mr], int(bank.cost[mr]), max_budget, bool(bank.hex_forward)
-                )
-                _MOVE_PARTS[key] = _bank_extract(val, par, max_budget, bool(bank.very_low_any))
-                del val, par
-        parts.append(_MOVE_PARTS[key])
-    off = np.zeros((nmr, max_budget + 2), dtype=np.int64)
+    whole = (turn_cost.tobytes(), int(max_budget), tuple(sorted(want)), bool(edges))
+    whole += (None,) if bank is None else (np.asarray(bank.cost).tobytes(), *bank[1:])
+    whole += (None,) if turning is None else tuple(turning)
+    if whole in _TABLES:
+        _TABLES[whole] = _TABLES.pop(whole)  # the most recently used last
+        return _TABLES[whole]
+    tables = _assemble(turn_cost, max_budget, want, edges, bank, turning)
+    _TABLES[whole] = tables
+    while len(_TABLES) > _TABLES_KEPT or (
+        len(_TABLES) > 1 and sum(_nbytes(t) for t in _TABLES.values()) > _TABLES_BYTES
+    ):
+        del _TABLES[next(iter(_TABLES))]  # the least recently used
+    return tables
+
+
+#: the assembled tables of the last few calls (the arrays are shared: nothing writes to them),
+#: at most ``_TABLES_KEPT`` of them and ``_TABLES_BYTES`` together (but always the last)
+_TABLES: dict[tuple, MoveTables] = {}
+_TABLES_KEPT = 8
+_TABLES_BYTES = 2_000_000_000
+
+
+def _nbytes(t: MoveTables) -> int:
+    return sum(a.nbytes for a in t)
+
+
+def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) -> tuple:
+    """One row's tables (cached): ``(off, dq, dr, f, h, rq, rr, box, ll, lm, nb, turned,
+    continues)``."""
+    key = _key(turn_cost_row, max_budget, bank, mr, carry, turning)
+    if key not in _MOVE_PARTS:
+        free = turning is not None
+        if bank is None:
+            val, par = _move_dp(turn_cost_row, max_budget, carry)
+            p = _extract(val, par, max_budget, carry, free)
+            z = np.zeros(p[3].shape[0], np.int8)
+            p = (*p[:8], z, z, z, *p[8:])
+        else:
+            val, par = _bank_dp(
+                turn_cost_row, int(bank.cost[mr]), max_budget, bool(bank.hex_forward), carry
+            )
+            p = _bank_extract(val, par, max_budget, bool(bank.very_low_any), carry, free)
+        del val, par
+        if turning is None:
+            z = np.zeros(p[3].shape[0], np.int8)  # no turn carries without the rule
+            p = (*p[:11], z, z)
+        elif turning.reset_180:
+            tl = p[11].copy()
+            tl[np.abs(tl) == 3] = 0  # "reset": a full 180 carries nothing
+            p = (*p[:11], tl, p[12])
+        _MOVE_PARTS[key] = p
+    return _MOVE_PARTS[key]
+
+
+def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning) -> MoveTables:
+    """:func:`move_tables` without the cache of whole tables (the rows are cached)."""
+    nmr = turn_cost.shape[0]
+    if turning is not None and nmr != MR_ROWS:
+        raise ValueError(f"turning between move phases needs {MR_ROWS} ratings, not {nmr}")
+    groups = CARRIES if turning is not None else (0,)
+    rows = []  # (mr, carry) per table row, None for a rating not wanted
+    for carry in groups:
+        for mr in range(nmr):
+            rows.append((mr, carry) if mr in want else None)
+    parts = [
+        None if rc is None else _part(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
+        for rc in rows
+    ]
+    off = np.zeros((len(rows), max_budget + 2), dtype=np.int64)
     base = 0
     for m, p in enumerate(parts):
         if p is None:
@@ -860,24 +1060,23 @@ def move_tables(
     cat = [np.concatenate([p[k] for p in real]) for k in range(1, 8)]
     _dq, _dr, f, h, rq, rr, box = cat
     n = f.shape[0]
+    ll, lm, nb, tl, ct = (np.concatenate([p[k] for p in real]) for k in range(8, 13))
     if bank is None:
-        ll = np.zeros(n, np.int8)
-        lm = np.zeros(n, np.int8)
-        nb = np.zeros(n, np.int8)
         bcost = np.zeros(nmr, np.int64)
     else:
-        ll, lm, nb = (np.concatenate([p[k] for p in real]) for k in (8, 9, 10))
         bcost = np.asarray(bank.cost, dtype=np.int64).copy()
     if edges:
         ents, recs = [], []
-        for mr in range(nmr):
-            if parts[mr] is None:
+        for m, rc in enumerate(rows):
+            if rc is None:
                 continue
-            key = _key(turn_cost[mr], max_budget, bank, mr)
+            key = _key(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
             if key not in _ALT_PARTS:
-                _ALT_PARTS[key] = _alternatives(turn_cost[mr], max_budget, parts[mr])
+                _ALT_PARTS[key] = _alternatives(
+                    turn_cost[rc[0]], max_budget, parts[m], rc[1], turning
+                )
             e, r = _ALT_PARTS[key]
-            ents.append(e.astype(np.int64) + int(off[mr, 0]))
+            ents.append(e.astype(np.int64) + int(off[m, 0]))
             recs.append(r)
         ent = np.concatenate(ents)
         alt = np.ascontiguousarray(np.concatenate(recs))
@@ -895,16 +1094,21 @@ def move_tables(
             pk[k, :, PK_ALT_EVEN] = per[:, k]
             pk[k, :, PK_ALT_ODD] = per[:, (k + 3) % 6]
     tg = _target_grid(off, _dq, _dr, f, ll)
-    bk = np.ascontiguousarray(np.stack([ll, lm, nb], axis=1).astype(np.int8))
+    bk = np.ascontiguousarray(np.stack([ll, lm, nb, tl, ct], axis=1).astype(np.int8))
     return MoveTables(off, *cat, pk, pe, inv, *tg, alt_off, alt, ll, lm, nb, bk, bcost)
 
 
-def _key(row: np.ndarray, max_budget: int, bank: Banking | None, mr: int) -> bytes:
-    """The cache key of one MR's tables: its turn costs and budget (without banking: the key
-    of the tables before banking), then the bank cost and the readings."""
+def _key(
+    row: np.ndarray, max_budget: int, bank: Banking | None, mr: int, carry: int = 0, turning=None
+) -> bytes:
+    """The cache key of one row's tables: its turn costs and budget (without banking: the key
+    of the tables before banking), then the bank cost and the readings, then the carried turn
+    and the reading of turning between move phases."""
     key = row.tobytes() + bytes([max_budget])
     if bank is not None:
         key += b"bank" + bytes([int(bank.cost[mr]), bank.very_low_any, bank.hex_forward])
+    if turning is not None:
+        key += b"turn" + bytes([carry + 3, turning.reset_180])
     return key
 
 
@@ -924,6 +1128,14 @@ def banking_of(rules) -> Banking | None:
         rules.get("lords.bank_very_low") == "any",
         rules.get("lords.bank_hex") == "forward",
     )
+
+
+def turning_of(rules) -> Turning | None:
+    """The :class:`Turning` of ``rules`` (a RuleSet), None when lords.advanced.turn_between is
+    off."""
+    if not rules.get("lords.advanced.turn_between"):
+        return None
+    return Turning(rules.get("lords.turn_between_180") == "reset")
 
 
 def _target_grid(
@@ -987,6 +1199,13 @@ __all__ = [
     "BK_LL",
     "BK_LM",
     "BK_NB",
+    "BK_TURNED",
+    "BK_CONT",
+    "Turning",
+    "turning_of",
+    "CARRIES",
+    "CARRY_GROUP",
+    "MR_ROWS",
     "PK_SKIP",
     "PK_WIDTH",
     "Banking",

@@ -224,6 +224,14 @@ def _facing(f: int) -> str:
     return DIRECTION_NAMES[int(f) % 6]
 
 
+def _turned(t: int) -> str:
+    """A turn in a hex (turning between move phases, p.16): ``-2`` -> "a 120 deg turn to the
+    right"."""
+    if abs(t) == 3:
+        return "a full 180 deg turn"
+    return f"a {60 * abs(t)} deg turn to the {'left' if t > 0 else 'right'}"
+
+
 def _hex(q: int, r: int) -> str:
     return f"({q},{r})"
 
@@ -304,9 +312,14 @@ def describe(e: dict[str, Any]) -> str:
             n, d = e["banks"], e["dropped"]
             banked = f" ({n} bank{'s' if n != 1 else ''}"
             banked += f", {d} level{'s' if d != 1 else ''} dropped)" if d else ")"
+        turned = ""
+        if e.get("carried_turn"):
+            turned += f"; it began with {_turned(e['carried_turn'])} carried from its last move"
+        if e.get("turn_left"):
+            turned += f"; it ends with {_turned(e['turn_left'])} in its hex (p.16)"
         return (
             f"{who} flies {e['speed']} points to {_hex(e['q'], e['r'])} facing "
-            f"{_facing(e['facing'])}, {e['altitude']}{banked}"
+            f"{_facing(e['facing'])}, {e['altitude']}{banked}{turned}"
         )
     if ev == "leaves the board":
         if e.get("kind") == "take off":
@@ -563,6 +576,10 @@ def events(
             )
             if v[10]:  # banking (advanced rules, p.16): the banks flown, the levels dropped
                 e.update(banks=v[10], dropped=v[11])
+            if v[12] or v[13]:
+                # turning between move phases (p.16): the turn carried into the move (signed
+                # 60-degree steps, + to the left; 3 a full 180) and the one it leaves
+                e.update(carried_turn=v[12], turn_left=v[13])
         elif kind == S.K_LEAVE:
             e.update(speed=v[0], mr=MRS[v[1]], kind=MOVE_KINDS[v[6]])
         elif kind == S.K_CRASH:

@@ -48,7 +48,11 @@ A move gives ``speed`` and either ``path`` or ``end``:
   ``BL`` / ``BR`` bank to the hex forward-left / forward-right keeping the facing, for twice
   the 60-degree cost (at least 1), the second bank of each two in sequence dropping a level.
   The path must cost exactly the speed, never turn twice in a row, and stay on the board and
-  within Very Low..Very High (no bank after a bank at Very Low that would crash it).
+  within Very Low..Very High (no bank after a bank at Very Low that would crash it). With
+  turning between move phases (p.16, rule ``lords.advanced.turn_between``) a path that begins
+  with a turn continues the turn the dragon's last path left in its hex, the same way and for
+  the balance of the whole turn's cost, 180 degrees at most, and the turn this path leaves is
+  carried into the next move.
 * ``end``: ``{"hex": [col, row] or "axial": [q, r], "facing": "SE", "altitude": "High"}``
   (altitude optional: unchanged); some legal path of exactly that speed must end there.
 
@@ -312,13 +316,75 @@ def path_banks(path: Sequence[str]) -> tuple[int, int]:
     return banks, drops
 
 
-def path_cost(path: Sequence[str], turn_cost_row, bank_cost: int = 0) -> int:
+_SIXTHS = {"L1": 1, "L2": 2, "R1": -1, "R2": -2, "T3": 3}
+
+
+def path_cost(path: Sequence[str], turn_cost_row, bank_cost: int = 0, carry: int = 0) -> int:
     """Movement points a path spends: 1 a hex forward, 2 a climb, 0 a dive, a turn its
     maneuver-diagram cost at the dragon's rating (``turn_cost_row``: 0, 60, 120, 180
-    degrees; p.8), a bank ``bank_cost`` (p.16)."""
+    degrees; p.8), a bank ``bank_cost`` (p.16). With a turn ``carry`` (signed 60-degree steps)
+    carried from the last move, a first turn continues it for "the balance of the points for
+    the total turn" (turning between move phases, p.16; :func:`path_carry_error` says whether
+    it may).
+
+    >>> path_cost(("R1", "F"), [0, 1, 3, 5], carry=-2)  # MR E: 180 deg in all, 5 - 3
+    3
+    """
     step = {"F": 1, "C": 2, "D": 0, "BL": bank_cost, "BR": bank_cost}
-    sixths = {"L1": 1, "R1": 1, "L2": 2, "R2": 2, "T3": 3}
-    return sum(step[a] if a in step else int(turn_cost_row[sixths[a]]) for a in path)
+    total = 0
+    for n, a in enumerate(path):
+        if a in step:
+            total += step[a]
+        elif n == 0 and carry:
+            a0 = abs(carry)
+            total += int(turn_cost_row[a0 + abs(_SIXTHS[a])]) - int(turn_cost_row[a0])
+        else:
+            total += int(turn_cost_row[abs(_SIXTHS[a])])
+    return total
+
+
+def _turn_words(t: int) -> str:
+    """``2`` -> "120 degrees to the left", ``3`` -> "a full 180 degrees"."""
+    if abs(t) == 3:
+        return "a full 180 degrees"
+    return f"{60 * abs(t)} degrees to the {'left' if t > 0 else 'right'}"
+
+
+def path_carry_error(path: Sequence[str], carry: int) -> str:
+    """Why a path may not begin as it does after a move that left the dragon turned ``carry``
+    in its hex (turning between move phases, p.16: "it may only turn in the same direction
+    (left or right) as in the previous movement phase", 180 degrees at most in that hex), or
+    "" when it may."""
+    if not carry or not path or path[0] not in _SIXTHS:
+        return ""
+    k = _SIXTHS[path[0]]
+    if abs(carry) == 3:
+        return (
+            f"begins with {path[0]}, but its last move ended with a full 180-degree turn in "
+            "that hex, which it may not turn past (p.16; reading lords.turn_between_180)"
+        )
+    if k == 3 or (k > 0) != (carry > 0):
+        return (
+            f"begins with {path[0]}, but its last move left it turned {_turn_words(carry)} in "
+            "its hex, and it may only continue that turn the same way (p.16)"
+        )
+    if abs(carry) + abs(k) > 3:
+        return (
+            f"begins with {path[0]}, which with the {_turn_words(carry)} its last move left "
+            "would turn past 180 degrees in that hex (p.16)"
+        )
+    return ""
+
+
+def path_turn_left(path: Sequence[str]) -> tuple[int, int]:
+    """The turn a path leaves in its last hex, for turning between move phases (p.16: "If a
+    dragon ends its move by turning 60 deg or 120 deg in a hex"): ``(SRT_LEFT, t)`` when it
+    ends with a turn after a step (``t`` its signed 60-degree steps, 3 the half turn) or
+    with a step (``t`` 0), ``(SRT_ONLY, t)`` when it is one turn, which continues the turn
+    the dragon carries."""
+    if path and path[-1] in _SIXTHS:
+        return (S.SRT_ONLY if len(path) == 1 else S.SRT_LEFT), _SIXTHS[path[-1]]
+    return S.SRT_LEFT, 0
 
 
 def _move(spec, where: str, names: list[str]) -> Move:
@@ -604,8 +670,10 @@ def dice_array(sc: Script) -> np.ndarray:
     return a
 
 
-def decisions_array(sc: Script) -> np.ndarray:
-    """The decisions as the dispatchers read them (``SD_*`` / ``SR_*``)."""
+def decisions_array(sc: Script, turning=None) -> np.ndarray:
+    """The decisions as the dispatchers read them (``SD_*`` / ``SR_*``); ``turning``
+    (:class:`~dragonsim.lords.movetables.Turning`, None without turning between move phases,
+    p.16): each path's own turn left in its last hex goes to the kernel."""
     nd = len(sc.names)
     a = np.zeros(S.SD_ROWS + sc.turns * nd * S.N_SR, dtype=np.int64)
     a[S.SD_DRAGONS] = nd
@@ -619,6 +687,11 @@ def decisions_array(sc: Script) -> np.ndarray:
             if m.path is not None:
                 vals = (S.SR_PATH, *path_end(m.path))
                 a[k + S.SR_DROP] = path_banks(m.path)[1]
+                if turning is not None:
+                    mode, left = path_turn_left(m.path)
+                    a[k + S.SR_TURN_MODE] = mode
+                    a[k + S.SR_TURN] = left
+                    a[k + S.SR_TURN_RESET] = int(turning.reset_180)
             else:
                 vals = (S.SR_END, *m.end)
             a[k + S.SR_GIVEN] = 1
@@ -696,11 +769,12 @@ def play_script(
         mrs=game_mrs([s.mr_i for s in sheets], tb, rs),
         edges=True,
         bank=MT.banking_of(rs),
+        turning=MT.turning_of(rs),
     )
     opt = opt.copy()
     rm = sc.range_modifier if range_modifier is None else bool(range_modifier)
     opt[S.OPT_RANGE_MOD] = int(rm)
-    fd, sd = dice_array(sc), decisions_array(sc)
+    fd, sd = dice_array(sc), decisions_array(sc, MT.turning_of(rs))
     work = E.new_work()._replace(gst=fd.view(np.uint64), pst=sd.view(np.uint64))
     from .replay import MAX_EVENTS, events
 
@@ -1120,7 +1194,12 @@ def _walk_paths(sc: Script, log: np.ndarray, tb, bank=None) -> tuple[list[tuple]
                 ((t, 2.5), f"{head} banks, an advanced rule off here (lords.advanced.banking)")
             )
             continue
-        cost = path_cost(m.path, tb.turn_cost[mr], int(bank.cost[mr]) if banks else 0)
+        carry = int(row[S.L_A + 12])  # turning between move phases (p.16)
+        why = path_carry_error(m.path, carry)
+        if why:
+            out.append(((t, 2.5), f"{head} {why}"))
+            continue
+        cost = path_cost(m.path, tb.turn_cost[mr], int(bank.cost[mr]) if banks else 0, carry)
         if cost != m.speed:
             out.append(
                 (
@@ -1176,6 +1255,8 @@ __all__ = [
     "path_banks",
     "path_end",
     "path_cost",
+    "path_carry_error",
+    "path_turn_left",
     "dice_array",
     "decisions_array",
     "SHIPPED",

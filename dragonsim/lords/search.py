@@ -65,6 +65,7 @@ from .state import (
     F_SAMPLES,
     F_SPEED,
     F_TEAM,
+    F_TURNED,
     MAXD,
     N_COUNTERS,
     N_PARTS,
@@ -232,6 +233,7 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
         # the engagement this move would allow (at most one enemy is directly in front); the
         # first candidate is the hunter's own move and engagement decision, the reference
         q, r, f, alt = ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT]
+        turned = ds[i, F_TURNED]  # (turning between move phases, p.16)
         apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
         jj = -1
         for j in range(nd):
@@ -258,6 +260,7 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
             )
         ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT] = q, r, f, alt
         ds[i, F_MOVED] = 0
+        ds[i, F_TURNED] = turned
         nc = _add(cand, nc, e, dalt, first)
         nc = _add(cand, nc, e, dalt, jj if first < 0 else -1)
     if nc == 0:

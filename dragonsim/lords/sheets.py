@@ -292,6 +292,9 @@ def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
         "banking": bool(r.get("lords.advanced.banking")),
         "bank_very_low_any": r.get("lords.bank_very_low") == "any",
         "bank_hex_forward": r.get("lords.bank_hex") == "forward",
+        "turn_between": bool(r.get("lords.advanced.turn_between")),
+        "turn_180_reset": r.get("lords.turn_between_180") == "reset",
+        "turn_cc_facing": r.get("lords.turn_between_close_combat") == "facing",
     }
 
 

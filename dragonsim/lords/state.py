@@ -83,7 +83,12 @@ F_SLOW = 68  # 1: Slow for the next record-speed phase
 F_ABSORBED = 69  # damage points Force Shields absorbed on this dragon this game
 F_SPENT = 70  # magic points spent this game
 F_HEALED = 71  # damage points Heal restored to this dragon this game
-NF = 72
+# turning between move phases (p.16): the signed 60-degree steps the dragon's last move left
+# turned in its hex (+ towards higher facings; 3: a full 180), which its next move continues;
+# 0 when it has none (always, without the rule: the move tables' BK_TURNED is then 0)
+F_TURNED = 72
+F_CC_FACING = 73  # its facing before this turn's close combat (lords.turn_between_close_combat)
+NF = 74
 
 RIDER_LANCER, RIDER_WIZARD = 1, 5
 
@@ -130,7 +135,12 @@ SPELL_POLICIES = ("bot", "never", "random")
 OPT_BANKING = 28  # 1: a dragon may bank (the move tables then hold banking moves)
 OPT_BANK_VERY_LOW_ANY = 29  # 1: no bank after a bank at Very Low (reading); 0: no dropping one
 OPT_BANK_HEX_FORWARD = 30  # 1: a bank's hex may climb or dive (reading); 0: it keeps its level
-N_OPT = 31
+# turning between move phases (p.16): the move tables hold the carried turns (their rows by
+# F_TURNED); the kernel reads only the close-combat reading
+OPT_TURN_BETWEEN = 31  # 1: a turn carries into the next move phase
+OPT_TURN_180_RESET = 32  # 1: after a full 180 the next move turns afresh (reading)
+OPT_TURN_CC_FACING = 33  # 1: a close combat ends only a changed facing's turn (reading); 0: both
+N_OPT = 34
 
 
 def default_options(
@@ -164,6 +174,9 @@ def default_options(
     banking: bool = False,
     bank_very_low_any: bool = False,
     bank_hex_forward: bool = False,
+    turn_between: bool = False,
+    turn_180_reset: bool = False,
+    turn_cc_facing: bool = False,
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants)."""
     o = np.zeros(N_OPT, dtype=np.int64)
@@ -196,6 +209,9 @@ def default_options(
     o[OPT_BANKING] = int(banking)
     o[OPT_BANK_VERY_LOW_ANY] = int(bank_very_low_any)
     o[OPT_BANK_HEX_FORWARD] = int(bank_hex_forward)
+    o[OPT_TURN_BETWEEN] = int(turn_between)
+    o[OPT_TURN_180_RESET] = int(turn_180_reset)
+    o[OPT_TURN_CC_FACING] = int(turn_cc_facing)
     return o
 
 
@@ -341,7 +357,11 @@ SPELL_EFFECT_SIZE = (
 # banking (advanced rules, p.16): banks flown, levels dropped by two banks in sequence
 C_BANKS = C_SORE_LOST + 1
 C_BANK_DROPS = C_BANKS + 1
-N_COUNTERS = C_BANK_DROPS + 1
+# turning between move phases (p.16): moves begun with a turn carried from the last phase, and
+# those of them that continued it
+C_TURN_CARRIED = C_BANK_DROPS + 1
+C_TURN_CONTINUED = C_TURN_CARRIED + 1
+N_COUNTERS = C_TURN_CONTINUED + 1
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
@@ -386,7 +406,9 @@ K_EARLY = 13
 #: is the move's kind (``MK_*``), ``L_A + 7`` the 1d6+3 of a move on the ground, ``L_A + 8, 9``
 #: a landing's flight end or the hex a take-off left the ground from (its row's snapshot is
 #: after the leap); banking (p.16): ``L_A + 10`` the banks the move flew, ``L_A + 11`` the
-#: levels two banks in sequence dropped (the end altitude ``L_A + 5`` is after them)
+#: levels two banks in sequence dropped (the end altitude ``L_A + 5`` is after them); turning
+#: between move phases (p.16): ``L_A + 12`` the turn the dragon carried into the move
+#: (``F_TURNED`` before it), ``L_A + 13`` the turn it leaves (after it)
 K_CRASH = 14
 #: the optional rules (pp. 19-20) on a ``K_BREATH`` row: ``L_A + 12`` the Critical Hit Table's
 #: 2d6 that took effect (0: no critical), ``L_A + 13`` how many rolls before it were rerolled,
@@ -480,7 +502,16 @@ SR_SPELL = 15  # the Wizard's spell (index in SPELLS), -1 none
 SR_SPELL_TARGET = 16  # its target (the caster itself for its own dragon)
 SR_SPELL_ARG = 17  # Distort Range: +1 farther / -1 nearer; Spin: hexsides -2..2; Heal: first part
 SR_DROP = 18  # banking (p.16): the levels the move's banks drop (-1: any; a path's own count)
-N_SR = 19
+# turning between move phases (p.16): the turn a scripted path leaves in its last hex, its own
+# and not the stored path's to the same end; SR_TURN_MODE: SRT_TABLE (an end, or the rule off:
+# the move table's), SRT_LEFT (the path turns last after a step: SR_TURN), SRT_ONLY (the path
+# is one turn of SR_TURN, continuing the carried turn if any); SR_TURN_RESET 1 under reading
+# lords.turn_between_180 = reset (a full 180 leaves none)
+SR_TURN_MODE = 19
+SR_TURN = 20
+SR_TURN_RESET = 21
+N_SR = 22
+SRT_TABLE, SRT_LEFT, SRT_ONLY = 0, 1, 2
 SR_PATH, SR_END = 0, 1
 SD_OK = 0
 SD_NO_MOVE = 1  # the script gives the dragon no move this turn

@@ -229,6 +229,33 @@ def _rules() -> list[Rule]:
             choices=("level", "forward"),
         ),
         R(
+            "lords.turn_between_180",
+            "full",
+            _A,
+            "Turning between move phases (p.16) speaks of a move that ends 'by turning 60 deg "
+            "or 120 deg in a hex'; of one that ends with a 180 deg turn it says only that 'a "
+            "turn does not default back to zero when its move ends'. 'full' (default): the "
+            "dragon has turned its most in that hex, so its next move starts with a forward "
+            "step or a bank; 'reset': after a full 180 deg the next move turns afresh, as in "
+            "the basic game.",
+            "turning between move phases (advanced, optional)",
+            choices=("full", "reset"),
+        ),
+        R(
+            "lords.turn_between_close_combat",
+            "ends",
+            _A,
+            "Whether a turn carried between move phases (p.16) survives a close combat is not "
+            "said: the loser 'rolls 1d6 and consults the direction template', the winner 'may "
+            "then turn to face any hexside', and after a draw 'neither dragon's facing "
+            "changes' (p.13). 'ends' (default): a close combat ends both dragons' turns, so "
+            "their next moves start afresh; 'facing': it ends the turn of a dragon whose "
+            "facing it changed only (a draw, a winner keeping its facing, a Defend that turns "
+            "neither keep theirs).",
+            "turning between move phases (advanced, optional)",
+            choices=("ends", "facing"),
+        ),
+        R(
             "lords.acceleration",
             3,
             _P,
@@ -621,6 +648,26 @@ def _rules() -> list[Rule]:
             "second, fourth, ... bank of a run drops one level. Readings: "
             "lords.bank_very_low, lords.bank_hex. The planning bots bank one at a time (no "
             "drop); the random bot plays every legal bank, runs of them included.",
+            "movement (advanced rules)",
+        ),
+        R(
+            "lords.advanced.turn_between",
+            False,
+            _P,
+            "'Turning Between Move Phases: This rule is optional. All players must agree to use "
+            "it. If a dragon ends its move by turning 60 deg or 120 deg in a hex, it may "
+            "continue to turn in that hex at the beginning of the next movement phase. However, "
+            "it may only turn in the same direction (left or right) as in the previous movement "
+            "phase, and it must spend the balance of the points for the total turn' (p.16): a "
+            "dragon whose move ended with a turn starts its next move with a forward step, a "
+            "bank, or more turn the same way for cost(total) - cost(turned), never past 180 "
+            "deg, and no fresh turn in that hex. The book calls it optional, so it is in "
+            "advanced+optional and not in advanced. Of the paths to a move's end the bots fly "
+            "one that ends with a step when there is one; a scripted path leaves the turn "
+            "its own last hex does. Spin does not count ('being spun "
+            "about does not affect the dragon's turning', p.25); landing, a crash and the "
+            "ground end the turn. Readings: lords.turn_between_180, "
+            "lords.turn_between_close_combat.",
             "movement (advanced rules)",
         ),
         R(
@@ -1093,8 +1140,9 @@ def _rules() -> list[Rule]:
 RULES: dict[str, Rule] = {r.key: r for r in _rules()}
 
 #: The rules presets: the switches each turns on. ``basic`` is the basic game (pp. 6-14);
-#: ``advanced`` turns on exactly the advanced rules (pp. 15-19) implemented so far; those not
-#: yet implemented are in :data:`TO_COME`, and no preset pretends to play them.
+#: ``advanced`` turns on every advanced rule (pp. 15-19, 22) but turning between move phases,
+#: which the book calls optional ("All players must agree to use it", p.16); :data:`TO_COME`
+#: would list any not yet implemented, and no preset pretends to play them.
 PRESETS: dict[str, dict[str, bool]] = {
     "basic": {},
     "advanced": {
@@ -1111,8 +1159,8 @@ PRESETS: dict[str, dict[str, bool]] = {
         "lords.advanced.banking": True,
     },
 }
-#: ``advanced+optional``: every advanced switch and the optional rules implemented so far
-#: (those not yet are in :data:`OPTIONAL_TO_COME`)
+#: ``advanced+optional``: every advanced switch, turning between move phases and the optional
+#: rules (pp. 19-25; :data:`OPTIONAL_TO_COME` would list any not yet implemented)
 PRESETS["advanced+optional"] = {
     **PRESETS["advanced"],
     "lords.optional.critical_hits": True,
@@ -1120,13 +1168,13 @@ PRESETS["advanced+optional"] = {
     "lords.optional.multiple_hits": True,
     "lords.optional.tactics": True,
     "lords.optional.wizard": True,
+    # "This rule is optional. All players must agree to use it" (p.16)
+    "lords.advanced.turn_between": True,
 }
 
 #: The advanced rules (pp. 15-19, 22) not yet in the engine: ``--rules advanced`` does not
 #: play them, and ``python -m dragonsim rules`` lists them.
-TO_COME: tuple[tuple[str, str], ...] = (
-    ("turning between move phases", "same direction, paying the balance (p.16)"),
-)
+TO_COME: tuple[tuple[str, str], ...] = ()
 
 #: The optional rules (pp. 19-25) not yet in the engine: ``--rules advanced+optional`` does
 #: not play them, and ``python -m dragonsim rules`` lists them.

@@ -39,6 +39,7 @@ from ..mechanics import (
     may_shoot_at,
     may_take_off,
     move_fits_as,
+    move_row,
     other_path_fits,
     rider_target_number,
     takeoff_path,
@@ -365,7 +366,7 @@ def plan_move(
         w_dng0 = UNMOVED_THREAT_WEIGHT
         w_edge = EDGE_WEIGHT
         w_pull = HUNTER_PULL
-    mr = ds[i, F_MR]
+    mr = move_row(ds, i)  # (the table row: the rating, and a turn carried, p.16)
     alt0 = ds[i, F_ALT]
     dlo = 1 - alt0
     dhi = alt_levels - alt0

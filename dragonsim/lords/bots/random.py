@@ -23,11 +23,12 @@ from ..mechanics import (
     may_shoot_at,
     may_take_off,
     move_fits_as,
+    move_row,
     rider_target_number,
     target_number,
 )
 from ..movetables import BK_LM
-from ..state import F_ALT, F_ENG, F_F, F_MR, F_Q, F_R
+from ..state import F_ALT, F_ENG, F_F, F_Q, F_R
 from . import EDGE_EXACT
 
 
@@ -63,7 +64,7 @@ def pick_move(
     whose drops keep the dragon at Very Low or higher (:func:`~dragonsim.lords.mechanics.
     bank_fits`): double banks too."""
     exact = EDGE_EXACT[pid] == 1
-    mr = ds[i, F_MR]
+    mr = move_row(ds, i)  # (the table row: the rating, and a turn carried, p.16)
     alt0 = ds[i, F_ALT]
     nb = mv_off.shape[1] - 1
     dlo = 1 - alt0
@@ -197,7 +198,7 @@ def pick_landing(
     point) that ends at Very Low with the hex ahead on the board and free (p.17), uniform over
     those, from a random start of its block; ``(-1, 0)`` when there is none."""
     exact = EDGE_EXACT[pid] == 1
-    mr = ds[i, F_MR]
+    mr = move_row(ds, i)  # (the table row: the rating, and a turn carried, p.16)
     dalt = 1 - ds[i, F_ALT]
     b = speed - dalt
     if b < 0 or b >= mv_off.shape[1] - 1:

@@ -31,6 +31,7 @@ from ..mechanics import (
     may_cast_at,
     may_shoot_at,
     move_fits_exact,
+    move_row,
     occupant,
     rider_target_number,
     spell_target_number,
@@ -49,6 +50,7 @@ from ..state import (
     F_RIDER,
     F_TAC_USED,
     F_TEAM,
+    F_TURNED,
     N_SR,
     N_TACTICS,
     RIDER_WIZARD,
@@ -110,6 +112,11 @@ from ..state import (
     SR_SPELL_TARGET,
     SR_TACTIC,
     SR_TARGET,
+    SR_TURN,
+    SR_TURN_MODE,
+    SR_TURN_RESET,
+    SRT_ONLY,
+    SRT_TABLE,
     SW_ENEMY,
     SW_ENGAGED,
     SW_GONE,
@@ -277,11 +284,11 @@ def script_move(
         fend = _get(pst, k + SR_F)
         a = _get(pst, k + SR_ALT)
         dalt = np.int64(0) if a < 0 else a - ds[i, F_ALT]  # -1: the altitude it flies at
-    mr = ds[i, F_MR]
+    mr = move_row(ds, i)  # (the table row: the rating, and a turn carried, p.16)
     b = speed - dalt
     alt = ds[i, F_ALT] + dalt
     if b < 0 or b >= mv_off.shape[1] - 1 or alt < 1 or alt > lv:
-        _error(pst, SD_UNREACHABLE, i, mr, b, alt)
+        _error(pst, SD_UNREACHABLE, i, ds[i, F_MR], b, alt)
         return np.int64(-1), np.int64(0)
     found = False
     drop = _get(pst, k + SR_DROP)
@@ -312,7 +319,7 @@ def script_move(
                 ):
                     return e, dalt
     if not found:
-        _error(pst, SD_UNREACHABLE, i, mr, b, alt)
+        _error(pst, SD_UNREACHABLE, i, ds[i, F_MR], b, alt)
         return np.int64(-1), np.int64(0)
     q = ds[i, F_Q] + dq
     r = ds[i, F_R] + dr
@@ -322,6 +329,30 @@ def script_move(
         return np.int64(-1), np.int64(0)
     _error(pst, SD_OFF_BOARD, i, q, r, 0)
     return np.int64(-1), np.int64(0)
+
+
+@game_fn
+def script_turned(ds, i, table, pst):
+    """The turn dragon ``i``'s scripted path leaves in its last hex (turning between move
+    phases, p.16: "If a dragon ends its move by turning 60 deg or 120 deg in a hex, it may
+    continue to turn in that hex"): the path's own, which may differ from the one the move
+    table's stored path to the same end leaves (``table``, kept for a move given by its end).
+    A path that is one turn continues the turn the dragon carries (``F_TURNED``), 180 degrees
+    at most; a full 180 carries on as 3, or as none under reading ``reset``."""
+    k = _row(pst, i)
+    if k < 0:
+        return table
+    mode = _get(pst, k + SR_TURN_MODE)
+    if mode == SRT_TABLE:
+        return table
+    v = _get(pst, k + SR_TURN)
+    c = ds[i, F_TURNED]
+    if mode == SRT_ONLY and c != 0:
+        a = abs(c) + abs(v)
+        v = 3 if a >= 3 else (a if c > 0 else -a)
+    if v == 3 or v == -3:
+        return np.int64(0) if _get(pst, k + SR_TURN_RESET) == 1 else np.int64(3)
+    return v
 
 
 @game_fn
