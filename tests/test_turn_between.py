@@ -345,3 +345,33 @@ def test_a_script_that_turns_the_other_way_is_one_line(second, needle):
     with pytest.raises(UserError, match=needle):
         play_script(_script(second))
     play_script(_script("R1 7F", rules={}))
+
+
+# ---- the tables kept on disk ---------------------------------------------------------------------
+def test_the_tables_kept_on_disk_are_the_tables_built(tmp_path, monkeypatch):
+    """The banking and turning tables take seconds to build, so they are kept on disk for the
+    next process: what is read back equals what was built, array by array; a file that cannot
+    be read is built afresh; ``DRAGONSIM_CACHE_DIR=off`` keeps none; the tables without
+    banking or turning (fast to build) are not written."""
+    monkeypatch.setenv(MT.CACHE_ENV, str(tmp_path))
+    kw = {"max_budget": 5, "mrs": [MR["G"]], "turning": MT.Turning(True)}
+    MT._TABLES.clear()
+    built = MT.move_tables(TB.turn_cost, **kw)
+    (f,) = (tmp_path / "movetables").glob("*.npz")
+    MT._TABLES.clear()
+    read = MT.move_tables(TB.turn_cost, **kw)
+    assert read is not built
+    pairs = zip(read, built, strict=True)
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in pairs)
+    f.write_bytes(b"not a table")
+    MT._TABLES.clear()
+    again = MT.move_tables(TB.turn_cost, **kw)
+    assert all(np.array_equal(a, b) for a, b in zip(again, built, strict=True))
+    assert f.stat().st_size > 1000  # written again, whole
+    MT.move_tables(TB.turn_cost, max_budget=5, mrs=[MR["G"]])
+    assert len(list((tmp_path / "movetables").glob("*.npz"))) == 1
+    monkeypatch.setenv(MT.CACHE_ENV, "off")
+    assert MT.cache_dir() is None
+    MT._TABLES.clear()
+    MT.move_tables(TB.turn_cost, max_budget=5, mrs=[MR["G"]], turning=MT.Turning(False))
+    assert len(list((tmp_path / "movetables").glob("*.npz"))) == 1

@@ -36,7 +36,8 @@ arrays, byte for byte (``ll``, ``lm``, ``nb`` all 0); the banking tables are cac
 own key.
 
 The builders allocate (plain ``njit``); they run once per rules in force and the result is
-cached per turn-cost row; the assembled tables of the last few calls are cached whole.
+cached per turn-cost row; the assembled tables of the last few calls are cached whole, and the
+banking and turning tables (seconds to build) are kept on disk too (:func:`cache_dir`).
 """
 
 from __future__ import annotations
@@ -986,7 +987,23 @@ def move_tables(
     if whole in _TABLES:
         _TABLES[whole] = _TABLES.pop(whole)  # the most recently used last
         return _TABLES[whole]
-    tables = _assemble(turn_cost, max_budget, want, edges, bank, turning)
+    # the banking and turning tables take seconds to build (advanced+optional: about 30 s):
+    # they are kept on disk too, for the next process
+    on_disk = bank is not None or turning is not None
+    tables = _disk_load(whole) if on_disk else None
+    if tables is None:
+        if on_disk and turning is not None and sys.stderr.isatty():
+            where = cache_dir()
+            kept = f"kept in {where} for the next run" if where else "not kept"
+            print(
+                f"dragonsim: building the move tables with turning between move phases "
+                f"(half a minute on 2 cores, once; {kept})",
+                file=sys.stderr,
+                flush=True,
+            )
+        tables = _assemble(turn_cost, max_budget, want, edges, bank, turning)
+        if on_disk:
+            _disk_save(whole, tables)
     _TABLES[whole] = tables
     while len(_TABLES) > _TABLES_KEPT or (
         len(_TABLES) > 1 and sum(_nbytes(t) for t in _TABLES.values()) > _TABLES_BYTES
@@ -1004,6 +1021,84 @@ _TABLES_BYTES = 2_000_000_000
 
 def _nbytes(t: MoveTables) -> int:
     return sum(a.nbytes for a in t)
+
+
+#: the environment variable naming the folder of the move tables kept on disk (default
+#: ``$XDG_CACHE_HOME/dragonsim`` or ``~/.cache/dragonsim``); ``off`` keeps none
+CACHE_ENV = "DRAGONSIM_CACHE_DIR"
+#: at most this many bytes of move tables are kept on disk (the least recently used go first)
+DISK_BYTES = 6_000_000_000
+
+
+def cache_dir():
+    """The folder of the move tables kept on disk, or None when ``DRAGONSIM_CACHE_DIR=off``."""
+    import os
+    from pathlib import Path
+
+    env = os.environ.get(CACHE_ENV, "")
+    if env.lower() == "off":
+        return None
+    if env:
+        return Path(env) / "movetables"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "dragonsim" / "movetables"
+
+
+def _disk_name(whole: tuple) -> str:
+    """The file of one set of tables: a digest of what they are built from (the rules' part
+    of them, and this module's source, so that a change of the builders builds afresh)."""
+    import hashlib
+
+    h = hashlib.sha256(repr(whole).encode())
+    h.update(open(__file__, "rb").read())
+    h.update(np.__version__.encode())
+    return h.hexdigest()[:32] + ".npz"
+
+
+def _disk_load(whole: tuple) -> MoveTables | None:
+    """The tables kept on disk for ``whole``, or None (none kept, or a file that cannot be read
+    whole: it is then built afresh and written again)."""
+    d = cache_dir()
+    if d is None:
+        return None
+    path = d / _disk_name(whole)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = [np.ascontiguousarray(z[name]) for name in MoveTables._fields]
+        path.touch()  # recently used
+    except (OSError, KeyError, ValueError, EOFError):
+        return None
+    return MoveTables(*arrays)
+
+
+def _disk_save(whole: tuple, tables: MoveTables) -> None:
+    """Keep ``tables`` on disk (written to a temporary file, then renamed: a reader never sees
+    half a file), then drop the least recently used past ``DISK_BYTES``. A folder that cannot
+    be written keeps nothing, silently: the tables are only slower to come by."""
+    import os
+    import tempfile
+
+    d = cache_dir()
+    if d is None:
+        return
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                np.savez(fh, **tables._asdict())
+            os.replace(tmp, d / _disk_name(whole))
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        files = sorted(d.glob("*.npz"), key=lambda p: p.stat().st_mtime, reverse=True)
+        total = 0
+        for p in files:
+            total += p.stat().st_size
+            if total > DISK_BYTES:
+                p.unlink(missing_ok=True)
+    except OSError:
+        return
 
 
 def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) -> tuple:
