@@ -154,10 +154,13 @@ def main(argv=None) -> int:
     for da, db in (("Reaper", "Skyblazer"), ("Ozonic", "Fiercival"), ("Slash", "Stalwyrm")):
         # advanced less banking (p.16): issue 13 wants banking at most 1.5x per game
         no_bank = {**_rules("advanced").overrides, "lords.advanced.banking": False}
+        # advanced+optional less turning between move phases (p.16): its six-fold tables' cost
+        no_turn = {**_rules("advanced+optional").overrides, "lords.advanced.turn_between": False}
         presets = {
             "basic": "basic",
             "advanced-no-bank": no_bank,
             "advanced": "advanced",
+            "optional-no-turn": no_turn,
             "advanced+optional": "advanced+optional",
         }
         pargs = {k: prepare(da, db, rules=r)["args"] for k, r in presets.items()}
