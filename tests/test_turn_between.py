@@ -375,3 +375,24 @@ def test_the_tables_kept_on_disk_are_the_tables_built(tmp_path, monkeypatch):
     MT._TABLES.clear()
     MT.move_tables(TB.turn_cost, max_budget=5, mrs=[MR["G"]], turning=MT.Turning(False))
     assert len(list((tmp_path / "movetables").glob("*.npz"))) == 1
+
+
+def test_the_tables_are_the_same_on_one_thread_or_several(monkeypatch):
+    """The rows are built on up to ``BUILD_THREADS`` threads: the tables (edges, banking and
+    turning in) are the same, array by array, as on one thread."""
+    monkeypatch.setenv(MT.CACHE_ENV, "off")
+    kw = {
+        "max_budget": 6,
+        "mrs": [MR["A"], MR["G"]],
+        "edges": True,
+        "bank": MT.Banking(np.array([1, 1, 1, 2, 2, 2, 4, 4, 4])),
+        "turning": MT.Turning(),
+    }
+    got = []
+    for threads in (1, 4):
+        monkeypatch.setattr(MT, "BUILD_THREADS", threads)
+        monkeypatch.setattr(MT, "_MOVE_PARTS", {})
+        monkeypatch.setattr(MT, "_ALT_PARTS", {})
+        MT._TABLES.clear()
+        got.append(MT.move_tables(TB.turn_cost, **kw))
+    assert all(np.array_equal(a, b) for a, b in zip(*got, strict=True))

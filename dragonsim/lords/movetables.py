@@ -256,7 +256,7 @@ def _turned(carry, s_root, f_root, lt_end, f_end, f_before, has_par):
     return 3 if tot >= 3 else sg * tot
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _move_dp(cost, nbud, carry):
     """Bottleneck-shortest DP over (points spent, last was turn, hexes (cap 4), facing, hex),
     from the start states of ``carry`` (:func:`_seeds`)."""
@@ -345,7 +345,7 @@ def _put_boxes(e, dq, dr, pq, pr, npth, rq, rr, box):
         box[e, k, 5] = hi1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _extract(val, par, nbud, carry, free_first):
     """One entry per end state of :func:`_move_dp`: the path of the most hexes that may climb
     or dive (cap 4), then (``free_first``: under "Turning Between Move Phases") one that ends
@@ -453,7 +453,7 @@ def _bidx(s, la, ll, hb, f, x, y, g):
     return (((((s * 4 + la) * 5 + ll) * 5 + hb) * 6 + f) * g + x) * g + y
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _bank_dp(cost, bank, nbud, fwd, carry):
     """:func:`_move_dp` with banks: over (points spent, last action ``LA_*``, levels dropped
     (cap ``MAX_DROP``), hexes that may climb or dive (cap 4), facing, hex). A bank (``bank``
@@ -528,7 +528,7 @@ def _bank_dp(cost, bank, nbud, fwd, carry):
     return val, par
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _bank_extract(val, par, nbud, vl_any, carry, free_first):
     """:func:`_extract` for :func:`_bank_dp`: one entry per end state and levels dropped
     ``L`` (the most hexes that may climb or dive, then with ``free_first`` one that does not end
@@ -699,7 +699,7 @@ def _box_insert(head, j, b0, b1, b2, b3, bx, nxt, n, free):
     return bx, nxt, n, free
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _box_dp(cost, nbud, f0, carry):
     """For a dragon starting on an even row facing ``f0``: per DP state of :func:`_move_dp`
     (points spent, last was turn, hexes (cap 4), facing, hex; here in absolute facings) the
@@ -779,7 +779,7 @@ def _box_dp(cost, nbud, f0, carry):
     return head, bx, nxt
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _box_items(head, bx, nxt, nbud, f0, off, dq, dr, ff, hh, box, ll, tl, free_only):
     """The alternative paths of one MR's entries for starting facing ``f0`` (even start row):
     per end state the Pareto-minimal (hexes flown, box) pairs of its paths, less those the
@@ -1101,6 +1101,24 @@ def _disk_save(whole: tuple, tables: MoveTables) -> None:
         return
 
 
+#: the most threads that build rows of the tables at once (the builders release the GIL; each
+#: banking row needs about 250 MB while it builds)
+BUILD_THREADS = 4
+
+
+def _in_threads(fn, items: list) -> list:
+    """``[fn(x) for x in items]``, in order, on up to ``BUILD_THREADS`` threads (one per core):
+    the rows are independent, so the tables are the same whatever the number of threads."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    workers = min(BUILD_THREADS, os.cpu_count() or 1, len(items))
+    if workers <= 1:
+        return [fn(x) for x in items]
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(fn, items))
+
+
 def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) -> tuple:
     """One row's tables (cached): ``(off, dq, dr, f, h, rq, rr, box, ll, lm, nb, turned,
     continues)``."""
@@ -1139,10 +1157,12 @@ def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning)
     for carry in groups:
         for mr in range(nmr):
             rows.append((mr, carry) if mr in want else None)
-    parts = [
-        None if rc is None else _part(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
-        for rc in rows
-    ]
+    parts = _in_threads(
+        lambda rc: (
+            None if rc is None else _part(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
+        ),
+        rows,
+    )
     off = np.zeros((len(rows), max_budget + 2), dtype=np.int64)
     base = 0
     for m, p in enumerate(parts):
@@ -1161,15 +1181,21 @@ def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning)
     else:
         bcost = np.asarray(bank.cost, dtype=np.int64).copy()
     if edges:
-        ents, recs = [], []
-        for m, rc in enumerate(rows):
-            if rc is None:
-                continue
+
+        def alternatives(m: int) -> None:
+            rc = rows[m]
             key = _key(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
             if key not in _ALT_PARTS:
                 _ALT_PARTS[key] = _alternatives(
                     turn_cost[rc[0]], max_budget, parts[m], rc[1], turning
                 )
+
+        _in_threads(alternatives, [m for m, rc in enumerate(rows) if rc is not None])
+        ents, recs = [], []
+        for m, rc in enumerate(rows):
+            if rc is None:
+                continue
+            key = _key(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
             e, r = _ALT_PARTS[key]
             ents.append(e.astype(np.int64) + int(off[m, 0]))
             recs.append(r)
