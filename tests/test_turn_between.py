@@ -17,6 +17,8 @@ movement's.
 
 from __future__ import annotations
 
+import os
+
 import lords_reference as ref
 import numpy as np
 import pytest
@@ -368,13 +370,19 @@ def test_the_tables_kept_on_disk_are_the_tables_built(tmp_path, monkeypatch):
     again = MT.move_tables(TB.turn_cost, **kw)
     assert all(np.array_equal(a, b) for a, b in zip(again, built, strict=True))
     assert f.stat().st_size > 1000  # written again, whole
+    stale = tmp_path / "movetables" / "killed-while-writing.tmp"
+    stale.write_bytes(b"half a table")
+    os.utime(stale, (0, 0))  # written long ago by a process that died
+    MT._TABLES.clear()
+    MT.move_tables(TB.turn_cost, max_budget=5, mrs=[MR["G"]], turning=MT.Turning(False))
+    assert not stale.exists()  # cleared when the next tables were written
     MT.move_tables(TB.turn_cost, max_budget=5, mrs=[MR["G"]])
-    assert len(list((tmp_path / "movetables").glob("*.npz"))) == 1
+    assert len(list((tmp_path / "movetables").glob("*.npz"))) == 2
     monkeypatch.setenv(MT.CACHE_ENV, "off")
     assert MT.cache_dir() is None
     MT._TABLES.clear()
-    MT.move_tables(TB.turn_cost, max_budget=5, mrs=[MR["G"]], turning=MT.Turning(False))
-    assert len(list((tmp_path / "movetables").glob("*.npz"))) == 1
+    MT.move_tables(TB.turn_cost, max_budget=4, mrs=[MR["G"]], turning=MT.Turning(False))
+    assert len(list((tmp_path / "movetables").glob("*.npz"))) == 2
 
 
 def test_the_tables_are_the_same_on_one_thread_or_several(monkeypatch):

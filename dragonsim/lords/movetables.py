@@ -1077,6 +1077,7 @@ def _disk_save(whole: tuple, tables: MoveTables) -> None:
     be written keeps nothing, silently: the tables are only slower to come by."""
     import os
     import tempfile
+    import time
 
     d = cache_dir()
     if d is None:
@@ -1096,6 +1097,9 @@ def _disk_save(whole: tuple, tables: MoveTables) -> None:
         for p in files:
             total += p.stat().st_size
             if total > DISK_BYTES:
+                p.unlink(missing_ok=True)
+        for p in d.glob("*.tmp"):  # left by a process killed while it wrote (an hour ago)
+            if p.stat().st_mtime < time.time() - 3600:
                 p.unlink(missing_ok=True)
     except OSError:
         return
