@@ -387,7 +387,8 @@ def test_the_tables_kept_on_disk_are_the_tables_built(tmp_path, monkeypatch):
 
 def test_the_tables_are_the_same_on_one_thread_or_several(monkeypatch):
     """The rows are built on up to ``BUILD_THREADS`` threads: the tables (edges, banking and
-    turning in) are the same, array by array, as on one thread."""
+    turning in) are the same, array by array, as on one thread, and as when the rows kept in
+    memory are bounded to the last one built."""
     monkeypatch.setenv(MT.CACHE_ENV, "off")
     kw = {
         "max_budget": 6,
@@ -397,10 +398,14 @@ def test_the_tables_are_the_same_on_one_thread_or_several(monkeypatch):
         "turning": MT.Turning(),
     }
     got = []
-    for threads in (1, 4):
+    for threads, kept in ((1, 10**10), (4, 10**10), (4, 1)):
         monkeypatch.setattr(MT, "BUILD_THREADS", threads)
+        monkeypatch.setattr(MT, "_PARTS_BYTES", kept)
         monkeypatch.setattr(MT, "_MOVE_PARTS", {})
         monkeypatch.setattr(MT, "_ALT_PARTS", {})
         MT._TABLES.clear()
         got.append(MT.move_tables(TB.turn_cost, **kw))
-    assert all(np.array_equal(a, b) for a, b in zip(*got, strict=True))
+    assert all(np.array_equal(a, b) for a, b in zip(got[0], got[1], strict=True))
+    # the rows kept in memory are bounded (here to the last one built), the tables the same
+    assert len(MT._MOVE_PARTS) == 1 and len(MT._ALT_PARTS) == 1
+    assert all(np.array_equal(a, b) for a, b in zip(got[0], got[2], strict=True))

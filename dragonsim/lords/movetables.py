@@ -43,6 +43,7 @@ banking and turning tables (seconds to build) are kept on disk too (:func:`cache
 from __future__ import annotations
 
 import sys
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -899,6 +900,27 @@ def _alternatives(turn_cost_row: np.ndarray, nbud: int, part: tuple, carry: int,
 
 _MOVE_PARTS: dict[bytes, tuple] = {}
 _ALT_PARTS: dict[bytes, tuple] = {}
+#: the rows' tables and alternative paths kept in memory, each cache at most this many bytes
+#: (the least recently built go first; under advanced+optional one reading's rows are about
+#: 0.43 GB, and a study varying the readings would otherwise keep every variant's)
+_PARTS_BYTES = 1_500_000_000
+
+
+def _keep(cache: dict, key: bytes, value: tuple) -> tuple:
+    """Put ``value`` in ``cache`` and drop the oldest entries past ``_PARTS_BYTES`` (never the
+    new one); returns ``value``. The rows are built on several threads: each keeps its own
+    result, so an entry another thread drops is never read back."""
+    with _KEEP_LOCK:
+        cache[key] = value
+        while len(cache) > 1 and sum(a.nbytes for v in cache.values() for a in v) > _PARTS_BYTES:
+            old = next(iter(cache))
+            if old == key:
+                break
+            del cache[old]
+    return value
+
+
+_KEEP_LOCK = threading.Lock()
 
 
 def bank_costs(turn_cost: np.ndarray, factor: int = 2, minimum: int = 1) -> np.ndarray:
@@ -1127,7 +1149,8 @@ def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) ->
     """One row's tables (cached): ``(off, dq, dr, f, h, rq, rr, box, ll, lm, nb, turned,
     continues)``."""
     key = _key(turn_cost_row, max_budget, bank, mr, carry, turning)
-    if key not in _MOVE_PARTS:
+    p = _MOVE_PARTS.get(key)
+    if p is None:
         free = turning is not None
         if bank is None:
             val, par = _move_dp(turn_cost_row, max_budget, carry)
@@ -1147,8 +1170,8 @@ def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) ->
             tl = p[11].copy()
             tl[np.abs(tl) == 3] = 0  # "reset": a full 180 carries nothing
             p = (*p[:11], tl, p[12])
-        _MOVE_PARTS[key] = p
-    return _MOVE_PARTS[key]
+        _keep(_MOVE_PARTS, key, p)
+    return p
 
 
 def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning) -> MoveTables:
@@ -1186,21 +1209,18 @@ def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning)
         bcost = np.asarray(bank.cost, dtype=np.int64).copy()
     if edges:
 
-        def alternatives(m: int) -> None:
+        def alternatives(m: int) -> tuple:
             rc = rows[m]
             key = _key(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
-            if key not in _ALT_PARTS:
-                _ALT_PARTS[key] = _alternatives(
-                    turn_cost[rc[0]], max_budget, parts[m], rc[1], turning
-                )
+            got = _ALT_PARTS.get(key)
+            if got is None:
+                got = _alternatives(turn_cost[rc[0]], max_budget, parts[m], rc[1], turning)
+                _keep(_ALT_PARTS, key, got)
+            return got
 
-        _in_threads(alternatives, [m for m, rc in enumerate(rows) if rc is not None])
+        real_rows = [m for m, rc in enumerate(rows) if rc is not None]
         ents, recs = [], []
-        for m, rc in enumerate(rows):
-            if rc is None:
-                continue
-            key = _key(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
-            e, r = _ALT_PARTS[key]
+        for m, (e, r) in zip(real_rows, _in_threads(alternatives, real_rows), strict=True):
             ents.append(e.astype(np.int64) + int(off[m, 0]))
             recs.append(r)
         ent = np.concatenate(ents)
