@@ -224,7 +224,7 @@ def _facing(f: int) -> str:
     return DIRECTION_NAMES[int(f) % 6]
 
 
-def _turned(t: int) -> str:
+def turn_words(t: int) -> str:
     """A turn in a hex (turning between move phases, p.16): ``-2`` -> "a 120 deg turn to the
     right"."""
     if abs(t) == 3:
@@ -314,9 +314,9 @@ def describe(e: dict[str, Any]) -> str:
             banked += f", {d} level{'s' if d != 1 else ''} dropped)" if d else ")"
         turned = ""
         if e.get("carried_turn"):
-            turned += f"; it began with {_turned(e['carried_turn'])} carried from its last move"
+            turned += f"; it began with {turn_words(e['carried_turn'])} carried from its last move"
         if e.get("turn_left"):
-            turned += f"; it ends with {_turned(e['turn_left'])} in its hex (p.16)"
+            turned += f"; it ends with {turn_words(e['turn_left'])} in its hex (p.16)"
         return (
             f"{who} flies {e['speed']} points to {_hex(e['q'], e['r'])} facing "
             f"{_facing(e['facing'])}, {e['altitude']}{banked}{turned}"

@@ -136,7 +136,7 @@ from ..errors import UserError, read_json, resolve_name
 from ..rules.lords import ALTITUDES, TACTICS
 from . import state as S
 from .hexes import DIRECTION_NAMES, DQ, DR, from_offset, on_board
-from .replay import SIDES, Replay
+from .replay import SIDES, Replay, turn_words
 
 #: the scripts shipped with the package, by name (``--script example``)
 SCRIPTS_DIR = Path(__file__).with_name("scripts")
@@ -343,13 +343,6 @@ def path_cost(path: Sequence[str], turn_cost_row, bank_cost: int = 0, carry: int
     return total
 
 
-def _turn_words(t: int) -> str:
-    """``2`` -> "120 degrees to the left", ``3`` -> "a full 180 degrees"."""
-    if abs(t) == 3:
-        return "a full 180 degrees"
-    return f"{60 * abs(t)} degrees to the {'left' if t > 0 else 'right'}"
-
-
 def path_carry_error(path: Sequence[str], carry: int) -> str:
     """Why a path may not begin as it does after a move that left the dragon turned ``carry``
     in its hex (turning between move phases, p.16: "it may only turn in the same direction
@@ -365,12 +358,12 @@ def path_carry_error(path: Sequence[str], carry: int) -> str:
         )
     if k == 3 or (k > 0) != (carry > 0):
         return (
-            f"begins with {path[0]}, but its last move left it turned {_turn_words(carry)} in "
+            f"begins with {path[0]}, but its last move left it with {turn_words(carry)} in "
             "its hex, and it may only continue that turn the same way (p.16)"
         )
     if abs(carry) + abs(k) > 3:
         return (
-            f"begins with {path[0]}, which with the {_turn_words(carry)} its last move left "
+            f"begins with {path[0]}, which after {turn_words(carry)} left by its last move "
             "would turn past 180 degrees in that hex (p.16)"
         )
     return ""
