@@ -4,7 +4,7 @@
 
 Slash and Stalwyrm (the two ready-made dragons with a Wizard, pp. 30-35) against every
 ready-made dragon without one, hunter bots, ``--rules advanced+optional`` (the Wizard's spells
-on, ``lords.optional.wizard``), under ``spells`` = bot, never and random on common seeds (the
+on, ``lords.advanced.wizard``), under ``spells`` = bot, never and random on common seeds (the
 same seed for the three policies of a pairing). The other Wizard is left out: a run's spell
 policy is every Wizard's, so a Wizard-against-Wizard duel would change both sides at once.
 Each cell is the Wizard dragon's win share (draws half) with its 95% Wilson interval of the

@@ -63,8 +63,14 @@ def guard_caches(module, depends_on: Sequence) -> None:
     call. Call it at the bottom of every kernel module::
 
         guard_caches(sys.modules[__name__], [hexes, random, _kernels])
+
+    A module in ``depends_on`` whose constants come from other files lists them in its
+    ``SOURCES`` (a tuple of paths), and those files count too.
     """
     files = [module.__file__] + [d if isinstance(d, str) else d.__file__ for d in depends_on]
+    # a module whose constants come from elsewhere names those files (state's option slots
+    # are declared in the rules registry)
+    files += [f for d in depends_on if not isinstance(d, str) for f in getattr(d, "SOURCES", ())]
     try:
         digest = hashlib.sha256(b"".join(open(f, "rb").read() for f in files)).hexdigest()
     except OSError:

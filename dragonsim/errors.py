@@ -12,6 +12,7 @@ from typing import Any
 
 __all__ = [
     "UserError",
+    "RulesWarning",
     "did_you_mean",
     "resolve_name",
     "parse_count",
@@ -28,6 +29,11 @@ MAX_FILE_BYTES = 1024 * 1024
 
 class UserError(ValueError):
     """A mistake in the caller's input. The message names what was wrong and what is allowed."""
+
+
+class RulesWarning(UserWarning):
+    """Rules that are allowed but that the rulebook advises against (the message quotes it);
+    the command line prints it as one line, ``warning: ...``."""
 
 
 def _norm(s: str) -> str:

@@ -625,6 +625,10 @@ def check_log(
     tko_over, tko_max = int(sc_[T.S_TAKEOFF_OVER_MIN]), int(sc_[T.S_TAKEOFF_MAX_SPEED])
     speed_loss = int(sc_[T.S_CC_SPEED_LOSS])
     immobile = {}  # dragon -> a zeroed tail or wing at its last speed record
+    # the reading lords.crash_stuck = every-crash: a dragon that crashed never leaves its hex
+    crashed: set[int] = set()
+    stuck_every = on(S.OPT_CRASH_STUCK_EVERY)
+    takeoff_over_max = on(S.OPT_TAKEOFF_OVER_MAX)  # lords.takeoff_speed = 7
     due_slow: set[int] = set()  # dragons that must crash after this close combat (p.17)
     place: dict[int, int] = {}  # this turn's initiative places (K_INIT rows)
     early: set[int] = set()  # the dragons that announced this turn that they move early
@@ -685,12 +689,12 @@ def check_log(
             grounded = snaps[i][3] == 0
             if vals[12] != int(grounded):
                 out.append(Violation(turn, "speed", i, "ground flag and altitude disagree"))
-            immobile[i] = min(lw, rw, vals[13]) <= 0
+            immobile[i] = min(lw, rw, vals[13]) <= 0 or (stuck_every and i in crashed)
             if grounded:
                 # "note ground or GR" (0), or take off: "a speed of no less than its minimum
                 # speed plus 1 and no greater than 7" (p.15); never with a zeroed tail or wing
-                # (p.22); not above its maximum (assumed)
-                t_lo, t_hi = lo + tko_over, min(tko_max, hi)
+                # (p.22); not above its maximum (the reading lords.takeoff_speed)
+                t_lo, t_hi = lo + tko_over, tko_max if takeoff_over_max else min(tko_max, hi)
                 if s != 0 and (immobile[i] or not t_lo <= s <= t_hi):
                     out.append(Violation(turn, "speed", i, f"take-off speed {s} not allowed"))
                 if (vals[10], vals[11]) != (t_lo, t_hi):
@@ -985,6 +989,7 @@ def check_log(
                     due_slow.add(d)
         elif kind == S.K_CRASH:
             carried[i] = 0  # on the ground: turning between move phases is flight's
+            crashed.add(i)
             cause, levels = vals[0], vals[1]
             a0 = snaps[i][3]
             if levels != a0 or a0 < 1:
@@ -1093,8 +1098,16 @@ def check_events(
     engaged_by: dict[tuple[int, int], int] = {}  # (turn, dragon) -> the dragon that engaged
     hit_by: dict[int, int] = {}  # damaging breath attacks suffered this turn, by dragon
     hit_turn = -1
+    no_rider_check = (
+        rules is not None and rules.get("lords.rider_check_rider_hits") == "breath-and-close-combat"
+    )
+    # "resolve all attacks in order of initiative" (p.20): with the three-hit limit the
+    # highest initiative first (reading lords.hit_limit_order), otherwise the lowest first
+    high_first = limit and rules.get("lords.hit_limit_order") == "high-first"
+    init_place: dict[int, int] = {}  # this turn's initiative places (K_INIT rows)
+    last_breath = (-1, -1)  # (turn, place) of the last breath row
     # the Wizard's spells (optional rules, pp. 24-25)
-    wizard = rules is not None and bool(rules.get("lords.optional.wizard"))
+    wizard = rules is not None and bool(rules.get("lords.advanced.wizard"))
     fx = rules.get("lords.spell_effects") if wizard else {}
     dull_floor = 0 if rules is not None and rules.get("lords.dull_floor") == "Blunt" else 1
     spell_turn = -1  # the turn whose rider actions phase has begun (spells expire then)
@@ -1126,6 +1139,8 @@ def check_events(
         of a dragon whose rider lives is hit and the rule is on; a 7 kills the rider and
         spares the dragon. Returns whether the dragon was spared."""
         due = deaths and part == 1 and t["rider"] > 0
+        if no_rider_check and what in ("rider attack", "spell"):
+            due = False  # the reading lords.rider_check_rider_hits = breath-and-close-combat
         if due != (roll != 0) or (due and not 2 <= roll <= 12):
             out.append(Violation(turn, "rider check", who, f"{what}: roll {roll}, due {due}"))
             return False
@@ -1323,6 +1338,13 @@ def check_events(
             if not (block == "rider" and kind in (S.K_RIDER, S.K_SPELL)):
                 sync(turn)
                 block, rows = None, {}
+        if kind == S.K_INIT:
+            init_place[i] = v[0]
+        if kind == S.K_BREATH:
+            p = init_place.get(i, -1)
+            if last_breath[0] == turn and (p > last_breath[1]) == high_first:
+                out.append(Violation(turn, "breath order", i, f"place {p} after {last_breath[1]}"))
+            last_breath = (turn, p)
         if kind == S.K_INIT and zeroed:
             # "If a dragon is reduced to 0 damage points in its tail or either of its wings,
             # it will crash to the ground as it can no longer fly" (p.17): none still flies
@@ -1637,7 +1659,7 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
     before_fight: dict[int, int] = {}  # a close-combat winner's facing before it turned
     out: list[Violation] = []
     told: set = set()
-    wizard = bool(rules.get("lords.optional.wizard"))
+    wizard = bool(rules.get("lords.advanced.wizard"))
     distort: dict[int, int] = {}  # Distort Range's steps on a dragon's breath this turn
     spell_turn = -1
     steps_ = ("Very Short", "Short", "Medium", "Long", "Very Long")

@@ -483,13 +483,43 @@ def test_initiative_order_lowest_first_and_roll_offs_for_ties():
         order = np.array([0, 1, 2, 3, 0, 0, 0, 0], np.int64)
         key = np.array([9 * 16, 5 * 16, 9 * 16, 12 * 16, 0, 0, 0, 0], np.int64)
         cnt = np.zeros(S.N_COUNTERS, np.int64)
-        E._order_by_rolls(order, key, 4, st_, cnt)
+        E._order_by_rolls(order, key, 4, st_, cnt, key, False)
         o = list(order[:4])
         assert o[0] == 1 and o[3] == 3  # 5 first, 12 last
         assert sorted(o[1:3]) == [0, 2]  # the two 9s after a roll-off
         assert len(set(key[:4])) == 4
         firsts.add(o[1])
     assert firsts == {0, 2}  # either tied player can win the roll-off
+
+
+def test_initiative_roll_off_with_the_modifiers_reading():
+    """The reading ``lords.initiative_tie = modified``: a roll-off ("the players involved
+    roll 2d6 again", p.7) gets each dragon's initiative modifiers (p.15), so of two dragons
+    tied at 9, the one with +2 beats the one with -2 in the roll-off as often as 2d6 + 4 beats
+    2d6 (ties rolled again); plainly rolled, either wins half the time."""
+    from fractions import Fraction
+
+    from dragonsim.random import new_state, seed_stream
+    from dragonsim.stats import binomial_consistent
+
+    d = [Fraction(6 - abs(s - 7), 36) for s in range(2, 13)]  # 2d6
+    win = sum(d[x] * d[y] for x in range(11) for y in range(11) if x + 4 > y)
+    tie = sum(d[x] * d[y] for x in range(11) for y in range(11) if x + 4 == y)
+    exact = {True: float(win / (1 - tie)), False: 0.5}
+    n = 2000
+    for modified in (True, False):
+        wins = 0
+        for seed in range(n):
+            st_ = new_state()
+            seed_stream(st_, seed, 0, 0)
+            order = np.array([0, 1, 0, 0, 0, 0, 0, 0], np.int64)
+            key = np.array([9 * E.TIE_SCALE] * 2 + [0] * 6, np.int64)
+            mods = np.array([2, -2, 0, 0, 0, 0, 0, 0], np.int64)
+            cnt = np.zeros(S.N_COUNTERS, np.int64)
+            E._order_by_rolls(order, key, 2, st_, cnt, mods, modified)
+            wins += int(order[0] == 1)  # the lower key moves first: -2's roll-off "wins" low
+        # the dragon with -2 moves first when its roll-off is the lower
+        assert binomial_consistent(wins, n, exact[modified], 1e-4), (modified, wins)
 
 
 def test_no_two_turns_in_a_row_and_turns_default_to_zero():

@@ -171,10 +171,20 @@ def test_the_checker_refuses_a_wrong_crash():
 def test_the_checker_wants_the_slow_crash():
     """ "If the mandatory two-step loss of speed in close combat brings a dragon's speed below
     its minimum speed, that dragon will crash to the ground after the close combat" (p.17):
-    a game whose speed crash is taken out of the log is refused."""
-    prep, cnt, log, n = _a_game_with(lambda r: r[S.L_KIND] == S.K_CRASH and r[S.L_A] == S.CR_SLOW)
-    bad = np.delete(log, n, axis=0)
-    assert any(v.kind == "crash" for v in _violations(bad, cnt, prep, ADVANCED))
+    a game whose speed crash (one the dragon survives) is taken out of the log is refused."""
+    found = 0
+    for pol in ("random", "brawler"):
+        for a, b in PAIRS:
+            for prep, cnt, log in _games(pol, a, b, 6):
+                for n, r in enumerate(log[:-1]):
+                    i = int(r[S.L_I])
+                    if r[S.L_KIND] == S.K_CRASH and r[S.L_A] == S.CR_SLOW:
+                        if ref._snap(log[n + 1], i)[4] == 1:  # still in play after the fall
+                            bad = np.delete(log, n, axis=0)
+                            kinds = {v.kind for v in _violations(bad, cnt, prep, ADVANCED)}
+                            assert "crash" in kinds
+                            found += 1
+    assert found >= 2
 
 
 def test_the_checker_refuses_a_short_leap_and_a_landing_aside():
@@ -242,13 +252,17 @@ def test_a_zeroed_tail_or_wing_crashes_and_takes_no_more():
 def test_take_off_speeds_and_the_leap():
     """ "A dragon taking off must record a speed of at least 1 point more than the dragon's
     minimum speed and no higher than 7 ... move a number of hexes in a straight line equal to
-    its minimum speed" (p.17); the maximum still binds (assumed)."""
+    its minimum speed" (p.17); the maximum still binds (the reading lords.takeoff_speed's
+    default), and 7 alone under its other reading."""
     ds, _, tb = _state()
-    lo, hi = M.takeoff_limits(ds, 0, tb.scalars)
+    opt = S.default_options()
+    lo, hi = M.takeoff_limits(ds, 0, tb.scalars, opt)
     assert (lo, hi) == (ds[0, S.F_MIN] + 1, min(7, ds[0, S.F_MAX]))
     ds[0, S.F_MAX] = ds[0, S.F_MIN]
-    lo, hi = M.takeoff_limits(ds, 0, tb.scalars)
+    lo, hi = M.takeoff_limits(ds, 0, tb.scalars, opt)
     assert hi < lo  # cannot take off at all
+    seven = S.default_options(takeoff_over_max=True)
+    assert M.takeoff_limits(ds, 0, tb.scalars, seven) == (lo, 7)
     ds[0, S.F_Q], ds[0, S.F_R], ds[0, S.F_F] = 5, 10, 0  # facing E
     fits, q, r = M.takeoff_path(ds, 0, 33, 24)
     assert fits and (q, r) == (5 + ds[0, S.F_MIN], 10)

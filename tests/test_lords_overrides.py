@@ -15,6 +15,7 @@ import pytest
 
 from dragonsim.lords.api import battle, duel
 from dragonsim.rules import lords_rules, registry
+from dragonsim.rules.lords import WINGS
 
 N = 300
 
@@ -124,6 +125,14 @@ def _turning(rules=None):
     ).counters
 
 
+def _slow_wings(rules=None):
+    """:func:`_ground_riders` with every maximum speed 8 (``lords.max_speed_by_wings``): a
+    dragon with a seriously damaged wing then has a maximum under 7, the only way the take-off
+    reading can matter (with the printed speeds a maximum never falls below 7: Tiny 11 less 2
+    a wing)."""
+    return _ground_riders({"lords.max_speed_by_wings": dict.fromkeys(WINGS, 8), **(rules or {})})
+
+
 def _shorter_medium(name: str) -> list[int]:
     cost, med, far = lords_rules().get("lords.spells")[name]
     return [cost, med - 1, far]
@@ -173,6 +182,20 @@ KERNEL_CASES = {
     # turning between move phases (p.16): after a full 180, after a close combat
     "turn_between_180": ("reset", _turning),
     "turn_between_close_combat": ("facing", _turning),
+    # the initiative roll-off with the modifiers (pp. 7, 15): MR A to I meet
+    "initiative_tie": ("modified", _optional),
+    # the three-hit limit's order (p.20): lowest first
+    "hit_limit_order": ("low-first", _optional),
+    # no rider check on a rider's hit (p.18)
+    "rider_check_rider_hits": ("breath-and-close-combat", _riders),
+    # every crash keeps the dragon in its hex (p.17): the random bot crashes and lands
+    "crash_stuck": ("every-crash", _ground_riders),
+    "takeoff_speed": ("7", _slow_wings),
+    # the rows the source cuts off (pp. 19, 20)
+    "critical_hits.12": ("dazed", _optional),
+    "fumbles.10": ([1, "H"], _optional),
+    "fumbles.11": ([1, "H"], _optional),
+    "fumbles.12": ([1, "H"], _optional),
 }
 
 

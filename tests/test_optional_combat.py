@@ -343,13 +343,15 @@ def _four_on_one(hit_rolls, rules):
 def test_the_three_hit_limit():
     """ "a dragon is limited to suffering damage from up to 3 breath attacks per turn ... only
     those attacks that do damage apply ... any other players that recorded that dragon as a
-    target may not breathe on it ... resolve all attacks in order of initiative" (p.20):
-    three hits and the fourth attacker does not breathe; a miss among the first three and
-    the fourth breathes; without the switch all four breathe."""
+    target may not breathe on it ... more alert dragons will get in the first shots, so
+    resolve all attacks in order of initiative" (p.20): the highest initiative breathes
+    first, so three hits by A4, A3, A2 and the least alert A1 does not breathe; a miss among
+    the first three and the fourth breathes; without the switch all four breathe."""
     rep = _four_on_one([10, 10, 10], LIMIT)
     b = _breaths(rep)
     assert [e["points_lost"] for e in b] == [4, 4, 4, 0] and b[3]["refused"]
-    assert "A4 may not breathe at T: it has suffered damage from three breath" in rep.text()
+    assert [e["dragon"] for e in b] == ["A4", "A3", "A2", "A1"]
+    assert "A1 may not breathe at T: it has suffered damage from three breath" in rep.text()
     b = _breaths(_four_on_one([10, 3, 10, 10], LIMIT))
     assert [e["hit"] for e in b] == [True, False, True, True] and not b[3]["refused"]
     free = _four_on_one([10, 10, 10, 10], {})
@@ -360,7 +362,23 @@ def test_the_three_hit_limit():
     tb = prepare("Reaper", "Tankerous", rules=LIMIT)["tables"]
     assert ref.check_events(rep.log, sheets, tb, rules=lords_rules(LIMIT)) == []
     bad = ref.check_events(free.log, sheets, tb, rules=lords_rules(LIMIT))
-    assert [v.kind for v in bad] == ["hit limit"]
+    assert {v.kind for v in bad} == {"hit limit", "breath order"}
+
+
+def test_the_three_hit_limit_lowest_first_reading():
+    """The reading ``lords.hit_limit_order = low-first`` resolves "in order of initiative"
+    (p.20) as the order of movement: A1, A2, A3 hit and A4 is refused; the checker holds
+    each order and refuses a log in the other."""
+    low = {**LIMIT, "lords.hit_limit_order": "low-first"}
+    rep = _four_on_one([10, 10, 10], low)
+    b = _breaths(rep)
+    assert [e["dragon"] for e in b] == ["A1", "A2", "A3", "A4"] and b[3]["refused"]
+    assert "A4 may not breathe at T: it has suffered damage from three breath" in rep.text()
+    sheets = [sheet("Reaper")] * 4 + [sheet("Tankerous")]
+    tb = prepare("Reaper", "Tankerous", rules=LIMIT)["tables"]
+    assert ref.check_events(rep.log, sheets, tb, rules=lords_rules(low)) == []
+    bad = ref.check_events(rep.log, sheets, tb, rules=lords_rules(LIMIT))
+    assert "breath order" in {v.kind for v in bad}
 
 
 # ---- Monte Carlo against the exact odds ---------------------------------------------------------
@@ -484,5 +502,5 @@ def test_duel_advanced_optional_from_the_command_line(capsys):
     assert main(["rules", "--game", "lords"]) == 0
     out = capsys.readouterr().out
     assert "lords.optional.critical_hits" in out and "advanced+optional" in out
-    assert "lords.optional.tactics" in out and "lords.optional.wizard" in out
+    assert "lords.optional.tactics" in out and "lords.advanced.wizard" in out
     assert "optional rules still to come" not in out

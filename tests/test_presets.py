@@ -32,12 +32,13 @@ from dragonsim.rules import lords_rules, presets, registry
 from dragonsim.rules.lords import OPTIONAL_TO_COME, TO_COME
 from dragonsim.stats import binomial_consistent
 
+#: the rules of the advanced sections the book does not label optional (pp. 15-18, 22, 24-25),
+#: in ``advanced``: the riders with the Wizard's spells, moving early, the ground, banking
 SWITCHES = {
-    "lords.advanced.initiative": S.OPT_INIT_MOD,
-    "lords.advanced.acceleration": S.OPT_ACCEL_WINGS,
     "lords.advanced.lancer": S.OPT_RIDERS,
     "lords.advanced.rider_attacks": S.OPT_RIDER_ATTACKS,
     "lords.advanced.rider_deaths": S.OPT_RIDER_DEATHS,
+    "lords.advanced.wizard": S.OPT_WIZARD,
     "lords.advanced.move_early": S.OPT_MOVE_EARLY,
     "lords.advanced.crash_very_low": S.OPT_CRASH_VERY_LOW,
     "lords.advanced.crash_slow": S.OPT_CRASH_SLOW,
@@ -45,16 +46,18 @@ SWITCHES = {
     "lords.advanced.landing": S.OPT_LANDING,
     "lords.advanced.banking": S.OPT_BANKING,
 }
-#: the optional rules' switches (optional rules, pp. 19-22, and turning between move phases,
-#: which the advanced rules call optional: "All players must agree to use it", p.16), in
+#: the rules the book labels optional ("This means that all players must agree to use them",
+#: p.15): the initiative rules (p.15), New Acceleration Allowances and Turning Between Move
+#: Phases (p.16), Critical Hits (p.19), Fumbles and Multiple Hits (p.20), Tactics (p.22); in
 #: advanced+optional only
 OPTIONAL_SWITCHES = {
+    "lords.advanced.initiative": S.OPT_INIT_MOD,
+    "lords.advanced.acceleration": S.OPT_ACCEL_WINGS,
     "lords.advanced.turn_between": S.OPT_TURN_BETWEEN,
     "lords.optional.critical_hits": S.OPT_CRITICALS,
     "lords.optional.fumbles": S.OPT_FUMBLES,
     "lords.optional.multiple_hits": S.OPT_HIT_LIMIT,
     "lords.optional.tactics": S.OPT_TACTICS,
-    "lords.optional.wizard": S.OPT_WIZARD,
 }
 ALL_SWITCHES = {**SWITCHES, **OPTIONAL_SWITCHES}
 ALPHA = 1e-4
@@ -140,7 +143,8 @@ def test_python_rules_names_a_preset():
     man = duel("Reaper", "Skyblazer", n=20, seed=1, progress=False, rules="advanced").manifest
     assert man["rules_overrides"] == dict.fromkeys(SWITCHES, True)
     assert man["rules_hash"] == lords_rules(preset="advanced").hash
-    assert (man["options"]["init_mod"], man["options"]["accel_wings"]) == (True, True)
+    assert (man["options"]["init_mod"], man["options"]["accel_wings"]) == (False, False)
+    assert man["options"]["wizard"] is True
     with pytest.raises(UserError, match="unknown preset 'expert'"):
         duel("Reaper", "Skyblazer", n=20, progress=False, rules="expert")
 
@@ -157,7 +161,8 @@ def test_cli_rules_lists_switches_presets_and_what_is_to_come(capsys):
     assert [t["rule"] for t in d["optional_to_come"]] == [r for r, _ in OPTIONAL_TO_COME]
     assert main(["rules", "--game", "lords", "--rules", "basic"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"lords\.advanced\.initiative +false  on in: advanced, advanced\+", out)
+    assert re.search(r"lords\.advanced\.initiative +false  on in: advanced\+optional$", out, re.M)
+    assert re.search(r"lords\.advanced\.wizard +false  on in: advanced, advanced\+", out)
     assert re.search(r"lords\.optional\.fumbles +false  on in: advanced\+optional", out)
     assert "still to come" not in out  # every rule of the rulebook is in
     assert re.search(r"lords\.advanced\.turn_between +false  on in: advanced\+optional", out)
@@ -324,17 +329,18 @@ def test_lancer_damage_plus_four():
 # ---- every bot plays the advanced rules legally -------------------------------------------
 def test_every_bot_is_legal_under_advanced():
     """The independent checker (``tests/lords_reference.py``), told the advanced acceleration
-    (p.16), finds no illegal step in games of every bot under ``advanced``; the Huge-winged
-    Skyblazer does use the allowance: some recorded speed is more than 3 over last turn's,
-    which the basic rules' checker (p.7) refuses."""
+    (optional, p.16), finds no illegal step in games of every bot under ``advanced`` with that
+    rule added; the Huge-winged Skyblazer does use the allowance: some recorded speed is more
+    than 3 over last turn's, which the basic rules' checker (p.7) refuses."""
     import lords_reference as ref
 
     from dragonsim.lords.bots import POLICIES
 
+    rules = {**presets("lords")["advanced"], "lords.advanced.acceleration": True}
     faster = 0
     for k, pol in enumerate(POLICIES):
         for game in range(2):
-            prep = prepare("Skyblazer", "Tankerous", policies=(pol, "random"), rules="advanced")
+            prep = prepare("Skyblazer", "Tankerous", policies=(pol, "random"), rules=rules)
             cnt, log = E.logged_game(game, 21 + k, *prep["args"], 5000)
             rows, tb = prep["args"][0], prep["tables"]
             assert ref.check_log(log, 2, rows, tb, options=prep["options"]) == [], pol

@@ -94,7 +94,7 @@ def test_rider_target_number_is_the_odds_number(attacker):
 
 def test_riders_without_a_shot_and_engaged_targets():
     """The Lancer "cannot attack at range" and the Wizard casts spells (the optional
-    ``lords.optional.wizard``, tests/test_spells.py): neither has a rider's reach. A rider
+    ``lords.advanced.wizard``, tests/test_spells.py): neither has a rider's reach. A rider
     may shoot "at its dragon's opponent"; a dragon engaged with another is out of reach as
     for breath (p.10) unless the reading
     ``lords.rider_engaged_targets = "any"``."""

@@ -155,8 +155,10 @@ def test_tactics_rows_completed_by_antisymmetry_and_zero_sums():
 
 
 def test_critical_12_mirrors_2_and_fumbles_10_12_mirror_4_3_2():
-    """Derived 5 and 6: the Critical Hit Table is symmetric about 7; fumble rows 10, 11, 12
-    mirror rows 4, 3, 2 with the wing side swapped (as rows 6 and 8 are)."""
+    """The rows the source cuts off, filled by the tables' symmetry: the Critical Hit
+    Table is symmetric about 7; fumble rows 10, 11, 12 mirror rows 4, 3, 2 with the wing side
+    swapped (as rows 6 and 8 are). Nothing printed forces the symmetry, so the filled rows
+    are assumed (overridable, listed by ``rules --assumed``), not derived."""
     crit = R.get("lords.critical_hits")
     for k in (3, 4):  # the printed symmetric pairs: 3/11 triple damage, 4/10 head shot
         assert crit[k] == crit[14 - k]
@@ -166,6 +168,8 @@ def test_critical_12_mirrors_2_and_fumbles_10_12_mirror_4_3_2():
     assert fum[8] == [fum[6][0], swap[fum[6][1]]]  # the printed pattern
     for k in (10, 11, 12):
         assert fum[k] == [fum[14 - k][0], swap[fum[14 - k][1]]]
+    assert R.rule("lords.critical_hits").assumed_rows() == ["12"]
+    assert R.rule("lords.fumbles").assumed_rows() == ["10", "11", "12"]
 
 
 def test_board_width_derived_from_the_example_of_play():

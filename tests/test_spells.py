@@ -8,7 +8,7 @@ cast a spell on its own dragon"; "immediately deduct the cost of the spell"; "If
 enough spell points, the spell cannot be cast"; "A Wizard can only try to cast one spell each
 turn. If a Wizard misses a target when rolling to hit, the spell fails and the points are
 lost" (p.18); "Once cast, each spell lasts until the beginning of the next rider actions
-phase" (p.24). One switch, ``lords.optional.wizard`` (in ``advanced+optional``), the reading
+phase" (p.24). One switch, ``lords.advanced.wizard`` (in ``advanced+optional``), the reading
 ``lords.dull_floor``, and the run option ``spells`` (bot, never, random).
 """
 
@@ -33,13 +33,13 @@ from dragonsim.lords.bots import POLICIES
 from dragonsim.lords.script import play_script
 from dragonsim.lords.sheets import sheet
 from dragonsim.lords.tables import S_BASE_TO_HIT
-from dragonsim.rules import lords_rules
+from dragonsim.rules import lords_rules, presets
 from dragonsim.rules.lords import SPELLS
 from dragonsim.stats import binomial_consistent
 
 ALPHA = 1e-6
 OPTIONAL = lords_rules(preset="advanced+optional")
-WIZARD = {"lords.optional.wizard": True}
+WIZARD = {"lords.advanced.wizard": True}
 MOVE = {"speed": 6, "path": "6F"}
 
 
@@ -326,10 +326,10 @@ def test_the_spells_dice_are_fair_and_the_points_add_up(field):
 
 
 def test_the_wizard_switch_alone():
-    """With ``lords.optional.wizard`` off (the ``advanced`` preset) a Wizard only rides: no
-    spell is recorded or cast and every spell counter (``C_SPELLS`` .. ``C_SORE_LOST``) is 0;
-    on, Slash casts."""
-    off = duel("Slash", "Reaper", n=50, seed=2, progress=False, rules="advanced").counters
+    """With ``lords.advanced.wizard`` off a Wizard only rides: no spell is recorded or cast
+    and every spell counter (``C_SPELLS`` .. ``C_SORE_LOST``) is 0; on, Slash casts."""
+    no_spells = {**presets("lords")["advanced"], "lords.advanced.wizard": False}
+    off = duel("Slash", "Reaper", n=50, seed=2, progress=False, rules=no_spells).counters
     assert not off[S.C_SPELLS : S.C_SORE_LOST + 1].any()
     on = duel("Slash", "Reaper", n=50, seed=2, progress=False, rules=OPTIONAL).counters
     assert on[S.C_SPELLS : S.C_SPELLS + 13].sum() > 0

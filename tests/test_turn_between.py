@@ -259,9 +259,10 @@ def test_the_checker_refuses_a_tampered_turn():
 
 
 def test_the_readings_reach_the_kernel():
-    """The switch and both readings change the games (the same seeds): more moves carry a
-    turn when a close combat ends only a changed facing's, none carry one without the
-    switch."""
+    """The switch and both readings change the games (the same seeds); none carry a turn
+    without the switch. (Whether a close combat ends only a changed facing's turn moves the
+    number of carried turns by less than the games' noise: 43,235 against 43,204 in 2,000
+    games of this duel, so only the change is asserted.)"""
     counts = {}
     for name, ov in {
         "off": {"advanced.turn_between": False},
@@ -275,7 +276,7 @@ def test_the_readings_reach_the_kernel():
         counts[name] = (int(cnt[S.C_TURN_CARRIED]), int(cnt[S.C_WIN]), int(cnt[S.C_TURNS]))
     assert counts["off"][0] == 0
     assert counts["ends"][0] > 0
-    assert counts["facing"][0] > counts["ends"][0]
+    assert counts["facing"] != counts["ends"]
     assert counts["reset"] != counts["ends"]
 
 

@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 
 from .. import __version__
 from ..errors import UserError
@@ -55,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    shown, warnings.showwarning = warnings.showwarning, _one_line_warning
     common.ARGV = list(sys.argv[1:] if argv is None else argv)
     try:
         with handle_signals():
@@ -81,6 +83,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     finally:
         common.ARGV = None
+        warnings.showwarning = shown
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one line on stderr (``warning: ...``), not Python's file and line."""
+    print(f"warning: {message}", file=sys.stderr if file is None else file)
 
 
 def _exit_now_if_busy(code: int) -> None:

@@ -312,13 +312,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def add_spells_option(p: argparse.ArgumentParser) -> None:
-    """``--spells bot|never|random``: the Wizards' spell policy (optional rules)."""
+    """``--spells bot|never|random``: the Wizards' spell policy (advanced rules)."""
     p.add_argument(
         "--spells",
         choices=("bot", "never", "random"),
         default="bot",
-        help="how Wizards cast under the optional Wizard (lords.optional.wizard, in "
-        "--rules advanced+optional): bot (the default: the spell, target and moment of the "
+        help="how Wizards cast (lords.advanced.wizard, in --rules advanced and "
+        "advanced+optional): bot (the default: the spell, target and moment of the "
         "best expected worth), never, or random (a uniform random legal spell and target)",
     )
 

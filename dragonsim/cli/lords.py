@@ -15,7 +15,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Print every rules value of Dragon Lords, Dragon Dice and Warriors of Krynn "
         "with its provenance (printed, derived, published, assumed), where it is used, why it "
         "has its value, and how to override it in a rules file; then the switches of the "
-        "advanced rules, which preset turns each on, and the advanced rules still to come.",
+        "advanced rules, which preset turns each on, and the advanced rules still to come. "
+        "`rules presets` prints the Dragon Lords presets: each rule's page, the book's label "
+        "(advanced, or optional: 'all players must agree to use them', p.15), the presets "
+        "that play it and its readings.",
+    )
+    p.add_argument(
+        "what",
+        nargs="?",
+        choices=("presets",),
+        help="presets: the table of the Dragon Lords rules presets",
     )
     p.add_argument(
         "--assumed",
@@ -179,6 +188,8 @@ def _frac(p: Fraction) -> dict:
 
 
 def cmd_rules(args) -> int:
+    if args.what == "presets":
+        return _print_presets(args)
     from ..rules import GAMES, presets, rows_of
     from ..rules.core import override_line
     from ..rules.lords import OPTIONAL_TO_COME, TO_COME
@@ -256,6 +267,34 @@ def cmd_rules(args) -> int:
         print("optional rules still to come (advanced+optional does not play them yet):")
         for t in optional_to_come:
             print(f"  {t['rule']}: {t['what']}")
+    return 0
+
+
+def _print_presets(args) -> int:
+    """``rules presets``: rule, page, label, the presets that play it, and its readings."""
+    from ..rules.core import PRESET_NAMES
+    from ..rules.lords import preset_rows
+
+    rows = preset_rows()
+    if args.json:
+        emit_json({"presets": list(PRESET_NAMES), "rules": rows})
+        return 0
+    print(
+        "Dragon Lords rules presets, as the rulebook labels its rules: 'some rules are labeled "
+        "optional. This means that all players must agree to use them' (p.15). basic plays "
+        "none of these; advanced every rule not labeled optional; advanced+optional all."
+    )
+    w = max(len(r["key"]) for r in rows)
+    print(f"  {'rule':<{w}}  {'page':<13}  {'label':<8}  presets")
+    for r in rows:
+        print(f"  {r['key']:<{w}}  {r['page']:<13}  {r['label']:<8}  {', '.join(r['presets'])}")
+        for q in r["readings"]:
+            others = ", ".join(q["others"])
+            print(f"  {'':<{w}}    reading {q['key']}: {q['default']} (default); {others}")
+    print(
+        'Any other mix is a rules file: preset = "advanced" and the switches to change '
+        '(e.g. [lords] "advanced.initiative" = true); `python -m dragonsim rules` lists them.'
+    )
     return 0
 
 

@@ -112,12 +112,66 @@ def game_mrs(sheets_mr, tb, rules) -> list[int]:
     torn! -1 step to maneuver rating" lowers it one step at a time, so every rating from the
     sheet's down to I."""
     n = tb.turn_cost.shape[0]
-    if rules.get("lords.optional.wizard"):
+    if rules.get("lords.advanced.wizard"):
         # Lethargy and Vigor (p.25) move any rating two steps either way, again and again
         return list(range(n))
     if rules.get("lords.optional.critical_hits"):
         return sorted({m for s in sheets_mr for m in range(int(s), n)})
     return MT.needed_mrs(sheets_mr, tb.scalars[S_MR_STEPS_LOST], n)
+
+
+def options_manifest(opt: np.ndarray) -> dict[str, Any]:
+    """What a manifest records of a kernel's options array ``opt``: the run's settings and
+    every rule slot by name (:func:`dragonsim.lords.state.options_of`), so that the manifests
+    of every command name the same rules for the same rules set."""
+    return {
+        "turn_limit": int(opt[S.OPT_TURN_LIMIT]),
+        "plan_samples": int(opt[S.OPT_PLAN_SAMPLES]),
+        "range_mod": bool(opt[S.OPT_RANGE_MOD]),
+        "spells": S.SPELL_POLICIES[int(opt[S.OPT_SPELL_POLICY])],
+        **S.options_of(opt),
+    }
+
+
+def play_counts(counters: np.ndarray, options: dict[str, Any]) -> dict[str, Any]:
+    """What the advanced and optional rules in force (``options``: a manifest's, from
+    :func:`options_manifest`) did over a run, from its counters: the spells cast by name, the
+    rider attacks and the riders killed, crashes, landings, take-offs, banks, early moves,
+    carried turns, criticals, fumbles, breaths the three-hit limit refused and close combats
+    fought with tactics; only the rules in force are named. The bots' use of the rulebook in
+    numbers."""
+    from ..rules.lords import SPELLS
+
+    c = counters
+    out: dict[str, Any] = {}
+    if options.get("wizard"):
+        out["spells_cast"] = {SPELLS[k]: int(c[S.C_SPELLS + k]) for k in range(S.N_SPELLS)}
+        out["spell_hits"] = int(c[S.C_SPELL_HITS : S.C_SPELL_HITS + S.N_SPELLS].sum())
+    if options.get("rider_attacks"):
+        out["rider_attacks"] = int(c[S.C_RIDER_TRIES : S.C_RIDER_TRIES + 2].sum())
+    if options.get("rider_deaths"):
+        out["riders_killed"] = int(c[S.C_RIDER_KILLED : S.C_RIDER_KILLED + 3].sum())
+    if options.get("move_early"):
+        out["early_moves"] = int(c[S.C_EARLY])
+    if options.get("crash_very_low") or options.get("crash_slow") or options.get("crash_zeroed"):
+        out["crashes"] = int(c[S.C_CRASHES : S.C_CRASHES + 3].sum())
+    if options.get("landing"):
+        out["landings"] = int(c[S.C_LANDINGS])
+    if any(options.get(k) for k in ("landing", "crash_very_low", "crash_slow")):
+        out["takeoffs"] = int(c[S.C_TAKEOFFS])
+    if options.get("banking"):
+        out["banks"] = int(c[S.C_BANKS])
+    if options.get("turn_between"):
+        out["turns_carried"] = int(c[S.C_TURN_CARRIED])
+    if options.get("criticals"):
+        out["criticals"] = int(c[S.C_CRITS : S.C_CRITS + 11].sum())
+    if options.get("fumbles"):
+        out["fumbles"] = int(c[S.C_FUMBLES : S.C_FUMBLES + 11].sum())
+    if options.get("hit_limit"):
+        out["breaths_refused_by_hit_limit"] = int(c[S.C_HIT_LIMIT])
+    if options.get("tactics"):
+        out["close_combats_with_tactics"] = int(c[S.C_TACTICS : S.C_LUNGE].sum())
+    return out
 
 
 def check_spells(spells: str) -> int:
@@ -391,6 +445,7 @@ class DuelResult:
             "breath_hit_rate": self.breath_hit_rate,
             "engagements_per_game": self.engagements_per_game,
             "dice_per_game": self.dice_per_game,
+            "play": play_counts(self.counters, self.manifest.get("options", {})),
             "game_length": self.game_length().to_dict(),
             "first_mover": None if self.first_mover is None else self.first_mover.to_dict(),
             "interval": self.rate_a.method,
@@ -745,7 +800,7 @@ def duel(
         Starting positions instead of the rulebook's edge placement: two rows
         ``(q, r, facing, altitude, speed)`` (see :func:`check_scenario`).
     spells
-        With the optional Wizard (rule ``lords.optional.wizard``): how the Wizards choose
+        With the Wizard (rule ``lords.advanced.wizard``): how the Wizards choose
         their spells, ``"bot"`` (the default), ``"never"`` or ``"random"``
         (:mod:`~dragonsim.lords.bots.spells`).
 
@@ -820,7 +875,7 @@ def duel(
                 precision=precision,
                 rules_hash=prep["rules"].hash,
                 rules_overrides=prep["rules"].overrides,
-                options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)},
+                options=options_manifest(prep["args"][2]),
                 scenario=None if scenario is None else np.asarray(scenario).tolist(),
             ),
             DUEL_COLUMNS,
@@ -896,36 +951,7 @@ def duel(
         compile_seconds=out.compile_seconds,
         resumed=out.resumed,
         threads=out.threads,
-        options={
-            "turn_limit": int(turn_limit),
-            "plan_samples": int(plan_samples),
-            "init_mod": bool(args[2][S.OPT_INIT_MOD]),
-            "accel_wings": bool(args[2][S.OPT_ACCEL_WINGS]),
-            "riders": bool(args[2][S.OPT_RIDERS]),
-            "rider_attacks": bool(args[2][S.OPT_RIDER_ATTACKS]),
-            "rider_deaths": bool(args[2][S.OPT_RIDER_DEATHS]),
-            "rider_at_engaged": bool(args[2][S.OPT_RIDER_AT_ENGAGED]),
-            "rider_at_once": bool(args[2][S.OPT_RIDER_AT_ONCE]),
-            "move_early": bool(args[2][S.OPT_MOVE_EARLY]),
-            "crash_very_low": bool(args[2][S.OPT_CRASH_VERY_LOW]),
-            "crash_slow": bool(args[2][S.OPT_CRASH_SLOW]),
-            "crash_zeroed": bool(args[2][S.OPT_CRASH_ZEROED]),
-            "landing": bool(args[2][S.OPT_LANDING]),
-            "criticals": bool(args[2][S.OPT_CRITICALS]),
-            "fumbles": bool(args[2][S.OPT_FUMBLES]),
-            "hit_limit": bool(args[2][S.OPT_HIT_LIMIT]),
-            "crit_in_place": bool(args[2][S.OPT_CRIT_IN_PLACE]),
-            "fumble_rider_only": bool(args[2][S.OPT_FUMBLE_RIDER_ONLY]),
-            "tactics": bool(args[2][S.OPT_TACTICS]),
-            "defend_no_turn": bool(args[2][S.OPT_DEFEND_NO_TURN]),
-            "wizard": bool(args[2][S.OPT_WIZARD]),
-            "dull_to_blunt": bool(args[2][S.OPT_DULL_FLOOR] == 0),
-            "spells": S.SPELL_POLICIES[int(args[2][S.OPT_SPELL_POLICY])],
-            "banking": bool(args[2][S.OPT_BANKING]),
-            "bank_very_low_any": bool(args[2][S.OPT_BANK_VERY_LOW_ANY]),
-            "bank_hex_forward": bool(args[2][S.OPT_BANK_HEX_FORWARD]),
-            "range_mod": True,
-        },
+        options=options_manifest(args[2]),
         scenario=None if scenario is None else np.asarray(scenario).tolist(),
         interrupted=out.interrupted,
     )
@@ -1255,7 +1281,6 @@ def battle(
     """
     from ..report import manifest
     from ..runner import n_or_precision, precision_rates, run_blocks, run_to_precision
-    from .sheets import rule_switches
 
     n, cap = n_or_precision(n, precision, max_n)
     if precision is not None and checkpoint is not None:
@@ -1307,7 +1332,7 @@ def battle(
                 requested=n,
                 rules_hash=rs.hash,
                 rules_overrides=rs.overrides,
-                options={"turn_limit": int(turn_limit), "plan_samples": int(plan_samples)},
+                options=options_manifest(args[2]),
                 scenario=None if scenario is None else scen.tolist(),
             ),
             DUEL_COLUMNS if two else BATTLE_COLUMNS,
@@ -1377,12 +1402,7 @@ def battle(
         resumed=out.resumed,
         threads=out.threads,
         scenario=None if scenario is None else scen.tolist(),
-        options={
-            "turn_limit": int(turn_limit),
-            "plan_samples": int(plan_samples),
-            **rule_switches(rs),
-            "spells": spells,
-        },
+        options=options_manifest(args[2]),
         interrupted=out.interrupted,
     )
     return BattleResult(

@@ -110,6 +110,7 @@ from .mechanics import (
     roll_dice,
     speed_limits,
     spell_target_number,
+    stuck_on_ground,
     takeoff_limits,
     takeoff_path,
     target_number,
@@ -252,6 +253,7 @@ from .state import (
     F_SPENT,
     F_STARGET,
     F_STREAK,
+    F_STUCK,
     F_TAC_USED,
     F_TACTIC,
     F_TARGET,
@@ -296,6 +298,7 @@ from .state import (
     N_TACTICS,
     N_TN,
     NF,
+    OPT_CRASH_STUCK_EVERY,
     OPT_CRASH_VERY_LOW,
     OPT_CRASH_ZEROED,
     OPT_CRIT_IN_PLACE,
@@ -304,13 +307,16 @@ from .state import (
     OPT_FUMBLE_RIDER_ONLY,
     OPT_FUMBLES,
     OPT_HIT_LIMIT,
+    OPT_HIT_LIMIT_LOW_FIRST,
     OPT_INIT_MOD,
+    OPT_INIT_TIE_MODIFIED,
     OPT_LANDING,
     OPT_MOVE_EARLY,
     OPT_PLAN_SAMPLES,
     OPT_RANGE_MOD,
     OPT_RIDER_AT_ONCE,
     OPT_RIDER_ATTACKS,
+    OPT_RIDER_HIT_NO_CHECK,
     OPT_SETUP,
     OPT_TACTICS,
     OPT_TURN_BETWEEN,
@@ -393,7 +399,7 @@ from .tables import (
 
 #: initiative keys are rolls times this, so that a roll-off (2d6, at most 12) added within a
 #: tied group orders the group without reaching the next roll
-TIE_SCALE = 16
+TIE_SCALE = 64
 #: movement: the engagement is not chosen with the move, the bot is asked after moving
 ASK_BOT = -2
 
@@ -499,9 +505,10 @@ def _edge_hex(edge, k, width, depth):
 
 
 @game_fn
-def _order_by_rolls(order, key, n, st, cnt):
+def _order_by_rolls(order, key, n, st, cnt, mods, modified):
     """Sort ``order[:n]`` by ``key`` ascending, rolling 2d6 again within ties ("roll off as many
-    times as is necessary")."""
+    times as is necessary"); with ``modified`` each roll-off adds ``mods[dragon]`` (the
+    reading ``lords.initiative_tie = modified``: the initiative roll's own modifiers)."""
     while True:
         # insertion sort by key
         for a in range(1, n):
@@ -536,6 +543,9 @@ def _order_by_rolls(order, key, n, st, cnt):
             if (mask >> a) & 1:
                 key[a] += roll_dice(st, 2)
                 cnt[C_DICE] += 2
+                if modified:
+                    # centred in its rank's room, so that no modifier reaches another rank
+                    key[a] += TIE_SCALE // 2 + mods[order[a]]
 
 
 @game_fn
@@ -563,7 +573,7 @@ def place_dragons(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, 
     for i in range(nd):
         order[i] = i
         key[i] = roll_dice(sst, 2)
-    _order_by_rolls(order, key, nd, sst, cnt)
+    _order_by_rolls(order, key, nd, sst, cnt, key, False)
     first = order[0]
     edge0 = draw_below(sst, 4)
     n0 = depth if edge0 < 2 else width
@@ -749,6 +759,7 @@ def initiative(ds, nd, opt, tb, w, cnt):
     is the order and ``F_INIT`` each dragon's place in it."""
     order = w.order
     key = w.key
+    mods = w.scratch[9 * MAXD :]  # each dragon's modifiers, for a modified roll-off
     na = np.int64(0)  # int64, not a literal (see play_game)
     for i in range(nd):
         ds[i, F_MOVED] = 0
@@ -757,15 +768,17 @@ def initiative(ds, nd, opt, tb, w, cnt):
         ds[i, F_TARGET] = -1
         if ds[i, F_ALIVE] == 1:
             order[na] = i
-            key[na] = roll_dice(w.gst, 2) * TIE_SCALE
-            cnt[C_DICE] += 2
+            m = np.int64(0)
             if opt[OPT_INIT_MOD] == 1:
-                key[na] += TIE_SCALE * tb.init_mod[ds[i, F_MR]]
+                m += tb.init_mod[ds[i, F_MR]]
             if ds[i, F_DAZED] > 0:
                 # "Dazed! -2 to initiative roll for remainder of game" (optional rules, p.19)
-                key[na] += TIE_SCALE * tb.scalars[S_DAZED_INIT] * ds[i, F_DAZED]
+                m += tb.scalars[S_DAZED_INIT] * ds[i, F_DAZED]
+            mods[i] = m
+            key[na] = (roll_dice(w.gst, 2) + m) * TIE_SCALE
+            cnt[C_DICE] += 2
             na += 1
-    _order_by_rolls(order, key, na, w.gst, cnt)
+    _order_by_rolls(order, key, na, w.gst, cnt, mods, opt[OPT_INIT_TIE_MODIFIED] == 1)
     for k in range(na):
         ds[order[k], F_INIT] = k
     return na
@@ -785,7 +798,7 @@ def record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog):
             # must record a speed of no less than its minimum speed plus 1 and no greater
             # than 7" (advanced rules, p.15): 0 is "ground"
             cnt[C_GROUND_TURNS] += 1
-            lo, hi = takeoff_limits(ds, i, scal)
+            lo, hi = takeoff_limits(ds, i, scal, opt)
             s = choose_ground_speed(
                 ds[i, F_POLICY], ds, i, lo, hi, scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH], w.pst
             )
@@ -1084,12 +1097,13 @@ def ground_move(ds, i, tb, range_mod, plan, w, cnt, turn, log, nlog):
     """ "Moving on the Ground: When it comes time for a dragon on the ground to move, roll
     1d6+3. The dragon can move up to this number of hexes along the ground ... Also, it may
     turn any number of times at no cost and with no restrictions" (advanced rules, p.17); a
-    dragon a zeroed tail or wing keeps there "may turn in that hex but it may not move from
-    it" (no roll)."""
+    dragon stuck in its hex (a zeroed tail or wing, or any crash under the reading
+    ``lords.crash_stuck = every-crash``) "may turn in that hex but it may not move from it"
+    (no roll)."""
     scal = tb.scalars
     reach = np.int64(0)
     roll = np.int64(0)
-    if not crashes_by_damage(ds, i):
+    if not stuck_on_ground(ds, i):
         nd6 = scal[S_GROUND_MOVE_DICE]
         roll = roll_dice(w.gst, nd6) + scal[S_GROUND_MOVE_PLUS]
         cnt[C_DICE] += nd6
@@ -1242,6 +1256,10 @@ def crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, facing_roll, facing):
         r = log_row(log, nlog, ds, turn, K_CRASH, i, -1)  # where it fell from
     ds[i, F_ALT] = 0
     ds[i, F_TURNED] = 0  # on the ground (turning between move phases, p.16, is flight's)
+    if opt[OPT_CRASH_STUCK_EVERY] == 1:
+        # "If the dragon survives the fall, it may turn in that hex but it may not move from
+        # it" (p.17), read as said of every crash (lords.crash_stuck = every-crash)
+        ds[i, F_STUCK] = 1
     if facing_roll >= 0:
         ds[i, F_F] = facing
     cnt[C_CRASHES + cause] += 1
@@ -1323,8 +1341,12 @@ def roll_rider_check(ds, t, part, source, opt, scal, gst, cnt):
     rider's attack (``source``: ``RK_*``): when the rule is on and the body of a dragon with a
     rider is hit, roll 2d6 (after the location roll, before the damage dice); a 7 kills the
     rider (:func:`~dragonsim.lords.mechanics.rider_check`). Returns ``(roll, spared)``: the
-    roll (0: none) and whether the dragon takes no damage from the attack."""
+    roll (0: none) and whether the dragon takes no damage from the attack. Under the reading
+    ``lords.rider_check_rider_hits = breath-and-close-combat`` (``OPT_RIDER_HIT_NO_CHECK``) a
+    rider's attack (``RK_RIDER``, the damage spells too) rolls none."""
     if not rider_at_risk(ds, t, part, opt):
+        return np.int64(0), False
+    if source == RK_RIDER and opt[OPT_RIDER_HIT_NO_CHECK] == 1:
         return np.int64(0), False
     rc = roll_dice(gst, 2)
     cnt[C_DICE] += 2
@@ -1341,7 +1363,7 @@ def record_rider_actions(ds, na, opt, tb, plan, range_mod, w, turn, log, nlog):
     chosen action ... just like recording the dragon's speed or its breath weapon target",
     so every rider records its target before any rider acts. A Javelin Thrower, Archer or
     Crossbow Shooter records a target in reach (or none); the Lancer acts only in close
-    combat. With the optional Wizard (``OPT_WIZARD``) "Wizards must also record on their
+    combat. With the Wizard (``OPT_WIZARD``) "Wizards must also record on their
     player's game log which spell they will cast" (:func:`record_spells`)."""
     scal = tb.scalars
     for k in range(na):
@@ -1446,12 +1468,12 @@ def roll_rider_hit(ds, a, t, opt, tb, w, cnt):
 
 @game_fn
 def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
-    """``a``'s Wizard casts its recorded spell (optional rules, pp. 18, 24-25). "When a Wizard
+    """``a``'s Wizard casts its recorded spell (advanced rules, pp. 18, 24-25). "When a Wizard
     casts a spell, immediately deduct the cost of the spell"; the 2d6 against the spell's
     target number (:func:`~dragonsim.lords.mechanics.spell_target_number`, rolled as a
     breath: a 2 always misses, a 12 always hits); "If a Wizard misses a target when rolling
     to hit, the spell fails and the points are lost"; on a hit the spell's effect (see rule
-    ``lords.optional.wizard``). Fireball and Lightning Bolt "Resolve damage as for a breath
+    ``lords.advanced.wizard``). Fireball and Lightning Bolt "Resolve damage as for a breath
     attack": the direction template from the caster, the 2d6 location and the rider check
     of a body hit, then the damage. A spell whose target left play, or whose Wizard was
     killed, before its turn is not cast."""
@@ -1602,7 +1624,7 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
     ``lords.rider_at_once`` applies them after each attack instead); a rider killed before its
     turn loses its action.
 
-    With the optional Wizard (``OPT_WIZARD``) the phase begins with the end of last turn's
+    With the Wizard (``OPT_WIZARD``) the phase begins with the end of last turn's
     spells (:func:`expire_spells`); a rider under Saddlesore "may do nothing during its next
     action phase" (its action is lost, the flag spent), and a Wizard casts its recorded spell
     in its turn (:func:`cast_spell`)."""
@@ -1796,10 +1818,14 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
     fumbles = opt[OPT_FUMBLES] == 1
     limit = opt[OPT_HIT_LIMIT] == 1
     dp_before = w.scratch[:N_PARTS]  # a critical's in-place damage restores the hit's
+    # "resolve all attacks in order of initiative" (p.20): highest first, or lowest first under
+    # the reading lords.hit_limit_order = low-first; without the limit, lowest first
+    high_first = limit and opt[OPT_HIT_LIMIT_LOW_FIRST] == 0
     if limit:
         for i in range(nd):
             ds[i, F_HIT_BY] = 0
-    for k in range(na):
+    for kk in range(na):
+        k = na - 1 - kk if high_first else kk
         a = w.order[k]
         t = ds[a, F_TARGET]
         if t < 0 or ds[a, F_ALIVE] == 0:

@@ -64,6 +64,7 @@ from .state import (
     F_SPELL_CLAW,
     F_SPELL_MR,
     F_STREAK,
+    F_STUCK,
     F_TEAM,
     F_TOHIT,
     F_TURNED,
@@ -90,10 +91,11 @@ from .state import (
     OPT_CRASH_SLOW,
     OPT_CRASH_VERY_LOW,
     OPT_CRASH_ZEROED,
-    OPT_DULL_FLOOR,
+    OPT_DULL_TO_BLUNT,
     OPT_RIDER_AT_ENGAGED,
     OPT_RIDER_DEATHS,
     OPT_RIDERS,
+    OPT_TAKEOFF_OVER_MAX,
     PART_BODY,
     PART_HEAD,
     PART_LEFT_WING,
@@ -492,6 +494,15 @@ def can_engage(ds, i, j, opt):
 
 
 @game_fn(inline="always")
+def stuck_on_ground(ds, i):
+    """May dragon ``i`` on the ground not move from its hex ("it may turn in that hex but it
+    may not move from it", p.17)? A zeroed tail or wing keeps it there
+    (:func:`crashes_by_damage`), and with the reading ``lords.crash_stuck = every-crash``
+    any crash does (``F_STUCK``)."""
+    return crashes_by_damage(ds, i) or ds[i, F_STUCK] == 1
+
+
+@game_fn(inline="always")
 def crashes_by_damage(ds, i):
     """Is a zeroed tail or wing keeping dragon ``i`` from flying ("it will crash to the
     ground as it can no longer fly", p.17)? Such a dragon "may turn in that hex but it may
@@ -523,13 +534,14 @@ def crash_after_combat(ds, i, opt, scal):
 
 
 @game_fn
-def takeoff_limits(ds, i, scal):
+def takeoff_limits(ds, i, scal, opt):
     """``(lo, hi)`` of a take-off speed: "at least 1 point more than the dragon's minimum speed
-    and no higher than 7" (p.17), and not above its maximum speed now (assumed: the rulebook
-    names no exception to the maximum); ``hi < lo`` when it cannot take off at all."""
+    and no higher than 7" (p.17), and not above its maximum speed now (the reading
+    ``lords.takeoff_speed``: the rulebook names no exception to the maximum; with
+    ``OPT_TAKEOFF_OVER_MAX`` 7 alone caps it); ``hi < lo`` when it cannot take off at all."""
     lo = ds[i, F_MIN] + scal[S_TAKEOFF_OVER_MIN]
     hi = scal[S_TAKEOFF_MAX_SPEED]
-    if ds[i, F_MAX] < hi:
+    if ds[i, F_MAX] < hi and opt[OPT_TAKEOFF_OVER_MAX] == 0:
         hi = ds[i, F_MAX]
     return lo, hi
 
@@ -556,8 +568,9 @@ def may_take_off(ds, i, width, depth):
     zeroed tail or wing ("If only a tail or wing track has been reduced to 0 points, it must
     stay where it's at", p.22), and only when its leap stays on the board and ends in a free
     hex (a take-off speed of minimum + 1 leaves no point to move on from there). The bots
-    ask this before recording a take-off speed, so they never fly off by choice."""
-    if crashes_by_damage(ds, i):
+    ask this before recording a take-off speed, so they never fly off by choice. A dragon
+    stuck in its hex (:func:`stuck_on_ground`) never takes off."""
+    if stuck_on_ground(ds, i):
         return False
     fits, q, r = takeoff_path(ds, i, width, depth)
     return fits and hex_free(ds, i, q, r)
@@ -636,7 +649,7 @@ def refresh(ds, i, scal, opt):
     ds[i, F_BREATH] = b if b > 0 else 0
     c = c if c > 0 else 0
     if ds[i, F_SPELL_CLAW] != 0:
-        c = spell_claws(c, ds[i, F_SPELL_CLAW], opt[OPT_DULL_FLOOR])
+        c = spell_claws(c, ds[i, F_SPELL_CLAW], 1 - opt[OPT_DULL_TO_BLUNT])
     ds[i, F_CLAW] = c
     ds[i, F_MR] = m if m < 8 else 8
     ds[i, F_MAX] = ds[i, F_MAX0] - scal[S_SPEED_LOST_PER_WING] * (lw + rw)
@@ -699,7 +712,7 @@ def damage(ds, t, part, amount):
     """Tick ``amount`` points off ``t``'s ``part`` (not below 0); returns the points taken.
     A Force Shield on ``t`` (optional rules, p.24: "absorb 10 points of damage inflicted upon
     the target dragon before it fails. Any additional damage is inflicted as normal") takes
-    what it can of ``amount`` first, whatever inflicts it (rule ``lords.optional.wizard``)."""
+    what it can of ``amount`` first, whatever inflicts it (rule ``lords.advanced.wizard``)."""
     if ds[t, F_SHIELD] > 0 and amount > 0:
         ab = amount if amount < ds[t, F_SHIELD] else ds[t, F_SHIELD]
         ds[t, F_SHIELD] -= ab
@@ -898,7 +911,7 @@ def resolve_close_combat(
     return part
 
 
-# ---- the Wizard's spells (optional rules, pp. 18, 24-25) ---------------------------------------
+# ---- the Wizard's spells (advanced rules, pp. 18, 24-25) ---------------------------------------
 
 
 @game_fn(inline="always")
@@ -1070,6 +1083,7 @@ __all__ = [
     "hit_part",
     "crash_after_combat",
     "takeoff_limits",
+    "stuck_on_ground",
     "occupant",
     "hex_free",
     "takeoff_path",

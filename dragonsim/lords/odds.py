@@ -573,7 +573,8 @@ def take_off(dragon: Sheet | str, rules: RuleSet | None = None) -> dict:
     7 ... the dragon must climb to Very Low altitude and move a number of hexes in a straight
     line equal to its minimum speed. This always costs a number of movement points equal to
     its minimum speed plus 1" (advanced rules, p.17; rule ``lords.ground``). The speeds are
-    also capped by the dragon's maximum speed (the engine's reading, ``takeoff_limits``);
+    also capped by the dragon's maximum speed under the reading ``lords.takeoff_speed``'s
+    default, as in the engine (``takeoff_limits``);
     ``speeds`` maps each speed it may record to the points left after the leap, empty when it
     cannot take off at all.
 
@@ -585,7 +586,9 @@ def take_off(dragon: Sheet | str, rules: RuleSet | None = None) -> dict:
     s = sheet(dragon, rules=r)
     g = r.get("lords.ground")
     cost = s.min_speed + g["takeoff_min_over_min"]
-    hi = min(g["takeoff_max_speed"], s.max_speed)
+    hi = g["takeoff_max_speed"]
+    if r.get("lords.takeoff_speed") == "max-and-7":
+        hi = min(hi, s.max_speed)
     return {
         "dragon": s.name,
         "min_speed": s.min_speed,

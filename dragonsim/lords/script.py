@@ -67,8 +67,8 @@ moves earlier in the phase, p.15) and ``land`` (true, with the advanced landing 
 move's ``path`` or ``end`` is its flight of speed less 1 points, ending at Very Low, and the
 dragon then lands in the hex ahead, p.17), ``tactic`` (with the optional tactics, p.22,
 the tactic it uses if it fights a close combat this turn: Lunge, Slash, Bite, Tail Swing, Fake
-or Defend; each at most five times a game), and with the optional Wizard (rule
-``lords.optional.wizard``) ``spell`` (the spell its Wizard records, by name), ``spell_target``
+or Defend; each at most five times a game), and with the Wizard (rule
+``lords.advanced.wizard``) ``spell`` (the spell its Wizard records, by name), ``spell_target``
 (the dragon it is cast at: its own dragon's name for its own dragon) and ``spell_arg`` (Distort
 Range: ``"farther"`` or ``"nearer"``; Spin: the degrees, -120..120 in steps of 60, positive
 to the left, counter-clockwise as facings count, negative to the right; Heal: the part its
@@ -169,7 +169,7 @@ class Move:
     early: bool = False  # move earlier in the phase (advanced rules, p.15)
     land: bool = False  # land after the move's flight (advanced rules, p.17)
     tactic: int = -1  # the close-combat tactic (optional rules, p.22), -1 not given
-    spell: int = -1  # the Wizard's spell (index in SPELLS), -1 none (optional rules, p.24)
+    spell: int = -1  # the Wizard's spell (index in SPELLS), -1 none (advanced rules, p.24)
     spell_target: int = -1
     spell_arg: int = 0
 

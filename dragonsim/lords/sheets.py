@@ -22,7 +22,18 @@ from typing import Any
 
 from ..errors import UserError, resolve_name
 from ..rules import RuleSet, as_rules
-from ..rules.lords import BODIES, BREATHS, CLAWS, MRS, PARTS, RIDERS, ROSTER, WINGS
+from ..rules.lords import (
+    BODIES,
+    BREATHS,
+    CLAWS,
+    MRS,
+    PARTS,
+    RIDERS,
+    ROSTER,
+    SLOT_RULES,
+    WINGS,
+    slot_entry,
+)
 
 __all__ = [
     "Sheet",
@@ -246,55 +257,25 @@ def riders_in_play(rules: RuleSet | None = None) -> bool:
     return bool(_rules(rules).get("lords.advanced.lancer"))
 
 
-def rule_switches(rules: RuleSet | None = None) -> dict[str, bool]:
-    """The advanced rules the engine plays under ``rules``, as the keyword arguments of
-    :func:`dragonsim.lords.state.default_options` (``init_mod``, ``accel_wings``,
-    ``riders``, ``rider_attacks``, ``rider_deaths``, the two rider readings
-    ``rider_at_engaged``, ``rider_at_once``, ``move_early``, and the ground's
-    ``crash_very_low``, ``crash_slow``, ``crash_zeroed``, ``landing``; the optional rules'
-    ``criticals``, ``fumbles``, ``hit_limit`` and their readings ``crit_in_place``,
-    ``fumble_rider_only``; banking, ``banking``, and its readings ``bank_very_low_any``,
-    ``bank_hex_forward``; the tactics' ``tactics`` and its reading ``defend_no_turn``; the
-    Wizard's spells ``wizard`` and the reading ``dull_to_blunt``): every place that builds a
-    kernel's options reads them here.
+def rule_switches(rules: RuleSet | None = None) -> dict[str, int | bool]:
+    """The rules the engine plays under ``rules``, as the keyword arguments of
+    :func:`dragonsim.lords.state.default_options`: one entry per rule slot of the registry
+    (:attr:`dragonsim.rules.core.Rule.slot`), a switch's true or false and a two-way
+    reading's (true: the reading that is not the default). Every place that builds a kernel's
+    options, and every manifest, reads them here.
 
     >>> on = sorted(k for k, v in rule_switches("advanced").items() if v)
     >>> on[:6]
-    ['accel_wings', 'banking', 'crash_slow', 'crash_very_low', 'crash_zeroed', 'init_mod']
+    ['banking', 'crash_slow', 'crash_very_low', 'crash_zeroed', 'landing', 'move_early']
     >>> on[6:]
-    ['landing', 'move_early', 'rider_attacks', 'rider_deaths', 'riders']
-    >>> sorted(k for k, v in rule_switches("advanced+optional").items() if v)[4:7]
-    ['crash_zeroed', 'criticals', 'fumbles']
+    ['rider_attacks', 'rider_deaths', 'riders', 'wizard']
+    >>> sorted(k for k, v in rule_switches("advanced+optional").items() if v)[:4]
+    ['accel_wings', 'banking', 'crash_slow', 'crash_very_low']
     """
     r = _rules(rules)
     return {
-        "init_mod": bool(r.get("lords.advanced.initiative")),
-        "accel_wings": bool(r.get("lords.advanced.acceleration")),
-        "riders": riders_in_play(r),
-        "rider_attacks": bool(r.get("lords.advanced.rider_attacks")),
-        "rider_deaths": bool(r.get("lords.advanced.rider_deaths")),
-        "rider_at_engaged": r.get("lords.rider_engaged_targets") == "any",
-        "rider_at_once": r.get("lords.rider_effects") == "at-once",
-        "move_early": bool(r.get("lords.advanced.move_early")),
-        "crash_very_low": bool(r.get("lords.advanced.crash_very_low")),
-        "crash_slow": bool(r.get("lords.advanced.crash_slow")),
-        "crash_zeroed": bool(r.get("lords.advanced.crash_zeroed")),
-        "landing": bool(r.get("lords.advanced.landing")),
-        "criticals": bool(r.get("lords.optional.critical_hits")),
-        "fumbles": bool(r.get("lords.optional.fumbles")),
-        "hit_limit": bool(r.get("lords.optional.multiple_hits")),
-        "crit_in_place": r.get("lords.critical_body_damage") == "in-place",
-        "fumble_rider_only": r.get("lords.fumble_rider") == "rider-only",
-        "tactics": bool(r.get("lords.optional.tactics")),
-        "defend_no_turn": r.get("lords.defend_win") == "no-turn",
-        "wizard": bool(r.get("lords.optional.wizard")),
-        "dull_to_blunt": r.get("lords.dull_floor") == "Blunt",
-        "banking": bool(r.get("lords.advanced.banking")),
-        "bank_very_low_any": r.get("lords.bank_very_low") == "any",
-        "bank_hex_forward": r.get("lords.bank_hex") == "forward",
-        "turn_between": bool(r.get("lords.advanced.turn_between")),
-        "turn_180_reset": r.get("lords.turn_between_180") == "reset",
-        "turn_cc_facing": r.get("lords.turn_between_close_combat") == "facing",
+        name: slot_entry(key, r.rule(key).kernel_value(r.get(key)))
+        for name, key in SLOT_RULES.items()
     }
 
 

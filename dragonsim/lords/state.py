@@ -18,6 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import defaults
+from ..rules import lords as _rules_lords
+from ..rules.lords import KERNEL_SLOTS as _SLOT
+from ..rules.lords import N_OPT, SLOT_RULES, slot_entry
 
 # ---- the per-dragon state row (int64 [MAXD, NF]) -------------------------------------------------
 F_Q = 0  # axial q
@@ -68,7 +71,7 @@ F_HIT_BY = 49  # damaging breath attacks suffered this turn (the three-hit limit
 F_ENGAGER = 50  # the dragon that engaged (the fight's attacker), on both of the pair; -1 none
 F_TAC_USED = 51  # 51..56: times each tactic (Lunge .. Defend) was used since the last reset
 F_TACTIC = 57  # the tactic of this dragon's last close combat, -1 none
-# the Wizard and its spells (optional rules, pp. 18, 24-25)
+# the Wizard and its spells (advanced rules, pp. 18, 24-25)
 F_MAGIC = 58  # magic points left ("Each Wizard begins the game with 60 magic points", p.18)
 F_SPELL = 59  # spell recorded this turn (index into rules.lords.SPELLS), -1 none
 F_STARGET = 60  # the spell's recorded target
@@ -88,7 +91,8 @@ F_HEALED = 71  # damage points Heal restored to this dragon this game
 # 0 when it has none (always, without the rule: the move tables' BK_TURNED is then 0)
 F_TURNED = 72
 F_CC_FACING = 73  # its facing before this turn's close combat (lords.turn_between_close_combat)
-NF = 74
+F_STUCK = 74  # 1: crashed and may not move from its hex (p.17; lords.crash_stuck = every-crash)
+NF = 75
 
 RIDER_LANCER, RIDER_WIZARD = 1, 5
 
@@ -97,122 +101,98 @@ PART_HEAD, PART_BODY, PART_TAIL, PART_LEFT_WING, PART_RIGHT_WING = range(5)
 N_PARTS = 5
 
 # ---- options: the one structure for rules options (int64 [N_OPT]) --------------------------------
-OPT_TURN_LIMIT = 0  # turns before a game is called a stalemate (draw, counted separately)
-OPT_INIT_MOD = 1  # 1: advanced initiative modifiers by MR (p.15, optional)
-OPT_RIDERS = 2  # 1: riders in play (rule lords.riders_in_play): the Lancer's +2 / +4 (p.18)
-OPT_PLAN_SAMPLES = 3  # end states a planning bot scores per altitude change
-OPT_RANGE_MOD = 4  # 1: the range row of the To-Hit table (0 reproduces the Example of Play)
-OPT_ACCEL_WINGS = 5  # 1: advanced acceleration allowance by wing size (p.16, optional)
-OPT_SETUP = 6  # 0: rulebook placement along edges; 1: the caller's scenario
-OPT_RIDER_ATTACKS = 7  # 1: the ranged riders shoot in the rider actions phase (pp. 15, 18)
-OPT_RIDER_DEATHS = 8  # 1: a body hit kills the rider instead on 2d6 = 7 (p.18)
-OPT_RIDER_AT_ENGAGED = 9  # 1: a rider may shoot at a dragon engaged with another (reading)
-OPT_RIDER_AT_ONCE = 10  # 1: a rider's damage takes effect at once, not after all riders (reading)
-OPT_MOVE_EARLY = 11  # 1: a dragon may move earlier in the movement phase (p.15)
-# the ground (advanced rules, p.17): the three ways to crash, and landing on purpose; any of
-# them brings the rules of being on the ground (crash damage, moving on the ground, taking off,
-# breathing and fighting there) into play
-OPT_CRASH_VERY_LOW = 12  # 1: an engagement at Very Low crashes both dragons before the fight
-OPT_CRASH_SLOW = 13  # 1: close combat's -2 below the minimum speed crashes the dragon after it
-OPT_CRASH_ZEROED = 14  # 1: a zeroed tail or wing crashes the dragon (a zeroed head or body kills)
-OPT_LANDING = 15  # 1: a dragon at Very Low may land (forward 1 hex for its last point)
-# optional rules (pp. 19-20)
-OPT_CRITICALS = 16  # 1: an unmodified 12 at a target number of 11 or less is a critical hit
-OPT_FUMBLES = 17  # 1: an unmodified 2 on a breath's hit roll is a fumble
-OPT_HIT_LIMIT = 18  # 1: at most three damaging breath attacks on a dragon a turn
-OPT_CRIT_IN_PLACE = 19  # 1: double / triple damage in place of the hit (reading), 0: additional
-OPT_FUMBLE_RIDER_ONLY = 20  # 1: with a rider only the rider check (reading), 0: then the table
-OPT_TACTICS = 21  # 1: close-combat tactics (optional rules, p.22)
-OPT_DEFEND_NO_TURN = 23  # 1: a Defend win turns neither dragon (reading lords.defend_win)
-# the Wizard's spells (optional rules, pp. 18, 24-25)
-OPT_WIZARD = 22  # 1: a Wizard casts one spell a turn in the rider actions phase
-OPT_SPELL_POLICY = 25  # how Wizards choose their spells: SP_BOT, SP_NEVER or SP_RANDOM
-OPT_DULL_FLOOR = 26  # the claw step Dull never forces below (reading lords.dull_floor): 1 Dull
+# Every slot is declared in the rules registry (dragonsim.rules.lords: a rule's ``slot``, and
+# RUN_SLOTS for the settings of a run); the names here are read from it, so the kernels see plain
+# integer constants. A switch's slot holds 0 or 1, a reading's the index of its value in the
+# rule's choices (the default 0).
+#: the files these constants come from, for the numba cache guard (:func:`dragonsim._kernels.
+#: guard_caches`): a slot moved in the registry recompiles every kernel that reads it
+SOURCES = (_rules_lords.__file__,)
+OPT_TURN_LIMIT = _SLOT["turn_limit"]  # turns before a game is called a stalemate (a draw)
+OPT_PLAN_SAMPLES = _SLOT["plan_samples"]  # end states a planning bot scores per altitude change
+OPT_RANGE_MOD = _SLOT["range_mod"]  # 1: the range row of the To-Hit table (0: Example of Play)
+OPT_SETUP = _SLOT["scenario"]  # 0: rulebook placement along edges; 1: the caller's scenario
+OPT_SPELL_POLICY = _SLOT["spell_policy"]  # how Wizards choose spells: SP_BOT, SP_NEVER, SP_RANDOM
 #: the spell policies (``OPT_SPELL_POLICY``; run option ``spells``)
 SP_BOT, SP_NEVER, SP_RANDOM = range(3)
 SPELL_POLICIES = ("bot", "never", "random")
+# the rules' switches (1: played) and readings (1: the reading that is not the default)
+OPT_INIT_MOD = _SLOT["init_mod"]  # lords.advanced.initiative (p.15)
+OPT_INIT_TIE_MODIFIED = _SLOT["init_tie_modified"]  # lords.initiative_tie = modified
+OPT_ACCEL_WINGS = _SLOT["accel_wings"]  # lords.advanced.acceleration (p.16)
+OPT_RIDERS = _SLOT["riders"]  # lords.advanced.lancer: the Lancer's +2 / +4 (p.18)
+OPT_RIDER_ATTACKS = _SLOT["rider_attacks"]  # lords.advanced.rider_attacks (pp. 15, 18)
+OPT_RIDER_DEATHS = _SLOT["rider_deaths"]  # lords.advanced.rider_deaths: 2d6 = 7 (p.18)
+OPT_RIDER_HIT_NO_CHECK = _SLOT["rider_hit_no_check"]  # lords.rider_check_rider_hits
+OPT_RIDER_AT_ENGAGED = _SLOT["rider_at_engaged"]  # lords.rider_engaged_targets = any
+OPT_RIDER_AT_ONCE = _SLOT["rider_at_once"]  # lords.rider_effects = at-once
+OPT_MOVE_EARLY = _SLOT["move_early"]  # lords.advanced.move_early (p.15)
+# the ground (advanced rules, p.17): the three ways to crash, and landing on purpose; any of
+# them brings the rules of being on the ground (crash damage, moving on the ground, taking off,
+# breathing and fighting there) into play
+OPT_CRASH_VERY_LOW = _SLOT["crash_very_low"]  # an engagement at Very Low crashes both first
+OPT_CRASH_SLOW = _SLOT["crash_slow"]  # close combat's -2 below the minimum speed crashes
+OPT_CRASH_ZEROED = _SLOT["crash_zeroed"]  # a zeroed tail or wing crashes (head or body kills)
+OPT_CRASH_STUCK_EVERY = _SLOT["crash_stuck_every"]  # lords.crash_stuck = every-crash
+OPT_LANDING = _SLOT["landing"]  # a dragon at Very Low may land (forward 1 hex, its last point)
+OPT_TAKEOFF_OVER_MAX = _SLOT["takeoff_over_max"]  # lords.takeoff_speed = 7
+# optional rules (pp. 19-22)
+OPT_CRITICALS = _SLOT["criticals"]  # an unmodified 12 at a target number <= 11 is a critical
+OPT_FUMBLES = _SLOT["fumbles"]  # an unmodified 2 on a breath's hit roll is a fumble
+OPT_HIT_LIMIT = _SLOT["hit_limit"]  # at most three damaging breath attacks on a dragon a turn
+OPT_HIT_LIMIT_LOW_FIRST = _SLOT["hit_limit_low_first"]  # lords.hit_limit_order = low-first
+OPT_CRIT_IN_PLACE = _SLOT["crit_in_place"]  # lords.critical_body_damage = in-place
+OPT_FUMBLE_RIDER_ONLY = _SLOT["fumble_rider_only"]  # lords.fumble_rider = rider-only
+OPT_TACTICS = _SLOT["tactics"]  # close-combat tactics (p.22)
+OPT_DEFEND_NO_TURN = _SLOT["defend_no_turn"]  # lords.defend_win = no-turn
+# the Wizard and its spells (advanced rules, pp. 18, 24-25)
+OPT_WIZARD = _SLOT["wizard"]  # a Wizard casts one spell a turn in the rider actions phase
+OPT_DULL_TO_BLUNT = _SLOT["dull_to_blunt"]  # lords.dull_floor = Blunt (Dull may reach Blunt)
 # banking (advanced rules, p.16)
-OPT_BANKING = 28  # 1: a dragon may bank (the move tables then hold banking moves)
-OPT_BANK_VERY_LOW_ANY = 29  # 1: no bank after a bank at Very Low (reading); 0: no dropping one
-OPT_BANK_HEX_FORWARD = 30  # 1: a bank's hex may climb or dive (reading); 0: it keeps its level
+OPT_BANKING = _SLOT["banking"]  # a dragon may bank (the move tables then hold banking moves)
+OPT_BANK_VERY_LOW_ANY = _SLOT["bank_very_low_any"]  # lords.bank_very_low = any
+OPT_BANK_HEX_FORWARD = _SLOT["bank_hex_forward"]  # lords.bank_hex = forward
 # turning between move phases (p.16): the move tables hold the carried turns (their rows by
 # F_TURNED); the kernel reads only the close-combat reading
-OPT_TURN_BETWEEN = 31  # 1: a turn carries into the next move phase
-OPT_TURN_180_RESET = 32  # 1: after a full 180 the next move turns afresh (reading)
-OPT_TURN_CC_FACING = 33  # 1: a close combat ends only a changed facing's turn (reading); 0: both
-N_OPT = 34
+OPT_TURN_BETWEEN = _SLOT["turn_between"]  # a turn carries into the next move phase
+OPT_TURN_180_RESET = _SLOT["turn_180_reset"]  # lords.turn_between_180 = reset
+OPT_TURN_CC_FACING = _SLOT["turn_cc_facing"]  # lords.turn_between_close_combat = facing
 
 
 def default_options(
     *,
     turn_limit: int = defaults.TURN_LIMIT,
     plan_samples: int = defaults.PLAN_SAMPLES,
-    init_mod: bool = False,
-    riders: bool = False,
     range_mod: bool = True,
-    accel_wings: bool = False,
     scenario: bool = False,
-    rider_attacks: bool = False,
-    rider_deaths: bool = False,
-    rider_at_engaged: bool = False,
-    rider_at_once: bool = False,
-    move_early: bool = False,
-    crash_very_low: bool = False,
-    crash_slow: bool = False,
-    crash_zeroed: bool = False,
-    landing: bool = False,
-    criticals: bool = False,
-    fumbles: bool = False,
-    hit_limit: bool = False,
-    crit_in_place: bool = False,
-    fumble_rider_only: bool = False,
-    tactics: bool = False,
-    defend_no_turn: bool = False,
-    wizard: bool = False,
     spell_policy: int = SP_BOT,
-    dull_to_blunt: bool = False,
-    banking: bool = False,
-    bank_very_low_any: bool = False,
-    bank_hex_forward: bool = False,
-    turn_between: bool = False,
-    turn_180_reset: bool = False,
-    turn_cc_facing: bool = False,
+    **rules: int,
 ) -> np.ndarray:
-    """The int64 options array (see the ``OPT_*`` constants)."""
+    """The int64 options array (see the ``OPT_*`` constants): the run's settings, and for
+    each rule slot named in ``rules`` (:data:`dragonsim.rules.lords.SLOT_RULES`, as
+    :func:`dragonsim.lords.sheets.rule_switches` gives them) its value, 0 for every slot not
+    named (the basic game).
+
+    >>> int(default_options(init_mod=True)[OPT_INIT_MOD])
+    1
+    """
     o = np.zeros(N_OPT, dtype=np.int64)
     o[OPT_TURN_LIMIT] = turn_limit
-    o[OPT_INIT_MOD] = int(init_mod)
-    o[OPT_RIDERS] = int(riders)
     o[OPT_PLAN_SAMPLES] = plan_samples
     o[OPT_RANGE_MOD] = int(range_mod)
-    o[OPT_ACCEL_WINGS] = int(accel_wings)
     o[OPT_SETUP] = int(scenario)
-    o[OPT_RIDER_ATTACKS] = int(rider_attacks)
-    o[OPT_RIDER_DEATHS] = int(rider_deaths)
-    o[OPT_RIDER_AT_ENGAGED] = int(rider_at_engaged)
-    o[OPT_RIDER_AT_ONCE] = int(rider_at_once)
-    o[OPT_MOVE_EARLY] = int(move_early)
-    o[OPT_CRASH_VERY_LOW] = int(crash_very_low)
-    o[OPT_CRASH_SLOW] = int(crash_slow)
-    o[OPT_CRASH_ZEROED] = int(crash_zeroed)
-    o[OPT_LANDING] = int(landing)
-    o[OPT_CRITICALS] = int(criticals)
-    o[OPT_FUMBLES] = int(fumbles)
-    o[OPT_HIT_LIMIT] = int(hit_limit)
-    o[OPT_CRIT_IN_PLACE] = int(crit_in_place)
-    o[OPT_FUMBLE_RIDER_ONLY] = int(fumble_rider_only)
-    o[OPT_TACTICS] = int(tactics)
-    o[OPT_DEFEND_NO_TURN] = int(defend_no_turn)
-    o[OPT_WIZARD] = int(wizard)
     o[OPT_SPELL_POLICY] = int(spell_policy)
-    o[OPT_DULL_FLOOR] = 0 if dull_to_blunt else 1
-    o[OPT_BANKING] = int(banking)
-    o[OPT_BANK_VERY_LOW_ANY] = int(bank_very_low_any)
-    o[OPT_BANK_HEX_FORWARD] = int(bank_hex_forward)
-    o[OPT_TURN_BETWEEN] = int(turn_between)
-    o[OPT_TURN_180_RESET] = int(turn_180_reset)
-    o[OPT_TURN_CC_FACING] = int(turn_cc_facing)
+    for name, value in rules.items():
+        if name not in SLOT_RULES:
+            raise TypeError(f"default_options() got an unexpected keyword argument {name!r}")
+        o[_SLOT[name]] = int(value)
     return o
+
+
+def options_of(opt: np.ndarray) -> dict[str, int | bool]:
+    """The rule slots of an options array by name (a switch or two-way reading as a bool):
+    what a manifest records of the rules a kernel played."""
+    return {name: slot_entry(key, int(opt[_SLOT[name]])) for name, key in SLOT_RULES.items()}
 
 
 # ---- dragons: one int64 sheet row per dragon for the kernel (int64 [nd, N_DCOLS]) ----------------
@@ -303,7 +283,7 @@ C_LUNGE_FACES = C_LUNGE_SUM + 1  # + face - 1
 C_DEFEND_WINS = C_LUNGE_FACES + 6
 C_BOTH_DEFEND = C_DEFEND_WINS + 1
 C_TACTIC_RESETS = C_BOTH_DEFEND + 1
-# the Wizard's spells (optional rules, pp. 18, 24-25), by spell (+ its index in SPELLS): the
+# the Wizard's spells (advanced rules, pp. 18, 24-25), by spell (+ its index in SPELLS): the
 # casts (to-hit rolls) and hits, the casts and hits on the caster's own dragon, casts and hits
 # by target number, the magic points spent, each spell's effect size (SPELL_EFFECT_SIZE says
 # what) and its square, the d6 faces rolled by Fireball, Lightning Bolt and Heal (+ 6 * k +
@@ -436,7 +416,7 @@ CRITICAL_EFFECTS = (
 #: the attacker (the dragon that engaged), ``L_A + 18`` the resets after this fight's uses (1
 #: the attacker's, 2 the defender's, 3 both). Both Defend: ``L_A`` = -1 with rolls 0 (none).
 MK_FLY, MK_TAKE_OFF, MK_LAND, MK_GROUND = range(4)
-#: the Wizard (optional rules, pp. 18, 24-25): a spell recorded (``K_SPELL_REC``; ``L_A``:
+#: the Wizard (advanced rules, pp. 18, 24-25): a spell recorded (``K_SPELL_REC``; ``L_A``:
 #: spell, argument, magic points left) and a spell cast (``K_SPELL``; ``L_A``: spell, target
 #: number, hit roll, hit, argument, cost, magic points left after, the effect's size, side,
 #: location roll, part, d6 rolled, rider check's 2d6 (0: none), band 0 medium 1 long 2 own

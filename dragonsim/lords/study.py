@@ -32,6 +32,7 @@ from ..errors import UserError, parse_count
 from ..stats import Rate, bradley_terry, nontransitive_cycles, z_for
 from . import engine as E
 from . import state as S
+from .sheets import rule_switches
 
 __all__ = [
     "outcomes",
@@ -466,6 +467,7 @@ def sensitivity(
                 n=n,
                 rules_hash=start.hash,
                 rules_overrides=start.overrides,
+                options=rule_switches(start),
             ),
             SENSITIVITY_COLUMNS | DUEL_COLUMNS,
         )
@@ -516,6 +518,7 @@ def sensitivity(
             rule=key,
             rules_hash=start.hash,
             rules_overrides=start.overrides,
+            options=rule_switches(start),
             seed=seed,
             n=n,
             interrupted=bool(stopped),
@@ -646,6 +649,7 @@ def _sensitivity_to_precision(
             rule=key,
             rules_hash=start.hash,
             rules_overrides=start.overrides,
+            options=rule_switches(start),
             seed=seed,
             n=done,
             precision=prun.to_dict(),
@@ -815,7 +819,7 @@ def tournament(
     ``distributed.Client``: blocks as tasks on its workers), as for
     :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
 
-    ``spells``: the Wizards' spell policy under the optional Wizard (``"bot"``, ``"never"``,
+    ``spells``: the Wizards' spell policy under the Wizard (``"bot"``, ``"never"``,
     ``"random"``; :func:`~dragonsim.lords.api.duel`).
     """
     from ..report import manifest
@@ -873,6 +877,7 @@ def tournament(
                 n_per_pair=n,
                 rules_hash=rs.hash,
                 rules_overrides=rs.overrides,
+                options=rule_switches(rs),
             ),
             TOURNAMENT_COLUMNS | DUEL_COLUMNS,
         )
@@ -976,6 +981,7 @@ def tournament(
             command="tournament",
             rules_hash=rs.hash,
             rules_overrides=rs.overrides,
+            options=rule_switches(rs),
             seed=seed,
             n_per_pair=n,
             policy=policy,

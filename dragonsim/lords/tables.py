@@ -70,7 +70,7 @@ S_HIT_LIMIT = 45  # damaging breath attacks a dragon may suffer a turn
 # close-combat tactics (optional rules, p.22; rule lords.tactic_uses)
 S_TACTIC_USES = 46  # times each tactic may be used ...
 S_TACTIC_RESET = 47  # ... until this many check marks in all, when all are erased
-# the Wizard (optional rules, p.18; rule lords.wizard); 48..51 are left free
+# the Wizard (advanced rules, p.18; rule lords.wizard); 48..51 are left free
 S_MAGIC_POINTS = 52  # a Wizard's magic points at the start of a game
 S_SELF_TARGET = 53  # the number to roll to cast a spell on its own dragon
 # Quicken and Slow (p.25; rule lords.spell_effects), read by the speed limits

@@ -11,11 +11,12 @@ each, and a command reads its own game's table.
 from __future__ import annotations
 
 import importlib
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import UserError, did_you_mean
+from ..errors import RulesWarning, UserError, did_you_mean
 from .core import (
     PRESET_NAMES,
     PROVENANCES,
@@ -121,7 +122,11 @@ def game_rules(
         if v not in (0, 1) or (renamed[k] in merged and merged[renamed[k]] != bool(v)):
             raise UserError(f"rule {k!r} is now {renamed[k]!r}; give it true or false")
         merged.setdefault(renamed[k], bool(v))
-    return RuleSet(reg, merged, preset=preset)
+    rs = RuleSet(reg, merged, preset=preset)
+    advise = getattr(importlib.import_module(f"{__name__}.{game}"), "rules_warnings", None)
+    for message in advise({r.key: rs.get(r.key) for r in rs}) if advise else ():
+        warnings.warn(message, RulesWarning, stacklevel=2)
+    return rs
 
 
 def _one_preset(a: str | None, b: str) -> str:

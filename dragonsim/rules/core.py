@@ -28,11 +28,15 @@ from ..errors import UserError, did_you_mean, read_text
 from ..report import rules_hash
 
 PROVENANCES = ("printed", "derived", "published", "assumed")
+#: how a rulebook labels a rule of play: the basic game, the advanced rules, or a rule the book
+#: calls optional ("This means that all players must agree to use them", Dragon Lords p.15)
+LABELS = ("basic", "advanced", "optional")
 
 __all__ = [
     "Rule",
     "RuleSet",
     "PROVENANCES",
+    "LABELS",
     "PRESET_NAMES",
     "check_preset",
     "load_overrides_file",
@@ -68,6 +72,19 @@ class Rule:
         ``(lo, hi)``: a list (or each list row of a table) may have any length in this range,
         each entry checked like the default's first entry; ``None`` (the default): exactly the
         default's length.
+    label
+        A rule of play's label in its book (:data:`LABELS`): ``basic``, ``advanced`` or
+        ``optional``; the presets are built from it. None for values, tables and readings.
+    page
+        Where the book prints the rule (``"p.16"``).
+    slot
+        ``(name, index)``: the rule's place in a kernel's int64 options array, and the name
+        of that place (the keyword of the game's options builder and the key in every
+        manifest). A switch puts 0 or 1 there, a reading the index of its value in
+        ``choices``. Every slot is declared here and nowhere else.
+    reading_of
+        For a reading (an assumed choice where a rule's text is ambiguous): the key of the
+        rule it reads.
     """
 
     key: str
@@ -81,10 +98,20 @@ class Rule:
     #: an extra check of a whole value: returns what is wrong, or None
     validate: Callable[[Any], str | None] | None = None
     lengths: tuple[int, int] | None = None
+    label: str | None = None
+    page: str | None = None
+    slot: tuple[str, int] | None = None
+    reading_of: str | None = None
 
     def __post_init__(self):
         if self.provenance not in PROVENANCES:
             raise ValueError(f"{self.key}: bad provenance {self.provenance!r}")
+        if self.label is not None and self.label not in LABELS:
+            raise ValueError(f"{self.key}: bad label {self.label!r}")
+        if self.slot is not None and not (
+            isinstance(self.value, bool) or (isinstance(self.value, str) and self.choices)
+        ):
+            raise ValueError(f"{self.key}: only a switch or a reading has a kernel slot")
         object.__setattr__(
             self, "row_provenance", {str(r): p for r, p in self.row_provenance.items()}
         )
@@ -94,6 +121,13 @@ class Rule:
         # the defaults themselves must pass their own checks
         _check(self, self.value, self.key)
         _validate(self, self.value, self.key)
+
+    def kernel_value(self, value: Any) -> int:
+        """What ``value`` of this rule puts in its kernel slot: 0 or 1 for a switch, the
+        index of the value in ``choices`` for a reading."""
+        if isinstance(self.value, bool):
+            return int(bool(value))
+        return self.choices.index(value)
 
     def provenance_of(self, row: str | None = None) -> str:
         if row is not None and str(row) in self.row_provenance:

@@ -8,6 +8,7 @@ committed page no longer matches the data (``python -m dragonsim docs --check``)
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,16 @@ def _rule_section(game: str, rule: Rule) -> list[str]:
         kinds = sorted({rule.provenance, *rule.row_provenance.values()}, key=PROVENANCES.index)
         prov = " / ".join(kinds) + " (by row)"
     out = [f"### `{rule.key}`", "", f"*{prov}* · used in: {rule.used_in}", ""]
+    if rule.label is not None:
+        kind = "labeled optional by the book" if rule.label == "optional" else rule.label
+        out += [f"A rule of play ({kind}, {rule.page}); kernel slot `{rule.slot[0]}`.", ""]
+    elif rule.reading_of is not None:
+        out += [
+            f"A reading of [`{rule.reading_of}`](#{_anchor(rule.reading_of)}); kernel slot "
+            f"`{rule.slot[0]}` (`python -m dragonsim sensitivity A B --rule {rule.key}` "
+            "measures what it moves).",
+            "",
+        ]
     out += [f"{rule.source}", ""]
     if isinstance(rule.value, dict):
         out += ["| row | value | provenance |", "|---|---|---|"]
@@ -130,6 +141,22 @@ def render(game: str) -> str:
             short = short[:57] + "..."
         prov = r.provenance + (" (+ rows)" if r.row_provenance else "")
         out.append(f"| [`{r.key}`](#{_anchor(r.key)}) | {prov} | `{_cell(short)}` |")
+    mod = importlib.import_module(f"{__package__}.{game}")
+    if hasattr(mod, "preset_rows"):
+        out += ["", "## Presets", "", mod.PRESETS_TEXT, ""]
+        out += [
+            "| rule | page | label | presets | readings (default first) |",
+            "|---|---|---|---|---|",
+        ]
+        for row in mod.preset_rows():
+            readings = "; ".join(
+                f"`{q['key']}`: {', '.join(map(str, [q['default'], *q['others']]))}"
+                for q in row["readings"]
+            )
+            out.append(
+                f"| [`{row['key']}`](#{_anchor(row['key'])}) | {row['page']} | {row['label']} "
+                f"| {', '.join(row['presets'])} | {_cell(readings)} |"
+            )
     out += ["", "## Assumed values", ""]
     if not assumed:
         out += ["None.", ""]

@@ -214,6 +214,8 @@ def _rules() -> list[Rule]:
             "that follows a bank is allowed at Very Low. The bots never crash by a bank.",
             "banking (advanced)",
             choices=("dropping", "any"),
+            slot=("bank_very_low_any", 29),
+            reading_of="lords.advanced.banking",
         ),
         R(
             "lords.bank_hex",
@@ -227,6 +229,8 @@ def _rules() -> list[Rule]:
             "(1 point less) like a forward hex.",
             "banking (advanced)",
             choices=("level", "forward"),
+            slot=("bank_hex_forward", 30),
+            reading_of="lords.advanced.banking",
         ),
         R(
             "lords.turn_between_180",
@@ -240,6 +244,8 @@ def _rules() -> list[Rule]:
             "the basic game.",
             "turning between move phases (advanced, optional)",
             choices=("full", "reset"),
+            slot=("turn_180_reset", 32),
+            reading_of="lords.advanced.turn_between",
         ),
         R(
             "lords.turn_between_close_combat",
@@ -254,6 +260,8 @@ def _rules() -> list[Rule]:
             "neither keep theirs).",
             "turning between move phases (advanced, optional)",
             choices=("ends", "facing"),
+            slot=("turn_cc_facing", 33),
+            reading_of="lords.advanced.turn_between",
         ),
         R(
             "lords.acceleration",
@@ -549,6 +557,24 @@ def _rules() -> list[Rule]:
             "p.15); the table is lords.initiative_modifier. The rating read is the current one, "
             "so a tail hit that lowers the maneuverability (p.12) changes the next initiative.",
             "initiative (advanced rules)",
+            label="optional",
+            page="p.15",
+            slot=("init_mod", 1),
+        ),
+        R(
+            "lords.initiative_tie",
+            "plain",
+            _A,
+            "'In case of a tie, the players involved roll 2d6 again to figure the movement order "
+            "of that group' (p.7); the optional rule modifies 'its initiative rolls' by "
+            "maneuverability (p.15) and a Dazed critical gives '-2 to initiative roll' (p.19). "
+            "Whether the roll-off is such a roll is not said. 'plain' (default): the roll-off "
+            "is a plain 2d6 that only breaks the tie, as the basic rules' roll-off is; "
+            "'modified': each dragon's roll-off gets the same modifiers as its initiative roll.",
+            "initiative (advanced rules, optional)",
+            choices=("plain", "modified"),
+            slot=("init_tie_modified", 27),
+            reading_of="lords.advanced.initiative",
         ),
         R(
             "lords.advanced.acceleration",
@@ -558,6 +584,9 @@ def _rules() -> list[Rule]:
             "p.16), in place of the basic rules' 3 points faster than last turn (p.7); the table "
             "is lords.acceleration_by_wings.",
             "record speed (advanced rules)",
+            label="optional",
+            page="p.16",
+            slot=("accel_wings", 5),
         ),
         R(
             "lords.advanced.lancer",
@@ -574,6 +603,9 @@ def _rules() -> list[Rule]:
             "estimate of a close combat before they engage reads the Close Combat Ability Table "
             "alone.",
             "close combat (Lancer), odds, pricing (advanced rules)",
+            label="advanced",
+            page="p.18",
+            slot=("riders", 2),
         ),
         R(
             "lords.advanced.move_early",
@@ -589,6 +621,9 @@ def _rules() -> list[Rule]:
             "sees (who has moved), never from a roll not yet revealed, so the rolls are always "
             "as good as secret and need no switch of their own.",
             "movement (advanced rules)",
+            label="advanced",
+            page="p.15",
+            slot=("move_early", 11),
         ),
         R(
             "lords.advanced.crash_very_low",
@@ -604,6 +639,9 @@ def _rules() -> list[Rule]:
             "lords.ground); a dragon on the ground moves 1d6+3 hexes with free turns, or takes "
             "off, breathes at -1 and may fight another dragon on the ground (p.17).",
             "close combat, the ground (advanced rules)",
+            label="advanced",
+            page="p.17",
+            slot=("crash_very_low", 12),
         ),
         R(
             "lords.advanced.crash_slow",
@@ -618,6 +656,9 @@ def _rules() -> list[Rule]:
             "choose its facing' (p.22). The crash and the ground as for "
             "lords.advanced.crash_very_low.",
             "close combat, the ground (advanced rules)",
+            label="advanced",
+            page="p.17",
+            slot=("crash_slow", 13),
         ),
         R(
             "lords.advanced.crash_zeroed",
@@ -632,6 +673,41 @@ def _rules() -> list[Rule]:
             "additional damage to a tail or wing after that part has been reduced to 0 "
             "transfers to the body instead' (p.17); it can never take off again (p.22).",
             "damage, the ground (advanced rules)",
+            label="advanced",
+            page="p.17",
+            slot=("crash_zeroed", 14),
+        ),
+        R(
+            "lords.crash_stuck",
+            "zeroed",
+            _A,
+            "After the three ways to crash, p.17 goes on: 'If the dragon survives the fall, it "
+            "may turn in that hex but it may not move from it ... Any additional damage to a "
+            "tail or wing after that part has been reduced to 0 transfers to the body instead', "
+            "and p.22 says a dragon whose tail or wing is zeroed can never take off. 'zeroed' "
+            "(default): the sentence is the third way's, whose last words it shares, so only a "
+            "dragon a zeroed tail or wing brought down is stuck; the others move on the ground "
+            "(1d6+3 hexes) and take off as a landed dragon does; 'every-crash': a dragon that "
+            "crashed in any of the three ways may turn but never leaves its hex again.",
+            "the ground (advanced rules)",
+            choices=("zeroed", "every-crash"),
+            slot=("crash_stuck_every", 36),
+            reading_of="lords.advanced.crash_zeroed",
+        ),
+        R(
+            "lords.takeoff_speed",
+            "max-and-7",
+            _A,
+            "'A dragon taking off must record a speed of at least 1 point more than the "
+            "dragon's minimum speed and no higher than 7' (p.17), and the basic rules keep every "
+            "speed within the dragon's minimum and maximum (p.7). 'max-and-7' (default): no "
+            "higher than 7 nor than the dragon's maximum speed now (the book names no exception "
+            "to the maximum, which damage can lower); '7': no higher than 7 whatever its "
+            "maximum.",
+            "the ground (advanced rules)",
+            choices=("max-and-7", "7"),
+            slot=("takeoff_over_max", 37),
+            reading_of="lords.advanced.landing",
         ),
         R(
             "lords.advanced.banking",
@@ -649,6 +725,9 @@ def _rules() -> list[Rule]:
             "lords.bank_very_low, lords.bank_hex. The planning bots bank one at a time (no "
             "drop); the random bot plays every legal bank, runs of them included.",
             "movement (advanced rules)",
+            label="advanced",
+            page="p.16",
+            slot=("banking", 28),
         ),
         R(
             "lords.advanced.turn_between",
@@ -669,6 +748,9 @@ def _rules() -> list[Rule]:
             "ground end the turn. Readings: lords.turn_between_180, "
             "lords.turn_between_close_combat.",
             "movement (advanced rules)",
+            label="optional",
+            page="p.16",
+            slot=("turn_between", 31),
         ),
         R(
             "lords.advanced.landing",
@@ -682,6 +764,9 @@ def _rules() -> list[Rule]:
             "-1 on its own breath); the random bot lands at a quarter of its chances; scripts "
             "say when.",
             "movement, the ground (advanced rules)",
+            label="advanced",
+            page="p.17",
+            slot=("landing", 15),
         ),
         R(
             "lords.advanced.rider_attacks",
@@ -694,8 +779,11 @@ def _rules() -> list[Rule]:
             "initiative order from lowest to highest, even while their dragon is engaged (p.18). "
             "Ranges and damage are lords.riders (the Rider Abilities Table), the to-hit "
             "lords.rider_to_hit; the readings lords.rider_engaged_targets and "
-            "lords.rider_effects. The Wizard's spells are the optional lords.optional.wizard.",
+            "lords.rider_effects. The Wizard's spells are lords.advanced.wizard.",
             "rider actions (advanced rules)",
+            label="advanced",
+            page="p.18",
+            slot=("rider_attacks", 7),
         ),
         R(
             "lords.advanced.rider_deaths",
@@ -708,6 +796,25 @@ def _rules() -> list[Rule]:
             "attack', rolls too. A dead Lancer no longer adds its +2 / +4; a rider killed "
             "before its action loses it. The roll is lords.rider_hit_roll.",
             "breath combat, close combat, rider actions (advanced rules)",
+            label="advanced",
+            page="p.18",
+            slot=("rider_deaths", 8),
+        ),
+        R(
+            "lords.rider_check_rider_hits",
+            "check",
+            _A,
+            "\"Whenever a dragon's body is hit in breath or close combat, roll 2d6 ... If the "
+            'result is a 7, the rider has been hit instead of the dragon" (p.18) names breath '
+            "and close combat only, but a rider's attack is 'handled like a dragon's breath "
+            "weapon attack' (p.18). 'check' (default): a body hit by a rider's attack (and by "
+            "the Wizard's Fireball or Lightning Bolt, resolved as one) rolls the 2d6 too; "
+            "'breath-and-close-combat': only breath and close combat roll it, as the sentence "
+            "names them.",
+            "rider actions (advanced rules)",
+            choices=("check", "breath-and-close-combat"),
+            slot=("rider_hit_no_check", 35),
+            reading_of="lords.advanced.rider_deaths",
         ),
         # ---------------------------------------------------------------- optional rules
         # one switch per optional rule (false: not played); the preset advanced+optional
@@ -729,6 +836,9 @@ def _rules() -> list[Rule]:
             "every removal in breath combat. Rider attacks never crit ('when breathing'). The "
             "double and triple damage is the reading lords.critical_body_damage.",
             "breath combat, initiative (optional rules)",
+            label="optional",
+            page="p.19",
+            slot=("criticals", 16),
         ),
         R(
             "lords.optional.fumbles",
@@ -743,6 +853,9 @@ def _rules() -> list[Rule]:
             "that spared the rider is the reading lords.fumble_rider. A fumble is not a "
             "damaging breath attack on a target for lords.optional.multiple_hits.",
             "breath combat (optional rules)",
+            label="optional",
+            page="p.20",
+            slot=("fumbles", 17),
         ),
         R(
             "lords.optional.multiple_hits",
@@ -757,9 +870,30 @@ def _rules() -> list[Rule]:
             "turn is not rolled (and its dragon does not breathe at all). An attack 'does "
             "damage' when its target lost points (a critical's extra damage counts).",
             "breath combat (optional rules)",
+            label="optional",
+            page="p.20",
+            slot=("hit_limit", 18),
         ),
         R(
-            "lords.optional.wizard",
+            "lords.hit_limit_order",
+            "high-first",
+            _A,
+            "'If this rule is used, keep in mind that more alert dragons will get in the first "
+            "shots, so resolve all attacks in order of initiative' (p.20). 'high-first' "
+            "(default): the highest initiative roll breathes first, as the more alert dragon is "
+            "the one with the higher roll (it moves later, having seen more, and may move early, "
+            "p.15), so under the three-hit limit the least alert attackers are the ones left "
+            "without a target; 'low-first': the order of movement, lowest roll first (the "
+            "Example of Play breathes that way, p.36, where the order does not matter). "
+            "Without the three-hit limit the order changes nothing but which dice roll which "
+            "attack, and the breaths are resolved lowest first.",
+            "breath combat (optional rules)",
+            choices=("high-first", "low-first"),
+            slot=("hit_limit_low_first", 24),
+            reading_of="lords.optional.multiple_hits",
+        ),
+        R(
+            "lords.advanced.wizard",
             False,
             _P,
             "The Wizard (p.18) and the Wizard's Spellbook (pp. 24-25): 'Each Wizard begins the "
@@ -796,6 +930,9 @@ def _rules() -> list[Rule]:
             "one at the minimum + 2. The numbers are lords.spell_effects. Off: a Wizard only "
             "rides (and can be killed by a body hit, p.18).",
             "rider actions, breath combat, close combat, record speed, movement (optional rules)",
+            label="advanced",
+            page="pp. 18, 24-25",
+            slot=("wizard", 22),
         ),
         R(
             "lords.spell_effects",
@@ -825,7 +962,7 @@ def _rules() -> list[Rule]:
             "greater than its maximum speed', Slow 'only up to 2 greater than its minimum "
             "speed', Spin 'turn the target up to 120 deg', Distort Range 'by one step', Dull and "
             "Sharpen one step",
-            "rider actions (optional wizard)",
+            "rider actions (the Wizard, advanced rules)",
             bounds=(0, 60),
         ),
         R(
@@ -837,8 +974,10 @@ def _rules() -> list[Rule]:
             "(default, the limit as printed): one step down but never below Dull (Sharp and "
             "better lose a step; Dull and Blunt claws are unchanged); 'Blunt': one step down to "
             "the lowest rating (Dull becomes Blunt).",
-            "close combat (optional wizard)",
+            "close combat (the Wizard, advanced rules)",
             choices=("Dull", "Blunt"),
+            slot=("dull_to_blunt", 26),
+            reading_of="lords.advanced.wizard",
         ),
         R(
             "lords.optional_combat",
@@ -863,6 +1002,8 @@ def _rules() -> list[Rule]:
             "x2 / x3 goes to the body in place of the rolled location.",
             "breath combat (optional criticals)",
             choices=("additional", "in-place"),
+            slot=("crit_in_place", 19),
+            reading_of="lords.optional.critical_hits",
         ),
         R(
             "lords.fumble_rider",
@@ -874,6 +1015,8 @@ def _rules() -> list[Rule]:
             "'rider-only': with a rider only the check is rolled, the table only without one.",
             "breath combat (optional fumbles)",
             choices=("check-then-table", "rider-only"),
+            slot=("fumble_rider_only", 20),
+            reading_of="lords.optional.fumbles",
         ),
         R(
             "lords.optional.tactics",
@@ -893,6 +1036,9 @@ def _rules() -> list[Rule]:
             "revealed; after the 30th check mark all are erased at once ('you may erase your "
             "check marks and start over').",
             "close combat (optional rules)",
+            label="optional",
+            page="p.22",
+            slot=("tactics", 21),
         ),
         R(
             "lords.tactic_uses",
@@ -917,6 +1063,8 @@ def _rules() -> list[Rule]:
             "changes and nothing is rolled after the two 2d6.",
             "close combat (optional tactics)",
             choices=("turn", "no-turn"),
+            slot=("defend_no_turn", 23),
+            reading_of="lords.optional.tactics",
         ),
         R(
             "lords.rider_engaged_targets",
@@ -930,6 +1078,8 @@ def _rules() -> list[Rule]:
             "enemy in range, engaged or not.",
             "rider actions (advanced rules)",
             choices=("own-opponent", "any"),
+            slot=("rider_at_engaged", 9),
+            reading_of="lords.advanced.rider_attacks",
         ),
         R(
             "lords.rider_ground_attacker",
@@ -955,6 +1105,8 @@ def _rules() -> list[Rule]:
             "2d6 = 7 rule is 'instantly killed' (p.18) either way.",
             "rider actions (advanced rules)",
             choices=("after-all-riders", "at-once"),
+            slot=("rider_at_once", 10),
+            reading_of="lords.advanced.rider_attacks",
         ),
         R(
             "lords.rider_hit_roll",
@@ -1030,9 +1182,10 @@ def _rules() -> list[Rule]:
                 12: "killed",
             },
             _P,
-            "Critical Hit Table (optional, p.19); row 12 cut off and derived by the table's "
-            "symmetry about 7 (3 and 11 triple damage, 4 and 10 head shot): 12 mirrors 2, "
-            "'Killed! Remove dragon from play.'",
+            "Critical Hit Table (optional, p.19); row 12 is cut off in the source and assumed "
+            "from the table's symmetry about 7 (3 and 11 triple damage, 4 and 10 head shot): 12 "
+            "mirrors 2, 'Killed! Remove dragon from play.' Nothing printed forces the symmetry, "
+            "so the row is an assumption.",
             "breath combat (optional criticals)",
             choices=(
                 "killed",
@@ -1044,7 +1197,7 @@ def _rules() -> list[Rule]:
                 "wing torn",
                 "rider thrown",
             ),
-            row_provenance={12: _D},
+            row_provenance={12: _A},
         ),
         R(
             "lords.fumbles",
@@ -1062,11 +1215,12 @@ def _rules() -> list[Rule]:
                 12: [3, "B"],
             },
             _P,
-            "Fumble Table (optional, p.20) as [d6 of damage, location]; rows 10-12 cut off "
-            "and derived by mirroring rows 4, 3, 2 with the wing side swapped, as rows 6 and 8 "
-            "are: 10 = 2d6 Body, 11 = 2d6 Right Wing, 12 = 3d6 Body.",
+            "Fumble Table (optional, p.20) as [d6 of damage, location]; rows 10-12 are cut "
+            "off in the source and assumed by mirroring rows 4, 3, 2 with the wing side "
+            "swapped, as rows 6 and 8 are: 10 = 2d6 Body, 11 = 2d6 Right Wing, 12 = 3d6 Body. "
+            "Nothing printed forces the mirror, so the rows are assumptions.",
             "breath combat (optional fumbles)",
-            row_provenance={10: _D, 11: _D, 12: _D},
+            row_provenance={10: _A, 11: _A, 12: _A},
         ),
         R(
             "lords.campaign_points",
@@ -1139,38 +1293,114 @@ def _rules() -> list[Rule]:
 
 RULES: dict[str, Rule] = {r.key: r for r in _rules()}
 
-#: The rules presets: the switches each turns on. ``basic`` is the basic game (pp. 6-14);
-#: ``advanced`` turns on every advanced rule (pp. 15-19, 22) but turning between move phases,
-#: which the book calls optional ("All players must agree to use it", p.16); :data:`TO_COME`
-#: would list any not yet implemented, and no preset pretends to play them.
+#: The switches (true/false rules of play) by their book's label: ``advanced`` the rules of
+#: the advanced sections (pp. 15-19, 22) that the book does not label optional, ``optional``
+#: those it does: "some rules are labeled optional. This means that all players must agree to
+#: use them" (p.15).
+SWITCHES: dict[str, tuple[str, ...]] = {
+    label: tuple(k for k, r in RULES.items() if isinstance(r.value, bool) and r.label == label)
+    for label in ("advanced", "optional")
+}
+
+#: The rules presets, as the book labels its rules: ``basic`` is the basic game (pp. 6-14);
+#: ``advanced`` turns on every advanced rule the book does not label optional (the riders and
+#: the Wizard's spells, moving early, the ground and its crashes, banking); ``advanced+optional``
+#: adds every rule it labels optional (the initiative modifiers, the new acceleration
+#: allowances, turning between move phases, critical hits, fumbles, multiple hits, tactics).
+#: Other mixes are rules files (``preset = "advanced"`` and the switches to change), as the
+#: presets of dragonsim 0.1 are in ``results/rules/``.
 PRESETS: dict[str, dict[str, bool]] = {
     "basic": {},
-    "advanced": {
-        "lords.advanced.initiative": True,
-        "lords.advanced.acceleration": True,
-        "lords.advanced.lancer": True,
-        "lords.advanced.rider_attacks": True,
-        "lords.advanced.rider_deaths": True,
-        "lords.advanced.move_early": True,
-        "lords.advanced.crash_very_low": True,
-        "lords.advanced.crash_slow": True,
-        "lords.advanced.crash_zeroed": True,
-        "lords.advanced.landing": True,
-        "lords.advanced.banking": True,
-    },
+    "advanced": dict.fromkeys(SWITCHES["advanced"], True),
+    "advanced+optional": dict.fromkeys(SWITCHES["advanced"] + SWITCHES["optional"], True),
 }
-#: ``advanced+optional``: every advanced switch, turning between move phases and the optional
-#: rules (pp. 19-25; :data:`OPTIONAL_TO_COME` would list any not yet implemented)
-PRESETS["advanced+optional"] = {
-    **PRESETS["advanced"],
-    "lords.optional.critical_hits": True,
-    "lords.optional.fumbles": True,
-    "lords.optional.multiple_hits": True,
-    "lords.optional.tactics": True,
-    "lords.optional.wizard": True,
-    # "This rule is optional. All players must agree to use it" (p.16)
-    "lords.advanced.turn_between": True,
+
+#: The kernel's options that are settings of a run, not rules: name -> index in the options
+#: array (the rules' own slots are declared with each rule, :attr:`Rule.slot`)
+RUN_SLOTS: dict[str, int] = {
+    "turn_limit": 0,
+    "plan_samples": 3,
+    "range_mod": 4,
+    "scenario": 6,
+    "spell_policy": 25,
 }
+
+#: Every slot of the kernel's int64 options array, name -> index: the run settings and the
+#: slot of every switch and reading (``dragonsim.lords.state.OPT_*`` are read from here)
+KERNEL_SLOTS: dict[str, int] = {
+    **RUN_SLOTS,
+    **{r.slot[0]: r.slot[1] for r in RULES.values() if r.slot is not None},
+}
+#: the length of the options array
+N_OPT = max(KERNEL_SLOTS.values()) + 1
+
+#: the rule behind each rule slot: slot name -> rule key
+SLOT_RULES: dict[str, str] = {r.slot[0]: k for k, r in RULES.items() if r.slot is not None}
+if len(set(KERNEL_SLOTS.values())) != len(KERNEL_SLOTS) or len(SLOT_RULES) + len(RUN_SLOTS) != len(
+    KERNEL_SLOTS
+):
+    raise ValueError("two kernel slots share a name or an index")
+
+
+def slot_entry(key: str, value: int) -> int | bool:
+    """A slot's kernel ``value`` as the options and manifests name it: a switch's or a
+    two-way reading's as a bool, a reading with more values as its index."""
+    choices = RULES[key].choices
+    return bool(value) if choices is None or len(choices) == 2 else int(value)
+
+
+#: what the presets are, for the docs page
+PRESETS_TEXT = (
+    "The presets follow the rulebook's labels: 'some rules are labeled optional. This means "
+    "that all players must agree to use them' (p.15). `basic` is the basic game (pp. 6-14); "
+    "`advanced` plays every rule of the advanced rules the book does not label optional (the "
+    "eight-phase sequence with its riders and the Wizard's spells, moving early, the ground "
+    "and its crashes, banking); `advanced+optional` adds every rule it labels optional. Any "
+    'other mix is a rules file: `preset = "advanced"` and the switches to change. The presets '
+    "of dragonsim 0.1 (initiative and acceleration in `advanced`, the Wizard's spells only in "
+    "`advanced+optional`, the three-hit limit resolved lowest initiative first) are the rules "
+    "files `results/rules/advanced-0.1.toml` and `results/rules/advanced+optional-0.1.toml`."
+)
+
+
+def preset_rows() -> list[dict]:
+    """One row per switch, for ``python -m dragonsim rules presets`` and the docs: its key,
+    the book's page and label, the presets that turn it on, and its readings (key, default,
+    the other values)."""
+    rows = []
+    for label in ("advanced", "optional"):
+        for key in SWITCHES[label]:
+            r = RULES[key]
+            readings = [
+                {"key": q.key, "default": q.value, "others": [c for c in q.choices if c != q.value]}
+                for q in RULES.values()
+                if q.reading_of == key
+            ]
+            rows.append(
+                {
+                    "key": key,
+                    "page": r.page,
+                    "label": label,
+                    "presets": [name for name, on in PRESETS.items() if on.get(key)],
+                    "readings": readings,
+                }
+            )
+    return rows
+
+
+def rules_warnings(values: dict) -> list[str]:
+    """What is allowed but goes against the book's advice, for the rules ``values`` (key ->
+    value): fumbles without critical hits ("If you use the rules for fumbles, you should also
+    use the rules for critical hits", p.20)."""
+    out = []
+    if values.get("lords.optional.fumbles") and not values.get("lords.optional.critical_hits"):
+        out.append(
+            "fumbles are on without critical hits; the rulebook advises against it: 'If you "
+            "use the rules for fumbles, you should also use the rules for critical hits' "
+            "(Dragon Lords, p.20)"
+        )
+    return out
+
 
 #: The advanced rules (pp. 15-19, 22) not yet in the engine: ``--rules advanced`` does not
 #: play them, and ``python -m dragonsim rules`` lists them.
@@ -1182,7 +1412,11 @@ OPTIONAL_TO_COME: tuple[tuple[str, str], ...] = ()
 
 #: switches renamed since earlier versions: old key (0 or 1) -> new key (false or true); the
 #: old name is still read, and recorded under the new one
-RENAMED: dict[str, str] = {"lords.riders_in_play": "lords.advanced.lancer"}
+RENAMED: dict[str, str] = {
+    "lords.riders_in_play": "lords.advanced.lancer",
+    # the Wizard is no optional rule (pp. 18, 24-25): its switch sits with the advanced ones
+    "lords.optional.wizard": "lords.advanced.wizard",
+}
 
 #: The twelve ready-made dragons (pages 30-35): components and every printed sheet value.
 #: Stalwyrm's wings are printed "Very Large", a size the rulebook does not have; its printed

@@ -32,7 +32,6 @@ from .. import hexes, mechanics, movetables, state, tables
 from ..hexes import DQ, DR, distance, facing_toward, rotate
 from ..mechanics import (
     crash_after_combat,
-    crashes_by_damage,
     draw_below,
     ground_fits,
     is_enemy,
@@ -42,6 +41,7 @@ from ..mechanics import (
     move_row,
     other_path_fits,
     rider_target_number,
+    stuck_on_ground,
     takeoff_path,
     target_number,
 )
@@ -206,7 +206,7 @@ def plan_ground_move(
     w_dng1 = plan[PLAN_WEIGHTS, W_DNG_MOVED] if weighted else 1.0
     w_dng0 = plan[PLAN_WEIGHTS, W_DNG_UNMOVED] if weighted else UNMOVED_THREAT_WEIGHT
     w_pull = plan[PLAN_WEIGHTS, W_PULL] if weighted else HUNTER_PULL
-    grounded = crashes_by_damage(ds, i)
+    grounded = stuck_on_ground(ds, i)
     q0 = ds[i, F_Q]
     r0 = ds[i, F_R]
     f0 = ds[i, F_F]

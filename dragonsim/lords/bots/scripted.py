@@ -25,7 +25,6 @@ from ..hexes import rotate
 from ..mechanics import (
     bank_fits,
     can_engage,
-    crashes_by_damage,
     ground_fits,
     is_enemy,
     may_cast_at,
@@ -35,6 +34,7 @@ from ..mechanics import (
     occupant,
     rider_target_number,
     spell_target_number,
+    stuck_on_ground,
     target_number,
 )
 from ..movetables import BK_LL, PK_F_END, PK_RQ, PK_RR
@@ -182,7 +182,7 @@ def script_ground_speed(ds, i, lo, hi, pst):
     s = _get(pst, k + SR_SPEED)
     if s == 0:
         return s
-    if crashes_by_damage(ds, i):
+    if stuck_on_ground(ds, i):
         hi = lo - 1
     if s < lo or s > hi:
         _error(pst, SD_SPEED, i, s, lo, hi)

@@ -1,4 +1,4 @@
-"""The Wizard's spell policies (optional rules, pp. 18, 24-25): which spell, at whom, and when.
+"""The Wizard's spell policies (advanced rules, pp. 18, 24-25): which spell, at whom, and when.
 
 The run option ``spells`` (``OPT_SPELL_POLICY``) picks one for every Wizard in a game, whatever
 bot flies its dragon:
@@ -58,7 +58,7 @@ from ..state import (
     F_R,
     F_RIDER,
     F_TEAM,
-    OPT_DULL_FLOOR,
+    OPT_DULL_TO_BLUNT,
     OPT_RANGE_MOD,
     PART_BODY,
     PART_HEAD,
@@ -269,10 +269,10 @@ def spell_value(ds, i, s, t, tb, range_mod, opt, need):
             return 0.0, np.int64(0)
         c = ds[t, F_CLAW]
         if s == SPELL_DULL and enemy and ds[e, F_TEAM] == ds[i, F_TEAM]:
-            c2 = spell_claws(c, -fx[SX_CLAW_STEPS], opt[OPT_DULL_FLOOR])
+            c2 = spell_claws(c, -fx[SX_CLAW_STEPS], 1 - opt[OPT_DULL_TO_BLUNT])
             return CC_SHARE * (claw_mean(tb, c) - claw_mean(tb, c2)), np.int64(0)
         if s == SPELL_SHARPEN and not enemy:
-            c2 = spell_claws(c, fx[SX_CLAW_STEPS], opt[OPT_DULL_FLOOR])
+            c2 = spell_claws(c, fx[SX_CLAW_STEPS], 1 - opt[OPT_DULL_TO_BLUNT])
             return CC_SHARE * (claw_mean(tb, c2) - claw_mean(tb, c)), np.int64(0)
         return 0.0, np.int64(0)
     if s == SPELL_DISTORT:
