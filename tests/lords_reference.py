@@ -306,6 +306,7 @@ class Bank(NamedTuple):
     on: bool = False
     very_low_any: bool = False  # no bank after a bank at Very Low (else: no dropping one)
     hex_forward: bool = False  # a bank's hex may climb (+1 point) or dive (-1 point)
+    each: bool = False  # lords.bank_run = each: every bank after a bank drops a level
 
     def cost(self, turn_cost_row) -> int:
         return max(1, 2 * int(turn_cost_row[1]))
@@ -319,7 +320,12 @@ def bank_of(options) -> Bank:
     """The :class:`Bank` of a kernel's options array (off without ``OPT_BANKING``)."""
     if options is None or options[S.OPT_BANKING] != 1:
         return NO_BANK
-    return Bank(True, options[S.OPT_BANK_VERY_LOW_ANY] == 1, options[S.OPT_BANK_HEX_FORWARD] == 1)
+    return Bank(
+        True,
+        options[S.OPT_BANK_VERY_LOW_ANY] == 1,
+        options[S.OPT_BANK_HEX_FORWARD] == 1,
+        options[S.OPT_BANK_EACH] == 1,
+    )
 
 
 # the last action of a search state: forward (or the start), a turn, a bank odd / even in its run
@@ -399,8 +405,8 @@ def _search(
                         return True
                     path.pop()
         if bank.on:
-            drop = 1 if last == _BANK_ODD else 0
             after_bank = last in (_BANK_ODD, _BANK_EVEN)
+            drop = 1 if last == _BANK_ODD or (bank.each and after_bank) else 0
             crash = alt == 1 and after_bank and (drop == 1 or bank.very_low_any)
             nlast = _BANK_EVEN if last == _BANK_ODD else _BANK_ODD
             for side, name in ((1, "BL"), (-1, "BR")):
@@ -817,8 +823,9 @@ def check_log(
             banks, drops = vals[10], vals[11]
             if not bank.on and (banks or drops):
                 out.append(Violation(turn, "bank", i, "banked without the rule"))
-            elif 2 * drops > banks:
+            elif drops > (max(banks - 1, 0) if bank.each else banks // 2):
                 # "for every two banks in sequence, the dragon's altitude drops by one level"
+                # (with the reading lords.bank_run = each: every bank after the first of a run)
                 out.append(Violation(turn, "bank", i, f"{drops} levels dropped by {banks} banks"))
             if (
                 find_move(

@@ -41,6 +41,7 @@ BANK = MT.banking_of(ADVANCED)
 NB = 8  # the budget of the small tables the sentence tests read
 SMALL = MT.move_tables(TB.turn_cost, max_budget=NB, mrs=[MR["A"], MR["D"], MR["G"]], bank=BANK)
 PLAIN = MT.move_tables(TB.turn_cost, max_budget=NB, mrs=[MR["D"]])
+ADV_OPTIONS = prepare("Reaper", "Skyblazer", rules=ADVANCED)["options"]
 E_ = 0  # facing E
 
 
@@ -175,11 +176,11 @@ def test_tables_without_banking_are_unchanged():
     assert not mv.ll.any() and not mv.lm.any() and not mv.nb.any() and not mv.bank.any()
 
 
-def _direct(cost, bank, nbud):
+def _direct(cost, bank, nbud, each=False):
     """Every (budget, dq, dr, facing change, levels dropped) a move reaches, with its most
     hexes that may climb or dive (capped at 4), by a breadth-first walk over the rulebook's
     actions: forward, a turn (never two in a row), a bank (not a turn; a second in sequence
-    drops a level)."""
+    drops a level; with ``each`` every bank after a bank does)."""
     dqs, drs = (1, 1, 0, -1, -1, 0), (0, -1, -1, 0, 1, 1)
     best = {}
     seen = set()
@@ -199,7 +200,7 @@ def _direct(cost, bank, nbud):
                 if s + cost[c] <= nbud:
                     todo.append((s + cost[c], q, r, (f + t) % 6, 1, dl, h))
         if s + bank <= nbud:
-            drop = 1 if last == 2 else 0
+            drop = 1 if last == 2 or (each and last == 3) else 0
             if dl + drop <= 4:
                 for side in (1, 5):
                     d = (f + side) % 6
@@ -221,6 +222,30 @@ def test_banking_end_states_equal_a_direct_search(mr):
                 SMALL.h[e]
             )
     assert got == want
+
+
+@pytest.mark.parametrize("mr", ["A", "G"])
+def test_banking_end_states_under_the_each_reading(mr):
+    """``lords.bank_run = each`` ("If the dragon immediately banks again, it will lose 1
+    altitude step", p.16, read of every bank): the tables hold exactly the end states and
+    drops of a direct search where every bank after a bank drops; three banks in a row drop
+    two levels (one under the default 'pairs')."""
+    m = MR[mr]
+    each = MT.banking_of(lords_rules({**ADVANCED.overrides, "bank_run": "each"}))
+    assert each.each and not BANK.each
+    mv = MT.move_tables(TB.turn_cost, max_budget=NB, mrs=[m], bank=each)
+    want = _direct([int(c) for c in TB.turn_cost[m]], int(each.cost[m]), NB, each=True)
+    got = {}
+    for b in range(NB + 1):
+        for e in range(int(mv.off[m, b]), int(mv.off[m, b + 1])):
+            got[(b, int(mv.dq[e]), int(mv.dr[e]), int(mv.f[e]), int(mv.ll[e]))] = int(mv.h[e])
+    assert got == want
+    assert path_banks(("BL", "BR", "BL")) == (3, 1)
+    assert path_banks(("BL", "BR", "BL"), each=True) == (3, 2)
+    cost = TB.turn_cost[MR["G"]]
+    start, end = (10, 10, E_, 4), (12, 9, E_, 2)  # BL BR BL at MR G: 12 points
+    assert ref.find_move(start, end, 12, cost, bank=ref.Bank(True, each=True), drops=2)
+    assert ref.find_move(start, end, 12, cost, bank=_bank(), drops=2) is None
 
 
 # ---- games ---------------------------------------------------------------------------------------
@@ -256,6 +281,31 @@ def test_every_bot_banks_legally():
     assert drops["random"] > 0
     assert all(drops[p] == 0 for p in POLICIES if p not in ("random", "search")), drops
     assert banks["hunter"] > 0, banks
+
+
+def test_the_random_bot_banks_legally_under_the_each_reading():
+    """Under ``lords.bank_run = each`` the random bot's bank runs drop a level at every bank
+    after the first, and the checker, told the reading, finds every game legal; told the
+    default it refuses them."""
+    rules = lords_rules({**ADVANCED.overrides, "bank_run": "each"})
+    found = 0
+    for a, b in PAIRS:
+        prep = prepare(a, b, policies=("random", "random"), rules=rules)
+        assert prep["options"][S.OPT_BANK_EACH] == 1
+        for game in range(3):
+            cnt, log = E.logged_game(game, 7, *prep["args"], 20000)
+            sheets = [prep["a"], prep["b"]]
+            v = ref.check_log(log, 2, prep["args"][0], prep["tables"], options=prep["options"])
+            v += ref.check_events(log, sheets, prep["tables"], cnt, rules=rules)
+            assert v == [], v[:3]
+            for r in log:
+                if int(r[S.L_KIND]) == S.K_MOVE and int(r[S.L_A + 11]) > int(r[S.L_A + 10]) // 2:
+                    found += 1  # more drops than the pairs reading allows
+                    pairs = ref.check_log(
+                        log, 2, prep["args"][0], prep["tables"], options=ADV_OPTIONS
+                    )
+                    assert any(x.kind in ("bank", "move") for x in pairs)
+    assert found > 0
 
 
 def test_the_checker_refuses_a_tampered_bank():

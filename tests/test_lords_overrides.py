@@ -164,6 +164,7 @@ KERNEL_CASES = {
     # banking (p.16) under advanced: the random bot banks in runs, near Very Low too
     "bank_very_low": ("any", _ground_riders),
     "bank_hex": ("forward", _ground_riders),
+    "bank_run": ("each", _ground_riders),
     # the Wizard's Spellbook rows the rulebook's text cut off (p.25): a shorter medium range
     **{
         f"spells.{name}": (_shorter_medium(name), _wizards)

@@ -455,12 +455,13 @@ def _bidx(s, la, ll, hb, f, x, y, g):
 
 
 @njit(cache=True, nogil=True)
-def _bank_dp(cost, bank, nbud, fwd, carry):
+def _bank_dp(cost, bank, nbud, fwd, carry, each):
     """:func:`_move_dp` with banks: over (points spent, last action ``LA_*``, levels dropped
     (cap ``MAX_DROP``), hexes that may climb or dive (cap 4), facing, hex). A bank (``bank``
     points) moves to the forward-left or forward-right hex keeping the facing and may follow
     anything (it is not a turn: "bank, move forward or turn, and then bank again"); one after
-    an odd bank of its run drops a level. With ``fwd`` a bank's hex counts towards the hexes
+    an odd bank of its run drops a level (with ``each``, the reading ``lords.bank_run = each``:
+    every bank after the first of its run does). With ``fwd`` a bank's hex counts towards the hexes
     that may climb or dive (reading ``lords.bank_hex = forward``). From the start states of
     ``carry`` (:func:`_seeds`)."""
     rad = nbud + 1
@@ -510,7 +511,7 @@ def _bank_dp(cost, bank, nbud, fwd, carry):
                                                 par[j] = i
                                 if s + bank <= nbud:
                                     la2 = 3 if la == 2 else 2
-                                    ll2 = ll + 1 if la == 2 else ll
+                                    ll2 = ll + 1 if (la == 2 or (each and la == 3)) else ll
                                     if ll2 > MAX_DROP:
                                         continue
                                     hb2 = hb + 1 if (fwd and hb < 4) else hb
@@ -530,7 +531,7 @@ def _bank_dp(cost, bank, nbud, fwd, carry):
 
 
 @njit(cache=True, nogil=True)
-def _bank_extract(val, par, nbud, vl_any, carry, free_first):
+def _bank_extract(val, par, nbud, vl_any, carry, free_first, each):
     """:func:`_extract` for :func:`_bank_dp`: one entry per end state and levels dropped
     ``L`` (the most hexes that may climb or dive, then with ``free_first`` one that does not end
     with a turn, then the most compact), with ``ll``, ``lm`` and ``nb`` (:class:`MoveTables`)
@@ -626,7 +627,9 @@ def _bank_extract(val, par, nbud, vl_any, carry, free_first):
                                 run = 0
                             i = par[i]
                         nbs[e] = nbk
-                        lms[e] = ll + (1 if (vl_any and long_run) else 0)
+                        # with lords.bank_run = each every bank after a bank drops, so the
+                        # Very Low reading 'any' forbids no bank the drops do not count
+                        lms[e] = ll + (1 if (vl_any and long_run and not each) else 0)
                         _put_boxes(e, x - rad, y - rad, pq, pr, npth, rq, rr, box)
                         p = par[bi]
                         tl[e] = _turned(
@@ -941,6 +944,7 @@ class Banking(NamedTuple):
     cost: np.ndarray  # int64 [n_mr]
     very_low_any: bool = False  # lords.bank_very_low = any
     hex_forward: bool = False  # lords.bank_hex = forward
+    each: bool = False  # lords.bank_run = each: every bank after a bank drops a level
 
 
 class Turning(NamedTuple):
@@ -1159,9 +1163,16 @@ def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) ->
             p = (*p[:8], z, z, z, *p[8:])
         else:
             val, par = _bank_dp(
-                turn_cost_row, int(bank.cost[mr]), max_budget, bool(bank.hex_forward), carry
+                turn_cost_row,
+                int(bank.cost[mr]),
+                max_budget,
+                bool(bank.hex_forward),
+                carry,
+                bool(bank.each),
             )
-            p = _bank_extract(val, par, max_budget, bool(bank.very_low_any), carry, free)
+            p = _bank_extract(
+                val, par, max_budget, bool(bank.very_low_any), carry, free, bool(bank.each)
+            )
         del val, par
         if turning is None:
             z = np.zeros(p[3].shape[0], np.int8)  # no turn carries without the rule
@@ -1252,6 +1263,8 @@ def _key(
     key = row.tobytes() + bytes([max_budget])
     if bank is not None:
         key += b"bank" + bytes([int(bank.cost[mr]), bank.very_low_any, bank.hex_forward])
+        if bank.each:
+            key += b"each"
     if turning is not None:
         key += b"turn" + bytes([carry + 3, turning.reset_180])
     return key
@@ -1272,6 +1285,7 @@ def banking_of(rules) -> Banking | None:
         cost,
         rules.get("lords.bank_very_low") == "any",
         rules.get("lords.bank_hex") == "forward",
+        rules.get("lords.bank_run") == "each",
     )
 
 

@@ -295,25 +295,33 @@ def path_end(path: Sequence[str]) -> tuple[int, int, int, int]:
     return q, r, f, alt
 
 
-def path_banks(path: Sequence[str]) -> tuple[int, int]:
+def path_banks(path: Sequence[str], each: bool = False) -> tuple[int, int]:
     """A path's banks and the levels they drop: "for every two banks in sequence, the
     dragon's altitude drops by one level. However, a dragon may bank, move forward or turn,
-    and then bank again with no altitude change" (p.16).
+    and then bank again with no altitude change" (p.16); with ``each`` (the reading
+    ``lords.bank_run = each``) every bank after the first of a run drops a level.
 
     >>> path_banks(("BL", "BR", "BL", "F", "BL", "L1", "BR"))
     (5, 1)
     >>> path_banks(("BL", "BL", "BR", "BR"))
     (4, 2)
+    >>> path_banks(("BL", "BL", "BR", "BR"), each=True)
+    (4, 3)
     """
     banks = drops = run = 0
     for a in path:
         if a in ("BL", "BR"):
             banks += 1
             run += 1
-            drops += 1 if run % 2 == 0 else 0
+            drops += 1 if _drops(run, each) else 0
         else:
             run = 0
     return banks, drops
+
+
+def _drops(run: int, each: bool) -> bool:
+    """Does the ``run``-th bank in a row drop a level (p.16; reading ``lords.bank_run``)?"""
+    return run >= 2 if each else run % 2 == 0
 
 
 _SIXTHS = {"L1": 1, "L2": 2, "R1": -1, "R2": -2, "T3": 3}
@@ -663,10 +671,11 @@ def dice_array(sc: Script) -> np.ndarray:
     return a
 
 
-def decisions_array(sc: Script, turning=None) -> np.ndarray:
+def decisions_array(sc: Script, turning=None, each: bool = False) -> np.ndarray:
     """The decisions as the dispatchers read them (``SD_*`` / ``SR_*``); ``turning``
     (:class:`~dragonsim.lords.movetables.Turning`, None without turning between move phases,
-    p.16): each path's own turn left in its last hex goes to the kernel."""
+    p.16): each path's own turn left in its last hex goes to the kernel; ``each``: the
+    reading ``lords.bank_run = each`` (the levels a path's banks drop)."""
     nd = len(sc.names)
     a = np.zeros(S.SD_ROWS + sc.turns * nd * S.N_SR, dtype=np.int64)
     a[S.SD_DRAGONS] = nd
@@ -679,7 +688,7 @@ def decisions_array(sc: Script, turning=None) -> np.ndarray:
             a[k + S.SR_DROP] = -1
             if m.path is not None:
                 vals = (S.SR_PATH, *path_end(m.path))
-                a[k + S.SR_DROP] = path_banks(m.path)[1]
+                a[k + S.SR_DROP] = path_banks(m.path, each)[1]
                 if turning is not None:
                     mode, left = path_turn_left(m.path)
                     a[k + S.SR_TURN_MODE] = mode
@@ -767,7 +776,8 @@ def play_script(
     opt = opt.copy()
     rm = sc.range_modifier if range_modifier is None else bool(range_modifier)
     opt[S.OPT_RANGE_MOD] = int(rm)
-    fd, sd = dice_array(sc), decisions_array(sc, MT.turning_of(rs))
+    bk = MT.banking_of(rs)
+    fd, sd = dice_array(sc), decisions_array(sc, MT.turning_of(rs), bk is not None and bk.each)
     work = E.new_work()._replace(gst=fd.view(np.uint64), pst=sd.view(np.uint64))
     from .replay import MAX_EVENTS, events
 
@@ -1209,11 +1219,12 @@ def _walk_paths(sc: Script, log: np.ndarray, tb, bank=None) -> tuple[list[tuple]
                 bad = ""
                 if act in ("BL", "BR"):
                     run += 1
-                    if run >= 2 and alt == 1 and (run % 2 == 0 or bank.very_low_any):
+                    drop = _drops(run, bank.each)
+                    if run >= 2 and alt == 1 and (drop or bank.very_low_any):
                         bad = "banks twice in a row at Very Low (p.16: it would crash)"
                     d = (f + (1 if act == "BL" else -1)) % 6
                     q, r = q + int(DQ[d]), r + int(DR[d])
-                    alt -= 1 if run % 2 == 0 else 0
+                    alt -= 1 if drop else 0
                 else:
                     run = 0
                     q, r = q + int(DQ[f]), r + int(DR[f])

@@ -152,6 +152,7 @@ OPT_DULL_TO_BLUNT = _SLOT["dull_to_blunt"]  # lords.dull_floor = Blunt (Dull may
 OPT_BANKING = _SLOT["banking"]  # a dragon may bank (the move tables then hold banking moves)
 OPT_BANK_VERY_LOW_ANY = _SLOT["bank_very_low_any"]  # lords.bank_very_low = any
 OPT_BANK_HEX_FORWARD = _SLOT["bank_hex_forward"]  # lords.bank_hex = forward
+OPT_BANK_EACH = _SLOT["bank_each"]  # lords.bank_run = each (the move tables hold it)
 # turning between move phases (p.16): the move tables hold the carried turns (their rows by
 # F_TURNED); the kernel reads only the close-combat reading
 OPT_TURN_BETWEEN = _SLOT["turn_between"]  # a turn carries into the next move phase

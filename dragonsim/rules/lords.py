@@ -218,6 +218,24 @@ def _rules() -> list[Rule]:
             reading_of="lords.advanced.banking",
         ),
         R(
+            "lords.bank_run",
+            "pairs",
+            _A,
+            "'A dragon may bank several times in a row, but for every two banks in sequence, "
+            "the dragon's altitude drops by one level' (p.16), and the summary below it: 'If "
+            "the dragon immediately banks again, it will lose 1 altitude step'. Is the third "
+            "bank of a run the start of a new pair? 'pairs' (default): yes, the banks of a run "
+            "count in twos, so the second, fourth, ... drop a level (three banks drop one, four "
+            "drop two), 'for every two' read as counting; 'each': every bank that immediately "
+            "follows a bank drops a level (three banks drop two), the summary's sentence read "
+            "of every bank. A bank that drops is the one 'lords.bank_very_low = dropping' "
+            "forbids at Very Low.",
+            "banking (advanced)",
+            choices=("pairs", "each"),
+            slot=("bank_each", 34),
+            reading_of="lords.advanced.banking",
+        ),
+        R(
             "lords.bank_hex",
             "level",
             _A,
