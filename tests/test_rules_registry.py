@@ -224,3 +224,19 @@ def test_spells_are_cast_under_advanced(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["manifest"]["options"]["wizard"] is True
     assert sum(d["play"]["spells_cast"].values()) > 0
+
+
+def test_sensitivity_of_a_reading_is_one_command(capsys):
+    """``sensitivity A B --rule READING`` plays the reading's other values on common games:
+    ``--rule lords.hit_limit_order`` alone compares high-first (in force) with low-first; a
+    rule that is neither a switch nor a reading still needs ``--values``, in one line."""
+    argv = ["sensitivity", "Slash", "Reaper", "-n", "200", "--json", "--rules"]
+    rc = main([*argv, "advanced+optional", "--rule", "lords.hit_limit_order"])
+    assert rc == 0
+    d = json.loads(capsys.readouterr().out)
+    assert [json.loads(r["value"]) for r in d["rows"]] == ["low-first"]
+    assert main([*argv, "advanced", "--rule", "optional.tactics"]) == 0
+    assert [json.loads(r["value"]) for r in json.loads(capsys.readouterr().out)["rows"]] == [True]
+    assert main(["sensitivity", "Slash", "Reaper", "-n", "10", "--rule", "altitude_mod"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--values is needed for lords.altitude_mod" in err[0]

@@ -199,7 +199,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         required=True,
         help="rule key, e.g. altitude_mod or damage_allocation.7 (see `rules`)",
     )
-    p.add_argument("--values", required=True, help="JSON values separated by ';'")
+    p.add_argument(
+        "--values",
+        default=None,
+        help="JSON values separated by ';' (default for a switch or a reading, e.g. "
+        "lords.hit_limit_order: every value but the one in force)",
+    )
     p.add_argument("-n", type=count, default=None, help="games per value (default 20,000)")
     _add_precision(p, 20_000, "every value's win rate of A")
     p.add_argument("--seed", type=seed_int, default=1)
@@ -412,11 +417,32 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return interrupted_code(res, "pairs")
 
 
+def _other_values(args: argparse.Namespace) -> list:
+    """Every value of a switch (true / false) or a reading (its choices) but the one in force:
+    what ``sensitivity`` plays when ``--values`` is left out."""
+    from ..errors import UserError
+
+    rs = rules_from(args, "lords")
+    key = args.rule if args.rule.startswith("lords.") else f"lords.{args.rule}"
+    rule = rs.rule(key)
+    if isinstance(rule.value, bool):
+        return [not rs.get(key)]
+    if isinstance(rule.value, str) and rule.choices:
+        return [c for c in rule.choices if c != rs.get(key)]
+    raise UserError(
+        f"--values is needed for {key} (only a switch or a reading has its values listed); "
+        "give JSON values separated by ';', e.g. '[0,0,1,1,2];[0,1,1,2,2]'"
+    )
+
+
 def cmd_sensitivity(args: argparse.Namespace) -> int:
     from ..errors import UserError
     from ..lords.study import _parse_value, sensitivity
 
-    values = [_parse_value(v.strip()) for v in args.values.split(";") if v.strip()]
+    if args.values is None:
+        values = _other_values(args)
+    else:
+        values = [_parse_value(v.strip()) for v in args.values.split(";") if v.strip()]
     if not values:
         raise UserError(
             f"--values needs at least one value (JSON separated by ';', e.g. "
