@@ -133,6 +133,22 @@ def test_every_command_names_the_same_rules_in_its_manifest():
     assert d["range_mod"] is True and b.manifest["options"]["range_mod"] is True
 
 
+def test_the_analyses_name_the_rules_in_their_manifests(tmp_path):
+    """prices, best, skill and the baseline record the rules they played, by slot, as the
+    duel does."""
+    from dragonsim.lords import baseline, best, prices
+
+    rules = {**PRESETS["advanced"], "lords.crash_stuck": "every-crash"}
+    want = rule_switches(lords_rules(rules))
+    assert want["crash_stuck_every"] is True
+    p = prices(budget=12, n=1, designs=20, rules=rules, progress=False)
+    assert _rule_part(p.manifest["options"]) == want
+    r = best(budget=12, n0=1, rounds=1, rules=rules, progress=False)
+    assert _rule_part(r.manifest["options"]) == want
+    stored = baseline.write(tmp_path / "b.json", n=10, rules=rules)
+    assert _rule_part(stored["manifest"]["options"]) == want
+
+
 @pytest.fixture(scope="module")
 def riders_all():
     """Four dragons with a Lancer, a Wizard, a Crossbow Shooter and MR A, random bots and

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..stats import Rate, holm, two_proportion_pvalue
+from .sheets import rule_switches
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "results" / "baseline.json"
 
@@ -98,6 +99,7 @@ def write(
         "manifest": manifest(
             rules_hash=rs.hash,
             rules_overrides=rs.overrides,
+            options=rule_switches(rs),
             seed=seed,
             n=n,
             policies=_policy_versions(POLICIES),

@@ -96,6 +96,7 @@ from .designs import (
     pair_setup,
     play_pairs,
 )
+from .sheets import rule_switches
 
 __all__ = ["prices", "PricesResult", "fit_strengths", "fair_prices", "ALPHA"]
 
@@ -702,6 +703,7 @@ def prices(
             command="prices",
             rules_hash=rs.hash,
             rules_overrides=rs.overrides,
+            options=rule_switches(rs),
             seed=seed,
             budget=budget,
             band=[lo, hi],

@@ -49,6 +49,7 @@ import numpy as np
 from .. import defaults
 from ..errors import UserError, check_int, check_seed
 from .designs import field_text, legal_designs, pair_setup, play_pairs
+from .sheets import rule_switches
 
 __all__ = ["best", "BestResult", "hoeffding_radius"]
 
@@ -446,6 +447,7 @@ def best(
             command="best",
             rules_hash=rs.hash,
             rules_overrides=rs.overrides,
+            options=rule_switches(rs),
             seed=seed,
             budget=budget,
             n0=n0,

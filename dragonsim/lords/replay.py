@@ -37,6 +37,7 @@ from ..errors import UserError, check_int, check_seed
 from ..rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS, SPELLS, TACTICS
 from . import state as S
 from .hexes import DIRECTION_NAMES
+from .sheets import rule_switches
 from .tables import S_BOARD_DEPTH, S_BOARD_WIDTH
 
 #: the phase each event kind belongs to (the basic sequence of play, p.7; the advanced
@@ -755,6 +756,7 @@ def _replayed(names, pols, teams, args, rs, seed, game, turn_limit) -> Replay:
             command="replay",
             rules_hash=rs.hash,
             rules_overrides=rs.overrides,
+            options=rule_switches(rs),
             seed=seed,
             game=game,
             **extra,

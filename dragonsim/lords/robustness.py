@@ -363,6 +363,7 @@ def robustness(
             command="robustness",
             rules_hash=results[0].manifest.get("rules_hash"),
             rules_overrides=results[0].manifest.get("rules_overrides"),
+            options=results[0].manifest.get("options"),
             seed=seed,
             n_per_pair=n,
             bots=labels,

@@ -137,6 +137,7 @@ from ..rules.lords import ALTITUDES, TACTICS
 from . import state as S
 from .hexes import DIRECTION_NAMES, DQ, DR, from_offset, on_board
 from .replay import SIDES, Replay, turn_words
+from .sheets import rule_switches
 
 #: the scripts shipped with the package, by name (``--script example``)
 SCRIPTS_DIR = Path(__file__).with_name("scripts")
@@ -818,6 +819,7 @@ def play_script(
         range_modifier=rm,
         rules_hash=rs.hash,
         rules_overrides=rs.overrides,
+        options=rule_switches(rs),
         teams=list(teams),
     )
     return Replay(

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UserError, parse_count
+from .sheets import rule_switches
 
 __all__ = ["skill", "SkillResult", "DEFAULT_BOTS", "STUDIES"]
 
@@ -603,6 +604,7 @@ def skill(
         best_games=best_games,
         rules_hash=rs.hash,
         rules_overrides=rs.overrides,
+        options=rule_switches(rs),
         seconds={k: round(v, 1) for k, v in out.seconds.items()},
     )
     return out
