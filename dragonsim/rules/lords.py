@@ -721,7 +721,9 @@ def _rules() -> list[Rule]:
             "speed within the dragon's minimum and maximum (p.7). 'max-and-7' (default): no "
             "higher than 7 nor than the dragon's maximum speed now (the book names no exception "
             "to the maximum, which damage can lower); '7': no higher than 7 whatever its "
-            "maximum.",
+            "maximum. With the printed speeds a maximum never falls below 7 (Tiny wings 11, "
+            "less 2 for each seriously damaged wing, p.12), so the two differ only under an "
+            "overridden lords.max_speed_by_wings.",
             "the ground (advanced rules)",
             choices=("max-and-7", "7"),
             slot=("takeoff_over_max", 37),
