@@ -146,26 +146,35 @@ def figure(names, cost, share, corr, args) -> None:
         )
         # each name on the right of its dot, or on the left when that would cover another
         # name, dot or arrow (a name is about 0.11 design points a letter wide at this size)
+        # (when both sides are taken, the name moves up or down a little, right or left)
         wide, high = 0.11 * len(d) + 0.1, 0.035
-        left = False
-        for side in (False, True):
-            x0 = xs[k] - 0.1 - wide if side else xs[k] + 0.1
-            box = (x0, x0 + wide, a[k] - high / 2, a[k] + high / 2)
-            hit = any(
-                box[0] < p[1] and p[0] < box[1] and box[2] < p[3] and p[2] < box[3] for p in placed
-            ) or any(  # another dragon's dots or the arrow between them
-                box[0] < xs[m] < box[1] and box[2] < max(a[m], b[m]) and min(a[m], b[m]) < box[3]
-                for m in range(len(names))
-                if m != k
-            )
-            if not hit:
-                left = side
-                break
+        left, dy = False, 0.0
+        for up in (0.0, 0.035, -0.035, 0.07, -0.07):
+            for side in (False, True):
+                x0 = xs[k] - 0.1 - wide if side else xs[k] + 0.1
+                y = a[k] + up
+                box = (x0, x0 + wide, y - high / 2, y + high / 2)
+                hit = any(
+                    box[0] < p[1] and p[0] < box[1] and box[2] < p[3] and p[2] < box[3]
+                    for p in placed
+                ) or any(  # another dragon's dots or the arrow between them
+                    box[0] < xs[m] < box[1]
+                    and box[2] < max(a[m], b[m])
+                    and min(a[m], b[m]) < box[3]
+                    for m in range(len(names))
+                    if m != k
+                )
+                if not hit:
+                    left, dy = side, up
+                    break
+            else:
+                continue
+            break
         x0 = xs[k] - 0.1 - wide if left else xs[k] + 0.1
-        placed.append((x0, x0 + wide, a[k] - high / 2, a[k] + high / 2))
+        placed.append((x0, x0 + wide, a[k] + dy - high / 2, a[k] + dy + high / 2))
         ax.annotate(
             d,
-            (xs[k], a[k]),
+            (xs[k], a[k] + dy),
             xytext=(-5 if left else 5, 0),
             textcoords="offset points",
             fontsize=8,
