@@ -249,6 +249,36 @@ def test_a_zeroed_tail_or_wing_crashes_and_takes_no_more():
     assert M.hit_part(ds, 0, S.PART_TAIL, opt) == S.PART_TAIL  # not zeroed: its own part
 
 
+def test_every_crash_keeps_the_dragon_in_its_hex_under_its_reading():
+    """``lords.crash_stuck = every-crash`` reads "If the dragon survives the fall, it may turn
+    in that hex but it may not move from it" (p.17) as said of all three ways to crash: after
+    any crash the dragon rolls no ground move and never takes off, and the checker, told the
+    reading, finds the games legal; by default a dragon that crashed at speed or at Very Low
+    walks and takes off again. (The brawler engages, and crashes, often.)"""
+    every = lords_rules({**ADVANCED.overrides, "crash_stuck": "every-crash"})
+    moved_after = {ADVANCED.hash: 0, every.hash: 0}
+    crashes = 0
+    for rules in (ADVANCED, every):
+        for a, b in PAIRS:
+            prep = prepare(a, b, policies=("brawler", "random"), rules=rules)
+            for game in range(6):
+                cnt, log = E.logged_game(game, 5, *prep["args"], 5000)
+                if rules is every:
+                    assert _violations(log, cnt, prep, every) == []
+                fell: set[int] = set()
+                for r in log:
+                    i = int(r[S.L_I])
+                    if r[S.L_KIND] == S.K_CRASH and r[S.L_A] != S.CR_ZEROED:
+                        fell.add(i)
+                        crashes += rules is every
+                    elif r[S.L_KIND] == S.K_MOVE and i in fell:
+                        ground_walk = r[S.L_A + 6] == S.MK_GROUND and r[S.L_A + 7] > 0
+                        if ground_walk or r[S.L_A + 6] != S.MK_GROUND:
+                            moved_after[rules.hash] += 1
+    assert crashes > 0
+    assert moved_after[every.hash] == 0 and moved_after[ADVANCED.hash] > 0
+
+
 def test_take_off_speeds_and_the_leap():
     """ "A dragon taking off must record a speed of at least 1 point more than the dragon's
     minimum speed and no higher than 7 ... move a number of hexes in a straight line equal to

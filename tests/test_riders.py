@@ -238,6 +238,30 @@ def test_the_readings_play_legally_in_a_free_for_all():
         assert v == [], v[:3]
 
 
+def test_no_rider_check_on_a_riders_hit_under_its_reading():
+    """``lords.rider_check_rider_hits``: "Whenever a dragon's body is hit in breath or close
+    combat, roll 2d6" (p.18). By default a rider's attack, "handled like a dragon's breath
+    weapon attack", rolls it too; under ``breath-and-close-combat`` no rider attack rolls it
+    while breath still does, and the checker, told the reading, holds the games legal."""
+    names = ["Ozonic", "Fiercival", "Blowderby", "Tankerous"]
+    other = {**dict(ADVANCED.overrides), "lords.rider_check_rider_hits": "breath-and-close-combat"}
+    default = battle(names, n=300, seed=2, progress=False, rules="advanced").counters
+    reading = battle(names, n=300, seed=2, progress=False, rules=other).counters
+    assert default[S.C_RIDER_CHECKS + S.RK_RIDER] > 0
+    assert reading[S.C_RIDER_CHECKS + S.RK_RIDER] == 0
+    assert reading[S.C_RIDER_CHECKS + S.RK_BREATH] > 0
+    sheets, _, _, rs, args = battle_setup(names, rules=other)
+    refused = 0
+    for game in range(3):
+        cnt, log = E.logged_game(game, 8, *args, 20000)
+        assert ref.check_events(log, sheets, args[3], cnt, rules=rs) == []
+        # a checker told the default finds a check missing where a rider hit a body
+        told_default = ref.check_events(log, sheets, args[3], cnt, rules=ADVANCED)
+        assert {v.kind for v in told_default} <= {"rider check"}
+        refused += bool(told_default)
+    assert refused > 0
+
+
 # ---- scripts, the command line ------------------------------------------------------------------
 def _script(rider_target: str | None, dice, reaper_col: int = 20):
     move = {"speed": 6, "path": "6F"}
