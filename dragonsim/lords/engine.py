@@ -412,7 +412,8 @@ class Work(NamedTuple):
     sst: np.ndarray  # uint64[1]: the setup stream (placement)
     ds: np.ndarray  # int64 [MAXD, NF]: the dragon state rows
     order: np.ndarray  # int64 [MAXD]: this turn's initiative order
-    key: np.ndarray  # int64 [MAXD]: the initiative rolls being sorted
+    key: np.ndarray  # int64 [2 * MAXD]: the initiative rolls being sorted, then each dragon's
+    # initiative modifiers (for a roll-off under the reading lords.initiative_tie = modified)
     scratch: np.ndarray  # int64 [10 * MAXD]: the planners' per-decision records
     lp: np.ndarray  # float64 [LP_CELLS]: the tactics game's matrix and tableau (bots.tactics)
 
@@ -427,7 +428,7 @@ def new_work() -> Work:
         np.zeros(1, np.uint64),
         np.zeros((MAXD, NF), np.int64),
         np.zeros(MAXD, np.int64),
-        np.zeros(MAXD, np.int64),
+        np.zeros(2 * MAXD, np.int64),
         np.zeros(10 * MAXD, np.int64),
         np.zeros(_tactics.LP_CELLS, np.float64),
     )
@@ -759,7 +760,7 @@ def initiative(ds, nd, opt, tb, w, cnt):
     is the order and ``F_INIT`` each dragon's place in it."""
     order = w.order
     key = w.key
-    mods = w.scratch[9 * MAXD :]  # each dragon's modifiers, for a modified roll-off
+    mods = w.key[MAXD:]  # each dragon's modifiers, for a modified roll-off
     na = np.int64(0)  # int64, not a literal (see play_game)
     for i in range(nd):
         ds[i, F_MOVED] = 0
