@@ -206,8 +206,9 @@ def add_rules_option(p: argparse.ArgumentParser) -> None:
         "--rules",
         metavar="basic|advanced|advanced+optional|FILE",
         default=None,
-        help="a preset (basic: the basic game; advanced: the advanced rules implemented so far; "
-        "advanced+optional: those and the optional rules implemented so far) "
+        help="a preset (basic: the basic game; advanced: every advanced rule the rulebook does "
+        "not label optional, the Wizard's spells among them; advanced+optional: those and every "
+        "rule it labels optional; `python -m dragonsim rules presets` prints the table) "
         'or a TOML rules file: an optional preset = "advanced", then [lords], [dice] and '
         "[krynn] tables of overrides, each command reads its own game's "
         "(`python -m dragonsim rules` lists every key and switch)",

@@ -88,8 +88,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "duel",
         help="play many Dragon Lords games between two dragons",
-        description="Play complete basic-rules Dragon Lords games (setup, initiative, speed, "
-        "movement, engagement, breath and close combat, serious damage) between two dragons "
+        description="Play complete Dragon Lords games (setup, initiative, speed, movement, "
+        "engagement, breath and close combat, serious damage; with --rules advanced or "
+        "advanced+optional the riders, spells, the ground and the rest) between two dragons "
         "and report who wins, with Wilson 95% intervals (with --precision: until a confidence "
         "sequence is that narrow), the first mover's advantage and the game length. Each "
         "dragon is a ready-made name or "

@@ -750,7 +750,8 @@ def duel(
     checkpoint=None,
     spells: str = "bot",
 ) -> DuelResult:
-    """Play ``n`` complete basic-rules games of dragon ``a`` against dragon ``b``.
+    """Play ``n`` complete games of dragon ``a`` against dragon ``b`` (the basic rules, or
+    ``rules=``: a preset, a rules file's RuleSet or overrides).
 
     Parameters
     ----------
