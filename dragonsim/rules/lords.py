@@ -565,8 +565,9 @@ def _rules() -> list[Rule]:
             bounds=(0, 20),
         ),
         # ---------------------------------------------------------------- advanced rules
-        # one switch per advanced rule (false: the basic game); the presets (PRESETS below)
-        # turn them on together
+        # one switch per rule of the advanced rules' pages (pp. 15-18; false: the basic game);
+        # the key names the section, the ``label`` says whether the book calls the rule
+        # optional, and the presets (PRESETS below) are built from the labels
         R(
             "lords.advanced.initiative",
             False,
@@ -837,8 +838,8 @@ def _rules() -> list[Rule]:
             reading_of="lords.advanced.rider_deaths",
         ),
         # ---------------------------------------------------------------- optional rules
-        # one switch per optional rule (false: not played); the preset advanced+optional
-        # turns them on beside every advanced switch
+        # one switch per rule of the optional rules' pages (pp. 19-25; false: not played); the
+        # Wizard (pp. 18, 24-25) sits here by its pages but is not labeled optional
         R(
             "lords.optional.critical_hits",
             False,
