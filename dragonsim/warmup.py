@@ -62,7 +62,7 @@ def _lords() -> None:
     # a game with a look-ahead dragon compiles the game loop once more (the rollouts in it)
     duel("Reaper", "Skyblazer", n=1, policy="search", progress=False, threads=None)
     # the one-game kernel with the event log (replay)
-    from .lords.replay import replay
+    from .lords.views.replay import replay
 
     replay("Reaper", "Skyblazer", game=0)
 

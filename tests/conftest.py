@@ -11,7 +11,7 @@ settings.register_profile("dragonsim", deadline=None)
 settings.load_profile("dragonsim")
 
 # The move tables with banking or turning between move phases are kept on disk
-# (dragonsim.lords.movetables.cache_dir): the tests' own variants (small boards, readings) go
+# (dragonsim.lords.game.movetables.cache_dir): the tests' own variants (small boards, readings) go
 # to the checkout's ignored .pytest_cache, not to the user's cache, and the command-line and
 # notebook tests' processes (which inherit the environment) read them from there too.
 os.environ.setdefault(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dragonsim.lords import designs as D
-from dragonsim.lords import state as S
+from dragonsim.lords.analysis import designs as D
+from dragonsim.lords.game import state as S
 
 COSTS = {
     "body": [1, 2, 3, 4, 5],

@@ -583,7 +583,8 @@ def _api_cases():
     from dragonsim import dice, krynn
     from dragonsim.krynn import odds as kodds
     from dragonsim.lords import api as L
-    from dragonsim.lords import odds, study
+    from dragonsim.lords.analysis import study
+    from dragonsim.lords.game import odds
     from dragonsim.rules import dice_rules, krynn_rules, lords_rules
     from dragonsim.runner import run_blocks, set_threads
 

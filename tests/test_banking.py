@@ -25,13 +25,13 @@ import pytest
 
 from dragonsim.errors import UserError
 from dragonsim.lords import engine as E
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import movetables as MT
-from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
 from dragonsim.lords.bots import POLICIES
-from dragonsim.lords.script import path_banks, play_script
-from dragonsim.lords.tables import kernel_tables
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import movetables as MT
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.tables import kernel_tables
+from dragonsim.lords.views.script import path_banks, play_script
 from dragonsim.rules import lords_rules
 
 ADVANCED = lords_rules(preset="advanced")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from dragonsim.lords import baseline
+from dragonsim.lords.analysis import baseline
 
 
 def _c(wins, n):

@@ -131,7 +131,7 @@ def test_checkpoints_are_written_atomically(tmp_path, monkeypatch):
 def test_sensitivity_and_tournament_resume_to_the_same_answer(tmp_path):
     """Multi-run studies: interrupted after some runs, resumed from the checkpoint, the
     answer equals an uninterrupted study's (per-game outcomes are kept for the pairing)."""
-    from dragonsim.lords.study import sensitivity, tournament
+    from dragonsim.lords.analysis.study import sensitivity, tournament
 
     kw = dict(rule="altitude_mod", values=[[0, 0, 1, 1, 2], [0, 1, 1, 2, 2]], n=1500)
     ck = tmp_path / "s.ck"

@@ -57,7 +57,7 @@ def client():
 def test_tournament_on_the_cluster_is_the_local_one(client):
     """Three dragons, every pair from both seats: the win matrix, the Bradley-Terry ratings
     and the cycles equal the local round robin's exactly."""
-    from dragonsim.lords.study import tournament
+    from dragonsim.lords.analysis.study import tournament
 
     kw = dict(n=300, seed=3)
     local = tournament(TRIO, **kw)
@@ -72,8 +72,8 @@ def test_duel_and_sensitivity_on_the_cluster_are_the_local_ones(client):
     """A duel's counters (first-mover counts included), and a sensitivity study's paired rows
     (the per-game winners come back from the workers with the counters), equal the local
     ones."""
+    from dragonsim.lords.analysis.study import sensitivity
     from dragonsim.lords.api import duel
-    from dragonsim.lords.study import sensitivity
 
     local = duel("Lectronist", "Kelvinight", n=3000, seed=9, progress=False)
     remote = duel(
@@ -90,7 +90,7 @@ def test_duel_and_sensitivity_on_the_cluster_are_the_local_ones(client):
 def test_best_build_on_the_cluster_is_the_local_one(client):
     """A small real race (6 DP, two field dragons): every design's points and games, the
     eliminations and the survivors equal the local race's."""
-    from dragonsim.lords.race import best
+    from dragonsim.lords.analysis.race import best
 
     kw = dict(n0=4, rounds=3, seed=2, field_dragons=["Zippinchill", "Tankerous"])
     local = best(6, **kw)
@@ -199,7 +199,7 @@ def test_a_worker_killed_mid_run_changes_nothing(client, tmp_path):
     gives the block to the other worker (a pure, keyed task), and the round robin still equals
     the local one. The marker file proves the kill happened. (Last in this module: the nanny
     restarts the dead worker in the background.)"""
-    from dragonsim.lords.study import tournament
+    from dragonsim.lords.analysis.study import tournament
 
     kw = dict(n=512, seed=6)
     local = tournament(TRIO, **kw)

@@ -10,8 +10,8 @@ import dragonsim
 from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords import engine as E
-from dragonsim.lords import state as S
 from dragonsim.lords.api import duel, prepare
+from dragonsim.lords.game import state as S
 
 
 def test_duel_counts_add_up_and_carry_a_manifest():

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from dragonsim.lords.api import duel
-from dragonsim.lords.replay import replay
+from dragonsim.lords.views.replay import replay
 from dragonsim.stats import binomial_consistent
 
 

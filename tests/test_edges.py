@@ -29,12 +29,12 @@ import pytest
 
 from dragonsim.lords import bots as B
 from dragonsim.lords import engine as E
-from dragonsim.lords import hexes as hx
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import movetables as MT
-from dragonsim.lords import state as S
-from dragonsim.lords import tables as T
-from dragonsim.lords.tables import kernel_tables
+from dragonsim.lords.game import hexes as hx
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import movetables as MT
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game import tables as T
+from dragonsim.lords.game.tables import kernel_tables
 from dragonsim.rules import lords_rules
 
 TB = kernel_tables()
@@ -235,7 +235,7 @@ def test_bots_with_the_flag_choose_end_states_only_other_paths_reach(tmp_path):
     off none."""
     from dragonsim.lords.api import prepare
     from dragonsim.lords.bots import plan as BP
-    from dragonsim.lords.tables import (
+    from dragonsim.lords.game.tables import (
         S_ALTITUDE_LEVELS,
         S_BASE_TO_HIT,
         S_CC_SELF_DAMAGE_DICE,
@@ -362,7 +362,7 @@ def test_alternative_paths_are_the_same_without_the_compiler():
     code = (
         "import hashlib\n"
         "from dragonsim.lords import movetables as M\n"
-        "from dragonsim.lords.tables import kernel_tables\n"
+        "from dragonsim.lords.game.tables import kernel_tables\n"
         "from dragonsim.rules import lords_rules\n"
         "tb = kernel_tables(lords_rules())\n"
         "mv = M.move_tables(tb.turn_cost, max_budget=12, mrs=[8], edges=True)\n"

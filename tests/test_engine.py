@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dragonsim.lords import engine as E
-from dragonsim.lords import hexes as hx
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import movetables as MT
-from dragonsim.lords import state as S
 from dragonsim.lords.api import dragon_row
-from dragonsim.lords.sheets import sheet
-from dragonsim.lords.tables import kernel_tables
+from dragonsim.lords.game import hexes as hx
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import movetables as MT
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import sheet
+from dragonsim.lords.game.tables import kernel_tables
 
 TB = kernel_tables()
 MV = MT.move_tables(TB.turn_cost)

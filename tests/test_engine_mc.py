@@ -1,13 +1,13 @@
 """Monte Carlo frequencies of the atomic events inside the game kernel match the exact odds
-(:mod:`dragonsim.lords.odds`), with tolerances derived from the counts
+(:mod:`dragonsim.lords.game.odds`), with tolerances derived from the counts
 (:func:`dragonsim.stats.binomial_consistent`, alpha 1e-6 per check)."""
 
 import numpy as np
 
 from dragonsim.lords import engine as E
-from dragonsim.lords import odds
-from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
+from dragonsim.lords.game import odds
+from dragonsim.lords.game import state as S
 from dragonsim.rules.lords import DIRECTIONS, PARTS
 from dragonsim.stats import binomial_consistent
 

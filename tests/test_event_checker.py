@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from dragonsim.lords import engine as E
-from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
+from dragonsim.lords.game import state as S
 
 PAIRS = [("Reaper", "Skyblazer"), ("Tankerous", "Zippinchill"), ("Slash", "Ozonic")]
 BOTS = [("random", "random"), ("hunter", "brawler"), ("hunter@2", "sniper"), ("brawler", "brawler")]

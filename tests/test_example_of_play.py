@@ -1,4 +1,4 @@
-"""Scripted games (:mod:`dragonsim.lords.script`): the rulebook's Example of Play (pp. 36-37)
+"""Scripted games (:mod:`dragonsim.lords.views.script`): the rulebook's Example of Play (pp. 36-37)
 played end to end through the game loop with its moves given and its dice forced, every fact
 it prints checked from the event log; the printed conflict about the long-range modifier shown
 both ways; a broken script refused in one line naming the turn, the dragon and the roll; the
@@ -15,8 +15,10 @@ import pytest
 
 from dragonsim.cli import main
 from dragonsim.errors import UserError
-from dragonsim.lords import hexes as hx
-from dragonsim.lords.script import (
+from dragonsim.lords.game import hexes as hx
+from dragonsim.lords.game.sheets import sheet
+from dragonsim.lords.game.tables import kernel_tables
+from dragonsim.lords.views.script import (
     SCRIPTS_DIR,
     load_script,
     parse_path,
@@ -24,8 +26,6 @@ from dragonsim.lords.script import (
     path_end,
     play_script,
 )
-from dragonsim.lords.sheets import sheet
-from dragonsim.lords.tables import kernel_tables
 
 TB = kernel_tables()
 EXAMPLE = json.loads((SCRIPTS_DIR / "example_of_play.json").read_text())
@@ -381,7 +381,7 @@ def test_a_frame_draws_its_turn_over_the_whole_games_view():
     import matplotlib
 
     matplotlib.use("Agg")
-    from dragonsim.lords.picture import draw
+    from dragonsim.lords.views.picture import draw
 
     rep = play_script("example")
     views = {draw(rep, last_turn=t, frame=True).axes[0].get_xlim() for t in (1, 2)}

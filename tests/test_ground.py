@@ -23,11 +23,11 @@ import numpy as np
 import pytest
 
 from dragonsim.lords import engine as E
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import state as S
 from dragonsim.lords.api import duel, prepare
 from dragonsim.lords.bots import POLICIES
-from dragonsim.lords.tables import ALT_MOD_GROUND, S_BASE_TO_HIT, S_MAX_RANGE
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.tables import ALT_MOD_GROUND, S_BASE_TO_HIT, S_MAX_RANGE
 from dragonsim.rules import lords_rules
 
 GROUND = {
@@ -391,7 +391,7 @@ def test_a_script_that_takes_off_when_it_cannot_is_one_clear_line():
     """A dragon kept on the ground "may turn in that hex but it may not move from it" and
     cannot take off (pp. 17, 22): a script giving it a take-off speed is told so in one line
     (the speed error with no take-off speed allowed)."""
-    from dragonsim.lords import script as SC
+    from dragonsim.lords.views import script as SC
 
     move = {"speed": 6, "path": "6F"}
     sc = SC.load_script(

@@ -9,7 +9,7 @@ taking off "costs a number of movement points equal to its minimum speed plus 1"
 
 The Monte Carlo checks play duels under ``advanced`` with the four ground switches on
 (``lords.advanced.crash_very_low``, ``crash_slow``, ``crash_zeroed``, ``landing``) and compare
-the engine's counters with :mod:`dragonsim.lords.odds` at a two-sided level of 1e-6 per check,
+the engine's counters with :mod:`dragonsim.lords.game.odds` at a two-sided level of 1e-6 per check,
 tolerances from the counts and the exact variances.
 """
 
@@ -25,10 +25,11 @@ from scipy import stats as st
 
 from dragonsim.cli import main
 from dragonsim.errors import UserError
-from dragonsim.lords import api, odds
-from dragonsim.lords import state as S
-from dragonsim.lords.sheets import sheet
-from dragonsim.lords.tables import SIDE_REAR
+from dragonsim.lords import api
+from dragonsim.lords.game import odds
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import sheet
+from dragonsim.lords.game.tables import SIDE_REAR
 from dragonsim.rules import lords_rules
 from dragonsim.rules.lords import ALTITUDES, PART_CODES, PARTS
 from dragonsim.stats import binomial_consistent

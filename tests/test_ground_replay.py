@@ -17,10 +17,10 @@ import matplotlib
 import pytest
 
 from dragonsim.errors import UserError
-from dragonsim.lords.hexes import DIRECTION_NAMES, DQ, DR, distance
-from dragonsim.lords.replay import replay
-from dragonsim.lords.script import play_script
-from dragonsim.lords.tables import SIDE_REAR, kernel_tables
+from dragonsim.lords.game.hexes import DIRECTION_NAMES, DQ, DR, distance
+from dragonsim.lords.game.tables import SIDE_REAR, kernel_tables
+from dragonsim.lords.views.replay import replay
+from dragonsim.lords.views.script import play_script
 from dragonsim.rules import lords_rules
 from dragonsim.rules.lords import PARTS
 
@@ -184,7 +184,7 @@ def test_tables_and_json_lines_hold_the_new_fields(very_low, tmp_path):
 
 def test_the_picture_marks_the_ground_and_the_crashes(very_low):
     """A position on the ground is a hexagon on a hatched hex, a crash a downward triangle."""
-    from dragonsim.lords.picture import draw
+    from dragonsim.lords.views.picture import draw
 
     rep = very_low
     fig = draw(rep)

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dragonsim.lords import hexes as hx
+from dragonsim.lords.game import hexes as hx
 
 coord = st.integers(-40, 40)
 facing = st.integers(0, 5)
@@ -227,7 +227,7 @@ def test_within_angle_is_exact_for_every_multiple_of_30(vq, vr, f, deg):
 def test_arc_limits_from_the_rules_reach_odds_and_kernel():
     """An override of the assumed arc (lords.arc_degrees) changes what may be breathed at:
     with a light area out to 180 deg a dragon may breathe at a target behind it."""
-    from dragonsim.lords import odds
+    from dragonsim.lords.game import odds
     from dragonsim.rules import lords_rules
 
     wide = lords_rules({"arc_degrees": {"dark": 30, "grey": 60, "light": 180}})

@@ -16,7 +16,6 @@ import numpy as np
 
 from dragonsim.lords import api
 from dragonsim.lords import engine as E
-from dragonsim.lords import state as S
 from dragonsim.lords.bots import (
     EDGE_EXACT,
     P_HUNTER_4,
@@ -26,7 +25,8 @@ from dragonsim.lords.bots import (
     policy_version,
 )
 from dragonsim.lords.bots import plan as BP
-from dragonsim.lords.tables import kernel_tables
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.tables import kernel_tables
 from dragonsim.rules import lords_rules
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -186,7 +186,7 @@ def test_partial_counters_are_those_of_the_games_played(signal_after):
 
 def test_tournament_keeps_finished_pairs(signal_after):
     """Interrupted during its second pair, a round robin returns the first pair's games."""
-    from dragonsim.lords.study import tournament
+    from dragonsim.lords.analysis.study import tournament
 
     signal_after(signal.SIGINT, 3)
     with runner.handle_signals():
@@ -200,7 +200,7 @@ def test_tournament_keeps_finished_pairs(signal_after):
 
 
 def test_sensitivity_keeps_finished_values(signal_after):
-    from dragonsim.lords.study import sensitivity
+    from dragonsim.lords.analysis.study import sensitivity
 
     signal_after(signal.SIGTERM, 3)
     with runner.handle_signals():

@@ -15,8 +15,8 @@ from numba import njit
 
 from dragonsim._llvm import prefetch, stack_empty
 from dragonsim.lords import engine as E
-from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
+from dragonsim.lords.game import state as S
 
 
 @njit(cache=True)

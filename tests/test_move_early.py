@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from dragonsim.lords import engine as E
-from dragonsim.lords import state as S
 from dragonsim.lords.api import battle_setup, duel, prepare
-from dragonsim.lords.script import play_script
+from dragonsim.lords.game import state as S
+from dragonsim.lords.views.script import play_script
 from dragonsim.rules import lords_rules
 from dragonsim.stats import binomial_consistent
 

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from dragonsim.errors import UserError
-from dragonsim.lords import odds
+from dragonsim.lords.game import odds
 
 
 def _brute(n, plus=0):
@@ -125,7 +125,7 @@ def test_breath_at_example_of_play_positions():
     (a reconstruction in axial coordinates), both Very High: range 5, Kelvinight in
     Lectronist's dark area, "attacking Kelvinight through its front right hexside"; target
     numbers 9 and 10 with the range modifier the example omits."""
-    from dragonsim.lords.hexes import SE, W
+    from dragonsim.lords.game.hexes import SE, W
 
     lec, kel = (9, -4, SE, 5), (10, 0, W, 5)
     m = odds.breath_at("Lectronist", "Kelvinight", attacker_at=lec, target_at=kel)
@@ -138,7 +138,7 @@ def test_breath_at_example_of_play_positions():
 def test_breath_at_refuses_what_the_rules_forbid():
     """ "If the horizontal distance to the target is less than the vertical distance, the
     dragon may not breathe on it"; only within 6 hexes and in the 180 deg arc."""
-    from dragonsim.lords.hexes import E, W
+    from dragonsim.lords.game.hexes import E, W
 
     neck = odds.breath_at("Reaper", "Skyblazer", attacker_at=(0, 0, E, 5), target_at=(2, 0, W, 1))
     assert not neck["allowed"] and "neck" in neck["why"]

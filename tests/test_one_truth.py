@@ -1,4 +1,4 @@
-"""One truth: the exact close-combat odds (:func:`dragonsim.lords.odds.close_combat`) and the
+"""One truth: the exact close-combat odds (:func:`dragonsim.lords.game.odds.close_combat`) and the
 engine's close combats use the same modifiers, under the basic rules and with riders in play
 and the printed sheet values, for every pairing of the twelve ready-made dragons.
 
@@ -8,7 +8,7 @@ the combat. If the numbers are tied, the combat is a draw" (Dragon Lords ruleboo
 "The Lancer adds +2 to the dragon's close combat roll and +4 points of damage in close combat"
 (p.18), a rider, and riders act only in the advanced rules (p.15). The engine counts each
 close combat by modifier difference and outcome (``C_CC`` bins of
-:mod:`dragonsim.lords.state`); the frequencies must agree with the exact odds, each count
+:mod:`dragonsim.lords.game.state`); the frequencies must agree with the exact odds, each count
 within an exact binomial test at a family-wise alpha of 1e-3 (Bonferroni over the checks).
 """
 
@@ -21,10 +21,10 @@ import pytest
 from numba import njit
 
 from dragonsim.lords import engine as E
-from dragonsim.lords import odds
-from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
-from dragonsim.lords.sheets import ROSTER, close_combat_modifier, sheet
+from dragonsim.lords.game import odds
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import ROSTER, close_combat_modifier, sheet
 from dragonsim.random import STREAM_GAME, STREAM_POLICY, seed_stream
 from dragonsim.rules import lords_rules
 from dragonsim.stats import binomial_consistent

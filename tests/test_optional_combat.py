@@ -28,13 +28,13 @@ from scipy.stats import chisquare
 
 from dragonsim.cli import main
 from dragonsim.lords import engine as E
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import odds
-from dragonsim.lords import state as S
 from dragonsim.lords.api import battle, duel, prepare
 from dragonsim.lords.bots import POLICIES
-from dragonsim.lords.script import play_script
-from dragonsim.lords.sheets import rule_switches, sheet
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import odds
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import rule_switches, sheet
+from dragonsim.lords.views.script import play_script
 from dragonsim.rules import lords_rules
 from dragonsim.rules.lords import RULES
 from dragonsim.stats import binomial_consistent

@@ -81,7 +81,7 @@ def test_cli(capsys):
 def test_cli_pilot_measures_the_correlation(capsys):
     """--paired A B --against C: a pilot of paired games on common random numbers; its
     correlation is that of the two builds' 0/1 wins on the same games."""
-    from dragonsim.lords.study import outcomes
+    from dragonsim.lords.analysis.study import outcomes
 
     argv = ["plan", "--difference", "0.03", "--paired", "Reaper", "Skyblazer"]
     argv += ["--against", "Slash", "--pilot", "600", "--json"]

@@ -95,8 +95,8 @@ def test_lords_submodules_and_functions_are_reachable_after_import_dragonsim():
     code = (
         "import dragonsim; "
         "assert callable(dragonsim.lords.api.duel); "
-        "assert callable(dragonsim.lords.study.tournament); "
-        "assert dragonsim.lords.tournament is dragonsim.lords.study.tournament; "
+        "assert callable(dragonsim.lords.analysis.study.tournament); "
+        "assert dragonsim.lords.tournament is dragonsim.lords.analysis.study.tournament; "
         "assert dragonsim.lords.duel is dragonsim.duel; "
         "assert dragonsim.lords.sheet('Reaper').mr == 'E'; "
         "assert {'api', 'study', 'duel', 'battle', 'sensitivity'} <= set(dir(dragonsim.lords))"

@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 from dragonsim.errors import UserError
 from dragonsim.lords import bots as B
 from dragonsim.lords import engine as E
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import movetables as MT
-from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
 from dragonsim.lords.bots import POLICIES, policy_id
 from dragonsim.lords.bots import dispatch as BD
 from dragonsim.lords.bots import plan as BP
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import movetables as MT
+from dragonsim.lords.game import state as S
 
 DRAGONS = [
     "Reaper",
@@ -103,7 +103,7 @@ def test_unknown_policy_is_a_user_error():
 def test_multi_dragon_games_are_legal(seed, pol):
     """Free-for-all and team games with more dragons: same checks, more occupied hexes."""
     from dragonsim.lords.api import dragon_row
-    from dragonsim.lords.sheets import sheet
+    from dragonsim.lords.game.sheets import sheet
 
     names = ["Reaper", "Skyblazer", "Zippinchill", "Lectronist"]
     prep = prepare("Reaper", "Skyblazer", policies=(pol, pol), turn_limit=40, plan_samples=8)
@@ -124,8 +124,8 @@ def test_planner_geometry_table_is_exactly_the_direct_computation(arc_override):
     arc of fire, p.10; the board edge) holds, for every offset within breath range and every
     facing, exactly the modifiers and area that target_number computes, and the room ahead
     of every hex; also under overridden arc limits (the assumed lords.arc_degrees)."""
-    from dragonsim.lords import hexes as hx
-    from dragonsim.lords.tables import S_MAX_RANGE, kernel_tables
+    from dragonsim.lords.game import hexes as hx
+    from dragonsim.lords.game.tables import S_MAX_RANGE, kernel_tables
     from dragonsim.rules import lords_rules
 
     rules = (
@@ -203,7 +203,7 @@ def test_planner_hit_row_shifted_by_one_reads_zero_below_and_flat_above():
     index at the table's end changes nothing."""
     from fractions import Fraction
 
-    from dragonsim.lords import odds
+    from dragonsim.lords.game import odds
 
     plan = prepare("Reaper", "Skyblazer")["args"][-1]
     assert plan[BP.PLAN_P_HIT1, 0] == 0.0
@@ -216,7 +216,7 @@ def test_planner_hit_row_shifted_by_one_reads_zero_below_and_flat_above():
 def _planner(a, b, pol, samples):
     """The tables and the ``choose_move`` arguments (between the state and the stream) of a
     planner for dragons ``a`` and ``b``: ``(prep, geo, args)``."""
-    from dragonsim.lords.tables import (
+    from dragonsim.lords.game.tables import (
         S_ALTITUDE_LEVELS,
         S_BASE_TO_HIT,
         S_BOARD_DEPTH,
@@ -303,8 +303,8 @@ def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
     """A planner's score of dragon ``i`` ending at ``(q, r, f, alt)``, computed the slow way:
     the rulebook's target numbers from :func:`M.target_number` (arc area, range, neck bend,
     altitude) for both shots, the close-combat odds, the room ahead, hex by hex."""
-    from dragonsim.lords import hexes as hx
-    from dragonsim.lords.tables import S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE, S_MAX_RANGE
+    from dragonsim.lords.game import hexes as hx
+    from dragonsim.lords.game.tables import S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE, S_MAX_RANGE
 
     at = ds.copy()
     at[i, [S.F_Q, S.F_R, S.F_F, S.F_ALT]] = (q, r, f, alt)
@@ -358,7 +358,7 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
     numbers by the To-Hit rules, p.10, for both shots; the engagement conditions, p.12;
     the room ahead). Random 2- and 3-dragon positions, some dragons allied, moved or
     engaged."""
-    from dragonsim.lords import hexes as hx
+    from dragonsim.lords.game import hexes as hx
 
     prep, geo, args = _planner("Reaper", "Skyblazer", pol, 1 << 20)
     mv, tb = prep["moves"], prep["tables"]
@@ -474,7 +474,7 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
     p.10), at both altitude changes it considers. Scoring only one sampled end state per
     altitude change, it must still choose a move at least as good, by the direct
     computation, as every legal one of those."""
-    from dragonsim.lords import hexes as hx
+    from dragonsim.lords.game import hexes as hx
 
     prep, geo, args = _planner("Reaper", "Skyblazer", "hunter", 1)
     mv, tb = prep["moves"], prep["tables"]

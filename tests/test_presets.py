@@ -22,11 +22,11 @@ from numba import njit
 from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords import engine as E
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import odds
-from dragonsim.lords import state as S
 from dragonsim.lords.api import duel, prepare
-from dragonsim.lords.sheets import close_combat_modifier, design, sheet
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import odds
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import close_combat_modifier, design, sheet
 from dragonsim.random import STREAM_GAME, STREAM_POLICY, seed_stream
 from dragonsim.rules import lords_rules, presets, registry
 from dragonsim.rules.lords import OPTIONAL_TO_COME, TO_COME

@@ -15,8 +15,8 @@ import pytest
 from synthetic import COSTS, LAM, SEAT, planted_prices, synthetic_kernel
 
 from dragonsim.errors import UserError
-from dragonsim.lords import designs as D
-from dragonsim.lords.pricing import fair_prices, prices
+from dragonsim.lords.analysis import designs as D
+from dragonsim.lords.analysis.pricing import fair_prices, prices
 
 
 def test_fair_prices_give_planted_prices_back_exactly():
@@ -32,7 +32,7 @@ def test_fair_prices_give_planted_prices_back_exactly():
 def test_legal_designs_433_at_15():
     """The issue's count: 433 legal designs at exactly 15 DP (the Cost Table, p.26, with
     one point per step), every one pricing to 15 by design()."""
-    from dragonsim.lords.sheets import design
+    from dragonsim.lords.game.sheets import design
 
     got = D.legal_designs(15)
     assert len(got) == 433
@@ -118,7 +118,7 @@ def test_pairs_kernel_equals_duel():
     """A pair's counters in a pairs run are a plain duel's of the same sheets, seed and games
     (the move tables for every rating change no game)."""
     from dragonsim.lords.api import duel
-    from dragonsim.lords.sheets import sheet
+    from dragonsim.lords.game.sheets import sheet
 
     a, b = "body=Light,wings=Huge,breath=Ice,claws=Dull", "Slash"
     setup = D.pair_setup()

@@ -14,8 +14,8 @@ import pytest
 from synthetic import LAM, planted_prices, synthetic_kernel
 
 from dragonsim.errors import UserError
-from dragonsim.lords import designs as D
-from dragonsim.lords.race import best, hoeffding_radius
+from dragonsim.lords.analysis import designs as D
+from dragonsim.lords.analysis.race import best, hoeffding_radius
 
 
 def _strengths():

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from dragonsim.cli import main
-from dragonsim.lords import state as S
 from dragonsim.lords.api import DUEL_COLUMNS, battle, duel
+from dragonsim.lords.game import state as S
 from dragonsim.records import read_meta
 
 pd = pytest.importorskip("pandas")

@@ -1,4 +1,4 @@
-"""Replays (:mod:`dragonsim.lords.replay`): game ``i`` of a run, played again alone from its
+"""Replays (:mod:`dragonsim.lords.views.replay`): game ``i`` of a run, played again alone from its
 own streams, is exactly row ``i`` of the run's records, and its events follow the rules."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from dragonsim.cli import main
 from dragonsim.lords import api
-from dragonsim.lords.replay import replay
+from dragonsim.lords.views.replay import replay
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,7 @@ def test_show_draws_every_move_of_both_dragons(tmp_path, capsys):
     import matplotlib
 
     matplotlib.use("Agg")
-    from dragonsim.lords.picture import draw
+    from dragonsim.lords.views.picture import draw
 
     r = replay("Reaper", "Skyblazer", seed=5, game=3)
     fig = draw(r)
@@ -134,7 +134,7 @@ def test_found_games_replay_to_what_they_were_found_for():
     """The games behind a number (issue: see a game): the shortest game found in a run
     replays in that many turns, a game found by a condition replays to a result meeting it,
     and an upset is won by the run's underdog."""
-    from dragonsim.lords.replay import find_games
+    from dragonsim.lords.views.replay import find_games
 
     df = find_games(
         "Reaper",
@@ -172,7 +172,7 @@ def test_found_battle_games_replay_to_what_they_were_found_for(dragons, teams, c
     and longest found are the run's extremes and replay in that many turns, an upset is won
     by the side with the fewest wins, a condition's games meet it; on the command line with
     --teams, and bad team numbers are one line, exit 2."""
-    from dragonsim.lords.replay import find_battle_games, replay_battle
+    from dragonsim.lords.views.replay import find_battle_games, replay_battle
 
     df = find_battle_games(
         dragons,
@@ -227,7 +227,7 @@ def test_find_refuses_bad_conditions_in_one_line(capsys):
 def test_every_battle_replay_is_its_row_of_the_records(tmp_path, dragons, teams):
     """Free-for-all and team games (p.14) replay too: every game's winning side, turns and
     turn-limit flag are the battle run's record row; a team's win names its dragons."""
-    from dragonsim.lords.replay import replay_battle
+    from dragonsim.lords.views.replay import replay_battle
 
     path = tmp_path / "games.csv"
     api.battle(dragons, teams=teams, n=16, seed=3, records=str(path), progress=False)
@@ -257,7 +257,7 @@ def test_the_picture_draws_the_board_in_force():
     matplotlib.use("Agg")
     from matplotlib.patches import RegularPolygon
 
-    from dragonsim.lords.picture import draw
+    from dragonsim.lords.views.picture import draw
 
     small = replay(
         "Reaper", "Skyblazer", seed=2, game=1, rules={"lords.board": {"width": 12, "depth": 9}}

@@ -25,14 +25,14 @@ import pytest
 from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords import engine as E
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import odds
-from dragonsim.lords import state as S
 from dragonsim.lords.api import battle, battle_setup, duel, prepare
 from dragonsim.lords.bots import POLICIES
-from dragonsim.lords.script import load_script, play_script
-from dragonsim.lords.sheets import sheet
-from dragonsim.lords.tables import S_BASE_TO_HIT
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import odds
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import sheet
+from dragonsim.lords.game.tables import S_BASE_TO_HIT
+from dragonsim.lords.views.script import load_script, play_script
 from dragonsim.rules import lords_rules
 from dragonsim.stats import binomial_consistent
 

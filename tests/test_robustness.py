@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from dragonsim.errors import UserError
-from dragonsim.lords import study
-from dragonsim.lords.robustness import RobustnessResult, robustness
+from dragonsim.lords.analysis import study
+from dragonsim.lords.analysis.robustness import RobustnessResult, robustness
 
 
 def _planted(shares, n=1000):

@@ -253,7 +253,7 @@ def test_toml_file_overrides(tmp_path):
 
 
 def test_kernel_tables_follow_overrides():
-    from dragonsim.lords.tables import S_BASE_TO_HIT, kernel_tables
+    from dragonsim.lords.game.tables import S_BASE_TO_HIT, kernel_tables
 
     t = kernel_tables(lords_rules({"base_to_hit": 7, "damage_allocation.7": ["H"] * 6}))
     assert t.scalars[S_BASE_TO_HIT] == 7

@@ -18,10 +18,10 @@ import pytest
 
 from dragonsim.cli import main
 from dragonsim.errors import RulesWarning
-from dragonsim.lords import state as S
+from dragonsim.lords.analysis.study import sensitivity, tournament
 from dragonsim.lords.api import battle, duel, prepare
-from dragonsim.lords.sheets import rule_switches
-from dragonsim.lords.study import sensitivity, tournament
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import rule_switches
 from dragonsim.rules import lords_rules, registry
 from dragonsim.rules.lords import (
     KERNEL_SLOTS,
@@ -136,7 +136,8 @@ def test_every_command_names_the_same_rules_in_its_manifest():
 def test_the_analyses_name_the_rules_in_their_manifests(tmp_path):
     """prices, best, skill and the baseline record the rules they played, by slot, as the
     duel does."""
-    from dragonsim.lords import baseline, best, prices
+    from dragonsim.lords import best, prices
+    from dragonsim.lords.analysis import baseline
 
     rules = {**PRESETS["advanced"], "lords.crash_stuck": "every-crash"}
     want = rule_switches(lords_rules(rules))

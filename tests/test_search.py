@@ -1,4 +1,4 @@
-"""The look-ahead bot ``search`` (search-1, :mod:`dragonsim.lords.search`): reproducible like
+"""The look-ahead bot ``search`` (search-1, :mod:`dragonsim.lords.bots.search`): reproducible like
 every game, scores rollouts by the rules' ending (p.12: a dragon is removed when any part
 reaches 0; the last side in play wins), and plays better than the hunter it rolls out with."""
 
@@ -10,10 +10,10 @@ from scipy import stats
 
 from dragonsim.lords import api
 from dragonsim.lords import engine as E
-from dragonsim.lords import search as SE
-from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
 from dragonsim.lords.bots import P_SEARCH, POLICIES, RELEASED, policy_version
+from dragonsim.lords.bots import search as SE
+from dragonsim.lords.game import state as S
 
 
 def test_search_is_released_and_named():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dragonsim.errors import UserError
-from dragonsim.lords.sheets import design, legion, parse_design, roster, sheet
+from dragonsim.lords.game.sheets import design, legion, parse_design, roster, sheet
 from dragonsim.rules import lords_rules
 
 # name: (DP, MR, CC, min, max, breath damage, T&C damage, rider) exactly as printed

@@ -1,5 +1,5 @@
-"""Balance across skill (dragonsim.lords.skill): the tournament, prices and best builds under
-several bots side by side, and where the verdict changes with the bot. The rulebook's promise
+"""Balance across skill (dragonsim.lords.analysis.skill): the tournament, prices and best builds
+under several bots side by side, and where the verdict changes with the bot. The rulebook's promise
 under test is that "dragons of equivalent point values [are] equally matched" (Dragon Lords
 rulebook, Advanced Scenarios, "Using Your Own Dragons"); these tests check the bookkeeping of
 the comparison on a tiny run, not the promise."""
@@ -10,7 +10,7 @@ import pytest
 
 from dragonsim.cli import main
 from dragonsim.errors import UserError
-from dragonsim.lords.skill import _note, skill
+from dragonsim.lords.analysis.skill import _note, skill
 
 BOTS = "random,hunter:4"
 TINY = dict(

@@ -25,14 +25,14 @@ import pytest
 from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords import engine as E
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import odds
-from dragonsim.lords import state as S
 from dragonsim.lords.api import duel, prepare
 from dragonsim.lords.bots import POLICIES
-from dragonsim.lords.script import play_script
-from dragonsim.lords.sheets import sheet
-from dragonsim.lords.tables import S_BASE_TO_HIT
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import odds
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import sheet
+from dragonsim.lords.game.tables import S_BASE_TO_HIT
+from dragonsim.lords.views.script import play_script
 from dragonsim.rules import lords_rules, presets
 from dragonsim.rules.lords import SPELLS
 from dragonsim.stats import binomial_consistent
@@ -311,7 +311,7 @@ def test_spell_hit_rates_match_the_exact_odds(field):
 def test_the_spells_dice_are_fair_and_the_points_add_up(field):
     """Fireball's, Lightning Bolt's and Heal's d6 each face 1/6 (alpha 1e-6); the points
     spent are each cast's cost (a miss's too)."""
-    from dragonsim.lords.tables import kernel_tables
+    from dragonsim.lords.game.tables import kernel_tables
 
     d6 = field[S.C_SPELL_D6 : S.C_SPELL_D6 + 18].reshape(3, 6)
     for row in d6:

@@ -9,7 +9,7 @@ import pytest
 
 from dragonsim.cli import main
 from dragonsim.errors import UserError
-from dragonsim.lords import study
+from dragonsim.lords.analysis import study
 
 
 def test_paired_statistics_by_hand():

@@ -11,7 +11,7 @@ import pytest
 
 from dragonsim.cli import main
 from dragonsim.errors import UserError
-from dragonsim.lords import study
+from dragonsim.lords.analysis import study
 from dragonsim.stats import half_width, sequence_interval, share_interval
 
 TARGET = 0.08

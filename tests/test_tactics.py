@@ -23,15 +23,15 @@ from scipy.stats import chisquare
 from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords import engine as E
-from dragonsim.lords import odds
-from dragonsim.lords import state as S
 from dragonsim.lords.api import duel, prepare
 from dragonsim.lords.bots import POLICIES
 from dragonsim.lords.bots import scripted as SB
 from dragonsim.lords.bots import tactics as T
-from dragonsim.lords.script import play_script
-from dragonsim.lords.sheets import sheet
-from dragonsim.lords.tables import S_TACTIC_RESET, S_TACTIC_USES
+from dragonsim.lords.game import odds
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import sheet
+from dragonsim.lords.game.tables import S_TACTIC_RESET, S_TACTIC_USES
+from dragonsim.lords.views.script import play_script
 from dragonsim.rules import lords_rules
 from dragonsim.rules.lords import TACTICS
 from dragonsim.stats import binomial_consistent

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from dragonsim.lords import engine as E
-from dragonsim.lords import state as S
 from dragonsim.lords.api import battle_setup, prepare
-from dragonsim.lords.script import play_script
-from dragonsim.lords.sheets import sheet
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.sheets import sheet
+from dragonsim.lords.views.script import play_script
 from dragonsim.rules import lords_rules
 
 BOTS = ["random", "hunter", "hunter@3", "brawler", "sniper"]

@@ -24,12 +24,12 @@ import numpy as np
 import pytest
 
 from dragonsim.lords import engine as E
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import movetables as MT
-from dragonsim.lords import state as S
 from dragonsim.lords.api import prepare
 from dragonsim.lords.bots import POLICIES
-from dragonsim.lords.tables import kernel_tables
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import movetables as MT
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.tables import kernel_tables
 from dragonsim.rules import lords_rules
 from dragonsim.rules.lords import PRESETS
 
@@ -313,7 +313,7 @@ def test_a_script_continues_its_turn_for_the_balance():
     """The rulebook's example in a script: Reaper ends turn 1 turned 120 deg right; on turn 2
     "R1" continues it for 2 points (5 - 3), so "R1 6F" is 8 points and it flies west; the
     replay tells the turn carried and the turn left."""
-    from dragonsim.lords.script import play_script
+    from dragonsim.lords.views.script import play_script
 
     rp = play_script(_script("R1 6F"))
     moves = [e for e in rp.events if e.get("event") == "move" and e.get("dragon") == "Reaper"]
@@ -324,7 +324,7 @@ def test_a_script_continues_its_turn_for_the_balance():
 
 
 def _facing_name(f: int) -> str:
-    from dragonsim.lords.hexes import DIRECTION_NAMES
+    from dragonsim.lords.game.hexes import DIRECTION_NAMES
 
     return DIRECTION_NAMES[int(f)]
 
@@ -343,7 +343,7 @@ def test_a_script_that_turns_the_other_way_is_one_line(second, needle):
     left after a right turn, past 180 deg, or paying 1 point for the 60 deg that cost 2, are
     each refused in one line; without the rule "R1 7F" is a fresh 60 deg turn for 1 point."""
     from dragonsim.errors import UserError
-    from dragonsim.lords.script import play_script
+    from dragonsim.lords.views.script import play_script
 
     with pytest.raises(UserError, match=needle):
         play_script(_script(second))

@@ -284,7 +284,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rules_option(p)
     p.set_defaults(func=cmd_find)
 
-    from ..lords.robustness import DEFAULT_BOTS, DEFAULT_REFERENCE
+    from ..lords.analysis.robustness import DEFAULT_BOTS, DEFAULT_REFERENCE
 
     p = sub.add_parser(
         "robustness",
@@ -392,7 +392,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from ..lords.study import tournament
+    from ..lords.analysis.study import tournament
 
     with backend_options(args) as where:
         res = tournament(
@@ -438,7 +438,7 @@ def _other_values(args: argparse.Namespace) -> list:
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.study import _parse_value, sensitivity
+    from ..lords.analysis.study import _parse_value, sensitivity
 
     if args.values is None:
         values = _other_values(args)
@@ -517,7 +517,7 @@ class _Done:
 
 def cmd_robustness(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.robustness import robustness
+    from ..lords.analysis.robustness import robustness
 
     for path, ext in ((args.plot, ".png"), (args.csv, ".csv")):
         if path is not None and not str(path).lower().endswith(ext):
@@ -551,10 +551,10 @@ def _replay_of(args: argparse.Namespace):
     """The replayed game a `replay` / `show` command names: a duel's for two dragons, a
     battle's for more or with --teams."""
     from ..errors import UserError
-    from ..lords.replay import replay, replay_battle
+    from ..lords.views.replay import replay, replay_battle
 
     if args.script is not None:
-        from ..lords.script import play_script
+        from ..lords.views.script import play_script
 
         if args.dragons or args.teams is not None:
             raise UserError("a script names its own dragons and teams: drop them, or --script")
@@ -614,7 +614,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.picture import draw, save_gif, save_turns
+    from ..lords.views.picture import draw, save_gif, save_turns
 
     out = str(args.out)
     low = out.lower()
@@ -673,7 +673,7 @@ def _teams_of(args: argparse.Namespace) -> list[int] | None:
 
 def cmd_find(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.replay import find_battle_games, find_games
+    from ..lords.views.replay import find_battle_games, find_games
 
     teams = _teams_of(args)
     if len(args.dragons) < 2:

@@ -327,7 +327,7 @@ def cmd_docs(args) -> int:
 
 
 def cmd_sheet(args) -> int:
-    from ..lords.sheets import design, parse_design, sheet
+    from ..lords.game.sheets import design, parse_design, sheet
 
     rs = rules_from(args, "lords")
     if args.budget is not None and "=" in args.dragon:
@@ -348,7 +348,7 @@ def cmd_sheet(args) -> int:
 
 
 def cmd_roster(args) -> int:
-    from ..lords.sheets import roster
+    from ..lords.game.sheets import roster
 
     sheets = roster(rules=rules_from(args, "lords"))
     if args.json:
@@ -368,8 +368,8 @@ def cmd_roster(args) -> int:
 
 def cmd_odds_cc(args) -> int:
     from ..errors import UserError
-    from ..lords import odds
-    from ..lords.sheets import close_combat_modifier, riders_in_play, sheet
+    from ..lords.game import odds
+    from ..lords.game.sheets import close_combat_modifier, riders_in_play, sheet
 
     tactics = None
     if args.tactics:
@@ -412,8 +412,8 @@ def cmd_odds_cc(args) -> int:
 
 
 def cmd_odds_tactics(args) -> int:
-    from ..lords import odds
-    from ..lords.sheets import sheet
+    from ..lords.game import odds
+    from ..lords.game.sheets import sheet
 
     rs = rules_from(args, "lords")
     a, b = sheet(args.a, rules=rs), sheet(args.b, rules=rs)
@@ -435,8 +435,8 @@ def cmd_odds_tactics(args) -> int:
 
 
 def cmd_odds_breath(args) -> int:
-    from ..lords import odds
-    from ..lords.sheets import sheet
+    from ..lords.game import odds
+    from ..lords.game.sheets import sheet
 
     rs = rules_from(args, "lords")
     a, t = sheet(args.attacker, rules=rs), sheet(args.target, rules=rs)
@@ -482,8 +482,8 @@ def cmd_odds_breath(args) -> int:
 
 
 def cmd_odds_rider(args) -> int:
-    from ..lords import odds
-    from ..lords.sheets import sheet
+    from ..lords.game import odds
+    from ..lords.game.sheets import sheet
 
     rs = rules_from(args, "lords")
     a, t = sheet(args.attacker, rules=rs), sheet(args.target, rules=rs)
@@ -533,7 +533,7 @@ def _crash_level(text: str, rs) -> int:
 
 
 def cmd_odds_crash(args) -> int:
-    from ..lords import odds
+    from ..lords.game import odds
 
     rs = rules_from(args, "lords")
     top = rs.get("lords.altitude_levels")
@@ -577,7 +577,7 @@ def cmd_odds_crash(args) -> int:
 
 
 def cmd_odds_takeoff(args) -> int:
-    from ..lords import odds
+    from ..lords.game import odds
 
     rs = rules_from(args, "lords")
     t = odds.take_off(args.dragon, rs)
@@ -599,7 +599,7 @@ def cmd_odds_takeoff(args) -> int:
 
 def cmd_odds_location(args) -> int:
     from ..errors import resolve_name
-    from ..lords import odds
+    from ..lords.game import odds
 
     rs = rules_from(args, "lords")
     dist = odds.location(args.direction, rs)
@@ -618,7 +618,7 @@ def cmd_odds_location(args) -> int:
 
 
 def cmd_baseline_write(args) -> int:
-    from ..lords import baseline
+    from ..lords.analysis import baseline
 
     data = baseline.write(
         args.file or baseline.DEFAULT_FILE, n=args.n, rules=rules_from(args, "lords")
@@ -634,7 +634,7 @@ def cmd_baseline_write(args) -> int:
 
 def cmd_baseline_check(args) -> int:
     from ..errors import UserError
-    from ..lords import baseline
+    from ..lords.analysis import baseline
 
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha must be between 0 and 1, got {args.alpha}")

@@ -23,8 +23,6 @@ from ..records import closing
 from ..report import interrupted_line
 from ..stats import Rate, mean_interval
 from . import engine as E
-from . import movetables as MT
-from . import state as S
 from .bots import (
     MAX_PLAN_SAMPLES,
     POLICIES,
@@ -35,7 +33,9 @@ from .bots import (
     policy_version,
 )
 from .bots.plan import plan_table
-from .tables import S_MR_STEPS_LOST
+from .game import movetables as MT
+from .game import state as S
+from .game.tables import S_MR_STEPS_LOST
 
 #: the longest turn limit a game may have (a game past it is a stalemate draw)
 MAX_TURN_LIMIT = 100_000
@@ -87,7 +87,7 @@ def _rules(rules: Any):
 
 
 def dragon_row(s, team: int, policy: str) -> np.ndarray:
-    """The kernel's int64 sheet row for a :class:`~dragonsim.lords.sheets.Sheet`: its
+    """The kernel's int64 sheet row for a :class:`~dragonsim.lords.game.sheets.Sheet`: its
     components, maneuverability and close-combat modifier as the sheet has them under the
     rules it was computed with (the values the exact odds use), team and bot."""
     row = np.zeros(S.N_DCOLS, dtype=np.int64)
@@ -107,7 +107,7 @@ def dragon_row(s, team: int, policy: str) -> np.ndarray:
 
 def game_mrs(sheets_mr, tb, rules) -> list[int]:
     """The maneuverability indices dragons with sheet ratings ``sheets_mr`` can reach in a game
-    under ``rules``, the move tables' (:func:`~dragonsim.lords.movetables.needed_mrs`: the
+    under ``rules``, the move tables' (:func:`~dragonsim.lords.game.movetables.needed_mrs`: the
     sheet's and one serious tail damage's); with critical hits (optional rules, p.19) "Wing
     torn! -1 step to maneuver rating" lowers it one step at a time, so every rating from the
     sheet's down to I."""
@@ -122,7 +122,7 @@ def game_mrs(sheets_mr, tb, rules) -> list[int]:
 
 def options_manifest(opt: np.ndarray) -> dict[str, Any]:
     """What a manifest records of a kernel's options array ``opt``: the run's settings and
-    every rule slot by name (:func:`dragonsim.lords.state.options_of`), so that the manifests
+    every rule slot by name (:func:`dragonsim.lords.game.state.options_of`), so that the manifests
     of every command name the same rules for the same rules set."""
     return {
         "turn_limit": int(opt[S.OPT_TURN_LIMIT]),
@@ -197,8 +197,8 @@ def prepare(
 ) -> dict[str, Any]:
     """Sheets, rules and every kernel argument for a duel (also used by tests/benchmarks);
     ``spells``: the Wizards' spell policy (:func:`check_spells`)."""
-    from .sheets import rule_switches, sheet
-    from .tables import kernel_tables
+    from .game.sheets import rule_switches, sheet
+    from .game.tables import kernel_tables
 
     rs = _rules(rules)
     sa = sheet(a, rules=rs)
@@ -825,7 +825,7 @@ def duel(
     pols = resolve_policies(policy, policies)
     check_spells(spells)
     if scenario is not None:
-        from .sheets import sheet
+        from .game.sheets import sheet
 
         rs_ = _rules(rules)
         scenario = check_scenario(scenario, [sheet(a, rules=rs_), sheet(b, rules=rs_)], rs_)
@@ -998,7 +998,7 @@ def check_scenario(scenario, sheets, rules) -> np.ndarray:
     dragon, axial coordinates on the board, facing 0..5 (E, NE, NW, W, SW, SE), altitude
     1 Very Low .. 5 Very High, distinct hexes, and ``speed`` the previous turn's speed (limits
     the first turn's acceleration) or -1 for a free first-turn choice."""
-    from .hexes import on_board, to_offset
+    from .game.hexes import on_board, to_offset
 
     board = rules.get("lords.board")
     w, d = board["width"], board["depth"]
@@ -1181,8 +1181,8 @@ def battle_setup(
     args)`` (used by :func:`battle` and the replays); ``spells`` as for :func:`duel`."""
     from ..errors import resolve_name
     from ..rules.lords import TEAM_PAIRINGS
-    from .sheets import rule_switches, sheet
-    from .tables import kernel_tables
+    from .game.sheets import rule_switches, sheet
+    from .game.tables import kernel_tables
 
     if isinstance(dragons, str):
         key = resolve_name(dragons, list(TEAM_PAIRINGS), "team pairing")

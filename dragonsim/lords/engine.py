@@ -14,13 +14,13 @@ Targets, Breath Combat, Close Combat", p.7), one function per phase, in that ord
 
 :func:`play_game` runs them in turn; an advanced-rules phase (riders' actions, spells, the
 ground) stands beside its basic one and is switched on by an ``OPT_*`` option. The rules
-mechanics each phase applies are in :mod:`~dragonsim.lords.mechanics`, the decisions are the
+mechanics each phase applies are in :mod:`~dragonsim.lords.game.mechanics`, the decisions are the
 bots' (:mod:`~dragonsim.lords.bots.dispatch`), and the layouts of every array are in
-:mod:`~dragonsim.lords.state`.
+:mod:`~dragonsim.lords.game.state`.
 
 Everything a study may vary arrives as an argument: the rules tables ``tb``
-(:class:`~dragonsim.lords.tables.KernelTables`), the move tables ``mv``
-(:class:`~dragonsim.lords.movetables.MoveTables`), the planning odds
+(:class:`~dragonsim.lords.game.tables.KernelTables`), the move tables ``mv``
+(:class:`~dragonsim.lords.game.movetables.MoveTables`), the planning odds
 (:func:`~dragonsim.lords.bots.plan.plan_table`), the dragons and the int64 options array
 (``OPT_*``), the one place where rules options go.
 
@@ -50,14 +50,13 @@ from .. import random as _random
 from .._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
 from ..random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, seed_stream
 from . import bots as _bots
-from . import hexes, mechanics, movetables, state, tables
-from . import search as _search
 from .bots import FAMILIES, FAMILY_SEARCH
 from .bots import dispatch as _dispatch
 from .bots import plan as _plan
 from .bots import planner as _planner
 from .bots import random as _random_bot
 from .bots import scripted as _scripted
+from .bots import search as _search
 from .bots import tactics as _tactics
 from .bots.dispatch import (
     choose_early,
@@ -76,8 +75,9 @@ from .bots.dispatch import (
     choose_target,
 )
 from .bots.plan import geometry_table
-from .hexes import arc_area, direction_template, distance
-from .mechanics import (
+from .game import hexes, mechanics, movetables, state, tables
+from .game.hexes import arc_area, direction_template, distance
+from .game.mechanics import (
     apply_critical,
     apply_move,
     apply_spell_mr,
@@ -115,8 +115,8 @@ from .mechanics import (
     takeoff_path,
     target_number,
 )
-from .movetables import BK_CONT, BK_LL, BK_NB, BK_TURNED
-from .state import (
+from .game.movetables import BK_CONT, BK_LL, BK_NB, BK_TURNED
+from .game.state import (
     C_BANK_DROPS,
     C_BANKS,
     C_BOTH_DEFEND,
@@ -363,7 +363,7 @@ from .state import (
     TAC_DEFEND,
     TAC_LUNGE,
 )
-from .tables import (
+from .game.tables import (
     S_ALTITUDE_LEVELS,
     S_AUTO_HIT,
     S_AUTO_MISS,
@@ -442,7 +442,7 @@ def new_work() -> Work:
 @game_fn
 def init_dragons(ds, dragons, tb, opt):
     """Fill each dragon's state row from its sheet row (``dragons``: int64 [nd, N_DCOLS]) and
-    the rules tables ``tb`` (:class:`~dragonsim.lords.tables.KernelTables`): speeds by body and
+    the rules tables ``tb`` (:class:`~dragonsim.lords.game.tables.KernelTables`): speeds by body and
     wings, damage points by part and size, its size modifier as a target, and how far its
     sheet's close-combat modifier (``D_CC``, the value the exact odds use) stands from the
     Close Combat Ability Table's at its maneuverability (``F_CC_ADJ``: 0 for a derived sheet)."""
@@ -788,7 +788,7 @@ def initiative(ds, nd, opt, tb, w, cnt):
 @game_fn
 def record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog):
     """ "2. Record Speed" (p.7), secretly: every dragon chooses within its limits
-    (:func:`~dragonsim.lords.mechanics.speed_limits`) before anyone moves."""
+    (:func:`~dragonsim.lords.game.mechanics.speed_limits`) before anyone moves."""
     scal = tb.scalars
     for k in range(na):
         i = w.order[k]
@@ -894,12 +894,12 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
     """ "3. Movement" (p.8): in initiative order each dragon flies exactly its speed
     (:func:`move_one`); a dragon with no move that stays on the board flies off and is out of
     the game. After each move the dragon may engage the one enemy in front of it
-    (:func:`~dragonsim.lords.mechanics.can_engage`, p.9). With ``OPT_MOVE_EARLY`` a dragon
+    (:func:`~dragonsim.lords.game.mechanics.can_engage`, p.9). With ``OPT_MOVE_EARLY`` a dragon
     later in the order may move before the one whose turn it is (:func:`announce_early`).
     Returns the engagements made.
 
     The movers are ``w.order[k0:na]`` (a game starts at 0; a look-ahead continues a turn after
-    its own move). ``srch`` is the look-ahead's scratch (:func:`~dragonsim.lords.search.
+    its own move). ``srch`` is the look-ahead's scratch (:func:`~dragonsim.lords.bots.search.
     new_search_work`) when the game has a ``search`` bot, or None: then the look-ahead is not
     compiled in at all (numba prunes the branch), which is also what keeps the look-ahead's
     own games from calling it. Dragons that have moved already (earlier in the phase, p.15)
@@ -1341,7 +1341,7 @@ def roll_rider_check(ds, t, part, source, opt, scal, gst, cnt):
     """The rider check of a hit on ``t``'s ``part`` (p.18), from breath, close combat or a
     rider's attack (``source``: ``RK_*``): when the rule is on and the body of a dragon with a
     rider is hit, roll 2d6 (after the location roll, before the damage dice); a 7 kills the
-    rider (:func:`~dragonsim.lords.mechanics.rider_check`). Returns ``(roll, spared)``: the
+    rider (:func:`~dragonsim.lords.game.mechanics.rider_check`). Returns ``(roll, spared)``: the
     roll (0: none) and whether the dragon takes no damage from the attack. Under the reading
     ``lords.rider_check_rider_hits = breath-and-close-combat`` (``OPT_RIDER_HIT_NO_CHECK``) a
     rider's attack (``RK_RIDER``, the damage spells too) rolls none."""
@@ -1471,7 +1471,7 @@ def roll_rider_hit(ds, a, t, opt, tb, w, cnt):
 def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
     """``a``'s Wizard casts its recorded spell (advanced rules, pp. 18, 24-25). "When a Wizard
     casts a spell, immediately deduct the cost of the spell"; the 2d6 against the spell's
-    target number (:func:`~dragonsim.lords.mechanics.spell_target_number`, rolled as a
+    target number (:func:`~dragonsim.lords.game.mechanics.spell_target_number`, rolled as a
     breath: a 2 always misses, a 12 always hits); "If a Wizard misses a target when rolling
     to hit, the spell fails and the points are lost"; on a hit the spell's effect (see rule
     ``lords.advanced.wizard``). Fireball and Lightning Bolt "Resolve damage as for a breath
@@ -1618,7 +1618,7 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
     """ "5. Rider Actions" (advanced rules, p.18): "Rider actions are performed in the order
     of their dragon's initiative scores from lowest to highest" (never moved earlier, p.15).
     Each attack "is handled like a dragon's breath weapon attack": 2d6 against the target
-    number (:func:`~dragonsim.lords.mechanics.rider_target_number`), on a hit the direction
+    number (:func:`~dragonsim.lords.game.mechanics.rider_target_number`), on a hit the direction
     template and the 2d6 location, the rider check of a body hit (2d6 = 7: the target's rider
     is killed instead, p.18), then the band's damage from the Rider Abilities Table. Serious
     damage effects and removals wait until every rider has acted, as in breath combat (rule
@@ -1759,7 +1759,7 @@ def critical(ds, a, t, dmg, part, dp_before, dealt_before, opt, tb, gst, cnt):
     has sustained", after the hit's own damage (``dmg`` points, on the table's ``part``; the
     target's damage points and ``a``'s damage dealt before it in ``dp_before``,
     ``dealt_before``). A result that would lower a statistic below its lowest rating, or
-    break a fourth leg, is rerolled (:func:`~dragonsim.lords.mechanics.critical_rerolls`).
+    break a fourth leg, is rerolled (:func:`~dragonsim.lords.game.mechanics.critical_rerolls`).
     Double and triple damage to the body: with the reading ``lords.critical_body_damage`` =
     additional (default) the hit's damage once / twice more on the body; with in-place the
     hit's damage x2 / x3 on the body in place of the hit (its damage is undone). Returns
@@ -1802,7 +1802,7 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
     to make its own attack" at full strength. A recorded target that can no longer be breathed
     at wastes the breath. With the rider deaths rule (``OPT_RIDER_DEATHS``) a body hit on a
     dragon with a rider rolls the rider check first (p.18,
-    :func:`~dragonsim.lords.mechanics.rider_check`).
+    :func:`~dragonsim.lords.game.mechanics.rider_check`).
 
     The optional rules (pp. 19-20): an unmodified 12 at a target number of 11 or less is a
     critical hit (``OPT_CRITICALS``, :func:`critical`, its table rolled after the hit's
@@ -1989,7 +1989,7 @@ def use_tactic(ds, i, t, scal):
 @game_fn
 def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
     """ "6. Close Combat" (p.13): each engaged pair (once, when the earlier of the two comes up
-    in initiative order) drops, slows (:func:`~dragonsim.lords.mechanics.cc_begin`), rolls
+    in initiative order) drops, slows (:func:`~dragonsim.lords.game.mechanics.cc_begin`), rolls
     2d6 plus modifiers; the winner rolls column, location and tooth-and-claw damage, takes
     its own 1d6, and the loser is turned by the direction template.
 
@@ -2312,7 +2312,7 @@ def finish_turn(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn,
     with the rider attacks rule the rider actions (:func:`record_rider_actions`,
     :func:`rider_actions`), then breath targets, breath combat and close combat. Returns
     ``(engagements made, teams in play, one such team)``. The game loop calls it with
-    ``k0 = 0``; the look-ahead (:mod:`~dragonsim.lords.search`) continues a turn after a move
+    ``k0 = 0``; the look-ahead (:mod:`~dragonsim.lords.bots.search`) continues a turn after a move
     it is judging."""
     made = movement(
         ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
@@ -2382,7 +2382,7 @@ def play_game(
         logging code is not compiled at all (numba prunes ``if log is not None`` branches).
     srch : SearchWork or None
         The look-ahead's scratch when a dragon plays the ``search`` bot
-        (:func:`~dragonsim.lords.search.new_search_work`), else None.
+        (:func:`~dragonsim.lords.bots.search.new_search_work`), else None.
     """
     nd = dragons.shape[0]
     ds = w.ds[:nd]  # loops over dragons run over the ones in this game only
@@ -2537,7 +2537,7 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
     opt : int64 [N_OPT]
         Rules options, see ``OPT_*``.
     tb : KernelTables
-        The rules tables (:func:`dragonsim.lords.tables.kernel_tables`).
+        The rules tables (:func:`dragonsim.lords.game.tables.kernel_tables`).
     mv : MoveTables
     plan : float64 [N_PLAN_ROWS, PLAN_WIDTH]
     rec : int64 [stop - start, N_REC] or [0, N_REC]
@@ -2579,7 +2579,7 @@ def logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log, work=None
     """Play one game (serially) and return ``(counters, log)``; the log has one row per
     decision (``K_*`` kinds) for the legality checker. ``work``: the game's scratch
     (default fresh, :func:`new_work`); a scripted game's carries its forced dice and
-    decisions in place of the game and policy streams (:mod:`dragonsim.lords.script`)."""
+    decisions in place of the game and policy streams (:mod:`dragonsim.lords.views.script`)."""
     w = new_work() if work is None else work
     return _logged_game(
         game, seed, dragons, scen, opt, tb, mv, plan, max_log, w, _search_work(dragons)

@@ -1347,7 +1347,7 @@ RUN_SLOTS: dict[str, int] = {
 }
 
 #: Every slot of the kernel's int64 options array, name -> index: the run settings and the
-#: slot of every switch and reading (``dragonsim.lords.state.OPT_*`` are read from here)
+#: slot of every switch and reading (``dragonsim.lords.game.state.OPT_*`` are read from here)
 KERNEL_SLOTS: dict[str, int] = {
     **RUN_SLOTS,
     **{r.slot[0]: r.slot[1] for r in RULES.values() if r.slot is not None},

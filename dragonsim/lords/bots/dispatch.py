@@ -10,7 +10,7 @@ The dispatchers are inlined into the engine's phases (``inline="always"``: they 
 and a call), so a decision costs one call and the bots' code is compiled into one library
 level fewer.
 
-A scripted game (:mod:`dragonsim.lords.script`) passes its decisions where the policy stream
+A scripted game (:mod:`dragonsim.lords.views.script`) passes its decisions where the policy stream
 goes (``pst`` of more than one cell: a seeded stream is one); each dispatcher then asks
 :mod:`.scripted` before any bot.
 """
@@ -21,9 +21,9 @@ import sys
 
 from ... import _kernels
 from ..._kernels import game_fn, guard_caches
-from .. import mechanics, movetables, state, tables
-from ..mechanics import can_engage
-from ..state import F_ENG, F_RIDER, OPT_SPELL_POLICY, RIDER_WIZARD, SP_NEVER, SP_RANDOM
+from ..game import mechanics, movetables, state, tables
+from ..game.mechanics import can_engage
+from ..game.state import F_ENG, F_RIDER, OPT_SPELL_POLICY, RIDER_WIZARD, SP_NEVER, SP_RANDOM
 from . import FAMILIES, FAMILY_RANDOM
 from . import plan as _plan
 from . import planner as _planner
@@ -384,7 +384,7 @@ def choose_rider_target(
 ):
     """The target dragon ``i``'s rider records in the Record Rider Actions phase (advanced
     rules, p.15; -1: none). Only an enemy in play within the rider's long range, not engaged
-    with another dragon, is offered (p.18; :func:`~dragonsim.lords.mechanics.may_shoot_at`)."""
+    with another dragon, is offered (p.18; :func:`~dragonsim.lords.game.mechanics.may_shoot_at`)."""
     if pst.shape[0] > 1:  # asked even without a shooter: a script's target is refused
         return script_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst)
     if rider_range[ds[i, F_RIDER], 1] <= 0:

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..errors import UserError, resolve_name
-from ..rules import RuleSet, as_rules
-from ..rules.lords import (
+from ...errors import UserError, resolve_name
+from ...rules import RuleSet, as_rules
+from ...rules.lords import (
     BODIES,
     BREATHS,
     CLAWS,
@@ -259,7 +259,7 @@ def riders_in_play(rules: RuleSet | None = None) -> bool:
 
 def rule_switches(rules: RuleSet | None = None) -> dict[str, int | bool]:
     """The rules the engine plays under ``rules``, as the keyword arguments of
-    :func:`dragonsim.lords.state.default_options`: one entry per rule slot of the registry
+    :func:`dragonsim.lords.game.state.default_options`: one entry per rule slot of the registry
     (:attr:`dragonsim.rules.core.Rule.slot`), a switch's true or false and a two-way
     reading's (true: the reading that is not the default). Every place that builds a kernel's
     options, and every manifest, reads them here.

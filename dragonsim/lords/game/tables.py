@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..rules import RuleSet, lords_rules
-from ..rules.lords import BODIES, MRS, PART_CODES, RIDERS, SPELLS, TACTICS, WINGS
+from ...rules import RuleSet, lords_rules
+from ...rules.lords import BODIES, MRS, PART_CODES, RIDERS, SPELLS, TACTICS, WINGS
 from .state import CRITICAL_EFFECTS
 
 # indices into KernelTables.scalars

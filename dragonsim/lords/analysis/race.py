@@ -2,11 +2,11 @@
 
 :func:`best` takes every legal design costing exactly ``budget`` design points (the Single
 Dragon Method: "all dragons are made up from the same number of design points", Dragon Lords
-rulebook p.26; 433 designs at 15 DP, :func:`~dragonsim.lords.designs.legal_designs`) and races
-them against a field (default the twelve ready-made dragons, pp.30-35). A design's **score** is
-its share of points against the field (a win 1, a draw 1/2), every field dragon met equally
-often from each seat; the best build is the design with the highest expected score under the
-bot and rules in force.
+rulebook p.26; 433 designs at 15 DP,
+:func:`~dragonsim.lords.analysis.designs.legal_designs`) and races them against a field (default
+the twelve ready-made dragons, pp.30-35). A design's **score** is its share of points against
+the field (a win 1, a draw 1/2), every field dragon met equally often from each seat; the best
+build is the design with the highest expected score under the bot and rules in force.
 
 **The race (successive halving).** In round ``r`` (0, 1, ...) every surviving design plays
 ``n0 * 2**r`` new games from each seat against every field dragon, the same game indices for
@@ -46,10 +46,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import defaults
-from ..errors import UserError, check_int, check_seed
+from ... import defaults
+from ...errors import UserError, check_int, check_seed
+from ..game.sheets import rule_switches
 from .designs import field_text, legal_designs, pair_setup, play_pairs
-from .sheets import rule_switches
 
 __all__ = ["best", "BestResult", "hoeffding_radius"]
 
@@ -153,7 +153,7 @@ class BestResult:
         }
 
     def summary(self) -> str:
-        from ..report import rules_line
+        from ...report import rules_line
 
         df = self.to_frame()
         surv = df[df.survivor]
@@ -206,7 +206,7 @@ class BestResult:
         designs left after each round. Returns the figure."""
         import matplotlib.pyplot as plt
 
-        from ..report import plot_style
+        from ...report import plot_style
 
         df = self.to_frame()
         show = df.head(max(self.top, min(25, int(df.survivor.sum()) + 5)))
@@ -309,11 +309,11 @@ def best(
     kernel
         Replaces the engine's pairs kernel (a synthetic win model in tests).
     """
-    from ..checkpoint import Checkpoint
-    from ..report import manifest
-    from .api import _rules
-    from .bots import policy_version
-    from .sheets import ROSTER, sheet
+    from ...checkpoint import Checkpoint
+    from ...report import manifest
+    from ..api import _rules
+    from ..bots import policy_version
+    from ..game.sheets import ROSTER, sheet
 
     rs = _rules(rules)
     budget = check_int(budget, "budget", 0, 1000)

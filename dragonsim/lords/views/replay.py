@@ -32,13 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import defaults
-from ..errors import UserError, check_int, check_seed
-from ..rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS, SPELLS, TACTICS
-from . import state as S
-from .hexes import DIRECTION_NAMES
-from .sheets import rule_switches
-from .tables import S_BOARD_DEPTH, S_BOARD_WIDTH
+from ... import defaults
+from ...errors import UserError, check_int, check_seed
+from ...rules.lords import ALTITUDES, BREATHS, CLAWS, MRS, PARTS, SPELLS, TACTICS
+from ..game import state as S
+from ..game.hexes import DIRECTION_NAMES
+from ..game.sheets import rule_switches
+from ..game.tables import S_BOARD_DEPTH, S_BOARD_WIDTH
 
 #: the phase each event kind belongs to (the basic sequence of play, p.7; the advanced
 #: one's rider phases, p.15)
@@ -113,7 +113,7 @@ class Replay:
     manifest: dict[str, Any] = field(default_factory=dict)
     teams: list[int] | None = None  # each dragon's side (None: a duel, sides 0 and 1)
     board: tuple[int, int] = (33, 24)  # the board in force (rule lords.board): width, depth
-    #: a scripted game's (:func:`~dragonsim.lords.script.play_script`): its title, every
+    #: a scripted game's (:func:`~dragonsim.lords.views.script.play_script`): its title, every
     #: forced roll (turn, roll, value, used, dragon, what it was for) and notes
     script: str | None = None
     forced: list[dict[str, Any]] | None = None
@@ -502,7 +502,7 @@ def events(
     ``ground``: the game's rule ``lords.ground`` (a crash's dice a level, the fall roll that
     kills a rider; None: the rule as shipped)."""
     if ground is None:
-        from ..rules import lords_rules
+        from ...rules import lords_rules
 
         ground = lords_rules().get("lords.ground")
     per_level = int(ground["crash_dice_per_level"])
@@ -730,9 +730,9 @@ def events(
 def _replayed(names, pols, teams, args, rs, seed, game, turn_limit) -> Replay:
     """Play game ``game`` of run ``seed`` from the kernel arguments ``args`` with the event log
     on, and package it (``teams`` None: a duel, each seat its own side)."""
-    from ..report import manifest
-    from . import engine as E
-    from .bots import policy_version
+    from ...report import manifest
+    from .. import engine as E
+    from ..bots import policy_version
 
     cnt, log = E.logged_game(game, seed, *args, MAX_EVENTS)
     if len(log) >= MAX_EVENTS:
@@ -784,7 +784,7 @@ def replay(
     """Replay game ``game`` of the duel run ``seed`` of ``a`` against ``b`` (the same
     arguments as :func:`~dragonsim.lords.api.duel`, which plays games ``0..n-1``) and return
     its events."""
-    from .api import prepare, resolve_policies
+    from ..api import prepare, resolve_policies
 
     seed = check_seed(seed)
     game = check_int(game, "game", lo=0, hi=10**12 - 1)
@@ -819,7 +819,7 @@ def replay_battle(
 ) -> Replay:
     """Replay game ``game`` of the battle run ``seed`` (the same arguments as
     :func:`~dragonsim.lords.api.battle`: a free-for-all, or team games with ``teams``)."""
-    from .api import battle_setup
+    from ..api import battle_setup
 
     seed = check_seed(seed)
     game = check_int(game, "game", lo=0, hi=10**12 - 1)
@@ -868,7 +868,7 @@ def find_games(
 
     import pandas as pd
 
-    from .api import DUEL_COLUMNS, duel
+    from ..api import DUEL_COLUMNS, duel
 
     limit = check_int(limit, "limit", lo=1, hi=10_000)
     _ask_for_something(shortest, longest, draws, upsets, where)
@@ -927,7 +927,7 @@ def find_battle_games(
 
     import pandas as pd
 
-    from .api import BATTLE_COLUMNS, DUEL_COLUMNS, battle
+    from ..api import BATTLE_COLUMNS, DUEL_COLUMNS, battle
 
     limit = check_int(limit, "limit", lo=1, hi=10_000)
     _ask_for_something(shortest, longest, draws, upsets, where)

@@ -3,8 +3,9 @@
 Every function here takes the dice it needs as arguments (a roll's sum, a d6 face), so a test
 can force any roll (the Example of Play, pp. 36-37) and the pure-Python reference in the tests
 can be fed the same numbers. They read and write the dragon state rows of
-:mod:`dragonsim.lords.state` and the rules tables (:class:`~dragonsim.lords.tables.KernelTables`
-fields and its ``scalars``); none allocates (:func:`dragonsim._kernels.game_fn`).
+:mod:`dragonsim.lords.game.state` and the rules tables
+(:class:`~dragonsim.lords.game.tables.KernelTables` fields and its ``scalars``); none
+allocates (:func:`dragonsim._kernels.game_fn`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import sys
 
 import numpy as np
 
-from .. import _kernels
-from .. import random as _random
-from .._kernels import game_fn, guard_caches
-from ..random import below, d6, roll
+from ... import _kernels
+from ... import random as _random
+from ..._kernels import game_fn, guard_caches
+from ...random import below, d6, roll
 from . import hexes, movetables, state, tables
 from .hexes import adjacent_facing, arc_area, distance, may_breathe_angle, neighbour, on_board
 from .movetables import ALT_BOX, ALT_F, ALT_H, BK_LL, BK_LM, BK_TURNED, CARRY_GROUP, MR_ROWS
@@ -139,8 +140,8 @@ from .tables import (
 # Every Lords roll goes through these three: numba inlines dragonsim.random's generator (an
 # ``inline="always"`` function) into each of them once, and callers make plain calls that LLVM
 # inlines, instead of numba typing the generator again at each of some forty call sites.
-# A scripted game (:mod:`dragonsim.lords.script`) hands the game loop a stream of more than one
-# cell, its forced dice (``FD_*``): the two rolls then read the next forced roll instead of
+# A scripted game (:mod:`dragonsim.lords.views.script`) hands the game loop a stream of more than
+# one cell, its forced dice (``FD_*``): the two rolls then read the next forced roll instead of
 # drawing. A seeded stream is one cell, so an ordinary game pays one well-predicted compare a
 # roll. ``draw_below`` draws only from the setup and policy streams, which a scripted game
 # does not use for decisions (its placement is its scenario), so it is never forced.
@@ -175,7 +176,7 @@ def forced_roll(st, n):
     A roll of no dice is 0 and reads nothing. When this turn's rolls are used up, or the
     roll is not a sum ``n`` d6 can show, the first such error is kept in the header and the
     roll reads as ``n`` (every die a 1), so the game can finish and the caller can name the
-    turn and roll (:func:`dragonsim.lords.script.play_script`)."""
+    turn and roll (:func:`dragonsim.lords.views.script.play_script`)."""
     if n <= 0:
         return np.int64(0)
     k = _cell(st, FD_CURSOR)
@@ -788,7 +789,7 @@ def record_speed(ds, i, speed, scal):
 
 @game_fn
 def apply_move(ds, i, e, dalt, mv_rq, mv_rr, mv_f, mv_bk):
-    """Move dragon ``i`` by move-table entry ``e`` (:mod:`~dragonsim.lords.movetables`) and
+    """Move dragon ``i`` by move-table entry ``e`` (:mod:`~dragonsim.lords.game.movetables`) and
     altitude change ``dalt``, less the levels its banks drop (``mv_bk[e, BK_LL]``, p.16); it
     has now moved this turn (p.8), and carries the turn the move left in its last hex
     (``mv_bk[e, BK_TURNED]``: turning between move phases, p.16)."""

@@ -11,7 +11,7 @@ non-transitive cycles.
 
 Examples
 --------
->>> from dragonsim.lords.study import sensitivity
+>>> from dragonsim.lords.analysis.study import sensitivity
 >>> df = sensitivity("Reaper", "Skyblazer", rule="altitude_mod",
 ...                  values=[[0, 0, 1, 1, 2], [0, 1, 1, 2, 2]], n=2000)  # doctest: +SKIP
 """
@@ -26,13 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import defaults
-from ..checkpoint import Checkpoint, open_checkpoint
-from ..errors import UserError, parse_count
-from ..stats import Rate, bradley_terry, nontransitive_cycles, z_for
-from . import engine as E
-from . import state as S
-from .sheets import rule_switches
+from ... import defaults
+from ...checkpoint import Checkpoint, open_checkpoint
+from ...errors import UserError, parse_count
+from ...stats import Rate, bradley_terry, nontransitive_cycles, z_for
+from .. import engine as E
+from ..game import state as S
+from ..game.sheets import rule_switches
 
 __all__ = [
     "outcomes",
@@ -93,8 +93,8 @@ def outcomes(
     ``backend``, ``dask_client``: as for :func:`~dragonsim.runner.run_blocks` (on ``"dask"``
     each block sends its games' winners back with its counters; no records).
     """
-    from ..runner import run_blocks
-    from .api import _rules, prepare, record_columns, resolve_policies
+    from ...runner import run_blocks
+    from ..api import _rules, prepare, record_columns, resolve_policies
 
     n = parse_count(n)
     if backend == "dask" and records is not None:
@@ -318,8 +318,8 @@ def pilot(
     """Play ``a`` and ``b`` against ``against`` on games ``0..n-1`` of ``seed`` and measure the
     correlation of their wins (a draw is not a win), the variance reduction a paired study of
     the two builds gets (:func:`dragonsim.stats.sample_size`)."""
-    from .api import _rules
-    from .sheets import sheet
+    from ..api import _rules
+    from ..game.sheets import sheet
 
     n = parse_count(n, "pilot games")
     if n < 10:
@@ -395,8 +395,8 @@ def sensitivity(
     """
     import pandas as pd
 
-    from ..report import manifest
-    from .api import _rules
+    from ...report import manifest
+    from ..api import _rules
 
     if not isinstance(rule, str) or not rule.strip():
         raise UserError(f"rule must be a rule key such as altitude_mod, got {rule!r}")
@@ -404,7 +404,7 @@ def sensitivity(
         raise UserError(f"values must be a list of rule values, got {values!r}")
     if not 1 <= len(values) <= MAX_VALUES:
         raise UserError(f"sensitivity needs 1 to {MAX_VALUES} values, got {len(values)}")
-    from ..runner import n_or_precision
+    from ...runner import n_or_precision
 
     n, cap = n_or_precision(n, precision, max_n)
     if precision is not None and (checkpoint is not None or records is not None):
@@ -449,8 +449,8 @@ def sensitivity(
     stopped: list = []
     file = None
     if records is not None:
-        from ..records import RecordsFile, check_path
-        from .api import DUEL_COLUMNS, records_manifest, resolve_policies
+        from ...records import RecordsFile, check_path
+        from ..api import DUEL_COLUMNS, records_manifest, resolve_policies
 
         check_path(records)
         file = RecordsFile(
@@ -569,9 +569,9 @@ def _sensitivity_to_precision(
     win rate's confidence-sequence half-width is within ``precision``."""
     import pandas as pd
 
-    from ..report import manifest
-    from ..runner import PrecisionRun
-    from ..stats import half_width, precision_schedule, sequence_interval
+    from ...report import manifest
+    from ...runner import PrecisionRun
+    from ...stats import half_width, precision_schedule, sequence_interval
 
     looks = precision_schedule(precision, cap)
     configs = [start] + [start.with_overrides({key: v}) for v in values]
@@ -620,7 +620,7 @@ def _sensitivity_to_precision(
         float(widest),
     )
     if not prun.met and not stopped:
-        from ..runner import _note
+        from ...runner import _note
 
         _note(
             f"precision target +-{precision:g} not reached in {cap:,} games (widest half-width "
@@ -822,10 +822,10 @@ def tournament(
     ``spells``: the Wizards' spell policy under the Wizard (``"bot"``, ``"never"``,
     ``"random"``; :func:`~dragonsim.lords.api.duel`).
     """
-    from ..report import manifest
-    from ..runner import n_or_precision
-    from .api import _rules, check_spells, resolve_policies
-    from .sheets import sheet
+    from ...report import manifest
+    from ...runner import n_or_precision
+    from ..api import _rules, check_spells, resolve_policies
+    from ..game.sheets import sheet
 
     n, cap = n_or_precision(n, precision, max_n)
     if precision is not None and (checkpoint is not None or records is not None):
@@ -862,9 +862,9 @@ def tournament(
     file = None
     current: list = []
     if records is not None:
-        from ..records import RecordsFile, check_path
-        from .api import DUEL_COLUMNS, _kernel_with_records, records_manifest
-        from .bots import policy_version
+        from ...records import RecordsFile, check_path
+        from ..api import DUEL_COLUMNS, _kernel_with_records, records_manifest
+        from ..bots import policy_version
 
         check_path(records)
         file = RecordsFile(
@@ -891,7 +891,7 @@ def tournament(
     interrupted = False
     looks = None
     if precision is not None:
-        from ..stats import half_width, precision_schedule, share_interval
+        from ...stats import half_width, precision_schedule, share_interval
 
         looks = precision_schedule(float(precision), cap)
     n_pairs = np.zeros(len(pairs), dtype=np.int64)
@@ -946,7 +946,7 @@ def tournament(
         file.close(pairs_finished=done, pairs=len(pairs), interrupted=interrupted)
     prun = None
     if looks is not None:
-        from ..runner import PrecisionRun, _note
+        from ...runner import PrecisionRun, _note
 
         w = float(widest[:done].max()) if done else 1.0
         prun = PrecisionRun(
@@ -1026,8 +1026,8 @@ def _play_pair(
     ``stop - stop // 2`` with ``i`` listed first on ``seed``, the other ``stop // 2`` with
     ``j`` first on ``seed + 1`` (a run extended look by look plays the games a fixed ``n =
     stop`` run plays). Raises KeyboardInterrupt when a block was interrupted."""
-    from ..runner import run_blocks
-    from .api import prepare, record_columns
+    from ...runner import run_blocks
+    from ..api import prepare, record_columns
 
     for first, second, lo, hi, s in (
         (i, j, start - start // 2, stop - stop // 2, seed),

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._kernels import game_fn
+from ..._kernels import game_fn
 
 __all__ = [
     "DQ",

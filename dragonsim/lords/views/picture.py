@@ -1,4 +1,4 @@
-"""A picture of one replayed game (:mod:`dragonsim.lords.replay`) on the hex map.
+"""A picture of one replayed game (:mod:`dragonsim.lords.views.replay`) on the hex map.
 
 Each dragon's course is drawn turn by turn: its start (a square), the hex it ends each move on
 (a dot coloured by altitude, a short arrow for its facing, the turn number beside it), joined
@@ -19,8 +19,8 @@ import math
 
 import numpy as np
 
-from ..rules.lords import ALTITUDES
-from .hexes import DQ, DR
+from ...rules.lords import ALTITUDES
+from ..game.hexes import DQ, DR
 from .replay import Replay
 
 #: the dragons' colours (seat order) and the altitudes' (Very Low .. Very High)
@@ -112,7 +112,7 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
     from matplotlib.lines import Line2D
     from matplotlib.patches import RegularPolygon
 
-    from ..report import plot_style
+    from ...report import plot_style
 
     upto = rep.turns if last_turn is None else last_turn
     width, depth = rep.board

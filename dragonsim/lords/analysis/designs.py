@@ -1,7 +1,7 @@
 """Every legal design at a budget, and many design-against-design duels in one run.
 
-The design-point studies (:mod:`~dragonsim.lords.pricing`, :mod:`~dragonsim.lords.race`) share
-two things, both here:
+The design-point studies (:mod:`~dragonsim.lords.analysis.pricing`,
+:mod:`~dragonsim.lords.analysis.race`) share two things, both here:
 
 * :func:`legal_designs` -- every combination of body, wings, breath, tooth and claw and rider
   (the Cost Table, rulebook p.26: 5 + 5 + 5 + 5 + 6 = 26 options) whose cost lies in a band,
@@ -12,8 +12,8 @@ two things, both here:
   :func:`~dragonsim.runner.run_blocks` run, so progress, interruption, checkpoints and the
   Dask backend come as they do for a duel. With ``common`` game ``k`` of *every* pair plays
   from the streams ``(seed, offset + k)``: common random numbers across pairs, as
-  :func:`~dragonsim.lords.study.sensitivity` has them across rules; without, every pair plays
-  from streams of its own (independent pairs). The counters are three per
+  :func:`~dragonsim.lords.analysis.study.sensitivity` has them across rules; without, every pair
+  plays from streams of its own (independent pairs). The counters are three per
   pair (side 0's wins, side 1's wins, draws), so they add over blocks like any counters and a
   run's totals do not depend on the block size, thread count or backend.
 
@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import defaults
-from ..errors import UserError, check_int
-from . import engine as E
-from . import state as S
+from ... import defaults
+from ...errors import UserError, check_int
+from .. import engine as E
+from ..game import state as S
 
 __all__ = [
     "SLOTS",
@@ -57,7 +57,7 @@ SLOTS: tuple[str, ...] = ("body", "wings", "breath", "claws", "rider")
 
 
 def _slot_options() -> dict[str, tuple[str, ...]]:
-    from ..rules.lords import BODIES, BREATHS, CLAWS, RIDERS, WINGS
+    from ...rules.lords import BODIES, BREATHS, CLAWS, RIDERS, WINGS
 
     return {"body": BODIES, "wings": WINGS, "breath": BREATHS, "claws": CLAWS, "rider": RIDERS}
 
@@ -95,7 +95,7 @@ def legal_designs(lo: int, hi: int | None = None, *, rules=None) -> list[Design]
     >>> len(legal_designs(15)), len(legal_designs(4)), len(legal_designs(4, 25))
     (433, 1, 3750)
     """
-    from .api import _rules
+    from ..api import _rules
 
     rs = _rules(rules)
     lo = check_int(lo, "budget", 0, 1000)
@@ -129,7 +129,7 @@ def option_matrix(index: np.ndarray) -> np.ndarray:
 
 def field_text(names: Sequence[str]) -> str:
     """``the 12 ready-made dragons`` for the default field, else the names."""
-    from .sheets import ROSTER
+    from ..game.sheets import ROSTER
 
     if list(names) == list(ROSTER):
         return f"the {len(names)} ready-made dragons"
@@ -145,7 +145,7 @@ class PairSetup:
     rules: Any
 
     def row(self, sheet, team: int) -> np.ndarray:
-        from .api import dragon_row
+        from ..api import dragon_row
 
         return dragon_row(sheet, team, self.policy)
 
@@ -156,12 +156,12 @@ def pair_setup(
     """The shared kernel arguments for games between any two designs under ``rules`` with
     both dragons played by ``policy``: move tables for every maneuverability rating (about
     half a second to build), the rules tables, the options and the planning table."""
-    from . import movetables as MT
-    from .api import MAX_TURN_LIMIT, _rules, resolve_policies
-    from .bots import edge_exact
-    from .bots.plan import plan_table
-    from .sheets import rule_switches
-    from .tables import kernel_tables
+    from ..api import MAX_TURN_LIMIT, _rules, resolve_policies
+    from ..bots import edge_exact
+    from ..bots.plan import plan_table
+    from ..game import movetables as MT
+    from ..game.sheets import rule_switches
+    from ..game.tables import kernel_tables
 
     rs = _rules(rules)
     pols = resolve_policies(policy)
@@ -243,7 +243,7 @@ def play_pairs(
     games each pair finished are ``counts.sum(axis=1)``). ``kernel`` replaces
     :func:`pairs_kernel` (a synthetic win model in tests; same signature).
     """
-    from ..runner import run_blocks
+    from ...runner import run_blocks
 
     n = check_int(n, "n", 1, 10**9)
     if not pairs:

@@ -6,7 +6,7 @@ design rules of pp.26-27). :func:`prices` asks of each of the 26 options (body,
 wings, breath, tooth and claw, rider: the Cost Table, p.26) what it is worth in games:
 
 1. **Designs.** Every legal design costing ``budget - band .. budget + band`` (2,611 of them
-   at 15 +- 3 DP: :func:`~dragonsim.lords.designs.legal_designs`, priced by the rules in
+   at 15 +- 3 DP: :func:`~dragonsim.lords.analysis.designs.legal_designs`, priced by the rules in
    force), or ``designs`` of them drawn uniformly without replacement. A share ``holdout`` of
    them (drawn by the seed) is kept out of the validation fit; the prices use them all.
 2. **Games.** Every drawn design plays every dragon of the field (default: the twelve
@@ -84,9 +84,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .. import defaults
-from ..errors import UserError, check_int, check_seed
-from ..stats import holm
+from ... import defaults
+from ...errors import UserError, check_int, check_seed
+from ...stats import holm
+from ..game.sheets import rule_switches
 from .designs import (
     OPTIONS,
     SLOTS,
@@ -96,7 +97,6 @@ from .designs import (
     pair_setup,
     play_pairs,
 )
-from .sheets import rule_switches
 
 __all__ = ["prices", "PricesResult", "fit_strengths", "fair_prices", "ALPHA"]
 
@@ -197,7 +197,7 @@ def fair_prices(
 ) -> tuple[np.ndarray, float]:
     """Fair prices of the 26 options from their strengths (reference options 0).
 
-    ``beta``: float [26] (:data:`~dragonsim.lords.designs.OPTIONS` order; NaN for an option
+    ``beta``: float [26] (:data:`~dragonsim.lords.analysis.designs.OPTIONS` order; NaN for an option
     no design holds); ``costs``: the rule ``lords.design_cost``; ``acting``: the slots whose
     options act in the game (they set the exchange rate); ``refs``: bool [26], one reference
     per slot (default each slot's first, cheapest option). Returns ``(fair [26], lam)``:
@@ -321,7 +321,7 @@ class PricesResult:
         }
 
     def summary(self) -> str:
-        from ..report import rules_line
+        from ...report import rules_line
 
         lo, hi = self.band
         c = self.calibration
@@ -431,7 +431,7 @@ class PricesResult:
         the model predicts. Returns the figure."""
         import matplotlib.pyplot as plt
 
-        from ..report import plot_style
+        from ...report import plot_style
 
         colours = {
             "over-priced": "tab:red",
@@ -579,13 +579,13 @@ def prices(
         resumes from it).
     kernel
         Replaces the engine's pairs kernel (same signature as
-        :func:`~dragonsim.lords.designs.pairs_kernel`): a synthetic win model in tests.
+        :func:`~dragonsim.lords.analysis.designs.pairs_kernel`): a synthetic win model in tests.
     """
-    from ..checkpoint import open_checkpoint
-    from ..report import manifest
-    from .api import _rules
-    from .bots import policy_version
-    from .sheets import ROSTER, riders_in_play, sheet
+    from ...checkpoint import open_checkpoint
+    from ...report import manifest
+    from ..api import _rules
+    from ..bots import policy_version
+    from ..game.sheets import ROSTER, riders_in_play, sheet
 
     rs = _rules(rules)
     budget = check_int(budget, "budget", 4, 1000)

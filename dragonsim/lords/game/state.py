@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import defaults
-from ..rules import lords as _rules_lords
-from ..rules.lords import KERNEL_SLOTS as _SLOT
-from ..rules.lords import N_OPT, SLOT_RULES, slot_entry
+from ... import defaults
+from ...rules import lords as _rules_lords
+from ...rules.lords import KERNEL_SLOTS as _SLOT
+from ...rules.lords import N_OPT, SLOT_RULES, slot_entry
 
 # ---- the per-dragon state row (int64 [MAXD, NF]) -------------------------------------------------
 F_Q = 0  # axial q
@@ -171,7 +171,7 @@ def default_options(
 ) -> np.ndarray:
     """The int64 options array (see the ``OPT_*`` constants): the run's settings, and for
     each rule slot named in ``rules`` (:data:`dragonsim.rules.lords.SLOT_RULES`, as
-    :func:`dragonsim.lords.sheets.rule_switches` gives them) its value, 0 for every slot not
+    :func:`dragonsim.lords.game.sheets.rule_switches` gives them) its value, 0 for every slot not
     named (the basic game).
 
     >>> int(default_options(init_mod=True)[OPT_INIT_MOD])
@@ -366,7 +366,7 @@ L_SNAP = L_A + N_LOG_VALUES  # snapshot: MAXD x (q, r, f, alt, alive, eng, moved
 N_SNAP = 7
 N_LOG = L_SNAP + MAXD * N_SNAP
 K_SETUP, K_SPEED, K_MOVE, K_LEAVE, K_ENGAGE, K_TARGET, K_CC, K_END = range(8)
-#: event rows (the replay's, :mod:`dragonsim.lords.replay`): this turn's initiative order
+#: event rows (the replay's, :mod:`dragonsim.lords.views.replay`): this turn's initiative order
 #: (``L_A``: place), a breath attack rolled (``L_A``: target number, hit roll, hit, side,
 #: location roll, part, damage roll, points the target lost, dice, range, arc area), serious
 #: damage effects after a combat (``L_A``: breath, claws, MR index, maximum speed, in play,
@@ -425,7 +425,7 @@ MK_FLY, MK_TAKE_OFF, MK_LAND, MK_GROUND = range(4)
 #: rider action lost to Saddlesore is a ``K_SPELL`` row with ``L_A + 0`` = -2 and ``L_J`` -1.
 K_SPELL, K_SPELL_REC = 15, 16
 
-# ---- scripted games (:mod:`dragonsim.lords.script`) --------------------------------------------
+# ---- scripted games (:mod:`dragonsim.lords.views.script`) ----------------------------------------
 # A scripted game plays with two arrays in place of its game and policy streams (``Work.gst``
 # and ``Work.pst``, uint64 views of int64 arrays). A seeded stream is one state cell, so "the
 # stream holds more than one cell" is what tells the roll functions and the dispatchers that

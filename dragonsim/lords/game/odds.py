@@ -19,9 +19,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 
-from ..errors import UserError, resolve_name
-from ..rules import RuleSet, as_rules
-from ..rules.lords import ALTITUDES, DIRECTIONS, PART_CODES, PARTS, RIDERS, TACTICS
+from ...errors import UserError, resolve_name
+from ...rules import RuleSet, as_rules
+from ...rules.lords import ALTITUDES, DIRECTIONS, PART_CODES, PARTS, RIDERS, TACTICS
 from .sheets import Sheet, close_combat_modifier, riders_in_play, sheet
 
 __all__ = [
@@ -219,7 +219,7 @@ def close_combat(
     """P(a wins), P(draw), P(b wins) of one close combat of two healthy dragons (p.13).
 
     Each rolls 2d6 + its close combat modifier
-    (:func:`~dragonsim.lords.sheets.close_combat_modifier`: the sheet's, +2 for a Lancer
+    (:func:`~dragonsim.lords.game.sheets.close_combat_modifier`: the sheet's, +2 for a Lancer
     when riders are in play, p.18, rule ``lords.riders_in_play``; the engine uses the same
     values); higher wins, ties draw. ``tactics=(a's, b's)`` adds the optional Tactics Result
     Table's modifier to ``a``'s score, ``a`` being the attacker (p.22).
@@ -416,7 +416,7 @@ def spell(
     long-range modifier beyond it (rules ``lords.rider_to_hit`` and, for the spell rows the
     rulebook's text cuts off, ``lords.spells``: both assumed).
     """
-    from ..rules.lords import SPELLS
+    from ...rules.lords import SPELLS
 
     r = as_rules("lords", rules)
     c, t = sheet(caster, rules=r), sheet(target, rules=r)
@@ -442,7 +442,7 @@ def breath_at(
     """Exact odds of a breath attack between two placed dragons.
 
     Positions are ``(q, r, facing, altitude)`` in the axial coordinates of
-    :mod:`dragonsim.lords.hexes` (altitude 1 Very Low .. 5 Very High). Applies the arc of fire,
+    :mod:`dragonsim.lords.game.hexes` (altitude 1 Very Low .. 5 Very High). Applies the arc of fire,
     the 6-hex range, the neck-bend rule, the to-hit modifiers and the direction template
     (where the line runs through a corner, "the attacker gets to choose": the side whose hit
     locations take the larger expected fraction of their points, an assumed choice of the bots).

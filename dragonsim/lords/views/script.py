@@ -5,14 +5,14 @@ then gives, turn by turn, each dragon's decisions (the speed it records, its mov
 an end state, its breath target, whether it engages) and the dice: "a list of rolls in the
 order the rules ask for them". :func:`play_script` plays it through the same game loop as every
 simulated game (:func:`~dragonsim.lords.engine.logged_game`: the same phases, the same rules
-checks, the same event log) and returns the same :class:`~dragonsim.lords.replay.Replay` as
-:func:`~dragonsim.lords.replay.replay`, so ``describe``, ``text``, :func:`~dragonsim.lords.
+checks, the same event log) and returns the same :class:`~dragonsim.lords.views.replay.Replay` as
+:func:`~dragonsim.lords.views.replay.replay`, so ``describe``, ``text``, :func:`~dragonsim.lords.
 picture.draw` and the tests' event checker read it alike.
 
 How the forcing works: a scripted game hands the loop two arrays where a game's random
 streams go (``Work.gst``: the forced dice, ``FD_*``; ``Work.pst``: the decisions, ``SD_*``,
-both laid out in :mod:`~dragonsim.lords.state`). A seeded stream is one cell, so the roll
-functions (:func:`~dragonsim.lords.mechanics.roll_dice`, ``roll_d6``) and the dispatchers
+both laid out in :mod:`~dragonsim.lords.game.state`). A seeded stream is one cell, so the roll
+functions (:func:`~dragonsim.lords.game.mechanics.roll_dice`, ``roll_d6``) and the dispatchers
 (:mod:`~dragonsim.lords.bots.dispatch`, which ask :mod:`~dragonsim.lords.bots.scripted`) read
 the script only when the stream is longer; an ordinary run's counters are bit-identical.
 
@@ -117,7 +117,7 @@ roll or decision.
 
 The game is as long as the script: it ends after the last scripted turn (or when a side has
 won). ``python -m dragonsim replay --script example`` plays the Example of Play (rulebook pp.
-36-37), shipped as ``dragonsim/lords/scripts/example_of_play.json``.
+36-37), shipped as ``dragonsim/lords/views/scripts/example_of_play.json``.
 """
 
 from __future__ import annotations
@@ -132,12 +132,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UserError, read_json, resolve_name
-from ..rules.lords import ALTITUDES, TACTICS
-from . import state as S
-from .hexes import DIRECTION_NAMES, DQ, DR, from_offset, on_board
+from ...errors import UserError, read_json, resolve_name
+from ...rules.lords import ALTITUDES, TACTICS
+from ..game import state as S
+from ..game.hexes import DIRECTION_NAMES, DQ, DR, from_offset, on_board
+from ..game.sheets import rule_switches
 from .replay import SIDES, Replay, turn_words
-from .sheets import rule_switches
 
 #: the scripts shipped with the package, by name (``--script example``)
 SCRIPTS_DIR = Path(__file__).with_name("scripts")
@@ -181,7 +181,7 @@ class Script:
     (``moves[t][i]``: turn ``t + 1``, dragon ``i``, or None) and dice."""
 
     title: str
-    dragons: list[str]  # what :func:`~dragonsim.lords.sheets.sheet` reads
+    dragons: list[str]  # what :func:`~dragonsim.lords.game.sheets.sheet` reads
     names: list[str]
     teams: list[int]
     scenario: list[tuple[int, int, int, int, int]]  # q, r, facing, altitude, last speed
@@ -479,7 +479,7 @@ def _move(spec, where: str, names: list[str]) -> Move:
 
 def _spell(spec, where: str, names: list[str]) -> tuple[int, int, int]:
     """A move's ``spell``, ``spell_target`` and ``spell_arg`` as (spell, target, argument)."""
-    from ..rules.lords import PARTS, SPELLS
+    from ...rules.lords import PARTS, SPELLS
 
     if spec.get("spell") is None:
         for k in ("spell_target", "spell_arg"):
@@ -674,7 +674,7 @@ def dice_array(sc: Script) -> np.ndarray:
 
 def decisions_array(sc: Script, turning=None, each: bool = False) -> np.ndarray:
     """The decisions as the dispatchers read them (``SD_*`` / ``SR_*``); ``turning``
-    (:class:`~dragonsim.lords.movetables.Turning`, None without turning between move phases,
+    (:class:`~dragonsim.lords.game.movetables.Turning`, None without turning between move phases,
     p.16): each path's own turn left in its last hex goes to the kernel; ``each``: the
     reading ``lords.bank_run = each`` (the levels a path's banks drop)."""
     nd = len(sc.names)
@@ -727,7 +727,7 @@ def play_script(
 ) -> Replay:
     """Play a script (:func:`load_script`'s sources: ``"example"``, a ``.json`` path, a
     mapping, or a :class:`Script`) through the game loop and return its
-    :class:`~dragonsim.lords.replay.Replay`: the events, ``forced`` (every roll given, with
+    :class:`~dragonsim.lords.views.replay.Replay`: the events, ``forced`` (every roll given, with
     the turn and what the rules asked it for, or unused), ``notes`` and the raw ``log``.
 
     ``range_modifier`` overrides the script's (the Range Key row of the To-Hit Modifiers
@@ -736,18 +736,18 @@ def play_script(
 
     Examples
     --------
-    >>> from dragonsim.lords.script import play_script
+    >>> from dragonsim.lords.views.script import play_script
     >>> rep = play_script("example")                          # doctest: +SKIP
     >>> [e["target_number"] for e in rep.events if e["event"] == "breath"]   # doctest: +SKIP
     [9, 8]
     """
-    from ..report import manifest
-    from . import engine as E
-    from . import movetables as MT
-    from .api import _rules, battle_setup, game_mrs
+    from ...report import manifest
+    from .. import engine as E
+    from ..api import _rules, battle_setup, game_mrs
+    from ..game import movetables as MT
 
     sc = script if isinstance(script, Script) else load_script(script)
-    from ..rules import RuleSet
+    from ...rules import RuleSet
 
     overrides = dict(sc.rules)
     if isinstance(rules, RuleSet):
@@ -865,7 +865,7 @@ def _labels(turn_events: list[dict], asked: int, names: list[str], tb) -> list[t
     roll-offs). The later rolls come in the order of the turn's events: a move on the
     ground's 1d6, rider attacks, breath attacks, close combats and the crashes among them
     (advanced rules, pp. 17, 22)."""
-    from .tables import S_CC_SELF_DAMAGE_DICE, S_GROUND_MOVE_DICE, S_GROUND_MOVE_PLUS
+    from ..game.tables import S_CC_SELF_DAMAGE_DICE, S_GROUND_MOVE_DICE, S_GROUND_MOVE_PLUS
 
     combat: list[tuple] = []
     for e in turn_events:
@@ -1027,7 +1027,7 @@ _WHY = {
 
 
 def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
-    from ..rules.lords import MRS
+    from ...rules.lords import MRS
 
     code = int(sd[S.SD_ERROR])
     if code == S.SD_OK:
@@ -1093,7 +1093,7 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
         }[b]
         return [((t, 4), f"{head}'s rider cannot shoot at {sc.names[a]}: {why}")]
     if code == S.SD_SPELL:
-        from ..rules.lords import SPELLS
+        from ...rules.lords import SPELLS
 
         why = {
             S.SW_NO_WIZARD: "its dragon has no Wizard (or it was killed)",
@@ -1102,7 +1102,7 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
         }[b]
         return [((t, 4), f"{head}'s Wizard cannot cast {SPELLS[a]}: {why}")]
     if code == S.SD_SPELL_TARGET:
-        from ..rules.lords import SPELLS
+        from ...rules.lords import SPELLS
 
         why = {
             S.SW_GONE: "it is not in play",
@@ -1114,7 +1114,7 @@ def _decision_error(sc: Script, sd: np.ndarray, log: np.ndarray) -> list[tuple]:
         who_t = sc.names[a] if 0 <= a < len(sc.names) else str(a)
         return [((t, 4), f"{head}'s Wizard cannot cast {SPELLS[b]} at {who_t}: {why}")]
     if code == S.SD_SPELL_ARG:
-        from ..rules.lords import SPELLS
+        from ...rules.lords import SPELLS
 
         return [
             (
@@ -1174,11 +1174,11 @@ def _move_text(m: Move | None) -> str:
 def _walk_paths(sc: Script, log: np.ndarray, tb, bank=None) -> tuple[list[tuple], dict[int, list]]:
     """Each scripted path walked from where its dragon stood: it costs exactly the speed at
     the dragon's maneuverability then (p.8), stays on the board and within Very Low..Very
-    High (p.8) all the way; its banks (``bank``: :class:`~dragonsim.lords.movetables.
+    High (p.8) all the way; its banks (``bank``: :class:`~dragonsim.lords.game.movetables.
     Banking`, None without the rule) drop a level for each two in sequence and never below
     Very Low (p.16). Returns the errors and, per log row of a move, the hexes its path
     entered (``[q, r, altitude index]`` each: the picture draws them)."""
-    from ..rules.lords import MRS
+    from ...rules.lords import MRS
 
     width, depth = _board(tb)
     out, paths = [], {}
@@ -1247,7 +1247,7 @@ def _walk_paths(sc: Script, log: np.ndarray, tb, bank=None) -> tuple[list[tuple]
 
 
 def _board(tb) -> tuple[int, int]:
-    from .tables import S_BOARD_DEPTH, S_BOARD_WIDTH
+    from ..game.tables import S_BOARD_DEPTH, S_BOARD_WIDTH
 
     return int(tb.scalars[S_BOARD_WIDTH]), int(tb.scalars[S_BOARD_DEPTH])
 

@@ -2,7 +2,7 @@
 
 A balance verdict ("Reaper beats Skyblazer") is a statement about the rules *and* about how
 the dragons are played. :func:`robustness` plays the same round robin (every pair ``n``
-games, each side first in half of them, :func:`~dragonsim.lords.study.tournament`) under
+games, each side first in half of them, :func:`~dragonsim.lords.analysis.study.tournament`) under
 several bots -- by default the released hunter-2 and hunter-3, today's hunter, weaker and
 stronger hunter breadths and the look-ahead ``search`` -- and for every pair and bot reports
 the first dragon's win share (draws count half) with its 95% interval.
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UserError, parse_count
-from ..stats import holm
+from ...errors import UserError, parse_count
+from ...stats import holm
 
 #: the bots compared by default: the released hunter-2 and hunter-3, hunter-4 (the default)
 #: and a weaker and a stronger breadth of it, and the look-ahead
@@ -51,7 +51,7 @@ class RobustnessResult:
     manifest: dict[str, Any] = field(default_factory=dict)
     interrupted: bool = False
     bots_done: int | None = None
-    #: each finished bot's round robin (:class:`~dragonsim.lords.study.TournamentResult`:
+    #: each finished bot's round robin (:class:`~dragonsim.lords.analysis.study.TournamentResult`:
     #: its ratings and matrix), in the order of ``bots``
     tournaments: list = field(default_factory=list, repr=False)
 
@@ -209,7 +209,7 @@ class RobustnessResult:
         95% intervals; flipped pairs' labels in red. Returns the figure."""
         import matplotlib.pyplot as plt
 
-        from ..report import plot_style
+        from ...report import plot_style
 
         se, _, _ = self._tests()
         z = NormalDist().inv_cdf(0.975)
@@ -286,12 +286,12 @@ def robustness(
     (a path) keeps every finished block, one file per bot (``PATH.<bot>``), and the same call
     resumes. ``records`` (a ``.parquet`` or ``.csv`` path): every game's row, one file per
     bot beside it (``games.parquet`` -> ``games.hunter-2.parquet``, each the bot's
-    :func:`~dragonsim.lords.study.tournament` records). An interruption keeps the bots whose
-    round robin finished.
+    :func:`~dragonsim.lords.analysis.study.tournament` records). An interruption keeps the bots
+    whose round robin finished.
     """
-    from ..report import manifest
-    from .bots import policy_spec, policy_version
-    from .sheets import ROSTER
+    from ...report import manifest
+    from ..bots import policy_spec, policy_version
+    from ..game.sheets import ROSTER
     from .study import tournament
 
     n = parse_count(n)
@@ -312,11 +312,11 @@ def robustness(
     if checkpoint is not None:
         # the path is checked here (a file path, not a folder, its folder exists); each bot's
         # round robin keeps its own file beside it
-        from ..checkpoint import Checkpoint
+        from ...checkpoint import Checkpoint
 
         Checkpoint(checkpoint, {"command": "robustness"})
     if records is not None:
-        from ..records import check_path
+        from ...records import check_path
 
         check_path(records)
     results = []

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..stats import Rate, holm, two_proportion_pvalue
-from .sheets import rule_switches
+from ...stats import Rate, holm, two_proportion_pvalue
+from ..game.sheets import rule_switches
 
-DEFAULT_FILE = Path(__file__).resolve().parents[2] / "results" / "baseline.json"
+DEFAULT_FILE = Path(__file__).resolve().parents[3] / "results" / "baseline.json"
 
 #: (a, b, policy of a, policy of b): the mirror and cross matchups a balance study leans on.
 MATCHUPS: tuple[tuple[str, str, str, str], ...] = (
@@ -59,7 +59,7 @@ class Finding:
 def _play(
     n: int, seed: int, matchups, threads: int | None, rules=None
 ) -> dict[str, dict[str, int]]:
-    from .api import duel
+    from ..api import duel
 
     out = {}
     for m in matchups:
@@ -88,9 +88,9 @@ def write(
 ) -> dict[str, Any]:
     """Play the matchups and store the counts with a manifest (``rules``: a RuleSet or
     overrides; default the rules as printed and assumed)."""
-    from ..report import manifest
-    from .api import _rules
-    from .bots import POLICIES
+    from ...report import manifest
+    from ..api import _rules
+    from ..bots import POLICIES
 
     rs = _rules(rules)
     t0 = time.perf_counter()
@@ -156,8 +156,8 @@ def check(
 
     ``rules`` (a RuleSet or overrides) must be the rules the baseline was written under.
     ``findings``: a list that gets every matchup's :class:`Finding`."""
-    from ..errors import UserError, read_json
-    from .api import _rules
+    from ...errors import UserError, read_json
+    from ..api import _rules
 
     p = Path(path)
     if not p.exists():

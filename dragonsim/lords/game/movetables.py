@@ -17,7 +17,7 @@ stay on the board where the stored one leaves it. With ``edges=True`` the tables
 per entry and starting facing, the Pareto-minimal bounding boxes of all its legal paths
 (:func:`_box_dp`, a DP over the same states that keeps an antichain of boxes per state), so
 that "some legal path stays on the board" is a few comparisons more
-(:func:`~dragonsim.lords.mechanics.move_fits_exact`): about 5 records of 6 bytes per entry,
+(:func:`~dragonsim.lords.game.mechanics.move_fits_exact`): about 5 records of 6 bytes per entry,
 0.1-0.3 s per rating to build, exactly the end states of a direct search (tests/test_edges.py).
 
 Banking (advanced rules, p.16; ``bank=`` of :func:`move_tables`): a bank moves to the hex
@@ -49,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .._kernels import guard_caches
+from ..._kernels import guard_caches
 
 
 class MoveTables(NamedTuple):
@@ -83,7 +83,7 @@ class MoveTables(NamedTuple):
     less those the stored path covers. A start on an odd row reads the records of the opposite
     facing with the box negated (a half turn of the board maps one parity onto the other).
     Some legal path of the entry stays on the board iff the stored box or one of these fits
-    (:func:`~dragonsim.lords.mechanics.move_fits_exact`). Empty (``alt_off`` all 0) unless
+    (:func:`~dragonsim.lords.game.mechanics.move_fits_exact`). Empty (``alt_off`` all 0) unless
     built with ``edges=True``. With banking the alternatives are those of the paths without a
     bank (attached to the entry of ``L = 0``): the exact check is then exact for them and
     conservative for the banking paths.
@@ -97,7 +97,7 @@ class MoveTables(NamedTuple):
 
     Turning between move phases (p.16; built with ``turning``): the rows come in six groups,
     one per turn a dragon may carry from its last move (``CARRIES``), row ``group * MR_ROWS +
-    mr`` (:func:`~dragonsim.lords.mechanics.move_row`); a carrying row's moves begin with a
+    mr`` (:func:`~dragonsim.lords.game.mechanics.move_row`); a carrying row's moves begin with a
     step, a bank, or more of the carried turn the same way for the balance of the whole turn's
     cost, and ``bk[e, BK_TURNED]`` is the turn each entry's stored path leaves in its last hex
     (``bk[e, BK_CONT]``: whether it continued the carried one). Of the paths to an end state
@@ -930,7 +930,7 @@ def bank_costs(turn_cost: np.ndarray, factor: int = 2, minimum: int = 1) -> np.n
     """The bank cost by MR: "points equal to twice its 60 deg turn cost, with a minimum of 1
     point spent" (p.16; rules lords.bank_cost_factor, lords.bank_cost_minimum).
 
-    >>> from dragonsim.lords.tables import kernel_tables
+    >>> from dragonsim.lords.game.tables import kernel_tables
     >>> bank_costs(kernel_tables().turn_cost).tolist()
     [1, 1, 1, 2, 2, 2, 4, 4, 4]
     """

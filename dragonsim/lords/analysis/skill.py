@@ -9,16 +9,16 @@ between careless ones. :func:`skill` runs up to three studies under each bot of 
 end states a move, hunter-4 at its default breadth) and puts them side by side:
 
 * **tournament** -- the round robin of the ready-made dragons under each bot, by
-  :func:`~dragonsim.lords.robustness.robustness` (its pairs, verdicts and Holm family):
+  :func:`~dragonsim.lords.analysis.robustness.robustness` (its pairs, verdicts and Holm family):
   each dragon's Bradley-Terry rating and win share per bot with 95% intervals, and the pairs
   whose verdict (the first dragon wins more, the second does, or *balanced*: not shown either
   way, Holm 5% over every pair and bot) changes between bots, e.g. "balanced only for weak
   play" when the bots that find a pair balanced are the weakest ones.
-* **prices** -- :func:`~dragonsim.lords.pricing.prices` under each bot: every option's fair
+* **prices** -- :func:`~dragonsim.lords.analysis.pricing.prices` under each bot: every option's fair
   price with its 95% interval, and the options whose verdict (over-priced, under-priced,
   fair?; Holm 5% within each bot's study) differs between bots.
-* **best** -- :func:`~dragonsim.lords.race.best` under each bot: the top builds per bot, each
-  with the rank its build has in the other bots' races.
+* **best** -- :func:`~dragonsim.lords.analysis.race.best` under each bot: the top builds per bot,
+  each with the rank its build has in the other bots' races.
 
 Every study plays the same seed under every bot. The defaults keep a run of all three under
 three bots to a few minutes on two cores: a short tournament, a sample of the price band and
@@ -27,7 +27,7 @@ answers.
 
 Examples
 --------
->>> from dragonsim.lords.skill import skill
+>>> from dragonsim.lords.analysis.skill import skill
 >>> r = skill(bots="random,hunter", what="tournament", n=200)  # doctest: +SKIP
 >>> r.pairs()[["a", "b", "random-1", "hunter-4", "note"]]  # doctest: +SKIP
 """
@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UserError, parse_count
-from .sheets import rule_switches
+from ...errors import UserError, parse_count
+from ..game.sheets import rule_switches
 
 __all__ = ["skill", "SkillResult", "DEFAULT_BOTS", "STUDIES"]
 
@@ -266,7 +266,7 @@ class SkillResult:
         }
 
     def summary(self) -> str:
-        from ..report import rules_line
+        from ...report import rules_line
 
         lines = [
             f"Balance across skill: {', '.join(self.what)} under {len(self.labels)} bots "
@@ -401,7 +401,7 @@ class SkillResult:
         (best), each with 95% intervals. Returns the figure."""
         import matplotlib.pyplot as plt
 
-        from ..report import plot_style
+        from ...report import plot_style
 
         panels = [w for w in ("tournament", "prices", "best") if self._has(w)]
         markers = "osD^vP*X"
@@ -533,14 +533,14 @@ def skill(
     price_designs, price_n
         Designs drawn from the price band (None: every one) and games a seat per pairing.
     best_games
-        Each bot's race game budget (``max_games`` of :func:`~dragonsim.lords.race.best`;
+        Each bot's race game budget (``max_games`` of :func:`~dragonsim.lords.analysis.race.best`;
         its first round of 2 games a seat per field dragon is always played).
     top
         Builds listed per bot.
     """
-    from ..report import manifest
-    from .api import _rules
-    from .bots import policy_spec, policy_version
+    from ...report import manifest
+    from ..api import _rules
+    from ..bots import policy_spec, policy_version
     from .pricing import prices
     from .race import best
     from .robustness import robustness

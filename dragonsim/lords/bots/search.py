@@ -34,24 +34,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _kernels
-from .. import random as _random
-from .._kernels import game_fn, guard_caches
-from ..random import STREAM_GAME, STREAM_POLICY, game_key, next_u64, purpose_seed
-from . import engine as _engine
-from . import mechanics, state
-from .bots import (
-    P_BRAWLER_2,
-    P_HUNTER_3,
-    P_RANDOM,
-    P_ROLLOUT,
-    P_SNIPER_2,
-)
-from .bots import planner as _planner
-from .bots import random as _random_bot
-from .bots.planner import plan_engage
-from .mechanics import apply_move, can_engage, draw_below
-from .state import (
+from ... import _kernels
+from ... import random as _random
+from ..._kernels import game_fn, guard_caches
+from ...random import STREAM_GAME, STREAM_POLICY, game_key, next_u64, purpose_seed
+from .. import engine as _engine
+from ..game import mechanics, state
+from ..game.mechanics import apply_move, can_engage, draw_below
+from ..game.state import (
     F_ALIVE,
     F_ALT,
     F_DP,
@@ -73,11 +63,11 @@ from .state import (
     OPT_MOVE_EARLY,
     OPT_TURN_LIMIT,
 )
-from .tables import (
-    S_BASE_TO_HIT,
-    S_CC_SELF_DAMAGE_DICE,
-    S_MAX_RANGE,
-)
+from ..game.tables import S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE, S_MAX_RANGE
+from . import P_BRAWLER_2, P_HUNTER_3, P_RANDOM, P_ROLLOUT, P_SNIPER_2
+from . import planner as _planner
+from . import random as _random_bot
+from .planner import plan_engage
 
 #: the planners whose moves are candidates, in the order they are asked (the policy stream
 #: draws in this order): three hunter samples, the brawler, the sniper, two random moves
@@ -327,7 +317,7 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
     return cand[bc, 0], cand[bc, 1], cand[bc, 2]
 
 
-_names = sys.modules[__package__ + ".bots"]
+_names = sys.modules[__package__]
 guard_caches(
     sys.modules[__name__],
     [_names, _engine, _planner, _random_bot, mechanics, state, _random, _kernels],
