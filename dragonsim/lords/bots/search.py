@@ -37,8 +37,6 @@ import numpy as np
 from ... import _kernels
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
-from ...random import STREAM_GAME, STREAM_POLICY, game_key, next_u64, purpose_seed
-from .. import engine as _engine
 from ..game import mechanics, state
 from ..game.mechanics import apply_move, can_engage, draw_below
 from ..game.state import (
@@ -46,13 +44,10 @@ from ..game.state import (
     F_ALT,
     F_DP,
     F_DP0,
-    F_ENG,
     F_F,
     F_MOVED,
-    F_POLICY,
     F_Q,
     F_R,
-    F_SAMPLES,
     F_SPEED,
     F_TEAM,
     F_TURNED,
@@ -60,13 +55,13 @@ from ..game.state import (
     N_COUNTERS,
     N_PARTS,
     NF,
-    OPT_MOVE_EARLY,
-    OPT_TURN_LIMIT,
 )
 from ..game.tables import S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE, S_MAX_RANGE
-from . import P_BRAWLER_2, P_HUNTER_3, P_RANDOM, P_ROLLOUT, P_SNIPER_2
+from . import P_BRAWLER_2, P_HUNTER_3, P_RANDOM, P_SNIPER_2
+from . import dispatch as _dispatch
 from . import planner as _planner
 from . import random as _random_bot
+from .dispatch import bot_move
 from .planner import plan_engage
 
 #: the planners whose moves are candidates, in the order they are asked (the policy stream
@@ -96,20 +91,21 @@ class SearchWork(NamedTuple):
     """The look-ahead's scratch, one per thread (allocated in Python: the game allocates
     nothing)."""
 
-    rw: _engine.Work  # the rollouts' game scratch (state rows, order, streams)
+    rw: tuple  # the rollouts' game scratch (the engine's ``Work``: state rows, order, streams)
     ds0: np.ndarray  # int64 [MAXD, NF]: the position being judged, kept between rollouts
     cand: np.ndarray  # int64 [MAX_CANDIDATES, 3]: entry, altitude change, engaged (-1 none)
-    ref: np.ndarray  # float64 [ROLLOUTS]: the hunter's choice's value in each rollout
+    val: np.ndarray  # float64 [MAX_CANDIDATES, ROLLOUTS]: each candidate's rollout values
     cnt: np.ndarray  # int64 [N_COUNTERS]: the rollouts' counters (thrown away)
 
 
-def new_search_work() -> SearchWork:
-    """Fresh :class:`SearchWork` for one thread of games with a ``search`` dragon."""
+def new_search_work(rw) -> SearchWork:
+    """Fresh :class:`SearchWork` for one thread of games with a ``search`` dragon, its
+    rollouts played in the game scratch ``rw`` (the engine's ``new_work()``)."""
     return SearchWork(
-        _engine.new_work(),
+        rw,
         np.zeros((MAXD, NF), np.int64),
         np.zeros((MAX_CANDIDATES, 3), np.int64),
-        np.zeros(ROLLOUTS, np.float64),
+        np.zeros((MAX_CANDIDATES, ROLLOUTS), np.float64),
         np.zeros(N_COUNTERS, np.int64),
     )
 
@@ -129,11 +125,11 @@ def health(ds, i):
 
 
 @game_fn
-def position_value(ds, nd, team, turn, turn_limit):
-    """What a rollout's end is worth to ``team``: 1 a win, 0 a loss, 1/2 a draw (every dragon
-    out, or the turn limit reached), and for a game still going 1/2 plus
-    :data:`HEALTH_WEIGHT` times the side's mean health less its enemies' (:func:`health`)."""
-    nteams, last = _engine.teams_alive(ds, nd)
+def position_value(ds, nd, team, turn, turn_limit, nteams, last):
+    """What a rollout's end is worth to ``team``, ``nteams`` teams in play (``last`` one of
+    them): 1 a win, 0 a loss, 1/2 a draw (every dragon out, or the turn limit reached), and for
+    a game still going 1/2 plus :data:`HEALTH_WEIGHT` times the side's mean health less its
+    enemies' (:func:`health`)."""
     if nteams <= 1:
         if last < 0:
             return 0.5
@@ -155,46 +151,6 @@ def position_value(ds, nd, team, turn, turn_limit):
 
 
 @game_fn
-def rollout(ds0, nd, na, k, order, e, dalt, jeng, opt, tb, range_mod, mv, plan, geo, srch, turn):
-    """Play the position ``ds0`` (the dragon at initiative slot ``k`` about to move) forward
-    with move ``(e, dalt)`` and engagement ``jeng``: the rest of this turn, then up to
-    :data:`HORIZON` turns, every dragon the rollout bot; returns :func:`position_value` for the
-    mover's team. The caller has pointed ``srch.rw``'s streams at this rollout's."""
-    rw = srch.rw
-    ds = rw.ds[:nd]
-    for j in range(nd):
-        for c in range(NF):
-            ds[j, c] = ds0[j, c]
-        ds[j, F_POLICY] = P_ROLLOUT
-        ds[j, F_SAMPLES] = ROLLOUT_BREADTH
-    for c in range(na):
-        rw.order[c] = order[c]
-    i = order[k]
-    team = ds[i, F_TEAM]
-    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
-    if jeng >= 0:
-        ds[i, F_ENG] = jeng
-        ds[jeng, F_ENG] = i
-    cnt = srch.cnt
-    # the rest of the turn: from the next slot, or with moving earlier (p.15) from the first
-    # (the judged move may come before slots not yet flown; movement passes over the moved)
-    k1 = 0 if opt[OPT_MOVE_EARLY] == 1 else k + 1
-    _, nteams, _ = _engine.finish_turn(
-        ds, nd, na, k1, opt, tb, range_mod, mv, plan, geo, rw, cnt, turn, None, None, None
-    )
-    t = turn
-    limit = opt[OPT_TURN_LIMIT]
-    while nteams > 1 and t < turn + HORIZON and t < limit:
-        t += 1
-        na2 = _engine.initiative(ds, nd, opt, tb, rw, cnt)
-        _engine.record_speeds(ds, na2, opt, tb, rw, cnt, t, None, None)
-        _, nteams, _ = _engine.finish_turn(
-            ds, nd, na2, 0, opt, tb, range_mod, mv, plan, geo, rw, cnt, t, None, None, None
-        )
-    return position_value(ds, nd, team, t, limit)
-
-
-@game_fn
 def _add(cand, nc, e, dalt, j):
     """Append candidate ``(e, dalt, j)`` unless it is there already; the new count."""
     for c in range(nc):
@@ -207,17 +163,19 @@ def _add(cand, nc, e, dalt, j):
 
 
 @game_fn
-def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn):
-    """The move of the ``search`` dragon at initiative slot ``k``: ``(entry, dalt, engaged)``,
-    a move-table entry, the altitude change and the enemy it engages after the move (-1
-    none), or ``(-1, 0, -1)`` when no move stays on the board (it flies off)."""
+def gather(ds, nd, k, opt, tb, range_mod, mv, plan, geo, w, srch):
+    """The candidate moves of the ``search`` dragon at initiative slot ``k`` into
+    ``srch.cand`` (rows ``(entry, dalt, engaged)``: a move-table entry, the altitude change
+    and the enemy it engages after the move, -1 none); returns how many. The first is the
+    hunter's own move and engagement decision, the reference the others must beat. None
+    when no move stays on the board (the dragon flies off)."""
     i = w.order[k]
     scal = tb.scalars
     cand = srch.cand
     nc = 0
     for g in range(len(GENERATORS)):
         pid = GENERATORS[g]
-        e, dalt = _engine.bot_move(pid, ds, i, ds[i, F_SPEED], tb, mv, plan, geo, w)
+        e, dalt = bot_move(pid, ds, i, ds[i, F_SPEED], tb, mv, plan, geo, w)
         if e < 0:
             continue  # no legal move at all: every generator says so
         # the engagement this move would allow (at most one enemy is directly in front); the
@@ -253,54 +211,27 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
         ds[i, F_TURNED] = turned
         nc = _add(cand, nc, e, dalt, first)
         nc = _add(cand, nc, e, dalt, jj if first < 0 else -1)
-    if nc == 0:
-        return -1, 0, -1
-    if nc == 1:
-        return cand[0, 0], cand[0, 1], cand[0, 2]
-    # the position, kept: each rollout starts from a copy
-    ds0 = srch.ds0
-    for j in range(nd):
-        for c in range(NF):
-            ds0[j, c] = ds[j, c]
-    base = next_u64(w.pst)
-    rw = srch.rw
-    ref = srch.ref
+    return nc
+
+
+@game_fn
+def pick(srch, nc, pst):
+    """The candidate the look-ahead plays, ``(entry, dalt, engaged)``, from its rollout values
+    ``srch.val[:nc]`` (row 0 the reference, the hunter's own choice): the best mean paired
+    gain over the reference, if more than :data:`SWITCH_Z` standard errors of the paired
+    differences; ties broken uniformly from the policy stream ``pst``."""
+    cand = srch.cand
+    val = srch.val
     best = 0.0  # the best mean paired gain over the reference so far (0: the reference)
     bc = 0
     ties = 1
-    for c in range(nc):
+    for c in range(1, nc):
         s1 = 0.0
         s2 = 0.0
         for r in range(ROLLOUTS):
-            gk = game_key(base, r)
-            rw.gst[0] = purpose_seed(gk, STREAM_GAME)
-            rw.pst[0] = purpose_seed(gk, STREAM_POLICY)
-            v = rollout(
-                ds0,
-                nd,
-                na,
-                k,
-                w.order,
-                cand[c, 0],
-                cand[c, 1],
-                cand[c, 2],
-                opt,
-                tb,
-                range_mod,
-                mv,
-                plan,
-                geo,
-                srch,
-                turn,
-            )
-            if c == 0:
-                ref[r] = v
-                continue
-            d = v - ref[r]
+            d = val[c, r] - val[0, r]
             s1 += d
             s2 += d * d
-        if c == 0:
-            continue
         m = s1 / ROLLOUTS
         var = (s2 - s1 * m) / (ROLLOUTS - 1)
         se = np.sqrt(var / ROLLOUTS) if var > 0.0 else 0.0
@@ -312,7 +243,7 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
             ties = 1
         elif m == best:
             ties += 1
-            if draw_below(w.pst, ties) == 0:
+            if draw_below(pst, ties) == 0:
                 bc = c
     return cand[bc, 0], cand[bc, 1], cand[bc, 2]
 
@@ -320,5 +251,5 @@ def search_move(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn)
 _names = sys.modules[__package__]
 guard_caches(
     sys.modules[__name__],
-    [_names, _engine, _planner, _random_bot, mechanics, state, _random, _kernels],
+    [_names, _dispatch, _planner, _random_bot, mechanics, state, _random, _kernels],
 )
