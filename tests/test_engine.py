@@ -483,7 +483,7 @@ def test_initiative_order_lowest_first_and_roll_offs_for_ties():
         order = np.array([0, 1, 2, 3, 0, 0, 0, 0], np.int64)
         key = np.array([9 * 16, 5 * 16, 9 * 16, 12 * 16, 0, 0, 0, 0], np.int64)
         cnt = np.zeros(S.N_COUNTERS, np.int64)
-        E._order_by_rolls(order, key, 4, st_, cnt, key, False)
+        E.order_by_rolls(order, key, 4, st_, cnt, key, False)
         o = list(order[:4])
         assert o[0] == 1 and o[3] == 3  # 5 first, 12 last
         assert sorted(o[1:3]) == [0, 2]  # the two 9s after a roll-off
@@ -516,7 +516,7 @@ def test_initiative_roll_off_with_the_modifiers_reading():
             key = np.array([9 * E.TIE_SCALE] * 2 + [0] * 6, np.int64)
             mods = np.array([2, -2, 0, 0, 0, 0, 0, 0], np.int64)
             cnt = np.zeros(S.N_COUNTERS, np.int64)
-            E._order_by_rolls(order, key, 2, st_, cnt, mods, modified)
+            E.order_by_rolls(order, key, 2, st_, cnt, mods, modified)
             wins += int(order[0] == 1)  # the lower key moves first: -2's roll-off "wins" low
         # the dragon with -2 moves first when its roll-off is the lower
         assert binomial_consistent(wins, n, exact[modified], 1e-4), (modified, wins)

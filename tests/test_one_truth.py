@@ -69,7 +69,7 @@ def _fights(n, seed, dragons, opt, tb, w, cnt):
             ds[i, S.F_ALT] = 3
             ds[i, S.F_SPEED] = ds[i, S.F_MIN]
             w.order[i] = i
-        E.close_combat(ds, np.int64(2), opt, tb, w, cnt, np.int64(1), None, None)
+        E.close_combat(ds, np.int64(2), E.rules_inputs(opt, tb), w, cnt, np.int64(1), None)
 
 
 @pytest.mark.parametrize("label", list(RULES))

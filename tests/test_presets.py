@@ -200,7 +200,7 @@ def _later(n, seed, rows, opt, tb, w, tail_hit):
         if tail_hit:
             ds[0, S.F_DP + S.PART_TAIL] = 1
             M.refresh(ds, 0, tb.scalars, opt)
-        E.initiative(ds, np.int64(2), opt, tb, w, cnt)
+        E.initiative(ds, np.int64(2), E.rules_inputs(opt, tb), w, cnt)
         later += ds[0, S.F_INIT]
     return later
 
@@ -281,7 +281,7 @@ def _fights(n, seed, rows, opt, tb, w):
             ds[i, S.F_ALT] = 3
             ds[i, S.F_SPEED] = ds[i, S.F_MIN]
             w.order[i] = i
-        E.close_combat(ds, np.int64(2), opt, tb, w, cnt, np.int64(1), None, None)
+        E.close_combat(ds, np.int64(2), E.rules_inputs(opt, tb), w, cnt, np.int64(1), None)
     return cnt[S.C_CC : S.C_CC + 3 * (S.CC_DIFF_MAX + 1)].reshape(-1, 3)
 
 

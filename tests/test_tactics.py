@@ -242,7 +242,7 @@ def _fights(ds0, n, opt, tb, w, cnt):
         w.ds[1, S.F_INIT] = 1
         w.order[0] = 0
         w.order[1] = 1
-        E.close_combat(w.ds, 2, opt, tb, w, cnt, 1, None, None)
+        E.close_combat(w.ds, 2, E.rules_inputs(opt, tb), w, cnt, 1, None)
 
 
 def _run_fights(a, b, policy, n, seed, rules=TAC):

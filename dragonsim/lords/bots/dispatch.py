@@ -464,11 +464,12 @@ def choose_tactic(pid, ds, i, j, attacker, tactics, cc_by_mr, weapon, scal, opt,
 
 
 @game_fn(inline="always")
-def bot_move(pid, ds, i, speed, tb, mv, plan, geo, w):
+def bot_move(pid, ds, i, speed, run, w):
     """Bot ``pid``'s move for dragon ``i`` flying ``speed`` points (its recorded speed, or
     what is left after a take-off's leap): ``(entry, dalt)`` from
     :func:`choose_move`, handed the tables of the game (the
     movement phase and the look-ahead's candidate moves ask the same way)."""
+    tb, mv, plan, geo = run.tb, run.mv, run.plan, run.geo
     scal = tb.scalars
     return choose_move(
         pid,

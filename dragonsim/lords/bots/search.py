@@ -163,19 +163,20 @@ def _add(cand, nc, e, dalt, j):
 
 
 @game_fn
-def gather(ds, nd, k, opt, tb, range_mod, mv, plan, geo, w, srch):
+def gather(ds, nd, k, run, w, srch):
     """The candidate moves of the ``search`` dragon at initiative slot ``k`` into
     ``srch.cand`` (rows ``(entry, dalt, engaged)``: a move-table entry, the altitude change
     and the enemy it engages after the move, -1 none); returns how many. The first is the
     hunter's own move and engagement decision, the reference the others must beat. None
     when no move stays on the board (the dragon flies off)."""
+    opt, tb, range_mod, mv, plan = run.opt, run.tb, run.range_mod, run.mv, run.plan
     i = w.order[k]
     scal = tb.scalars
     cand = srch.cand
     nc = 0
     for g in range(len(GENERATORS)):
         pid = GENERATORS[g]
-        e, dalt = bot_move(pid, ds, i, ds[i, F_SPEED], tb, mv, plan, geo, w)
+        e, dalt = bot_move(pid, ds, i, ds[i, F_SPEED], run, w)
         if e < 0:
             continue  # no legal move at all: every generator says so
         # the engagement this move would allow (at most one enemy is directly in front); the

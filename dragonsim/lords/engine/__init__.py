@@ -40,16 +40,22 @@ No reference counting in a game: every function a game calls is a
 """
 
 from .breath import breath_combat, critical, fumble, record_targets
-from .close_combat import close_combat
+from .close_combat import close_combat, use_tactic
 from .game import end_game, play_game
-from .initiative import initiative
-from .inputs import Work, kernel_inputs, new_work
+from .initiative import initiative, order_by_rolls
+from .inputs import Inputs, Log, Work, kernel_inputs, make_inputs, new_work, rules_inputs
 from .kernels import duel_kernel, logged_game, play_chunks
 from .setup import begin_game, init_dragons, place_dragons, teams_alive
 from .speed import record_speeds
 from .turn import finish_turn, movement
 
 __all__ = [
+    "Inputs",
+    "Log",
+    "make_inputs",
+    "rules_inputs",
+    "order_by_rolls",
+    "use_tactic",
     "Work",
     "new_work",
     "init_dragons",

@@ -94,9 +94,10 @@ from .log import log_effects, log_effects_before, log_geometry, log_row, points_
 
 
 @game_fn
-def record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog):
+def record_targets(ds, na, run, w, turn, log):
     """ "4. Record Breath Targets" (p.10): every dragon in play records its target (or none)
     before anyone breathes."""
+    tb, range_mod, plan = run.tb, run.range_mod, run.plan
     scal = tb.scalars
     for k in range(na):
         i = w.order[k]
@@ -116,11 +117,11 @@ def record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog):
             ds[i, F_TARGET] = t
             if log is not None:
                 if t >= 0:
-                    log_row(log, nlog, ds, turn, K_TARGET, i, t)
+                    log_row(log, ds, turn, K_TARGET, i, t)
 
 
 @game_fn
-def fumble(ds, a, opt, tb, gst, cnt):
+def fumble(ds, a, run, gst, cnt):
     """ "If you roll an unmodified 2 when rolling to hit with a breath weapon, your dragon has
     breathed on itself! If you have a rider, check for rider damage. Otherwise roll on the
     Fumble Table to determine how much damage the dragon did to itself and where" (optional
@@ -129,6 +130,7 @@ def fumble(ds, a, opt, tb, gst, cnt):
     unless it killed the rider (or, with the reading ``lords.fumble_rider`` = rider-only, a
     rider was checked at all), the Fumble Table's 2d6 and its d6 of damage on ``a`` itself.
     Returns ``(rider check, table roll, damage roll, points lost)`` (0: not rolled)."""
+    opt, tb = run.opt, run.tb
     scal = tb.scalars
     table = True
     rc = np.int64(0)
@@ -152,7 +154,7 @@ def fumble(ds, a, opt, tb, gst, cnt):
 
 
 @game_fn
-def critical(ds, a, t, dmg, part, dp_before, dealt_before, opt, tb, gst, cnt):
+def critical(ds, a, t, dmg, part, dp_before, dealt_before, run, gst, cnt):
     """A critical hit of ``a`` on ``t`` (optional rules, p.19): "Roll on the Critical Hit
     Table to determine exactly what has happened to the target and what additional damage it
     has sustained", after the hit's own damage (``dmg`` points, on the table's ``part``; the
@@ -163,6 +165,7 @@ def critical(ds, a, t, dmg, part, dp_before, dealt_before, opt, tb, gst, cnt):
     additional (default) the hit's damage once / twice more on the body; with in-place the
     hit's damage x2 / x3 on the body in place of the hit (its damage is undone). Returns
     ``(table roll, rerolls, effect CE_*, points the body lost to it)``."""
+    opt, tb = run.opt, run.tb
     scal = tb.scalars
     rerolls = np.int64(0)
     cr = np.int64(0)
@@ -194,7 +197,7 @@ def critical(ds, a, t, dmg, part, dp_before, dealt_before, opt, tb, gst, cnt):
 
 
 @game_fn
-def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
+def breath_combat(ds, nd, na, run, w, cnt, turn, log):
     """ "5. Breath Combat" (pp. 10-12), simultaneous: damage points are ticked off as each
     attack is rolled (in initiative order, like the Example of Play), but serious damage
     effects and removals wait until every dragon has breathed, so a wounded dragon "still gets
@@ -208,6 +211,7 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
     damage), an unmodified 2 a fumble (``OPT_FUMBLES``, :func:`fumble`), and with the
     three-hit limit (``OPT_HIT_LIMIT``) a dragon that has suffered damage from three breath
     attacks this turn cannot be breathed on again: its later attackers do not breathe."""
+    opt, tb, range_mod = run.opt, run.tb, run.range_mod
     scal = tb.scalars
     base = scal[S_BASE_TO_HIT]
     max_range = scal[S_MAX_RANGE]
@@ -235,10 +239,10 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
             # it, nor may they switch targets" (p.20)
             cnt[C_HIT_LIMIT] += 1
             if log is not None:
-                r = log_row(log, nlog, ds, turn, K_BREATH, a, t)
+                r = log_row(log, ds, turn, K_BREATH, a, t)
                 if r >= 0:
-                    log[r, L_A] = -2
-                    log[r, L_A + 3] = -1
+                    log.rows[r, L_A] = -2
+                    log.rows[r, L_A + 3] = -1
                     log_geometry(log, r, ds, a, t, tb.arc)
             continue
         tn = target_number(
@@ -257,9 +261,9 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
         )
         if tn < 0:
             if log is not None:
-                r = log_row(log, nlog, ds, turn, K_BREATH, a, t)
+                r = log_row(log, ds, turn, K_BREATH, a, t)
                 if r >= 0:
-                    log[r, L_A] = -1  # wasted: the target can no longer be breathed at
+                    log.rows[r, L_A] = -1  # wasted: the target can no longer be breathed at
                     log_geometry(log, r, ds, a, t, tb.arc)
             continue  # a recorded target that cannot be breathed at: the breath is wasted
         if ds[a, F_DISTORT] != 0 and opt[OPT_RANGE_MOD] == 1:
@@ -285,18 +289,18 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
             fdr = np.int64(0)
             flost = np.int64(0)
             if fumbles and hr == auto_miss:
-                frc, fr, fdr, flost = fumble(ds, a, opt, tb, gst, cnt)
+                frc, fr, fdr, flost = fumble(ds, a, run, gst, cnt)
             if log is not None:
-                r = log_row(log, nlog, ds, turn, K_BREATH, a, t)
+                r = log_row(log, ds, turn, K_BREATH, a, t)
                 if r >= 0:
-                    log[r, L_A + 0] = tn
-                    log[r, L_A + 1] = hr
-                    log[r, L_A + 2] = 0
-                    log[r, L_A + 3] = -1
-                    log[r, L_A + 16] = frc
-                    log[r, L_A + 17] = fr
-                    log[r, L_A + 18] = fdr
-                    log[r, L_A + 19] = flost
+                    log.rows[r, L_A + 0] = tn
+                    log.rows[r, L_A + 1] = hr
+                    log.rows[r, L_A + 2] = 0
+                    log.rows[r, L_A + 3] = -1
+                    log.rows[r, L_A + 16] = frc
+                    log.rows[r, L_A + 17] = fr
+                    log.rows[r, L_A + 18] = fdr
+                    log.rows[r, L_A + 19] = flost
                     log_geometry(log, r, ds, a, t, tb.arc)
             continue
         cnt[C_TN_HITS + ti] += 1
@@ -317,7 +321,7 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
         is_crit = can_crit and hr == auto_hit
         lost = np.int64(0)
         if log is not None:
-            r = log_row(log, nlog, ds, turn, K_BREATH, a, t)  # the target's track before
+            r = log_row(log, ds, turn, K_BREATH, a, t)  # the target's track before
         if log is not None or limit:
             lost = points_left(ds, t)
         dealt_before = np.int64(0)
@@ -337,35 +341,35 @@ def breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog):
         if is_crit:
             dmg = 0 if spared else dr_ + tb.weapon[ds[a, F_BREATH], 1]
             cr, crr, ce, ctook = critical(
-                ds, a, t, dmg, part, dp_before, dealt_before, opt, tb, gst, cnt
+                ds, a, t, dmg, part, dp_before, dealt_before, run, gst, cnt
             )
         if limit:
             if lost - points_left(ds, t) > 0:
                 ds[t, F_HIT_BY] += 1  # "only those attacks that do damage" (p.20)
         if log is not None:
             if r >= 0:
-                log[r, L_A + 0] = tn
-                log[r, L_A + 1] = hr
-                log[r, L_A + 2] = 1
-                log[r, L_A + 3] = side
-                log[r, L_A + 4] = lr
-                log[r, L_A + 5] = part
-                log[r, L_A + 6] = dr_
-                log[r, L_A + 7] = lost - points_left(ds, t)
-                log[r, L_A + 8] = nd6
-                log[r, L_A + 11] = rc
-                log[r, L_A + 12] = cr
-                log[r, L_A + 13] = crr
-                log[r, L_A + 14] = ce
-                log[r, L_A + 15] = ctook
+                log.rows[r, L_A + 0] = tn
+                log.rows[r, L_A + 1] = hr
+                log.rows[r, L_A + 2] = 1
+                log.rows[r, L_A + 3] = side
+                log.rows[r, L_A + 4] = lr
+                log.rows[r, L_A + 5] = part
+                log.rows[r, L_A + 6] = dr_
+                log.rows[r, L_A + 7] = lost - points_left(ds, t)
+                log.rows[r, L_A + 8] = nd6
+                log.rows[r, L_A + 11] = rc
+                log.rows[r, L_A + 12] = cr
+                log.rows[r, L_A + 13] = crr
+                log.rows[r, L_A + 14] = ce
+                log.rows[r, L_A + 15] = ctook
                 log_geometry(log, r, ds, a, t, tb.arc)
     for i in range(nd):
         if log is not None:
             log_effects_before(w.scratch, ds, i)
         refresh(ds, i, scal, opt)
         if log is not None:
-            log_effects(log, nlog, w.scratch, ds, turn, i)
-    crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog)
+            log_effects(log, w.scratch, ds, turn, i)
+    crash_if_zeroed(ds, nd, run, w, cnt, turn, log)
 
 
 guard(sys.modules[__name__])

@@ -91,7 +91,7 @@ def use_tactic(ds, i, t, scal):
 
 
 @game_fn
-def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
+def close_combat(ds, na, run, w, cnt, turn, log):
     """ "6. Close Combat" (p.13): each engaged pair (once, when the earlier of the two comes up
     in initiative order) drops, slows (:func:`~dragonsim.lords.game.mechanics.cc_begin`), rolls
     2d6 plus modifiers; the winner rolls column, location and tooth-and-claw damage, takes
@@ -104,14 +104,11 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
     Defend winner inflicts no damage and takes none of its own (no column, location, damage or
     self roll; the facings by the reading ``OPT_DEFEND_NO_TURN``); both Defend: no rolls at all,
     the altitude and speed still drop."""
-    scal = tb.scalars
-    self_dice = scal[S_CC_SELF_DAMAGE_DICE]
-    gst = w.gst
-    tactics_on = opt[OPT_TACTICS] == 1
+    opt = run.opt
     if opt[OPT_TURN_BETWEEN] == 1:
         for k in range(na):
             ds[w.order[k], F_CC_FACING] = -1  # set to its facing when it fights
-    fight_pairs(ds, na, opt, tb, w, cnt, turn, log, nlog, scal, self_dice, gst, tactics_on)
+    fight_pairs(ds, na, run, w, cnt, turn, log)
     if opt[OPT_TURN_BETWEEN] == 1:
         # turning between move phases (p.16): the fight ends an engaged dragon's carried
         # turn (reading lords.turn_between_close_combat: "ends"), or only when it changed
@@ -125,8 +122,13 @@ def close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog):
 
 
 @game_fn(inline="always")
-def fight_pairs(ds, na, opt, tb, w, cnt, turn, log, nlog, scal, self_dice, gst, tactics_on):
+def fight_pairs(ds, na, run, w, cnt, turn, log):
     """The body of :func:`close_combat`: every engaged pair's fight."""
+    opt, tb = run.opt, run.tb
+    scal = tb.scalars
+    self_dice = scal[S_CC_SELF_DAMAGE_DICE]
+    gst = w.gst
+    tactics_on = opt[OPT_TACTICS] == 1
     for k in range(na):
         a = w.order[k]
         b = ds[a, F_ENG]
@@ -138,8 +140,8 @@ def fight_pairs(ds, na, opt, tb, w, cnt, turn, log, nlog, scal, self_dice, gst, 
             # "the mandatory loss of altitude will cause the two dragons to crash to the
             # ground before the combat has taken place" (p.17); the fight is then one on the
             # ground
-            crash(ds, a, CR_VERY_LOW, opt, tb, w, cnt, turn, log, nlog, -1, 0)
-            crash(ds, b, CR_VERY_LOW, opt, tb, w, cnt, turn, log, nlog, -1, 0)
+            crash(ds, a, CR_VERY_LOW, run, w, cnt, turn, log, -1, 0)
+            crash(ds, b, CR_VERY_LOW, run, w, cnt, turn, log, -1, 0)
             if ds[a, F_ALIVE] == 0 or ds[b, F_ALIVE] == 0:
                 continue
         if opt[OPT_TURN_BETWEEN] == 1:
@@ -197,16 +199,16 @@ def fight_pairs(ds, na, opt, tb, w, cnt, turn, log, nlog, scal, self_dice, gst, 
             cnt[C_BOTH_DEFEND] += 1
             cnt[pair + 1] += 1
             if log is not None:
-                r = log_row(log, nlog, ds, turn, K_CC, a, b)
+                r = log_row(log, ds, turn, K_CC, a, b)
                 if r >= 0:
-                    log[r, L_A] = -1
-                    log[r, L_A + 13] = ta + 1
-                    log[r, L_A + 14] = td + 1
-                    log[r, L_A + 15] = tmod
-                    log[r, L_A + 17] = att
-                    log[r, L_A + 18] = resets
+                    log.rows[r, L_A] = -1
+                    log.rows[r, L_A + 13] = ta + 1
+                    log.rows[r, L_A + 14] = td + 1
+                    log.rows[r, L_A + 15] = tmod
+                    log.rows[r, L_A + 17] = att
+                    log.rows[r, L_A + 18] = resets
             if air:
-                crash_after_fight(ds, a, b, -1, -1, opt, tb, w, cnt, turn, log, nlog)
+                crash_after_fight(ds, a, b, -1, -1, run, w, cnt, turn, log)
             continue
         ra = roll_dice(gst, 2)
         rb = roll_dice(gst, 2)
@@ -236,20 +238,20 @@ def fight_pairs(ds, na, opt, tb, w, cnt, turn, log, nlog, scal, self_dice, gst, 
         if win < 0:
             cnt[C_CC + 3 * di + 1] += 1
             if log is not None:
-                r = log_row(log, nlog, ds, turn, K_CC, a, b)
+                r = log_row(log, ds, turn, K_CC, a, b)
                 if r >= 0:
-                    log[r, L_A] = -1
-                    log[r, L_A + 1] = ra
-                    log[r, L_A + 2] = rb
-                    log[r, L_A + 3] = di - CC_DIFF_ZERO
+                    log.rows[r, L_A] = -1
+                    log.rows[r, L_A + 1] = ra
+                    log.rows[r, L_A + 2] = rb
+                    log.rows[r, L_A + 3] = di - CC_DIFF_ZERO
                     if tactics_on:
-                        log[r, L_A + 13] = ta + 1
-                        log[r, L_A + 14] = td + 1
-                        log[r, L_A + 15] = tmod
-                        log[r, L_A + 17] = att
-                        log[r, L_A + 18] = resets
+                        log.rows[r, L_A + 13] = ta + 1
+                        log.rows[r, L_A + 14] = td + 1
+                        log.rows[r, L_A + 15] = tmod
+                        log.rows[r, L_A + 17] = att
+                        log.rows[r, L_A + 18] = resets
             if air:
-                crash_after_fight(ds, a, b, -1, -1, opt, tb, w, cnt, turn, log, nlog)
+                crash_after_fight(ds, a, b, -1, -1, run, w, cnt, turn, log)
             continue
         cnt[C_CC + 3 * di + (0 if win == a else 2)] += 1
         lo_ = b if win == a else a
@@ -268,22 +270,22 @@ def fight_pairs(ds, na, opt, tb, w, cnt, turn, log, nlog, scal, self_dice, gst, 
                 ds[lo_, F_F] = (ds[lo_, F_F] - fr) % 6
                 ds[win, F_F] = wf
             if log is not None:
-                r = log_row(log, nlog, ds, turn, K_CC, a, b)
+                r = log_row(log, ds, turn, K_CC, a, b)
                 if r >= 0:
-                    log[r, L_A] = win
-                    log[r, L_A + 1] = ra
-                    log[r, L_A + 2] = rb
-                    log[r, L_A + 3] = di - CC_DIFF_ZERO
-                    log[r, L_A + 4] = -1
-                    log[r, L_A + 10] = fr
-                    log[r, L_A + 11] = wf
-                    log[r, L_A + 13] = ta + 1
-                    log[r, L_A + 14] = td + 1
-                    log[r, L_A + 15] = tmod
-                    log[r, L_A + 17] = att
-                    log[r, L_A + 18] = resets
+                    log.rows[r, L_A] = win
+                    log.rows[r, L_A + 1] = ra
+                    log.rows[r, L_A + 2] = rb
+                    log.rows[r, L_A + 3] = di - CC_DIFF_ZERO
+                    log.rows[r, L_A + 4] = -1
+                    log.rows[r, L_A + 10] = fr
+                    log.rows[r, L_A + 11] = wf
+                    log.rows[r, L_A + 13] = ta + 1
+                    log.rows[r, L_A + 14] = td + 1
+                    log.rows[r, L_A + 15] = tmod
+                    log.rows[r, L_A + 17] = att
+                    log.rows[r, L_A + 18] = resets
             if air:
-                crash_after_fight(ds, lo_, win, win, wf0, opt, tb, w, cnt, turn, log, nlog)
+                crash_after_fight(ds, lo_, win, win, wf0, run, w, cnt, turn, log)
             continue
         col = roll_d6(gst) - 1
         lr = roll_dice(gst, 2)
@@ -315,42 +317,43 @@ def fight_pairs(ds, na, opt, tb, w, cnt, turn, log, nlog, scal, self_dice, gst, 
             ds, win, lo_, col, lr, dr_ + lunge, sd, fr, wf, tb.alloc, tb.weapon, scal, opt, spared
         )
         if log is not None:
-            r = log_row(log, nlog, ds, turn, K_CC, a, b)
+            r = log_row(log, ds, turn, K_CC, a, b)
             if r >= 0:
-                log[r, L_A] = win
-                log[r, L_A + 1] = ra
-                log[r, L_A + 2] = rb
-                log[r, L_A + 3] = di - CC_DIFF_ZERO
-                log[r, L_A + 4] = col
-                log[r, L_A + 5] = lr
-                log[r, L_A + 6] = dr_
-                log[r, L_A + 7] = lost_l - points_left(ds, lo_)
-                log[r, L_A + 8] = sd
-                log[r, L_A + 9] = lost_w - points_left(ds, win)
-                log[r, L_A + 10] = fr
-                log[r, L_A + 11] = wf
-                log[r, L_A + 12] = rc
+                log.rows[r, L_A] = win
+                log.rows[r, L_A + 1] = ra
+                log.rows[r, L_A + 2] = rb
+                log.rows[r, L_A + 3] = di - CC_DIFF_ZERO
+                log.rows[r, L_A + 4] = col
+                log.rows[r, L_A + 5] = lr
+                log.rows[r, L_A + 6] = dr_
+                log.rows[r, L_A + 7] = lost_l - points_left(ds, lo_)
+                log.rows[r, L_A + 8] = sd
+                log.rows[r, L_A + 9] = lost_w - points_left(ds, win)
+                log.rows[r, L_A + 10] = fr
+                log.rows[r, L_A + 11] = wf
+                log.rows[r, L_A + 12] = rc
                 if tactics_on:
-                    log[r, L_A + 13] = ta + 1
-                    log[r, L_A + 14] = td + 1
-                    log[r, L_A + 15] = tmod
-                    log[r, L_A + 16] = lunge
-                    log[r, L_A + 17] = att
-                    log[r, L_A + 18] = resets
-            log_effects(log, nlog, w.scratch, ds, turn, win)
-            log_effects(log, nlog, w.scratch, ds, turn, lo_)
+                    log.rows[r, L_A + 13] = ta + 1
+                    log.rows[r, L_A + 14] = td + 1
+                    log.rows[r, L_A + 15] = tmod
+                    log.rows[r, L_A + 16] = lunge
+                    log.rows[r, L_A + 17] = att
+                    log.rows[r, L_A + 18] = resets
+            log_effects(log, w.scratch, ds, turn, win)
+            log_effects(log, w.scratch, ds, turn, lo_)
         if air:
-            crash_after_fight(ds, lo_, win, win, wf0, opt, tb, w, cnt, turn, log, nlog)
+            crash_after_fight(ds, lo_, win, win, wf0, run, w, cnt, turn, log)
 
 
 @game_fn
-def crash_after_fight(ds, a, b, win, wf0, opt, tb, w, cnt, turn, log, nlog):
+def crash_after_fight(ds, a, b, win, wf0, run, w, cnt, turn, log):
     """The crashes after a close combat in the air (p.17), ``a`` then ``b`` (the loser first):
     a dragon whose speed less 2 falls below its minimum (``OPT_CRASH_SLOW``) or with a zeroed
     tail or wing (``OPT_CRASH_ZEROED``) falls from the altitude of the fight. "If the winner
     crashes, it must also roll for facing after the loser does. It doesn't get to choose its
     facing" (p.22): the winner ``win`` (-1: a draw) rolls the direction template from its
     facing before the fight ``wf0``."""
+    opt, tb = run.opt, run.tb
     scal = tb.scalars
     for i in (a, b):
         if ds[i, F_ALIVE] == 0 or ds[i, F_ALT] == 0:
@@ -366,7 +369,7 @@ def crash_after_fight(ds, a, b, win, wf0, opt, tb, w, cnt, turn, log, nlog):
         if i == win:
             fr = roll_d6(w.gst) - 1
             cnt[C_DICE] += 1
-        crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, fr, (wf0 - fr) % 6)
+        crash(ds, i, cause, run, w, cnt, turn, log, fr, (wf0 - fr) % 6)
 
 
 guard(sys.modules[__name__])

@@ -59,12 +59,13 @@ def roll_rider_check(ds, t, part, source, opt, scal, gst, cnt):
 
 
 @game_fn
-def roll_rider_hit(ds, a, t, opt, tb, w, cnt):
+def roll_rider_hit(ds, a, t, run, w, cnt):
     """Where a rider's hit on ``t`` lands, "handled like a dragon's breath weapon attack"
     (p.18), a Fireball or a Lightning Bolt's too ("Resolve damage as for a breath attack",
     p.24): the direction template from ``a`` (a corner's side chosen by ``a``'s bot), the 2d6
     on that column of the Damage Allocation Table, and the rider check of a body hit.
     Returns ``(side, location roll, part, the rider check's 2d6, spared)``."""
+    opt, tb = run.opt, run.tb
     s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
     side = s1
     if s2 >= 0:

@@ -57,9 +57,10 @@ from .turn import finish_turn
 
 
 @game_fn
-def end_game(ds, nd, turn, winner, limit_hit, engages, first, cnt, rec, rrow, log, nlog):
+def end_game(ds, turn, winner, limit_hit, engages, first, cnt, rec, rrow, log):
     """The game is over: add it to the counters (``C_*``) and, when ``rrow >= 0``, write its
     record (``R_*``; ``first``: the dragon that moved first on turn 1, ``R_FIRST``)."""
+    nd = ds.shape[0]
     cnt[C_GAMES] += 1
     if winner < 0:
         cnt[C_DRAWS] += 1
@@ -74,9 +75,9 @@ def end_game(ds, nd, turn, winner, limit_hit, engages, first, cnt, rec, rrow, lo
         cnt[C_DEALT + i] += ds[i, F_DEALT]
         cnt[C_DEALT_SQ + i] += ds[i, F_DEALT] * ds[i, F_DEALT]
     if log is not None:
-        r = log_row(log, nlog, ds, turn, K_END, winner, limit_hit)
+        r = log_row(log, ds, turn, K_END, winner, limit_hit)
         if r >= 0:
-            log[r, L_A] = 0
+            log.rows[r, L_A] = 0
     if rrow >= 0:
         rec[rrow, R_WINNER] = winner
         rec[rrow, R_TURNS] = turn
@@ -95,20 +96,12 @@ def end_game(ds, nd, turn, winner, limit_hit, engages, first, cnt, rec, rrow, lo
 def play_game(
     game,
     seed,
-    dragons,
-    scen,
-    opt,
-    tb,
-    range_mod,
-    mv,
-    plan,
-    geo,
+    run,
     w,
     cnt,
     rec,
     rrow,
     log,
-    nlog,
     srch,
 ):
     """Play game number ``game`` of the run ``seed`` to the end and add it to ``cnt``.
@@ -137,12 +130,13 @@ def play_game(
     rec, rrow : int64 [m, N_REC], int
         The game's record goes to row ``rrow`` when ``rrow >= 0``.
     log, nlog : int64 [k, N_LOG], int64 [1], or None, None
-        Every decision is logged while ``nlog[0] < k`` (tests); with None (a plain duel) the
+        Every decision is logged while ``log.n[0] < k`` (tests); with None (a plain duel) the
         logging code is not compiled at all (numba prunes ``if log is not None`` branches).
     srch : SearchWork or None
         The look-ahead's scratch when a dragon plays the ``search`` bot
         (:func:`~dragonsim.lords.bots.search.new_search_work`), else None.
     """
+    dragons, opt = run.dragons, run.opt
     nd = dragons.shape[0]
     ds = w.ds[:nd]  # loops over dragons run over the ones in this game only
     # Counts and purposes start as int64, not as literals: numba would compile a callee once
@@ -150,7 +144,7 @@ def play_game(
     seed_stream(w.gst, seed, game, np.int64(STREAM_GAME))
     seed_stream(w.pst, seed, game, np.int64(STREAM_POLICY))
     seed_stream(w.sst, seed, game, np.int64(STREAM_SETUP))
-    begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog)
+    begin_game(ds, nd, run, w, cnt, log)
     engages = np.int64(0)
     turn = np.int64(0)
     winner = np.int64(-1)
@@ -168,20 +162,18 @@ def play_game(
         turn += 1
         if log is not None:
             forced_turn(w.gst, turn)  # a scripted game's dice for this turn
-        na = initiative(ds, nd, opt, tb, w, cnt)
+        na = initiative(ds, nd, run, w, cnt)
         if turn == 1:
             first = w.order[0]
         if log is not None:
             for k in range(na):
-                r = log_row(log, nlog, ds, turn, K_INIT, w.order[k], -1)
+                r = log_row(log, ds, turn, K_INIT, w.order[k], -1)
                 if r >= 0:
-                    log[r, L_A] = k
-        record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog)
-        made, nteams, last_team = finish_turn(
-            ds, nd, na, 0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
-        )
+                    log.rows[r, L_A] = k
+        record_speeds(ds, na, run, w, cnt, turn, log)
+        made, nteams, last_team = finish_turn(ds, nd, na, 0, run, w, cnt, turn, log, srch)
         engages += made
-    end_game(ds, nd, turn, winner, limit_hit, engages, first, cnt, rec, rrow, log, nlog)
+    end_game(ds, turn, winner, limit_hit, engages, first, cnt, rec, rrow, log)
 
 
 guard(sys.modules[__name__])

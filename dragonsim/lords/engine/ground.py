@@ -87,13 +87,14 @@ from .movement import fly
 
 
 @game_fn
-def ground_move(ds, i, tb, range_mod, plan, w, cnt, turn, log, nlog):
+def ground_move(ds, i, run, w, cnt, turn, log):
     """ "Moving on the Ground: When it comes time for a dragon on the ground to move, roll
     1d6+3. The dragon can move up to this number of hexes along the ground ... Also, it may
     turn any number of times at no cost and with no restrictions" (advanced rules, p.17); a
     dragon stuck in its hex (a zeroed tail or wing, or any crash under the reading
     ``lords.crash_stuck = every-crash``) "may turn in that hex but it may not move from it"
     (no roll)."""
+    tb, range_mod, plan = run.tb, run.range_mod, run.plan
     scal = tb.scalars
     reach = np.int64(0)
     roll = np.int64(0)
@@ -121,16 +122,16 @@ def ground_move(ds, i, tb, range_mod, plan, w, cnt, turn, log, nlog):
         w.pst,
     )
     if log is not None:
-        lr = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
+        lr = log_row(log, ds, turn, K_MOVE, i, -1)
         if lr >= 0:
-            log[lr, L_A + 0] = 0
-            log[lr, L_A + 1] = ds[i, F_MR]
-            log[lr, L_A + 2] = q
-            log[lr, L_A + 3] = r
-            log[lr, L_A + 4] = f
-            log[lr, L_A + 5] = 0
-            log[lr, L_A + 6] = MK_GROUND
-            log[lr, L_A + 7] = roll
+            log.rows[lr, L_A + 0] = 0
+            log.rows[lr, L_A + 1] = ds[i, F_MR]
+            log.rows[lr, L_A + 2] = q
+            log.rows[lr, L_A + 3] = r
+            log.rows[lr, L_A + 4] = f
+            log.rows[lr, L_A + 5] = 0
+            log.rows[lr, L_A + 6] = MK_GROUND
+            log.rows[lr, L_A + 7] = roll
     ds[i, F_Q] = q
     ds[i, F_R] = r
     ds[i, F_F] = f
@@ -138,13 +139,14 @@ def ground_move(ds, i, tb, range_mod, plan, w, cnt, turn, log, nlog):
 
 
 @game_fn
-def take_off(ds, i, tb, mv, plan, geo, w, cnt, turn, log, nlog):
+def take_off(ds, i, run, w, cnt, turn, log):
     """ "Taking Off ... the dragon must climb to Very Low altitude and move a number of hexes
     in a straight line equal to its minimum speed. This always costs a number of movement
     points equal to its minimum speed plus 1 ... Once the dragon has made the required move,
     any additional movement points may be spent normally" (p.17): the leap, then a move of
     the points left from Very Low (the bot's, as any move). Returns False when the dragon
     flew off the board (the leap, or no move of the rest stays on it)."""
+    tb, mv = run.tb, run.mv
     scal = tb.scalars
     speed = ds[i, F_SPEED]
     cost = ds[i, F_MIN] + scal[S_TAKEOFF_OVER_MIN]
@@ -154,22 +156,33 @@ def take_off(ds, i, tb, mv, plan, geo, w, cnt, turn, log, nlog):
     q0 = ds[i, F_Q]
     r0 = ds[i, F_R]
     if not fits:
-        return fly(ds, i, -1, 0, speed, mv, w, cnt, turn, log, nlog, MK_TAKE_OFF, q0, r0)
+        return fly(
+            ds,
+            i,
+            (np.int64(-1), np.int64(0), speed, np.int64(MK_TAKE_OFF), q0, r0),
+            mv,
+            w,
+            cnt,
+            turn,
+            log,
+        )
     ds[i, F_Q] = q
     ds[i, F_R] = r
     ds[i, F_ALT] = 1
     rest = speed - cost
-    e, dalt = bot_move(ds[i, F_POLICY], ds, i, rest, tb, mv, plan, geo, w)
-    return fly(ds, i, e, dalt, rest, mv, w, cnt, turn, log, nlog, MK_TAKE_OFF, q0, r0)
+    e, dalt = bot_move(ds[i, F_POLICY], ds, i, rest, run, w)
+    move = (np.int64(e), np.int64(dalt), np.int64(rest), np.int64(MK_TAKE_OFF), q0, r0)
+    return fly(ds, i, move, mv, w, cnt, turn, log)
 
 
 @game_fn
-def land(ds, i, tb, mv, w, cnt, turn, log, nlog):
+def land(ds, i, run, w, cnt, turn, log):
     """ "Landing ... A dragon may land on the ground from Very Low altitude by moving forward
     1 hex and spending 1 point. This must be the dragon's last point, as its move ends there.
     The dragon's altitude is now Ground" (p.17): the bot's flight of the other points ends
     at Very Low, then the hex ahead. Returns False (and moves nothing) when the bot finds no
     such flight: it then flies its move."""
+    tb, mv = run.tb, run.mv
     scal = tb.scalars
     width = scal[S_BOARD_WIDTH]
     depth = scal[S_BOARD_DEPTH]
@@ -207,18 +220,18 @@ def land(ds, i, tb, mv, w, cnt, turn, log, nlog):
     f0 = ds[i, F_F]
     f = (f0 + mv.f[e]) % 6
     if log is not None:
-        lr = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
+        lr = log_row(log, ds, turn, K_MOVE, i, -1)
         if lr >= 0:
-            log[lr, L_A + 0] = ds[i, F_SPEED]
-            log[lr, L_A + 1] = ds[i, F_MR]
-            log[lr, L_A + 2] = q
-            log[lr, L_A + 3] = r
-            log[lr, L_A + 4] = f
-            log[lr, L_A + 5] = 0
-            log[lr, L_A + 6] = MK_LAND
-            log[lr, L_A + 8] = ds[i, F_Q] + mv.rq[e, f0]  # where the flight ended
-            log[lr, L_A + 9] = ds[i, F_R] + mv.rr[e, f0]
-            log[lr, L_A + 12] = ds[i, F_TURNED]
+            log.rows[lr, L_A + 0] = ds[i, F_SPEED]
+            log.rows[lr, L_A + 1] = ds[i, F_MR]
+            log.rows[lr, L_A + 2] = q
+            log.rows[lr, L_A + 3] = r
+            log.rows[lr, L_A + 4] = f
+            log.rows[lr, L_A + 5] = 0
+            log.rows[lr, L_A + 6] = MK_LAND
+            log.rows[lr, L_A + 8] = ds[i, F_Q] + mv.rq[e, f0]  # where the flight ended
+            log.rows[lr, L_A + 9] = ds[i, F_R] + mv.rr[e, f0]
+            log.rows[lr, L_A + 12] = ds[i, F_TURNED]
     if ds[i, F_TURNED] != 0:
         cnt[C_TURN_CARRIED] += 1
         cnt[C_TURN_CONTINUED] += mv.bk[e, BK_CONT]
@@ -232,7 +245,7 @@ def land(ds, i, tb, mv, w, cnt, turn, log, nlog):
 
 
 @game_fn
-def crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, facing_roll, facing):
+def crash(ds, i, cause, run, w, cnt, turn, log, facing_roll, facing):
     """Dragon ``i`` crashes (advanced rules, pp. 17 and 22; ``cause`` ``CR_*``): "leave it in
     the same hex but replace its altitude marker with a Ground counter"; "A crashing dragon
     must roll on the Rear column of the Damage Allocation Table. The body part rolled will
@@ -242,12 +255,13 @@ def crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, facing_roll, facing):
     loser does": the caller rolls the direction template, and the dragon turns to ``facing``
     (with ``facing_roll`` -1 it keeps its facing). Crash damage to a zeroed tail or wing goes
     to the body."""
+    opt, tb = run.opt, run.tb
     scal = tb.scalars
     gst = w.gst
     levels = ds[i, F_ALT]
     if log is not None:
         log_effects_before(w.scratch, ds, i)
-        r = log_row(log, nlog, ds, turn, K_CRASH, i, -1)  # where it fell from
+        r = log_row(log, ds, turn, K_CRASH, i, -1)  # where it fell from
     ds[i, F_ALT] = 0
     ds[i, F_TURNED] = 0  # on the ground (turning between move phases, p.16, is flight's)
     if opt[OPT_CRASH_STUCK_EVERY] == 1:
@@ -279,28 +293,29 @@ def crash(ds, i, cause, opt, tb, w, cnt, turn, log, nlog, facing_roll, facing):
     refresh(ds, i, scal, opt)
     if log is not None:
         if r >= 0:
-            log[r, L_A + 0] = cause
-            log[r, L_A + 1] = levels
-            log[r, L_A + 2] = lr
-            log[r, L_A + 3] = part
-            log[r, L_A + 4] = dr_
-            log[r, L_A + 5] = took
-            log[r, L_A + 6] = fall
-            log[r, L_A + 7] = facing_roll
-            log[r, L_A + 8] = ds[i, F_F]  # its facing after the fall
-        log_effects(log, nlog, w.scratch, ds, turn, i)
+            log.rows[r, L_A + 0] = cause
+            log.rows[r, L_A + 1] = levels
+            log.rows[r, L_A + 2] = lr
+            log.rows[r, L_A + 3] = part
+            log.rows[r, L_A + 4] = dr_
+            log.rows[r, L_A + 5] = took
+            log.rows[r, L_A + 6] = fall
+            log.rows[r, L_A + 7] = facing_roll
+            log.rows[r, L_A + 8] = ds[i, F_F]  # its facing after the fall
+        log_effects(log, w.scratch, ds, turn, i)
 
 
 @game_fn
-def crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog):
+def crash_if_zeroed(ds, nd, run, w, cnt, turn, log):
     """After damage has taken effect (every breath, every rider's attack): with
     ``OPT_CRASH_ZEROED`` each dragon still flying with a zeroed tail or wing crashes from
     where it is (p.17), in seat order."""
+    opt = run.opt
     if opt[OPT_CRASH_ZEROED] == 0:
         return
     for i in range(nd):
         if ds[i, F_ALIVE] == 1 and ds[i, F_ALT] > 0 and crashes_by_damage(ds, i):
-            crash(ds, i, CR_ZEROED, opt, tb, w, cnt, turn, log, nlog, -1, 0)
+            crash(ds, i, CR_ZEROED, run, w, cnt, turn, log, -1, 0)
 
 
 guard(sys.modules[__name__])

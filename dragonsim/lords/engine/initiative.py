@@ -81,13 +81,14 @@ def order_by_rolls(order, key, n, st, cnt, mods, modified):
 
 
 @game_fn
-def initiative(ds, nd, opt, tb, w, cnt):
+def initiative(ds, nd, run, w, cnt):
     """ "1. Initiative" (p.7): "Each player rolls 2d6 ... Players with lower numbers move before
     players with higher ones", ties rolled off (:func:`_order_by_rolls`); with the optional
     rule (``OPT_INIT_MOD``, p.15) the roll is modified by maneuverability, and a dazed
     dragon's by -2 a daze (critical hits, optional rules, p.19). Also clears last turn's
     engagements and targets. Returns the number of dragons in play; ``w.order[:na]``
     is the order and ``F_INIT`` each dragon's place in it."""
+    opt, tb = run.opt, run.tb
     order = w.order
     key = w.key
     mods = w.key[MAXD:]  # each dragon's modifiers, for a modified roll-off

@@ -30,6 +30,29 @@ from ..game.tables import (
 )
 
 
+class Inputs(NamedTuple):
+    """A run's compiled inputs, built once per kernel call (:func:`make_inputs`) and handed
+    down the game as one record: a phase reads the fields it needs, and a new table or option
+    reaches every phase without touching a signature."""
+
+    dragons: np.ndarray  # int64 [nd, N_DCOLS]: the sheet rows (D_*), policy ids included
+    scen: np.ndarray  # int64 [nd, 5]: scenario rows (SC_*, used when opt[OPT_SETUP] == 1)
+    opt: np.ndarray  # int64 [N_OPT]: the rules options and run settings (OPT_*)
+    tb: tuple  # KernelTables: the rules tables in force
+    range_mod: np.ndarray  # int64: the To-Hit range row in force (zeros with OPT_RANGE_MOD 0)
+    mv: tuple  # MoveTables: every legal move
+    plan: np.ndarray  # float64 [N_PLAN_ROWS, PLAN_WIDTH]: the planners' odds and weights
+    geo: np.ndarray  # int64: the planners' geometry table (bots.plan.geometry_table)
+
+
+class Log(NamedTuple):
+    """A logged game's decision log: ``rows`` (int64 [k, N_LOG], ``L_*`` columns) filled while
+    ``n[0] < k``. A plain game passes None in its place and compiles no logging at all."""
+
+    rows: np.ndarray
+    n: np.ndarray  # int64 [1]: the rows written
+
+
 class Work(NamedTuple):
     """Per-chunk scratch a game writes into (allocated once per chunk by the kernels)."""
 
@@ -66,7 +89,7 @@ def guard(module) -> None:
     game layer, so each engine module depends on all of them (and on the rules registry the
     option slots are read from, ``state.SOURCES``)."""
     lords = Path(__file__).resolve().parent.parent
-    files = [str(p) for d in ("engine", "bots", "game") for p in sorted((lords / d).glob("*.py"))]
+    files = [str(p) for d in ("engine", "bots", "game") for p in sorted((lords / d).rglob("*.py"))]
     guard_caches(module, [*files, state, _random, _llvm, _kernels, defaults])
 
 
@@ -83,6 +106,19 @@ def kernel_inputs(tb, opt):
         tb.arc, range_mod, scal[S_MAX_RANGE], scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
     )
     return range_mod, geo
+
+
+def make_inputs(dragons, scen, opt, tb, mv, plan) -> Inputs:
+    """The :class:`Inputs` of a run: the given arrays and tables with the range row in force
+    and the planners' geometry (:func:`kernel_inputs`)."""
+    range_mod, geo = kernel_inputs(tb, opt)
+    return Inputs(dragons, scen, opt, tb, range_mod, mv, plan, geo)
+
+
+def rules_inputs(opt, tb) -> Inputs:
+    """:class:`Inputs` holding the options and rules tables alone, for a phase that reads
+    nothing else (a close combat or an initiative played on its own)."""
+    return Inputs(None, None, opt, tb, None, None, None, None)
 
 
 guard(sys.modules[__name__])

@@ -25,39 +25,22 @@ from ..game.state import (
     N_REC,
 )
 from .game import play_game
-from .inputs import guard, kernel_inputs, new_work
+from .inputs import Log, guard, make_inputs, new_work
 
 
 @game_fn(nogil=True)
-def play_chunks(
-    c0,
-    c1,
-    nchunks,
-    start,
-    n,
-    seed,
-    dragons,
-    scen,
-    opt,
-    tb,
-    range_mod,
-    mv,
-    plan,
-    geo,
-    out,
-    rec,
-    w,
-    srch,
-):
-    """Play the games of chunks ``c0..c1-1`` (of ``nchunks`` over games ``start..start+n-1``)
-    serially, chunk ``c`` into counter row ``out[c]``, in the caller's scratch ``w``
-    (:func:`new_work`) and ``srch`` (the look-ahead's, or None); records into ``rec`` when it
-    has a row per game. Releases the GIL: :func:`duel_kernel` runs one call per thread.
+def play_chunks(c0, c1, start, n, seed, run, out, rec, w, srch):
+    """Play the games of chunks ``c0..c1-1`` (of :func:`~dragonsim._kernels.n_chunks` over
+    games ``start..start+n-1``) serially, chunk ``c`` into counter row ``out[c]``, with the
+    run's :class:`~.inputs.Inputs` ``run``, in the caller's scratch ``w`` (:func:`new_work`)
+    and ``srch`` (the look-ahead's, or None); records into ``rec`` when it has a row per game.
+    Releases the GIL: :func:`duel_kernel` runs one call per thread.
 
     A :func:`~dragonsim._kernels.game_fn` like every function it inlines: with reference
     counting, each array the inlined game hands to a phase was counted in and out, about
     two fifths of a turn."""
     want_rec = rec.shape[0] == n
+    nchunks = n_chunks(n)
     for c in range(c0, c1):
         a, b = chunk_bounds(start, n, c, nchunks)
         row = out[c]
@@ -66,19 +49,11 @@ def play_chunks(
             play_game(
                 g,
                 seed,
-                dragons,
-                scen,
-                opt,
-                tb,
-                range_mod,
-                mv,
-                plan,
-                geo,
+                run,
                 w,
                 row,
                 rec,
                 rrow,
-                None,
                 None,
                 srch,
             )
@@ -135,8 +110,8 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
     n = int(stop) - int(start)
     nchunks = n_chunks(n)
     out = np.zeros((nchunks, N_COUNTERS), dtype=np.int64)
-    range_mod, geo = kernel_inputs(tb, opt)
-    args = (nchunks, int(start), n, int(seed), dragons, scen, opt, tb, range_mod, mv, plan, geo)
+    run = make_inputs(dragons, scen, opt, tb, mv, plan)
+    args = (int(start), n, int(seed), run)
     threads = min(numba.get_num_threads(), nchunks)
     if threads <= 1:
         play_chunks(0, nchunks, *args, out, rec, new_work(), _search_work(dragons))
@@ -166,38 +141,27 @@ def logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log, work=None
     (default fresh, :func:`new_work`); a scripted game's carries its forced dice and
     decisions in place of the game and policy streams (:mod:`dragonsim.lords.views.script`)."""
     w = new_work() if work is None else work
-    return _logged_game(
-        game, seed, dragons, scen, opt, tb, mv, plan, max_log, w, _search_work(dragons)
-    )
+    run = make_inputs(dragons, scen, opt, tb, mv, plan)
+    return _logged_game(game, seed, run, max_log, w, _search_work(dragons))
 
 
 @njit(cache=True)
-def _logged_game(game, seed, dragons, scen, opt, tb, mv, plan, max_log, w, srch):
-    range_mod, geo = kernel_inputs(tb, opt)
-    log = np.zeros((max_log, N_LOG), np.int64)
-    nlog = np.zeros(1, np.int64)
+def _logged_game(game, seed, run, max_log, w, srch):
+    log = Log(np.zeros((max_log, N_LOG), np.int64), np.zeros(1, np.int64))
     cnt = np.zeros(N_COUNTERS, np.int64)
     rec = np.zeros((0, N_REC), np.int64)
     play_game(
         game,
         seed,
-        dragons,
-        scen,
-        opt,
-        tb,
-        range_mod,
-        mv,
-        plan,
-        geo,
+        run,
         w,
         cnt,
         rec,
         -1,
         log,
-        nlog,
         srch,
     )
-    return cnt, log[: nlog[0]]
+    return cnt, log.rows[: log.n[0]]
 
 
 guard(sys.modules[__name__])

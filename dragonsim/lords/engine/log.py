@@ -35,27 +35,27 @@ from .inputs import guard
 
 
 @game_fn
-def log_row(log, nlog, ds, turn, kind, i, j):
+def log_row(log, ds, turn, kind, i, j):
     """Start the next decision-log row (``L_*``: turn, kind, the dragons, a snapshot of every
     dragon before the decision) and return its index, or -1 when the log is full (a plain
     duel passes a log of 0 rows). The caller writes the kind's values at ``L_A``."""
-    k = nlog[0]
-    if k >= log.shape[0]:
+    k = log.n[0]
+    if k >= log.rows.shape[0]:
         return -1
-    log[k, L_TURN] = turn
-    log[k, L_KIND] = kind
-    log[k, L_I] = i
-    log[k, L_J] = j
+    log.rows[k, L_TURN] = turn
+    log.rows[k, L_KIND] = kind
+    log.rows[k, L_I] = i
+    log.rows[k, L_J] = j
     for d in range(ds.shape[0]):
         base = L_SNAP + N_SNAP * d
-        log[k, base + 0] = ds[d, F_Q]
-        log[k, base + 1] = ds[d, F_R]
-        log[k, base + 2] = ds[d, F_F]
-        log[k, base + 3] = ds[d, F_ALT]
-        log[k, base + 4] = ds[d, F_ALIVE]
-        log[k, base + 5] = ds[d, F_ENG]
-        log[k, base + 6] = ds[d, F_MOVED]
-    nlog[0] = k + 1
+        log.rows[k, base + 0] = ds[d, F_Q]
+        log.rows[k, base + 1] = ds[d, F_R]
+        log.rows[k, base + 2] = ds[d, F_F]
+        log.rows[k, base + 3] = ds[d, F_ALT]
+        log.rows[k, base + 4] = ds[d, F_ALIVE]
+        log.rows[k, base + 5] = ds[d, F_ENG]
+        log.rows[k, base + 6] = ds[d, F_MOVED]
+    log.n[0] = k + 1
     return k
 
 
@@ -81,7 +81,7 @@ def log_effects_before(scratch, ds, i):
 
 
 @game_fn
-def log_effects(log, nlog, scratch, ds, turn, i):
+def log_effects(log, scratch, ds, turn, i):
     """A K_EFFECT row for dragon ``i`` when a serious damage effect or its removal changed it
     since :func:`log_effects_before`."""
     changed = False
@@ -90,11 +90,11 @@ def log_effects(log, nlog, scratch, ds, turn, i):
             changed = True
     if not changed:
         return
-    r = log_row(log, nlog, ds, turn, K_EFFECT, i, -1)
+    r = log_row(log, ds, turn, K_EFFECT, i, -1)
     if r >= 0:
         for c in range(5):
-            log[r, L_A + c] = ds[i, EFFECT_COLUMNS[c]]
-            log[r, L_A + 5 + c] = scratch[5 * i + c]
+            log.rows[r, L_A + c] = ds[i, EFFECT_COLUMNS[c]]
+            log.rows[r, L_A + 5 + c] = scratch[5 * i + c]
 
 
 @game_fn
@@ -102,8 +102,8 @@ def log_geometry(log, r, ds, a, t, arc):
     """A K_BREATH row's range and arc area (``L_A + 9``, ``L_A + 10``: the hexes from ``a``
     to ``t`` and the area of ``a``'s arc of fire ``t`` stands in, 0 dark 1 grey 2 light, -1
     out of arc; pp. 10-11), as the to-hit number counted them."""
-    log[r, L_A + 9] = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
-    log[r, L_A + 10] = arc_area(
+    log.rows[r, L_A + 9] = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
+    log.rows[r, L_A + 10] = arc_area(
         ds[a, F_Q], ds[a, F_R], ds[a, F_F], ds[t, F_Q], ds[t, F_R], arc[3], arc[4], arc[5]
     )
 

@@ -46,7 +46,7 @@ from .log import log_row
 
 
 @game_fn
-def announce_early(ds, na, k, w, cnt, turn, log, nlog):
+def announce_early(ds, na, k, w, cnt, turn, log):
     """ "Moving Earlier in the Phase" (advanced rules, p.15): before the dragon at slot ``k``
     moves, each dragon later in the initiative order that has not moved may announce that it
     moves now ("Once you commit to move early, you may not change your mind"); each decides
@@ -65,29 +65,31 @@ def announce_early(ds, na, k, w, cnt, turn, log, nlog):
             mask |= np.int64(1) << s
             cnt[C_EARLY] += 1
             if log is not None:
-                log_row(log, nlog, ds, turn, K_EARLY, j, i)
+                log_row(log, ds, turn, K_EARLY, j, i)
     return mask
 
 
 @game_fn
-def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind, q_from, r_from):
-    """Dragon ``i`` flies move-table entry ``e`` with altitude change ``dalt`` (``speed``
+def fly(ds, i, move, mv, w, cnt, turn, log):
+    """Dragon ``i`` flies ``move = (e, dalt, speed, kind, q_from, r_from)`` (int64s): move-table
+    entry ``e`` with altitude change ``dalt`` (``speed``
     points; logged as a move of ``kind``, ``MK_*``, with ``(q_from, r_from)``, where a
     take-off left the ground, at ``L_A + 8, 9``, and the banks flown and levels they dropped
     at ``L_A + 10, 11``: "for every two banks in sequence, the dragon's altitude drops by one
     level", p.16; the turn carried into the move and the one it leaves at ``L_A + 12, 13``:
     turning between move phases, p.16); ``e < 0``: no move stays on the board, and the dragon
     flies off and is out of the game (returns False)."""
+    e, dalt, speed, kind, q_from, r_from = move
     if e < 0:
         if log is not None:
-            r = log_row(log, nlog, ds, turn, K_LEAVE, i, -1)
+            r = log_row(log, ds, turn, K_LEAVE, i, -1)
             if r >= 0:
-                log[r, L_A + 0] = speed
-                log[r, L_A + 1] = ds[i, F_MR]
-                log[r, L_A + 6] = kind
-                log[r, L_A + 8] = q_from
-                log[r, L_A + 9] = r_from
-                log[r, L_A + 12] = ds[i, F_TURNED]
+                log.rows[r, L_A + 0] = speed
+                log.rows[r, L_A + 1] = ds[i, F_MR]
+                log.rows[r, L_A + 6] = kind
+                log.rows[r, L_A + 8] = q_from
+                log.rows[r, L_A + 9] = r_from
+                log.rows[r, L_A + 12] = ds[i, F_TURNED]
         ds[i, F_ALIVE] = 0
         ds[i, F_LEFT] = 1
         ds[i, F_MOVED] = 1
@@ -97,22 +99,22 @@ def fly(ds, i, e, dalt, speed, mv, w, cnt, turn, log, nlog, kind, q_from, r_from
     if w.pst.shape[0] > 1 and kind != MK_LAND:
         tl = _scripted.script_turned(ds, i, tl, w.pst)  # a scripted path's own
     if log is not None:
-        r = log_row(log, nlog, ds, turn, K_MOVE, i, -1)
+        r = log_row(log, ds, turn, K_MOVE, i, -1)
         if r >= 0:
             f0 = ds[i, F_F]
-            log[r, L_A + 0] = speed
-            log[r, L_A + 1] = ds[i, F_MR]
-            log[r, L_A + 2] = ds[i, F_Q] + mv.rq[e, f0]
-            log[r, L_A + 3] = ds[i, F_R] + mv.rr[e, f0]
-            log[r, L_A + 4] = (f0 + mv.f[e]) % 6
-            log[r, L_A + 5] = ds[i, F_ALT] + dalt - mv.bk[e, BK_LL]
-            log[r, L_A + 6] = kind
-            log[r, L_A + 8] = q_from
-            log[r, L_A + 9] = r_from
-            log[r, L_A + 10] = mv.bk[e, BK_NB]
-            log[r, L_A + 11] = mv.bk[e, BK_LL]
-            log[r, L_A + 12] = ds[i, F_TURNED]
-            log[r, L_A + 13] = tl
+            log.rows[r, L_A + 0] = speed
+            log.rows[r, L_A + 1] = ds[i, F_MR]
+            log.rows[r, L_A + 2] = ds[i, F_Q] + mv.rq[e, f0]
+            log.rows[r, L_A + 3] = ds[i, F_R] + mv.rr[e, f0]
+            log.rows[r, L_A + 4] = (f0 + mv.f[e]) % 6
+            log.rows[r, L_A + 5] = ds[i, F_ALT] + dalt - mv.bk[e, BK_LL]
+            log.rows[r, L_A + 6] = kind
+            log.rows[r, L_A + 8] = q_from
+            log.rows[r, L_A + 9] = r_from
+            log.rows[r, L_A + 10] = mv.bk[e, BK_NB]
+            log.rows[r, L_A + 11] = mv.bk[e, BK_LL]
+            log.rows[r, L_A + 12] = ds[i, F_TURNED]
+            log.rows[r, L_A + 13] = tl
     cnt[C_BANKS] += mv.bk[e, BK_NB]
     cnt[C_BANK_DROPS] += mv.bk[e, BK_LL]
     if ds[i, F_TURNED] != 0:

@@ -61,13 +61,14 @@ from .spells import cast_spell, expire_spells, record_spells
 
 
 @game_fn
-def record_rider_actions(ds, na, opt, tb, plan, range_mod, w, turn, log, nlog):
+def record_rider_actions(ds, na, run, w, turn, log):
     """ "4. Record Rider Actions" (advanced rules, p.15): "the riders each record their
     chosen action ... just like recording the dragon's speed or its breath weapon target",
     so every rider records its target before any rider acts. A Javelin Thrower, Archer or
     Crossbow Shooter records a target in reach (or none); the Lancer acts only in close
     combat. With the Wizard (``OPT_WIZARD``) "Wizards must also record on their
     player's game log which spell they will cast" (:func:`record_spells`)."""
+    opt, tb, plan = run.opt, run.tb, run.plan
     scal = tb.scalars
     for k in range(na):
         i = w.order[k]
@@ -90,13 +91,13 @@ def record_rider_actions(ds, na, opt, tb, plan, range_mod, w, turn, log, nlog):
         ds[i, F_RTARGET] = t
         if log is not None:
             if t >= 0:
-                log_row(log, nlog, ds, turn, K_RTARGET, i, t)
+                log_row(log, ds, turn, K_RTARGET, i, t)
     if opt[OPT_WIZARD] == 1:
-        record_spells(ds, na, opt, tb, range_mod, w, turn, log, nlog)
+        record_spells(ds, na, run, w, turn, log)
 
 
 @game_fn
-def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
+def rider_actions(ds, nd, na, run, w, cnt, turn, log):
     """ "5. Rider Actions" (advanced rules, p.18): "Rider actions are performed in the order
     of their dragon's initiative scores from lowest to highest" (never moved earlier, p.15).
     Each attack "is handled like a dragon's breath weapon attack": 2d6 against the target
@@ -111,6 +112,7 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
     spells (:func:`expire_spells`); a rider under Saddlesore "may do nothing during its next
     action phase" (its action is lost, the flag spent), and a Wizard casts its recorded spell
     in its turn (:func:`cast_spell`)."""
+    opt, tb = run.opt, run.tb
     scal = tb.scalars
     base = scal[S_BASE_TO_HIT]
     auto_miss = scal[S_AUTO_MISS]
@@ -119,7 +121,7 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
     at_once = opt[OPT_RIDER_AT_ONCE] == 1
     wizard = opt[OPT_WIZARD] == 1
     if wizard:
-        expire_spells(ds, nd, opt, tb, cnt)
+        expire_spells(ds, nd, run, cnt)
     for k in range(na):
         a = w.order[k]
         if wizard:
@@ -128,16 +130,16 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
                 if ds[a, F_RIDER] > 0 and (ds[a, F_RTARGET] >= 0 or ds[a, F_SPELL] >= 0):
                     cnt[C_SORE_LOST] += 1
                     if log is not None:
-                        r = log_row(log, nlog, ds, turn, K_SPELL, a, -1)
+                        r = log_row(log, ds, turn, K_SPELL, a, -1)
                         if r >= 0:
-                            log[r, L_A] = -2
-                            log[r, L_A + 4] = ds[a, F_SPELL]
+                            log.rows[r, L_A] = -2
+                            log.rows[r, L_A + 4] = ds[a, F_SPELL]
                 ds[a, F_RTARGET] = -1
                 ds[a, F_SPELL] = -1
                 continue
             if ds[a, F_SPELL] >= 0:
                 if ds[a, F_ALIVE] == 1:
-                    cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog)
+                    cast_spell(ds, nd, a, run, w, cnt, turn, log)
                 else:
                     ds[a, F_SPELL] = -1
                 continue
@@ -155,20 +157,20 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
         hit = breath_hit(hr, tn, auto_miss, auto_hit)
         r = np.int64(-1)
         if log is not None:
-            r = log_row(log, nlog, ds, turn, K_RIDER, a, t)  # the target's track before
+            r = log_row(log, ds, turn, K_RIDER, a, t)  # the target's track before
             if r >= 0:
-                log[r, L_A + 0] = tn
-                log[r, L_A + 1] = hr
-                log[r, L_A + 2] = 1 if hit else 0
-                log[r, L_A + 3] = -1
-                log[r, L_A + 8] = band
-                log[r, L_A + 9] = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
-                log[r, L_A + 10] = -1  # riders have a 360 deg arc: no arc area
+                log.rows[r, L_A + 0] = tn
+                log.rows[r, L_A + 1] = hr
+                log.rows[r, L_A + 2] = 1 if hit else 0
+                log.rows[r, L_A + 3] = -1
+                log.rows[r, L_A + 8] = band
+                log.rows[r, L_A + 9] = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
+                log.rows[r, L_A + 10] = -1  # riders have a 360 deg arc: no arc area
         if not hit:
             continue
         cnt[C_RIDER_HITS + band] += 1
         cnt[C_RIDER_TN_HITS + ti] += 1
-        side, lr, part, rc, spared = roll_rider_hit(ds, a, t, opt, tb, w, cnt)
+        side, lr, part, rc, spared = roll_rider_hit(ds, a, t, run, w, cnt)
         kind = ds[a, F_RIDER]
         nd6 = 0 if spared else tb.rider_dice[kind, band, 0]
         plus = 0 if spared else tb.rider_dice[kind, band, 1]
@@ -179,27 +181,27 @@ def rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog):
         cnt[C_RIDER_DEALT + a] += took
         if log is not None:
             if r >= 0:
-                log[r, L_A + 3] = side
-                log[r, L_A + 4] = lr
-                log[r, L_A + 5] = part
-                log[r, L_A + 6] = dr_
-                log[r, L_A + 7] = took
-                log[r, L_A + 11] = rc
-                log[r, L_A + 12] = plus
+                log.rows[r, L_A + 3] = side
+                log.rows[r, L_A + 4] = lr
+                log.rows[r, L_A + 5] = part
+                log.rows[r, L_A + 6] = dr_
+                log.rows[r, L_A + 7] = took
+                log.rows[r, L_A + 11] = rc
+                log.rows[r, L_A + 12] = plus
         if at_once:
             if log is not None:
                 log_effects_before(w.scratch, ds, t)
             refresh(ds, t, scal, opt)
             if log is not None:
-                log_effects(log, nlog, w.scratch, ds, turn, t)
-            crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog)
+                log_effects(log, w.scratch, ds, turn, t)
+            crash_if_zeroed(ds, nd, run, w, cnt, turn, log)
     for i in range(nd):
         if log is not None:
             log_effects_before(w.scratch, ds, i)
         refresh(ds, i, scal, opt)
         if log is not None:
-            log_effects(log, nlog, w.scratch, ds, turn, i)
-    crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog)
+            log_effects(log, w.scratch, ds, turn, i)
+    crash_if_zeroed(ds, nd, run, w, cnt, turn, log)
 
 
 guard(sys.modules[__name__])

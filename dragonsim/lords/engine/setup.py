@@ -145,7 +145,7 @@ def _edge_hex(edge, k, width, depth):
 
 
 @game_fn
-def place_dragons(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, key):
+def place_dragons(ds, nd, run, sst, cnt, width, depth, alt_levels, order, key):
     """Place the dragons: "Have each player roll 2d6. In the order of the dice rolls, lowest to
     highest, each player places his or her dragon in a hex along any edge of the map." Altitude
     is chosen secretly (uniformly by every bot); the first-turn speed is free.
@@ -158,6 +158,7 @@ def place_dragons(ds, nd, scen, opt, sst, cnt, width, depth, alt_levels, order, 
     which edge of the map its dragons enter the board. The other team's dragons will set up on
     the opposite edge", p.14), and free-for-all dragons take random free edge hexes.
     """
+    scen, opt = run.scen, run.opt
     if opt[OPT_SETUP] == 1:
         for i in range(nd):
             ds[i, F_Q] = scen[i, SC_Q]
@@ -228,9 +229,10 @@ def teams_alive(ds, nd):
 
 
 @game_fn
-def begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog):
+def begin_game(ds, nd, run, w, cnt, log):
     """ "Setting Up" (p.6): state rows from the sheets, each dragon's planning breadth, the
     placement (:func:`place_dragons`)."""
+    dragons, opt, tb = run.dragons, run.opt, run.tb
     scal = tb.scalars
     init_dragons(ds, dragons, tb, opt)
     samples = opt[OPT_PLAN_SAMPLES]
@@ -239,8 +241,7 @@ def begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog):
     place_dragons(
         ds,
         nd,
-        scen,
-        opt,
+        run,
         w.sst,
         cnt,
         scal[S_BOARD_WIDTH],
@@ -251,9 +252,9 @@ def begin_game(ds, nd, dragons, scen, opt, tb, w, cnt, log, nlog):
     )
     if log is not None:
         for i in range(nd):
-            k = log_row(log, nlog, ds, 0, K_SETUP, i, -1)
+            k = log_row(log, ds, 0, K_SETUP, i, -1)
             if k >= 0:
-                log[k, L_A] = ds[i, F_LAST]
+                log.rows[k, L_A] = ds[i, F_LAST]
 
 
 guard(sys.modules[__name__])

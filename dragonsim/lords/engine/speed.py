@@ -48,9 +48,10 @@ from .log import log_row
 
 
 @game_fn
-def record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog):
+def record_speeds(ds, na, run, w, cnt, turn, log):
     """ "2. Record Speed" (p.7), secretly: every dragon chooses within its limits
     (:func:`~dragonsim.lords.game.mechanics.speed_limits`) before anyone moves."""
+    opt, tb = run.opt, run.tb
     scal = tb.scalars
     for k in range(na):
         i = w.order[k]
@@ -68,32 +69,33 @@ def record_speeds(ds, na, opt, tb, w, cnt, turn, log, nlog):
         else:
             lo, hi = speed_limits(ds, i, scal, tb.accel_wings, opt)
             if ds[i, F_QUICKEN] + ds[i, F_SLOW] > 0:
-                count_speed_spells(ds, i, hi, opt, tb, cnt)
+                count_speed_spells(ds, i, hi, run, cnt)
             s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, w.pst)
         if log is not None:
-            r = log_row(log, nlog, ds, turn, K_SPEED, i, -1)
+            r = log_row(log, ds, turn, K_SPEED, i, -1)
             if r >= 0:
-                log[r, L_A + 0] = s
-                log[r, L_A + 1] = ds[i, F_LAST]
-                log[r, L_A + 2] = ds[i, F_STREAK]
-                log[r, L_A + 3] = ds[i, F_COOL]
-                log[r, L_A + 4] = ds[i, F_MIN]
-                log[r, L_A + 5] = ds[i, F_MAX]
-                log[r, L_A + 6] = ds[i, F_DP + PART_LEFT_WING]
-                log[r, L_A + 7] = ds[i, F_DP + PART_RIGHT_WING]
-                log[r, L_A + 8] = ds[i, F_DP0 + PART_LEFT_WING]
-                log[r, L_A + 9] = ds[i, F_DP0 + PART_RIGHT_WING]
-                log[r, L_A + 10] = lo  # the speeds it may record this turn
-                log[r, L_A + 11] = hi
-                log[r, L_A + 12] = 1 if ground else 0  # 0 ("ground") allowed too
-                log[r, L_A + 13] = ds[i, F_DP + PART_TAIL]
+                log.rows[r, L_A + 0] = s
+                log.rows[r, L_A + 1] = ds[i, F_LAST]
+                log.rows[r, L_A + 2] = ds[i, F_STREAK]
+                log.rows[r, L_A + 3] = ds[i, F_COOL]
+                log.rows[r, L_A + 4] = ds[i, F_MIN]
+                log.rows[r, L_A + 5] = ds[i, F_MAX]
+                log.rows[r, L_A + 6] = ds[i, F_DP + PART_LEFT_WING]
+                log.rows[r, L_A + 7] = ds[i, F_DP + PART_RIGHT_WING]
+                log.rows[r, L_A + 8] = ds[i, F_DP0 + PART_LEFT_WING]
+                log.rows[r, L_A + 9] = ds[i, F_DP0 + PART_RIGHT_WING]
+                log.rows[r, L_A + 10] = lo  # the speeds it may record this turn
+                log.rows[r, L_A + 11] = hi
+                log.rows[r, L_A + 12] = 1 if ground else 0  # 0 ("ground") allowed too
+                log.rows[r, L_A + 13] = ds[i, F_DP + PART_TAIL]
         record_speed(ds, i, s, scal)
 
 
 @game_fn
-def count_speed_spells(ds, i, hi, opt, tb, cnt):
+def count_speed_spells(ds, i, hi, run, cnt):
     """Quicken's and Slow's effect sizes (p.25) on dragon ``i``'s limits this record-speed
     phase: how far ``hi`` stands above / below the highest speed without them."""
+    opt, tb = run.opt, run.tb
     q = ds[i, F_QUICKEN]
     sl = ds[i, F_SLOW]
     ds[i, F_QUICKEN] = 0

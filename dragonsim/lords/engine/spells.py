@@ -99,10 +99,11 @@ from .log import log_effects, log_effects_before, log_row
 
 
 @game_fn
-def record_spells(ds, na, opt, tb, range_mod, w, turn, log, nlog):
+def record_spells(ds, na, run, w, turn, log):
     """The Wizards record their spells (p.15), each its spell, target and argument
     (:func:`~dragonsim.lords.bots.dispatch.choose_spell`), before any rider acts: "A Wizard
     can only try to cast one spell each turn" (p.18)."""
+    opt, tb, range_mod = run.opt, run.tb, run.range_mod
     for k in range(na):
         i = w.order[k]
         ds[i, F_SPELL] = -1
@@ -117,19 +118,20 @@ def record_spells(ds, na, opt, tb, range_mod, w, turn, log, nlog):
         ds[i, F_STARGET] = t
         ds[i, F_SARG] = arg
         if log is not None:
-            r = log_row(log, nlog, ds, turn, K_SPELL_REC, i, t)
+            r = log_row(log, ds, turn, K_SPELL_REC, i, t)
             if r >= 0:
-                log[r, L_A + 0] = sp
-                log[r, L_A + 1] = arg
-                log[r, L_A + 2] = ds[i, F_MAGIC]
+                log.rows[r, L_A + 0] = sp
+                log.rows[r, L_A + 1] = arg
+                log.rows[r, L_A + 2] = ds[i, F_MAGIC]
 
 
 @game_fn
-def expire_spells(ds, nd, opt, tb, cnt):
+def expire_spells(ds, nd, run, cnt):
     """ "Once cast, each spell lasts until the beginning of the next rider actions phase"
     (p.24): at the beginning of the phase every Force Shield fails (what it absorbed is
     counted), Dull and Sharpen, Distort Range, Lethargy and Vigor, Quicken and Slow end.
     Saddlesore lasts until it has taken its rider action."""
+    opt, tb = run.opt, run.tb
     scal = tb.scalars
     for i in range(nd):
         count_absorbed(ds, i, cnt)
@@ -145,7 +147,7 @@ def expire_spells(ds, nd, opt, tb, cnt):
 
 
 @game_fn
-def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
+def cast_spell(ds, nd, a, run, w, cnt, turn, log):
     """``a``'s Wizard casts its recorded spell (advanced rules, pp. 18, 24-25). "When a Wizard
     casts a spell, immediately deduct the cost of the spell"; the 2d6 against the spell's
     target number (:func:`~dragonsim.lords.game.mechanics.spell_target_number`, rolled as a
@@ -155,6 +157,7 @@ def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
     attack": the direction template from the caster, the 2d6 location and the rider check
     of a body hit, then the damage. A spell whose target left play, or whose Wizard was
     killed, before its turn is not cast."""
+    opt, tb = run.opt, run.tb
     scal = tb.scalars
     fx = tb.spell_fx
     gst = w.gst
@@ -172,10 +175,10 @@ def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
     if tn < 0 or cost > ds[a, F_MAGIC]:
         cnt[C_SPELL_LOST] += 1
         if log is not None:
-            r = log_row(log, nlog, ds, turn, K_SPELL, a, t)
+            r = log_row(log, ds, turn, K_SPELL, a, t)
             if r >= 0:
-                log[r, L_A] = -1
-                log[r, L_A + 4] = sp
+                log.rows[r, L_A] = -1
+                log.rows[r, L_A + 4] = sp
         return
     ds[a, F_MAGIC] -= cost
     ds[a, F_SPENT] += cost
@@ -190,19 +193,19 @@ def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
     hit = breath_hit(hr, tn, scal[S_AUTO_MISS], scal[S_AUTO_HIT])
     r = np.int64(-1)
     if log is not None:
-        r = log_row(log, nlog, ds, turn, K_SPELL, a, t)  # the target's track before
+        r = log_row(log, ds, turn, K_SPELL, a, t)  # the target's track before
         if r >= 0:
-            log[r, L_A + 0] = sp
-            log[r, L_A + 1] = tn
-            log[r, L_A + 2] = hr
-            log[r, L_A + 3] = 1 if hit else 0
-            log[r, L_A + 4] = arg
-            log[r, L_A + 5] = cost
-            log[r, L_A + 6] = ds[a, F_MAGIC]
-            log[r, L_A + 8] = -1
-            log[r, L_A + 10] = -1
-            log[r, L_A + 13] = band
-            log[r, L_A + 14] = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
+            log.rows[r, L_A + 0] = sp
+            log.rows[r, L_A + 1] = tn
+            log.rows[r, L_A + 2] = hr
+            log.rows[r, L_A + 3] = 1 if hit else 0
+            log.rows[r, L_A + 4] = arg
+            log.rows[r, L_A + 5] = cost
+            log.rows[r, L_A + 6] = ds[a, F_MAGIC]
+            log.rows[r, L_A + 8] = -1
+            log.rows[r, L_A + 10] = -1
+            log.rows[r, L_A + 13] = band
+            log.rows[r, L_A + 14] = distance(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R])
     if not hit:
         return
     cnt[C_SPELL_HITS + sp] += 1
@@ -216,7 +219,7 @@ def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
     d6 = np.int64(0)
     rc = np.int64(0)
     if sp == SPELL_FIREBALL or sp == SPELL_BOLT:
-        side, lr, part, rc, spared = roll_rider_hit(ds, a, t, opt, tb, w, cnt)
+        side, lr, part, rc, spared = roll_rider_hit(ds, a, t, run, w, cnt)
         k6 = 0 if sp == SPELL_FIREBALL else 1
         nd6 = fx[SX_FIREBALL_DICE] if sp == SPELL_FIREBALL else fx[SX_BOLT_DICE]
         plus = fx[SX_FIREBALL_PLUS] if sp == SPELL_FIREBALL else fx[SX_BOLT_PLUS]
@@ -275,19 +278,19 @@ def cast_spell(ds, nd, a, opt, tb, w, cnt, turn, log, nlog):
         cnt[C_SPELL_FX_SQ + sp] += size * size
     if log is not None:
         if r >= 0:
-            log[r, L_A + 7] = size
-            log[r, L_A + 8] = side
-            log[r, L_A + 9] = lr
-            log[r, L_A + 10] = part
-            log[r, L_A + 11] = d6
-            log[r, L_A + 12] = rc
+            log.rows[r, L_A + 7] = size
+            log.rows[r, L_A + 8] = side
+            log.rows[r, L_A + 9] = lr
+            log.rows[r, L_A + 10] = part
+            log.rows[r, L_A + 11] = d6
+            log.rows[r, L_A + 12] = rc
     if opt[OPT_RIDER_AT_ONCE] == 1 and (sp == SPELL_FIREBALL or sp == SPELL_BOLT):
         if log is not None:
             log_effects_before(w.scratch, ds, t)
         refresh(ds, t, scal, opt)
         if log is not None:
-            log_effects(log, nlog, w.scratch, ds, turn, t)
-        crash_if_zeroed(ds, nd, opt, tb, w, cnt, turn, log, nlog)
+            log_effects(log, w.scratch, ds, turn, t)
+        crash_if_zeroed(ds, nd, run, w, cnt, turn, log)
 
 
 guard(sys.modules[__name__])

@@ -85,7 +85,7 @@ ASK_BOT = -2
 
 
 @game_fn(inline="always")  # into play_game: the planners' code is linked one level fewer
-def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
+def movement(ds, nd, na, k0, run, w, cnt, turn, log, srch):
     """ "3. Movement" (p.8): in initiative order each dragon flies exactly its speed
     (:func:`move_one`); a dragon with no move that stays on the board flies off and is out of
     the game. After each move the dragon may engage the one enemy in front of it
@@ -99,6 +99,7 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
     compiled in at all (numba prunes the branch), which is also what keeps the look-ahead's
     own games from calling it. Dragons that have moved already (earlier in the phase, p.15)
     are passed over."""
+    opt, tb = run.opt, run.tb
     engages = 0
     early = opt[OPT_MOVE_EARLY] == 1
     wizard = opt[OPT_WIZARD] == 1
@@ -112,14 +113,12 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
         # initiative roll first, then the dragon whose turn it was (slots hi..k, marked ones)
         mask = np.int64(0)
         if early:
-            mask = announce_early(ds, na, k, w, cnt, turn, log, nlog)
+            mask = announce_early(ds, na, k, w, cnt, turn, log)
         hi = na - 1 if mask != 0 else k
         for s in range(hi, k - 1, -1):
             if s != k and (mask >> s) & 1 == 0:
                 continue
-            engages += move_one(
-                ds, nd, na, s, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
-            )
+            engages += move_one(ds, nd, na, s, run, w, cnt, turn, log, srch)
     if wizard:
         for i in range(nd):
             if ds[i, F_SPELL_MR] != 0 and ds[i, F_ALIVE] == 1:
@@ -128,12 +127,13 @@ def movement(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, lo
 
 
 @game_fn(inline="always")
-def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
+def move_one(ds, nd, na, k, run, w, cnt, turn, log, srch):
     """The dragon at initiative slot ``k`` flies its move (unless it is out of play or has
     moved already) and may engage; returns the engagements made (0 or 1). A dragon on the
     ground (advanced rules, p.17) moves on the ground (:func:`ground_move`) or takes off
     (:func:`take_off`); with ``OPT_LANDING`` a dragon whose bot chooses to may land
     (:func:`land`)."""
+    opt, tb, range_mod, mv, plan = run.opt, run.tb, run.range_mod, run.mv, run.plan
     scal = tb.scalars
     base = scal[S_BASE_TO_HIT]
     max_range = scal[S_MAX_RANGE]
@@ -145,38 +145,29 @@ def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log
     kind = MK_FLY
     if ds[i, F_ALT] == 0:
         if ds[i, F_SPEED] == 0:
-            ground_move(ds, i, tb, range_mod, plan, w, cnt, turn, log, nlog)
+            ground_move(ds, i, run, w, cnt, turn, log)
             kind = MK_GROUND
         else:
-            if not take_off(ds, i, tb, mv, plan, geo, w, cnt, turn, log, nlog):
+            if not take_off(ds, i, run, w, cnt, turn, log):
                 return 0
             kind = MK_TAKE_OFF
     elif opt[OPT_LANDING] == 1 and choose_land(ds[i, F_POLICY], ds, i, w.pst):
-        if land(ds, i, tb, mv, w, cnt, turn, log, nlog):
+        if land(ds, i, run, w, cnt, turn, log):
             kind = MK_LAND
     if kind == MK_FLY:
         if srch is not None and FAMILIES[ds[i, F_POLICY]] == FAMILY_SEARCH:
-            e, dalt, jeng = look_ahead(
-                ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn
-            )
+            e, dalt, jeng = look_ahead(ds, nd, na, k, run, w, srch, turn)
         else:
-            e, dalt = bot_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], tb, mv, plan, geo, w)
-        if not fly(
-            ds,
-            i,
-            e,
-            dalt,
+            e, dalt = bot_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], run, w)
+        move = (
+            np.int64(e),
+            np.int64(dalt),
             ds[i, F_SPEED],
-            mv,
-            w,
-            cnt,
-            turn,
-            log,
-            nlog,
-            MK_FLY,
+            np.int64(MK_FLY),
             ds[i, F_Q],
             ds[i, F_R],
-        ):
+        )
+        if not fly(ds, i, move, mv, w, cnt, turn, log):
             return 0
     j = jeng
     if jeng == ASK_BOT:
@@ -198,7 +189,7 @@ def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log
         )
     if j >= 0 and can_engage(ds, i, j, opt):
         if log is not None:
-            log_row(log, nlog, ds, turn, K_ENGAGE, i, j)
+            log_row(log, ds, turn, K_ENGAGE, i, j)
         ds[i, F_ENG] = j
         ds[j, F_ENG] = i
         # "The dragon that instigated the close combat is referred to as the attacker"
@@ -211,7 +202,7 @@ def move_one(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log
 
 
 @game_fn(inline="always")
-def finish_turn(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch):
+def finish_turn(ds, nd, na, k0, run, w, cnt, turn, log, srch):
     """The rest of a turn from the movement phase on, its speeds recorded: movement from
     initiative slot ``k0`` (:func:`movement`), then, while more than one team is in play,
     with the rider attacks rule the rider actions (:func:`record_rider_actions`,
@@ -219,20 +210,19 @@ def finish_turn(ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn,
     ``(engagements made, teams in play, one such team)``. The game loop calls it with
     ``k0 = 0``; the look-ahead (:mod:`~dragonsim.lords.bots.search`) continues a turn after a move
     it is judging."""
-    made = movement(
-        ds, nd, na, k0, opt, tb, range_mod, mv, plan, geo, w, cnt, turn, log, nlog, srch
-    )
+    opt = run.opt
+    made = movement(ds, nd, na, k0, run, w, cnt, turn, log, srch)
     nteams, last_team = teams_alive(ds, nd)
     if nteams > 1 and (opt[OPT_RIDER_ATTACKS] == 1 or opt[OPT_WIZARD] == 1):
-        record_rider_actions(ds, na, opt, tb, plan, range_mod, w, turn, log, nlog)
-        rider_actions(ds, nd, na, opt, tb, w, cnt, turn, log, nlog)
+        record_rider_actions(ds, na, run, w, turn, log)
+        rider_actions(ds, nd, na, run, w, cnt, turn, log)
         nteams, last_team = teams_alive(ds, nd)
     if nteams > 1:
-        record_targets(ds, na, tb, range_mod, plan, w, turn, log, nlog)
-        breath_combat(ds, nd, na, opt, tb, range_mod, w, cnt, turn, log, nlog)
+        record_targets(ds, na, run, w, turn, log)
+        breath_combat(ds, nd, na, run, w, cnt, turn, log)
         nteams, last_team = teams_alive(ds, nd)
         if nteams > 1:
-            close_combat(ds, na, opt, tb, w, cnt, turn, log, nlog)
+            close_combat(ds, na, run, w, cnt, turn, log)
             nteams, last_team = teams_alive(ds, nd)
     return made, nteams, last_team
 
@@ -241,22 +231,25 @@ guard(sys.modules[__name__])
 
 
 @game_fn
-def rollout(ds0, nd, na, k, order, e, dalt, jeng, opt, tb, range_mod, mv, plan, geo, srch, turn):
+def rollout(ds0, nd, na, k, order, c, run, srch, turn):
     """Play the position ``ds0`` (the dragon at initiative slot ``k`` about to move) forward
-    with move ``(e, dalt)`` and engagement ``jeng``: the rest of this turn, then up to
+    with the look-ahead's candidate ``c`` (``srch.cand[c]``: move ``(e, dalt)`` and engagement
+    ``jeng``): the rest of this turn, then up to
     :data:`~dragonsim.lords.bots.search.HORIZON` turns, every dragon the rollout bot; returns
     the look-ahead's value of the end for the mover's team
     (:func:`~dragonsim.lords.bots.search.position_value`). The caller has pointed
     ``srch.rw``'s streams at this rollout's."""
+    opt, mv = run.opt, run.mv
+    e, dalt, jeng = srch.cand[c, 0], srch.cand[c, 1], srch.cand[c, 2]
     rw = srch.rw
     ds = rw.ds[:nd]
     for j in range(nd):
-        for c in range(NF):
-            ds[j, c] = ds0[j, c]
+        for col in range(NF):
+            ds[j, col] = ds0[j, col]
         ds[j, F_POLICY] = P_ROLLOUT
         ds[j, F_SAMPLES] = ROLLOUT_BREADTH
-    for c in range(na):
-        rw.order[c] = order[c]
+    for s in range(na):
+        rw.order[s] = order[s]
     i = order[k]
     team = ds[i, F_TEAM]
     apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
@@ -267,24 +260,20 @@ def rollout(ds0, nd, na, k, order, e, dalt, jeng, opt, tb, range_mod, mv, plan, 
     # the rest of the turn: from the next slot, or with moving earlier (p.15) from the first
     # (the judged move may come before slots not yet flown; movement passes over the moved)
     k1 = 0 if opt[OPT_MOVE_EARLY] == 1 else k + 1
-    _, nteams, _ = finish_turn(
-        ds, nd, na, k1, opt, tb, range_mod, mv, plan, geo, rw, cnt, turn, None, None, None
-    )
+    _, nteams, _ = finish_turn(ds, nd, na, k1, run, rw, cnt, turn, None, None)
     t = turn
     limit = opt[OPT_TURN_LIMIT]
     while nteams > 1 and t < turn + HORIZON and t < limit:
         t += 1
-        na2 = initiative(ds, nd, opt, tb, rw, cnt)
-        record_speeds(ds, na2, opt, tb, rw, cnt, t, None, None)
-        _, nteams, _ = finish_turn(
-            ds, nd, na2, 0, opt, tb, range_mod, mv, plan, geo, rw, cnt, t, None, None, None
-        )
+        na2 = initiative(ds, nd, run, rw, cnt)
+        record_speeds(ds, na2, run, rw, cnt, t, None)
+        _, nteams, _ = finish_turn(ds, nd, na2, 0, run, rw, cnt, t, None, None)
     nteams, last = teams_alive(ds, nd)
     return position_value(ds, nd, team, t, limit, nteams, last)
 
 
 @game_fn
-def look_ahead(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn):
+def look_ahead(ds, nd, na, k, run, w, srch, turn):
     """The move of the ``search`` dragon at initiative slot ``k`` (:mod:`~dragonsim.lords.
     bots.search`): ``(entry, dalt, engaged)``, or ``(-1, 0, -1)`` when no move stays on the
     board (it flies off). The bot proposes its candidates
@@ -292,7 +281,7 @@ def look_ahead(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn):
     :data:`~dragonsim.lords.bots.search.ROLLOUTS` times (:func:`rollout`, the k-th rollout of
     every candidate on the same streams, drawn from the game's policy stream), and the bot
     picks from the values (:func:`~dragonsim.lords.bots.search.pick`)."""
-    nc = gather(ds, nd, k, opt, tb, range_mod, mv, plan, geo, w, srch)
+    nc = gather(ds, nd, k, run, w, srch)
     cand = srch.cand
     if nc == 0:
         return -1, 0, -1
@@ -316,15 +305,8 @@ def look_ahead(ds, nd, na, k, opt, tb, range_mod, mv, plan, geo, w, srch, turn):
                 na,
                 k,
                 w.order,
-                cand[c, 0],
-                cand[c, 1],
-                cand[c, 2],
-                opt,
-                tb,
-                range_mod,
-                mv,
-                plan,
-                geo,
+                c,
+                run,
                 srch,
                 turn,
             )
