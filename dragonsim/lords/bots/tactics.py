@@ -20,7 +20,7 @@ planner's) play its equilibrium:
 * only the tactics with uses left are offered to each side ("You may only use each tactic
   five times during a game"), so the game is at most 6 x 6;
 * :func:`solve_game` solves it exactly with a dense simplex (Bland's rule, no allocation:
-  the tableau lives in ``Work.lp``); ``tests/test_tactics.py`` holds it to
+  the tableau lives in ``Work.lp``); ``tests/lords/test_tactics.py`` holds it to
   ``scipy.optimize.linprog`` and :func:`dragonsim.lords.odds.tactics` (which uses
   ``linprog``) on many matrices;
 * the dragon then draws its tactic from its own side's mixture, from the policy stream.

@@ -3,8 +3,8 @@
 Dragon Lords rulebook, advanced rules (pp. 15-18): the "Maneuverability Effect on Initiative
 Roll" (p.15), the "Advanced Acceleration Allowance" by wing size (p.16), the Lancer's "+2
 to the dragon's close combat roll and +4 points of damage in close combat" (p.18), and the
-riders' attacks and deaths (p.18; their own tests are ``tests/test_riders.py``) and moving
-earlier in the phase (p.15; ``tests/test_move_early.py``). Each is a
+riders' attacks and deaths (p.18; their own tests are ``tests/lords/test_riders.py``) and moving
+earlier in the phase (p.15; ``tests/lords/test_move_early.py``). Each is a
 switch of its own (``lords.advanced.*``); ``advanced`` turns on exactly these, ``basic`` none.
 """
 

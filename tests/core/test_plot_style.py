@@ -101,6 +101,6 @@ def test_lords_submodules_and_functions_are_reachable_after_import_dragonsim():
         "assert dragonsim.lords.sheet('Reaper').mr == 'E'; "
         "assert {'api', 'study', 'duel', 'battle', 'sensitivity'} <= set(dir(dragonsim.lords))"
     )
-    root = Path(__file__).parents[1]
+    root = Path(__file__).parents[2]
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
     assert done.returncode == 0, done.stderr

@@ -9,7 +9,7 @@ import numpy as np
 from dragonsim.dice import kernel as K
 from dragonsim.random import below, new_state, seed_stream, steps_between
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from dice_floor import rng_floor_kernel  # noqa: E402
 
 

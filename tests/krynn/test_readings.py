@@ -9,7 +9,6 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from test_krynn_rules import Game, deck_rules
 
 from dragonsim.krynn import kernel as K
 from dragonsim.krynn.api import Tile, battle, battlefield, conflict
@@ -17,6 +16,8 @@ from dragonsim.krynn.data import OPTION_ORDER, Commander, UnitCard, default_rule
 from dragonsim.krynn.odds import apply_hits_reference, best_conflict_plan, retry_pool
 from dragonsim.rules import registry
 from dragonsim.stats import binomial_consistent
+
+from .test_battle_rules import Game, deck_rules
 
 
 def test_kernel_option_slots_follow_the_rules_order():
@@ -280,7 +281,7 @@ def test_active_flank_both_readings(reading, p_second):
     the active flank". Tile 0 (3 tokens) falls to the Alliance in one battle, tile 1 (1 token)
     to the Army, ending the scenario (control limit 1): on turn 2 with chance 3/4 when tiles
     are chosen by their flank tokens, 1/2 when each is alike."""
-    from test_krynn_rules import _decisive_rules
+    from .test_battle_rules import _decisive_rules
 
     n = 20_000
     res = battlefield(

@@ -29,7 +29,7 @@ from dragonsim.lords.bots import plan as BP
 from dragonsim.lords.tables import kernel_tables
 from dragonsim.rules import lords_rules
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _counters(a, b, policy, n=600, seed=3, edit=None):

@@ -11,7 +11,7 @@ import pytest
 from dragonsim.rules import GAMES, registry
 from dragonsim.rules.docs import pages, stale
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_committed_rules_pages_match_the_rules_data():

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent
-ROOT = HERE.parent
+ROOT = HERE.parents[1]
 ALL = sorted((ROOT / "notebooks").glob("*.ipynb"))
-# a notebook with a dedicated test (tests/test_<name>_notebook.py) is run there, once
+# a notebook with a dedicated test (tests/core/test_<name>_notebook.py) is run there, once
 NOTEBOOKS = sorted(
     p
-    for p in (HERE.parent / "notebooks").glob("*.ipynb")
+    for p in (ROOT / "notebooks").glob("*.ipynb")
     if not (HERE / f"test_{p.stem}_notebook.py").exists()
 )
 

@@ -205,7 +205,7 @@ def test_rows_of_the_dice_rules_give_every_column():
             r["provenance"] == "assumed" and r["source"]
         )
         assert r["used_in"]
-        # no text points outside the repository: tests/test_docs.py scans every file
+        # no text points outside the repository: tests/core/test_docs.py scans every file
 
 
 def test_rule_texts_cite_the_rulebook_by_section():

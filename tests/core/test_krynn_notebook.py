@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "krynn.ipynb"
+NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "krynn.ipynb"
 
 
 def test_krynn_notebook_runs(monkeypatch):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
-    from test_notebooks import kernel_env
+    from .test_notebooks import kernel_env
 
     kernel_env(monkeypatch)
     nb = nbformat.read(NOTEBOOK, as_version=4)

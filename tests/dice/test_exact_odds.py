@@ -16,7 +16,7 @@ from dragonsim.dice.odds import exact_attack, exact_duel_round, exact_game, tail
 from dragonsim.runner import run_blocks
 from dragonsim.stats import binomial_consistent, z_for
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from dice_floor import dragon_roll_kernel  # noqa: E402
 
 N = 100_000

@@ -26,7 +26,7 @@ try:  # the cluster tests need it; the missing-dask tests do not
 except ImportError:  # pragma: no cover - the dev extra installs it
     distributed = None
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRIO = ["Lectronist", "Kelvinight", "Reaper"]
 
 

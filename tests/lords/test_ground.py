@@ -11,7 +11,7 @@ loss (p.17); a crash costs 1d6 a level fallen on the Rear column and may kill th
 The independent checker (``tests/lords_reference.py``) knows every one of these rules; these
 tests hold random games of every bot to it, show that it catches a broken step, and check each
 rule's sentence on the engine's own functions. The exact odds of the dice are
-``tests/test_ground_odds.py``'s.
+``tests/lords/test_ground_odds.py``'s.
 """
 
 from __future__ import annotations

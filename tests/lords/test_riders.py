@@ -94,10 +94,9 @@ def test_rider_target_number_is_the_odds_number(attacker):
 
 def test_riders_without_a_shot_and_engaged_targets():
     """The Lancer "cannot attack at range" and the Wizard casts spells (the optional
-    ``lords.advanced.wizard``, tests/test_spells.py): neither has a rider's reach. A rider
-    may shoot "at its dragon's opponent"; a dragon engaged with another is out of reach as
-    for breath (p.10) unless the reading
-    ``lords.rider_engaged_targets = "any"``."""
+    ``lords.advanced.wizard``, tests/lords/test_wizard_spells.py): neither has a rider's
+    reach. A rider may shoot "at its dragon's opponent"; a dragon engaged with another is out
+    of reach as for breath (p.10) unless the reading ``lords.rider_engaged_targets = "any"``."""
     for name in ("Tankerous", "Slash", "Reaper"):
         ds, _, tb = _state(name, "Reaper")
         assert tb.rider_range[ds[0, S.F_RIDER], 1] == 0

@@ -2,8 +2,9 @@
 played end to end through the game loop with its moves given and its dice forced, every fact
 it prints checked from the event log; the printed conflict about the long-range modifier shown
 both ways; a broken script refused in one line naming the turn, the dragon and the roll; the
-pictures of a scripted game. (``tests/test_engine.py::test_example_of_play_replay`` checks
-the same facts from the engine's building blocks.)"""
+pictures of a scripted game.
+(``tests/lords/test_engine_mechanics.py::test_example_of_play_replay`` checks the same facts
+from the engine's building blocks.)"""
 
 from __future__ import annotations
 
