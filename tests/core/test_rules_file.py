@@ -188,6 +188,19 @@ def test_rules_lists_the_three_games_with_the_same_columns(capsys):
         assert r["override"].startswith(f"[{r['game']}] ")
 
 
+def test_rules_assumed_covers_every_game(capsys):
+    """Every assumed value is "listed by `python -m dragonsim rules --assumed`"."""
+    from dragonsim.dice.data import assumed as dice_assumed
+    from dragonsim.krynn.data import assumed as krynn_assumed
+
+    rc, out, _ = run(capsys, "rules", "--assumed", "--json")
+    keys = {r["key"] for r in json.loads(out)["rules"]}
+    assert rc == 0
+    assert {r["key"] for r in dice_assumed() if r["provenance"] == "assumed"} <= keys
+    assert {r["key"] for r in krynn_assumed() if r["provenance"] == "assumed"} <= keys
+    assert all(r["used_in"] and r["source"] for r in json.loads(out)["rules"])
+
+
 def test_every_listed_key_is_accepted_by_a_rules_file(capsys, tmp_path):
     """What `rules` lists is exactly what a file accepts: each listed override line, written
     to a file, is taken as it is (the value in force stays the same)."""

@@ -305,7 +305,7 @@ def test_plot_draws_rates_and_turns():
     r = duel("Reaper", "Skyblazer", n=100, progress=False)
     fig = r.plot()
     a1, a2 = fig.axes[:2]
-    # the turns axis ends at the 99.5th percentile of game length (tests/core/test_plot_style.py)
+    # the turns axis ends at the 99.5th percentile of game length (tests/lords/test_plots.py)
     end = hist_quantile(r.turn_histogram(), 0.995)
     assert len(a1.patches) == 3 and len(a2.patches) == end + 1 <= S.HIST_MAX + 1
 
