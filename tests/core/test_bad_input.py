@@ -1,4 +1,4 @@
-"""Issue 17, part 1: every user error is one line and exit 2 from the command line, and a
+"""Every user error is one line and exit 2 from the command line, and a
 documented :class:`dragonsim.errors.UserError` (a ValueError) from the API.
 
 One table of bad inputs over every command and public function, each with the exit code and a

@@ -1,4 +1,4 @@
-"""Issue 17, parts 3 and 4: resume after a kill, reproduce a saved result, the first run.
+"""Resume after a kill, reproduce a saved result, the first run.
 
 * ``--checkpoint FILE`` keeps finished blocks; after ``kill -9`` the same command resumes and
   ends with the counters of a run that was never stopped; a checkpoint of another run is

@@ -1,4 +1,4 @@
-"""Issue 15, part 6: studies on a ``dask.distributed`` cluster give the local answer, bit for bit.
+"""Studies on a ``dask.distributed`` cluster give the local answer, bit for bit.
 
 Every block of games plays from the streams ``(seed, game index)`` (:mod:`dragonsim.random`), so
 which worker plays a block, in what order the blocks come back, and whether a block is played
@@ -218,8 +218,8 @@ def test_a_worker_killed_mid_run_changes_nothing(client, tmp_path):
 
 @pytest.mark.parametrize("command", ["duel", "tournament", "sensitivity", "prices", "best"])
 def test_every_study_command_offers_the_cluster(command, capsys):
-    """Issue 15 part 6 names tournaments, sensitivity, prices and best builds (and the duel
-    already ran on Dask): each command's --help documents --backend and --scheduler."""
+    """Every study command (tournaments, sensitivity, prices, best builds and the duel) runs on
+    Dask: each command's --help documents --backend and --scheduler."""
     from dragonsim.cli import main
 
     with pytest.raises(SystemExit) as e:

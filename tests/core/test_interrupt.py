@@ -1,4 +1,4 @@
-"""Issue 17, part 2: interruptions behave one way in every long command.
+"""Interruptions behave one way in every long command.
 
 SIGINT and SIGTERM print (or return) what finished, with intervals for the games actually
 played, marked interrupted in text and JSON, and exit 130 / 143; tournaments, sensitivity

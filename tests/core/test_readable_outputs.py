@@ -1,4 +1,4 @@
-"""Readable outputs (issue 17, part 5): every number a designer sees says what it is, matrices
+"""Readable outputs: every number a designer sees says what it is, matrices
 say which way they read, no NaN reaches the screen, overridden rules say so."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Per-game records (issue 17, part 6): ``--records FILE.parquet`` / ``.csv`` on every Monte Carlo
+"""Per-game records: ``--records FILE.parquet`` / ``.csv`` on every Monte Carlo
 command; the winning *side*, the run's manifest in the file, columns named for what they hold,
 and records that survive a kill and a resume from a checkpoint."""
 

@@ -24,7 +24,7 @@ from dragonsim.rules import dice_rules, registry, rows_of
 from dragonsim.stats import binomial_consistent
 
 N = 3000
-ISSUE_ARMY = "goblin-thug:2,red-dragonkin-uncommon:3"
+KIN_ARMY = "goblin-thug:2,red-dragonkin-uncommon:3"
 
 
 def _cat():
@@ -86,8 +86,8 @@ MOVES = {
         lambda **o: _attack("red-wyrm", "r2:1,r1:1", 4, **o),
     ),
     "frost_halving": ("per-unit", lambda **o: _attack("green-wyrm", "goblin-horde", **o)),
-    "kin_not_rolled": ("all", lambda **o: _attack("black-wyrm", ISSUE_ARMY, **o)),
-    "kin_in_dragon_attack": ("saves-only", lambda **o: _attack("black-wyrm", ISSUE_ARMY, **o)),
+    "kin_not_rolled": ("all", lambda **o: _attack("black-wyrm", KIN_ARMY, **o)),
+    "kin_in_dragon_attack": ("saves-only", lambda **o: _attack("black-wyrm", KIN_ARMY, **o)),
     "kin_removed_counts_as_lost": (
         False,
         lambda **o: _attack("red-wyrm", "goblin-thug:2,blue-dragonkin-common:2", 3, **o),
@@ -226,19 +226,19 @@ def _ci_contains(r, total_i, sq_i, exact, z=5.0):
     return abs(mean - float(exact)) <= z * math.sqrt(var / n) + 1e-12
 
 
-def test_dragonkin_not_rolled_both_readings_issue_number():
+def test_dragonkin_not_rolled_both_readings_exactly_and_in_the_kernel():
     """Dragonkin Rules, 'Basics': "During a dragon attack, the dragonkin are not rolled, and
     their saves do not apply." Reading 1 (default): only dragonkin of the dragon's colour;
     reading 2: all dragonkin. On goblin-thug:2 with three uncommon (red) dragonkin a black
-    wyrm is slain with probability 0.21 under the first and 0.00 under the second (the
-    issue's numbers), exactly and in the kernel."""
-    one = exact_attack("black-wyrm", ISSUE_ARMY)
-    two = exact_attack("black-wyrm", ISSUE_ARMY, kin_not_rolled="all")
+    wyrm is slain with probability 0.21 under the first and 0.00 under the second, exactly
+    and in the kernel."""
+    one = exact_attack("black-wyrm", KIN_ARMY)
+    two = exact_attack("black-wyrm", KIN_ARMY, kin_not_rolled="all")
     assert round(float(one.p_dragon_slain), 2) == 0.21
     assert two.p_dragon_slain == 0
     n = 20_000
-    mc1 = attack("black-wyrm", ISSUE_ARMY, n=n, seed=3, progress=False)
-    mc2 = attack("black-wyrm", ISSUE_ARMY, n=n, seed=3, progress=False, kin_not_rolled="all")
+    mc1 = attack("black-wyrm", KIN_ARMY, n=n, seed=3, progress=False)
+    mc2 = attack("black-wyrm", KIN_ARMY, n=n, seed=3, progress=False, kin_not_rolled="all")
     assert binomial_consistent(int(mc1.counters[K.C_ANY_SLAIN]), n, float(one.p_dragon_slain))
     assert int(mc2.counters[K.C_ANY_SLAIN]) == 0
     # the unrolled dragonkin roll no dice: fewer unit dice per attack
@@ -255,7 +255,7 @@ def test_dragonkin_not_rolled_both_readings_issue_number():
         ("green-wyrm", "goblin-thug:4,goblin-pelter:3", {}),
         ("green-wyrm", "goblin-thug:4,goblin-pelter:3", {"frost_halving": "per-unit"}),
         # dragonkin of another colour: melee and saves, or saves only
-        ("black-wyrm", ISSUE_ARMY, {"kin_in_dragon_attack": "saves-only"}),
+        ("black-wyrm", KIN_ARMY, {"kin_in_dragon_attack": "saves-only"}),
         # dragonkin removed with the last other unit: counted as lost or not
         ("red-wyrm", "goblin-thug:2,blue-dragonkin-common:2", {}),
         (
@@ -296,8 +296,8 @@ def test_both_readings_match_exact_odds(dragon, army, kw):
     "dragon,army,rule,alt",
     [
         ("green-wyrm", "goblin-thug:4,goblin-pelter:3", "frost_halving", "per-unit"),
-        ("black-wyrm", ISSUE_ARMY, "kin_in_dragon_attack", "saves-only"),
-        ("black-wyrm", ISSUE_ARMY, "kin_not_rolled", "all"),
+        ("black-wyrm", KIN_ARMY, "kin_in_dragon_attack", "saves-only"),
+        ("black-wyrm", KIN_ARMY, "kin_not_rolled", "all"),
         ("red-wyrm", "r2:1,r1:3", "promotion_order", "treasure-then-slaying"),
         (
             "red-wyrm",
@@ -349,15 +349,13 @@ def test_rules_file_dice_table_reaches_every_dice_command(tmp_path, capsys):
         '[lords]\naltitude_mod = [0, 0, 1, 1, 2]\n\n[dice]\nkin_not_rolled = "all"\n'
         "breath_negation_rounds = 0\nmelee_counter_attack = false\n"
     )
-    attack_argv = ["dice", "attack", "--dragon", "black-wyrm", "--army", ISSUE_ARMY]
+    attack_argv = ["dice", "attack", "--dragon", "black-wyrm", "--army", KIN_ARMY]
     rc, out = _run(capsys, *attack_argv, "-n", "4000", "--json")
     assert rc == 0 and json.loads(out)["p_dragon_slain"] > 0.15
     rc, out = _run(capsys, *attack_argv, "-n", "4000", "--json", "--rules", str(f))
     d = json.loads(out)
     assert rc == 0 and d["p_dragon_slain"] == 0.0 and d["options"]["kin_not_rolled"] == "all"
-    rc, out = _run(
-        capsys, "dice", "exact", "--dragon", "black-wyrm", "--army", ISSUE_ARMY, "--json"
-    )
+    rc, out = _run(capsys, "dice", "exact", "--dragon", "black-wyrm", "--army", KIN_ARMY, "--json")
     assert rc == 0 and json.loads(out)["p_dragon_slain"] > 0.2
     rc, out = _run(
         capsys,
@@ -366,7 +364,7 @@ def test_rules_file_dice_table_reaches_every_dice_command(tmp_path, capsys):
         "--dragon",
         "black-wyrm",
         "--army",
-        ISSUE_ARMY,
+        KIN_ARMY,
         "--rules",
         str(f),
         "--json",
@@ -377,7 +375,7 @@ def test_rules_file_dice_table_reaches_every_dice_command(tmp_path, capsys):
         "dice",
         "table",
         "--army",
-        ISSUE_ARMY,
+        KIN_ARMY,
         "--dragons",
         "black-wyrm",
         "-n",
@@ -392,7 +390,7 @@ def test_rules_file_dice_table_reaches_every_dice_command(tmp_path, capsys):
         "dice",
         "sweep",
         "--army",
-        ISSUE_ARMY,
+        KIN_ARMY,
         "--dragons",
         "black-wyrm",
         "-n",

@@ -222,7 +222,7 @@ def test_rules_file_krynn_table_changes_a_value(tmp_path):
 @pytest.mark.parametrize(
     "body, match",
     [
-        # issue 17: a face count of 1,000,000,000 grew a process to 17.7 GB
+        # a face count of 1,000,000,000 once grew a process to 17.7 GB
         ('"battle_die.woe" = 1000000000', r"krynn\.battle_die\.woe: 1000000000 is out of range"),
         # a die given only some of its faces
         ("battle_die = { woe = 2 }", r"krynn\.battle_die: table is missing row\(s\) blank"),

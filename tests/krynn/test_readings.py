@@ -53,8 +53,8 @@ def test_kernel_option_slots_follow_the_rules_order():
 def test_conflict_retry_new_pool_or_pool_carried_over():
     """ "If you roll fewer hits, you fail, but you may spend 1 or more actions to try again."
     A retry as a new pool (default) or the pool carried over: difficulty 3, 4 actions, 2
-    cards, best play, 0.787 against 0.894 (the issue's figures; exact 151/192 = 0.7865 and
-    18527/20736 = 0.8935), and the kernel, following each plan, agrees with each."""
+    cards, best play, 0.787 against 0.894 (exact 151/192 = 0.7865 and 18527/20736 = 0.8935),
+    and the kernel, following each plan, agrees with each."""
     new = best_conflict_plan(3, actions=4, cards=2)
     carry = best_conflict_plan(
         3, actions=4, cards=2, rules=default_rules().replace(conflict_retry="carry-over")

@@ -1,4 +1,4 @@
-"""Issue 15, part 3: the best build at a budget (``dragonsim.lords.best``).
+"""The best build at a budget (``dragonsim.lords.best``; the Cost Table, rulebook p.26).
 
 A synthetic win model (``tests/synthetic.py``: planted option strengths, no engine) plants a
 best design; the race must keep it and end with it on top. One small real run at 6 design

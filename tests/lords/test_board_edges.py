@@ -1,4 +1,4 @@
-"""Every legal end position reachable near the board edges (issue 12, item 3).
+"""Every legal end position reachable near the board edges (Dragon Lords rulebook, p.8).
 
 The rules: "Your dragon has a number of movement points corresponding exactly to the speed you
 recorded" (Movement Points, p.8); forward 1 point, "Fly Forward and Climb 2 Points", "Fly

@@ -1,6 +1,7 @@
-"""One truth: the exact close-combat odds (:func:`dragonsim.lords.odds.close_combat`) and the
-engine's close combats use the same modifiers, under the basic rules and with riders in play
-and the printed sheet values, for every pairing of the twelve ready-made dragons.
+"""Close combat's modifiers, one for the odds and the engine: the exact close-combat odds
+(:func:`dragonsim.lords.odds.close_combat`) and the engine's close combats use the same
+modifiers, under the basic rules and with riders in play and the printed sheet values, for
+every pairing of the twelve ready-made dragons.
 
 "Both of the dragons involved in the close combat roll 2d6 and add the close combat modifiers
 listed on their respective play sheets to their own results. The highest modified result wins
@@ -98,9 +99,10 @@ def test_every_pairing_fights_with_the_odds_modifiers(label):
 
 
 def test_the_rules_in_force_decide_the_modifiers():
-    """The cases the issue names: Zippinchill (A, 9) against Tankerous (I, 1, a Lancer):
-    basic rules 9 vs 1, riders 9 vs 1 + 2 (p.18), and with the printed sheet values 9 vs 9 + 2
-    (Tankerous's sheet prints 9, p.34); the engine's options follow the same rule."""
+    """The pairing where the rules in force decide: Zippinchill (A, 9) against Tankerous
+    (I, 1, a Lancer): basic rules 9 vs 1, riders 9 vs 1 + 2 (p.18), and with the printed sheet
+    values 9 vs 9 + 2 (Tankerous's sheet prints 9, p.34); the engine's options follow the same
+    rule."""
     want = {"basic": (9, 1, 0), "riders": (9, 3, 1), "riders+printed": (9, 11, 1)}
     for label, (mz, mt, riders) in want.items():
         rs = lords_rules(RULES[label])

@@ -1,4 +1,4 @@
-"""Issue 15, part 2: fair design-point prices (``dragonsim.lords.prices``).
+"""Fair design-point prices (``dragonsim.lords.prices``; the Cost Table, rulebook p.26).
 
 The fit is checked on a synthetic win model whose option strengths are planted (no engine:
 a fake pairs kernel draws each game from ``sigmoid(s_0 - s_1 + h)``), so the true fair
@@ -30,7 +30,7 @@ def test_fair_prices_give_planted_prices_back_exactly():
 
 
 def test_legal_designs_433_at_15():
-    """The issue's count: 433 legal designs at exactly 15 DP (the Cost Table, p.26, with
+    """433 legal designs at exactly 15 DP (the Cost Table, p.26, with
     one point per step), every one pricing to 15 by design()."""
     from dragonsim.lords.sheets import design
 
@@ -52,7 +52,7 @@ def planted_run():
 def test_planted_prices_recovered(planted_run):
     """Every option's fair price lands within its interval's reach of the planted price
     (3.5 standard errors: a miss is a 1-in-2000 event per option) and every interval is
-    within the issue's +-0.5 DP; the exchange rate comes back within its interval."""
+    within +-0.5 DP; the exchange rate comes back within its interval."""
     planted, r = planted_run
     df = r.to_frame()
     free = df[df.verdict != "reference"]
@@ -179,7 +179,7 @@ def _planted_kernel():
 
 
 def test_checkpoint_and_dask_give_the_same_prices(tmp_path):
-    """Part 6 of the issue: the games run through ``run_blocks``, so a checkpointed run, its
+    """The games run through ``run_blocks``, so a checkpointed run, its
     resumption from the finished file and a Dask run (threaded scheduler) give the counts,
     and so the prices, of a plain run."""
     kw = dict(band=1, designs=60, n=8, seed=5, bootstrap=20, kernel=_planted_kernel())

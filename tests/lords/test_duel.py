@@ -63,8 +63,8 @@ def test_same_seed_same_result_for_any_threads_and_chunking():
 
 
 def test_hunter_beats_random_with_the_same_dragon():
-    """Issue 3: 'hunter beats random with the same dragon well over 50% of the time, and the
-    report says so'."""
+    """A planner beats the random bot with the same dragon well over 50% of the time (the
+    bots play the rules differently, so the seats differ), and the report says so."""
     r = duel("Reaper", "Reaper", n=300, seed=2, policies="hunter,random", progress=False)
     assert r.rate_a.lo > 0.75
     assert "Reaper (hunter) wins more often than Reaper (random)" in r.summary()
@@ -261,7 +261,7 @@ def test_ctrl_c_while_starting_is_one_line(monkeypatch, capsys):
 
 
 def test_ctrl_c_prints_what_finished():
-    """Issue 3: 'Ctrl-C prints what finished so far' (exit 130, the finished games' table)."""
+    """Ctrl-C prints what finished so far (exit 130, the finished games' table)."""
     import signal
     import subprocess
     import sys

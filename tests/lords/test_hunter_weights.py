@@ -1,4 +1,4 @@
-"""hunter-4: the hunter with named, fitted weights (issue 12, item 5).
+"""hunter-4: the hunter with named, fitted weights, sized by the maneuver diagram (p.8).
 
 Its weights are data (the planning table's ``PLAN_WEIGHTS`` row), its breadth grows with the
 points a 60-degree turn costs (rulebook p.8, the maneuver diagram: ``lords.turn_cost``), it
@@ -135,7 +135,7 @@ def test_hunter_4_plays_the_clumsy_dragons_as_the_look_ahead_does():
 
 
 def test_hunter_3_and_2_keep_their_published_counts():
-    """A released bot's results never change (issue 12, item 6): the README's hunter@2 run and
+    """A released bot's results never change: the README's hunter@2 run and
     hunter@3's, 20,000 games, seed 5."""
     for pol, want in (("hunter@2", (9217, 10665, 118)), ("hunter@3", (8297, 11571, 132))):
         r = api.duel("Reaper", "Skyblazer", n=20000, seed=5, policy=pol, progress=False)

@@ -131,7 +131,7 @@ def test_show_draws_every_move_of_both_dragons(tmp_path, capsys):
 
 
 def test_found_games_replay_to_what_they_were_found_for():
-    """The games behind a number (issue: see a game): the shortest game found in a run
+    """The games behind a number: the shortest game found in a run
     replays in that many turns, a game found by a condition replays to a result meeting it,
     and an upset is won by the run's underdog."""
     from dragonsim.lords.replay import find_games

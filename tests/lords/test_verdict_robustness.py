@@ -1,5 +1,5 @@
-"""Verdict robustness (issue: verdicts that survive the bot): one round robin per bot, verdicts
-under Holm, and the pairs that flip."""
+"""Verdict robustness: which balance verdicts survive a change of bot. One round robin per bot,
+verdicts under Holm, and the pairs that flip."""
 
 from __future__ import annotations
 
