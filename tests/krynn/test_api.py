@@ -351,12 +351,30 @@ def test_cli_battlefield_scenario_file(tmp_path, capsys):
     assert "dragons" in capsys.readouterr().err
 
 
-def test_battle_plot():
+def test_battle_plot_shows_when_each_side_controls_the_tile():
+    """One step line a side (the Alliance solid, the Dragon Army dashed): at each battle the
+    share of games in which that side took the tile then, from the result's own histogram;
+    the legend gives each side's share of games and the title the number of games."""
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     r = battle(alliance=ALLIANCE, army=ARMY, n=2000, progress=False)
-    assert r.plot() is not None
+    ax = r.plot()
+    try:
+        alliance, army = ax.get_lines()
+        h = r.turns_histogram()
+        assert alliance.get_linestyle() == "-" and army.get_linestyle() == "--"
+        for s, line in enumerate((alliance, army)):
+            n = len(line.get_ydata())
+            assert np.allclose(line.get_ydata(), h[s, 1 : n + 1] / r.n)
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert legend[0].startswith("Alliance controls it") and legend[1].startswith("Dragon Army")
+        assert f"{100 * r.p_alliance_controls.rate:.1f}% of games" in legend[0]
+        assert "2,000 games" in ax.get_title()
+    finally:
+        plt.close("all")
 
 
 def test_rules_file_replaces_a_unit_deck(tmp_path):

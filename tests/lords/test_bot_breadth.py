@@ -136,7 +136,13 @@ def test_cli_duel_with_breadths(capsys):
         ]
     )
     d = json.loads(capsys.readouterr().out)
-    assert rc == 0 and d["n"] == 500
+    assert rc == 0 and d["n"] == 500 and d["policies"] == ["hunter:24", "hunter:4"]
+    # the breadths reach the games: the API's counts with them, not the default breadths'
+    got = (d["wins_a"], d["wins_b"], d["draws"])
+    same = api.duel("Reaper", "Skyblazer", n=500, policies="hunter:24,hunter:4", progress=False)
+    default = api.duel("Reaper", "Skyblazer", n=500, policies="hunter,hunter", progress=False)
+    assert got == (same.wins_a, same.wins_b, same.draws)
+    assert got != (default.wins_a, default.wins_b, default.draws)
 
 
 @pytest.mark.parametrize("pols", ["random:3,hunter", "hunter:0,hunter", "hunter:many,hunter"])
