@@ -1,4 +1,6 @@
-"""Exact odds against hand computation and brute-force enumeration."""
+"""Dragon Lords exact odds (:mod:`dragonsim.lords.odds`) against hand computation and
+brute-force enumeration: the to-hit roll and its modifiers (rulebook pp. 10-11), close combat
+(p.13), the Weapon Damage Table (p.26), riders (p.18), tactics (p.22) and spells (p.25)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Monte Carlo frequencies of the atomic events inside the game kernel match the exact odds
-(:mod:`dragonsim.lords.odds`), with tolerances derived from the counts
+"""Monte Carlo frequencies of the atomic events inside the game kernel (breath to-hit,
+Dragon Lords rulebook pp. 10-11; the Damage Allocation Table, p.11; close combat, p.13) match
+the exact odds (:mod:`dragonsim.lords.odds`), with tolerances derived from the counts
 (:func:`dragonsim.stats.binomial_consistent`, alpha 1e-6 per check)."""
 
 import numpy as np
