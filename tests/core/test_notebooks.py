@@ -56,11 +56,12 @@ def test_every_notebook_has_what_it_must_show():
 
 
 def kernel_env(monkeypatch) -> None:
-    """What a test's notebook kernel runs under: no display (the Agg backend from the
-    environment, as a notebook sets none itself), this checkout's dragonsim first on the path
-    (not whichever one is installed), and a small N for the notebooks that read
+    """What a test's notebook kernel runs under: Jupyter's own inline backend (no display
+    needed; it embeds each figure as a PNG, as Jupyter shows it, where Agg would show none;
+    a notebook sets no backend itself), this checkout's dragonsim first on the path (not
+    whichever one is installed), and a small N for the notebooks that read
     DRAGONSIM_NOTEBOOK_N (their committed outputs come from the full size)."""
-    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     monkeypatch.setenv("DRAGONSIM_NOTEBOOK_N", "2000")
     path = os.environ.get("PYTHONPATH", "")
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + (os.pathsep + path if path else ""))
@@ -120,9 +121,10 @@ def test_notebook_runs_and_shows_its_figures_tables_and_answers(path, monkeypatc
 
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
 def test_committed_notebook_has_outputs_and_forces_no_backend(path):
-    """In Jupyter every figure shows: no cell picks a backend (the tests set MPLBACKEND
-    instead), and the committed notebook holds every code cell's output, each figure as an
-    embedded PNG image, from a run top to bottom, and the lines it exists to print."""
+    """In Jupyter every figure shows: no cell picks a backend (the tests set MPLBACKEND to
+    Jupyter's inline one instead), and the committed notebook holds every code cell's output,
+    each figure as an embedded PNG image, from a run top to bottom, and the lines it exists to
+    print."""
     nbformat = pytest.importorskip("nbformat")
     nb = nbformat.read(path, as_version=4)
     code = _code(nb)

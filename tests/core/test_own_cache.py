@@ -45,6 +45,6 @@ def test_pytest_leaves_the_users_cache_untouched(tmp_path):
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "1 passed" in done.stdout
-    assert f"move tables kept in {TESTS_CACHE / 'movetables'}" in done.stdout
     assert list(user.rglob("*")) == [], "the tests wrote into the user's DRAGONSIM_CACHE_DIR"
     assert list(xdg.rglob("*")) == [], "the tests wrote into the user's XDG_CACHE_HOME"
+    assert f"move tables kept in {TESTS_CACHE / 'movetables'}" in done.stdout
