@@ -43,6 +43,7 @@ def _blocks_saved(path) -> int:
     return sum(s["done"] for s in d["sections"].values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv",
     [
@@ -193,6 +194,7 @@ def test_progress_rate_and_eta_exclude_the_first_block(monkeypatch, capsys):
     assert "1,000/s" in second and "eta   8.0s" in second
 
 
+@pytest.mark.slow
 def test_first_run_line_only_on_a_cold_cache(tmp_path):
     """An empty numba cache: the compile line (with how long it takes) on stderr; the same
     command again (cache now warm): no such line."""

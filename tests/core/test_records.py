@@ -94,6 +94,7 @@ def test_records_refuse_a_file_they_cannot_write(tmp_path):
         duel("Reaper", "Slash", n=10, records=str(tmp_path / "no" / "x.csv"))
 
 
+@pytest.mark.slow
 def test_records_and_a_checkpoint_resume_to_the_rows_of_an_uninterrupted_run(tmp_path):
     """kill -9 mid-run, then the same command: the records hold every game once, equal to an
     uninterrupted run's rows (a stale block written after the last checkpoint is dropped)."""

@@ -260,6 +260,7 @@ def _violations(log, cnt, prep):
     return v
 
 
+@pytest.mark.slow
 def test_every_bot_banks_legally():
     """Games of every bot (against the random bot) under ``advanced`` break no rule of the
     checker; the random bot banks in runs that drop levels, the planners bank one at a time
@@ -283,6 +284,7 @@ def test_every_bot_banks_legally():
     assert banks["hunter"] > 0, banks
 
 
+@pytest.mark.slow
 def test_the_random_bot_banks_legally_under_the_each_reading():
     """Under ``lords.bank_run = each`` the random bot's bank runs drop a level at every bank
     after the first, and the checker, told the reading, finds every game legal; told the

@@ -135,6 +135,7 @@ EDGE_HEXES = [
 SPEEDS = (15, 3, 9, 12, 6, 14, 1, 11, 15, 7, 13, 4, 10, 15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mr", list(MRS))
 def test_exact_check_offers_exactly_the_direct_search_at_edges_and_corners(mr):
     """At every edge hex above, every facing, speeds 1..15 (budgets with dives to 19) and
@@ -157,6 +158,7 @@ def test_exact_check_offers_exactly_the_direct_search_at_edges_and_corners(mr):
     assert total > 0 and refused > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width,depth", [(5, 4), (6, 5), (2, 3)])
 def test_exact_check_on_small_boards_where_opposite_edges_both_bind(width, depth):
     """A board narrower than a move (rule lords.board is a rules value: bounds 2..200): both

@@ -73,6 +73,7 @@ def _fights(n, seed, dragons, opt, tb, w, cnt):
         E.close_combat(ds, np.int64(2), opt, tb, w, cnt, np.int64(1), None, None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label", list(RULES))
 def test_every_pairing_fights_with_the_odds_modifiers(label):
     """For every pairing of the ready-made dragons in both orders, riders included, the engine's
@@ -119,6 +120,7 @@ def _brawl(a, b, rs, seed):
     return _cc(E.duel_kernel(0, GAMES, seed, *prep["args"], np.zeros((0, S.N_REC), np.int64)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label", ["basic", "riders+printed"])
 def test_brawler_games_agree_with_the_odds(label):
     """Whole games (``brawler`` engages whenever it may): in every pairing of the ready-made

@@ -146,6 +146,7 @@ def test_each_critical_table_row(roll):
     assert now == tuple(want), effect
 
 
+@pytest.mark.slow
 def test_rider_thrown_and_a_broken_leg_without_a_rider():
     """ "Rider thrown! The dragon loses its rider for remainder of game. If the dragon has no
     rider, a leg is broken instead!" (p.19), on state rows: Ozonic loses its Crossbow

@@ -260,6 +260,7 @@ def test_ctrl_c_while_starting_is_one_line(monkeypatch, capsys):
     assert err.strip() == "interrupted (SIGINT) while starting: nothing was played"
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_what_finished():
     """Ctrl-C prints what finished so far (exit 130, the finished games' table)."""
     import signal

@@ -116,6 +116,7 @@ def test_the_released_hunter_2_is_not_fair_and_stays_so():
 # hundreds of decided games.
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "dragons, teams, n",
     [(["Reaper"] * 3, None, 150), (["Reaper"] * 4, [0, 1, 0, 1], 200)],
@@ -129,6 +130,7 @@ def test_search_is_fair_to_every_seat(dragons, teams, n):
     assert p > ALPHA, f"search {teams}: wins {res.wins} (draws {res.draws}), p = {p:.2g}"
 
 
+@pytest.mark.slow
 def test_search_mirror_duel_is_even_and_seats_swap():
     """search against itself is even, and Reaper against Skyblazer wins as often from either
     seat."""

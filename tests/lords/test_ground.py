@@ -69,6 +69,7 @@ def _state(a="Reaper", b="Skyblazer", rules=ADVANCED):
 
 
 # ---- every bot plays the ground legally ---------------------------------------------------------
+@pytest.mark.slow
 def test_every_bot_plays_the_ground_legally():
     """Games of every bot (against the random bot, which lands, moves on the ground and takes
     off at random) under ``advanced`` break no rule of the checker, and between them show

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from dragonsim.lords import api
 from dragonsim.lords import engine as E
@@ -114,6 +115,7 @@ def _reference():
     return {k: v / games for k, v in pts.items()}, games
 
 
+@pytest.mark.slow
 def test_hunter_4_plays_the_clumsy_dragons_as_the_look_ahead_does():
     """On the 38 pairings with a 2-point-turn dragon (Fiercival, Ozonic, Blowderby,
     Tankerous) hunter-3's win shares sit 5 to 6 points from search-1's on average

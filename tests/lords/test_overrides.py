@@ -233,7 +233,17 @@ def test_every_assumed_value_is_classified():
         assert run(lords_rules()) != run(lords_rules({key: value})), f"{key}: odds unmoved"
 
 
-@pytest.mark.parametrize("key", sorted(KERNEL_CASES))
+#: the cases that build banking move tables (10 s or more each)
+SLOW_CASES = {"bank_hex", "bank_very_low"}
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        pytest.param(k, marks=pytest.mark.slow) if k in SLOW_CASES else k
+        for k in sorted(KERNEL_CASES)
+    ],
+)
 def test_override_reaches_the_kernel(key):
     """The override changes the counters of a seeded duel (the same seed as the default)."""
     value, run = KERNEL_CASES[key]

@@ -74,6 +74,7 @@ def test_basic_is_todays_game():
     assert np.array_equal(a, b)
 
 
+@pytest.mark.slow
 def test_advanced_turns_on_exactly_the_rules_implemented():
     """Every switch is a true/false rule under ``lords.advanced.`` or ``lords.optional.``,
     off by default; the ``advanced`` preset turns on every advanced one and nothing else,
@@ -327,6 +328,7 @@ def test_lancer_damage_plus_four():
 
 
 # ---- every bot plays the advanced rules legally -------------------------------------------
+@pytest.mark.slow
 def test_every_bot_is_legal_under_advanced():
     """The independent checker (``tests/lords_reference.py``), told the advanced acceleration
     (optional, p.16), finds no illegal step in games of every bot under ``advanced`` with that

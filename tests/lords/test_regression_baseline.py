@@ -31,6 +31,7 @@ def test_check_refuses_the_baselines_own_seed(tmp_path):
         baseline.check(f, seed=5)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not baseline.DEFAULT_FILE.exists(), reason="no stored baseline")
 def test_stored_baseline_still_holds():
     """Replays every stored matchup on a fresh seed (20,000 games each) against

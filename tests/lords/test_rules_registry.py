@@ -115,6 +115,7 @@ def _rule_part(options: dict) -> dict:
     return {k: options[k] for k in SLOT_RULES}
 
 
+@pytest.mark.slow
 def test_every_command_names_the_same_rules_in_its_manifest():
     """The duel, battle, tournament and sensitivity manifests record the same rules for the
     same rules set: every slot, by name (the battle's once lacked the turning readings, the

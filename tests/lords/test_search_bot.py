@@ -85,6 +85,7 @@ def test_search_decisions_are_legal_in_a_logged_game():
         assert ref.check_log(log, 2, prep["args"][0], prep["tables"]) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dragon, n", [("Reaper", 600), ("Tankerous", 500)])
 def test_search_beats_the_hunter_in_a_mirror_match(dragon, n):
     """The look-ahead plays better than the default hunter: in a mirror match against

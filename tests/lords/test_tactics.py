@@ -399,6 +399,7 @@ def test_the_kernel_game_is_the_odds_game(a, b, rules):
 
 
 # ---- the checker ---------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("pol", POLICIES)
 def test_every_bot_fights_with_tactics_legally(pol):
     """The independent checker finds no illegal step in games of every bot against a

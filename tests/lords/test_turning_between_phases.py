@@ -215,6 +215,7 @@ def _violations(log, cnt, prep, rules):
     return v
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [OPTIONAL, READINGS], ids=["default", "readings"])
 def test_every_bot_carries_its_turns_legally(rules):
     """Games of every bot (against the random bot) under ``advanced+optional``, and under the
@@ -232,6 +233,7 @@ def test_every_bot_carries_its_turns_legally(rules):
     assert carried["random"] > 0 and carried["hunter"] > 0, carried
 
 
+@pytest.mark.slow
 def test_the_checker_refuses_a_tampered_turn():
     """A move logged as starting with a turn other than the one the last move left, or as
     leaving a turn no legal path leaves, is flagged."""
