@@ -86,7 +86,7 @@ _PLAIN = r"""
 import json, sys, time
 import numpy as np
 from dragonsim.lords import engine as E
-from dragonsim.lords import state as S
+from dragonsim.lords.game import state as S
 from dragonsim.lords.api import prepare
 n = int(sys.argv[1])
 prep = prepare("Reaper", "Skyblazer")

@@ -6,7 +6,7 @@ Prints, measured in one run on this machine:
 
 * the refused fraction: in random positions within 3 hexes of an edge of the standard board
   (any facing, MR, speed 1..15, altitude), the legal end states (a direct search of the
-  rulebook's actions on the board, as in ``tests/test_edges.py``) that the stored path's
+  rulebook's actions on the board, as in ``tests/lords/test_board_edges.py``) that the stored path's
   check refuses, and that the exact check refuses or wrongly offers;
 * the memory and build time of the alternative paths per maneuverability rating;
 * the cost of the move choice with ``EDGE_EXACT`` off and on, for the random bot and hunter-3,

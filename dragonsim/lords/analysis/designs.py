@@ -21,7 +21,7 @@ The pairs kernel (:func:`pairs_kernel`) is plain Python around the compiled duel
 (:func:`~dragonsim.lords.engine.duel_kernel`), one call per pair and block: no new numba
 compile. Its move tables cover every maneuverability rating, so any pair can play with the
 same arguments; a pair's counters equal a :func:`~dragonsim.lords.api.duel` of the same two
-sheets, seed and games (``tests/test_prices.py`` checks it).
+sheets, seed and games (``tests/lords/test_design_point_prices.py`` checks it).
 """
 
 from __future__ import annotations

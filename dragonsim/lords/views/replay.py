@@ -20,7 +20,7 @@ the points taken, the rider's 1d6 in the fall and whether it killed the rider, a
 close-combat winner's facing roll (pp. 17, 22).
 
 The replay of game ``i`` gives exactly the winner, turns and damage that row ``i`` of the
-same run's ``--records`` holds (``tests/test_replay.py`` checks every game of a run).
+same run's ``--records`` holds (``tests/lords/test_replay.py`` checks every game of a run).
 """
 
 from __future__ import annotations
