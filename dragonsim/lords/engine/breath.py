@@ -196,6 +196,151 @@ def critical(ds, a, t, dmg, part, dp_before, dealt_before, run, gst, cnt):
     return cr, rerolls, eff, took
 
 
+@game_fn(inline="always")
+def breathe(ds, a, t, run, w, cnt, turn, log):
+    """Dragon ``a``'s breath attack on its recorded target ``t`` (see :func:`breath_combat`):
+    the three-hit limit, the target number, the 2d6, a fumble on a miss, the location, the
+    rider check, the damage and a critical hit."""
+    opt, tb, range_mod = run.opt, run.tb, run.range_mod
+    scal = tb.scalars
+    base = scal[S_BASE_TO_HIT]
+    max_range = scal[S_MAX_RANGE]
+    auto_miss = scal[S_AUTO_MISS]
+    auto_hit = scal[S_AUTO_HIT]
+    gst = w.gst
+    crits = opt[OPT_CRITICALS] == 1
+    fumbles = opt[OPT_FUMBLES] == 1
+    limit = opt[OPT_HIT_LIMIT] == 1
+    dp_before = w.scratch[:N_PARTS]  # a critical's in-place damage restores the hit's
+    if limit and ds[t, F_HIT_BY] >= scal[S_HIT_LIMIT]:
+        # "any other players that recorded that dragon as a target may not breathe on
+        # it, nor may they switch targets" (p.20)
+        cnt[C_HIT_LIMIT] += 1
+        if log is not None:
+            r = log_row(log, ds, turn, K_BREATH, a, t)
+            if r >= 0:
+                log.rows[r, L_A] = -2
+                log.rows[r, L_A + 3] = -1
+                log_geometry(log, r, ds, a, t, tb.arc)
+        return
+    tn = target_number(
+        ds,
+        a,
+        t,
+        ds[a, F_Q],
+        ds[a, F_R],
+        ds[a, F_F],
+        ds[a, F_ALT],
+        base,
+        tb.arc,
+        range_mod,
+        tb.alt_mod,
+        max_range,
+    )
+    if tn < 0:
+        if log is not None:
+            r = log_row(log, ds, turn, K_BREATH, a, t)
+            if r >= 0:
+                log.rows[r, L_A] = -1  # wasted: the target can no longer be breathed at
+                log_geometry(log, r, ds, a, t, tb.arc)
+        return  # a recorded target that cannot be breathed at: the breath is wasted
+    if ds[a, F_DISTORT] != 0 and opt[OPT_RANGE_MOD] == 1:
+        # Distort Range (p.24): "The affected dragon's to-hit roll is altered according
+        # to its new perception of reality"
+        sh = distort_shift(ds, a, t, ds[a, F_DISTORT], tb.range_step, tb.step_mod)
+        tn += sh
+        cnt[C_SPELL_FX + SPELL_DISTORT] += sh
+        cnt[C_SPELL_FX_SQ + SPELL_DISTORT] += sh * sh
+    hr = roll_dice(gst, 2)
+    cnt[C_DICE] += 2
+    cnt[C_BREATHS] += 1
+    ti = tn if tn < N_TN else N_TN - 1
+    cnt[C_TN_TRIES + ti] += 1
+    can_crit = crits and tn <= scal[S_CRIT_MAX_TARGET]
+    if can_crit:
+        cnt[C_CRIT_CHANCES] += 1
+    if fumbles:
+        cnt[C_FUMBLE_CHANCES] += 1
+    if not breath_hit(hr, tn, auto_miss, auto_hit):
+        frc = np.int64(0)
+        fr = np.int64(0)
+        fdr = np.int64(0)
+        flost = np.int64(0)
+        if fumbles and hr == auto_miss:
+            frc, fr, fdr, flost = fumble(ds, a, run, gst, cnt)
+        if log is not None:
+            r = log_row(log, ds, turn, K_BREATH, a, t)
+            if r >= 0:
+                log.rows[r, L_A + 0] = tn
+                log.rows[r, L_A + 1] = hr
+                log.rows[r, L_A + 2] = 0
+                log.rows[r, L_A + 3] = -1
+                log.rows[r, L_A + 16] = frc
+                log.rows[r, L_A + 17] = fr
+                log.rows[r, L_A + 18] = fdr
+                log.rows[r, L_A + 19] = flost
+                log_geometry(log, r, ds, a, t, tb.arc)
+        return
+    cnt[C_TN_HITS + ti] += 1
+    cnt[C_BREATH_HITS] += 1
+    ds[a, F_HITS] += 1
+    s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
+    side = s1
+    if s2 >= 0:
+        side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
+    lr = roll_dice(gst, 2)
+    cnt[C_DICE] += 2
+    rc, spared = roll_rider_check(ds, t, tb.alloc[lr, side], RK_BREATH, opt, scal, gst, cnt)
+    nd6 = tb.weapon[ds[a, F_BREATH], 0]
+    if spared:
+        nd6 = 0  # "The dragon takes no damage from the attack" (p.18)
+    dr_ = roll_dice(gst, nd6)
+    cnt[C_DICE] += nd6
+    is_crit = can_crit and hr == auto_hit
+    lost = np.int64(0)
+    if log is not None:
+        r = log_row(log, ds, turn, K_BREATH, a, t)  # the target's track before
+    if log is not None or limit:
+        lost = points_left(ds, t)
+    dealt_before = np.int64(0)
+    if is_crit:
+        for p in range(N_PARTS):
+            dp_before[p] = ds[t, F_DP + p]
+        dealt_before = ds[a, F_DEALT]
+    if spared:
+        part = tb.alloc[lr, side]
+    else:
+        part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon, opt)
+    cnt[C_LOC + 5 * side + part] += 1
+    cr = np.int64(0)
+    crr = np.int64(0)
+    ce = CE_NONE
+    ctook = np.int64(0)
+    if is_crit:
+        dmg = 0 if spared else dr_ + tb.weapon[ds[a, F_BREATH], 1]
+        cr, crr, ce, ctook = critical(ds, a, t, dmg, part, dp_before, dealt_before, run, gst, cnt)
+    if limit:
+        if lost - points_left(ds, t) > 0:
+            ds[t, F_HIT_BY] += 1  # "only those attacks that do damage" (p.20)
+    if log is not None:
+        if r >= 0:
+            log.rows[r, L_A + 0] = tn
+            log.rows[r, L_A + 1] = hr
+            log.rows[r, L_A + 2] = 1
+            log.rows[r, L_A + 3] = side
+            log.rows[r, L_A + 4] = lr
+            log.rows[r, L_A + 5] = part
+            log.rows[r, L_A + 6] = dr_
+            log.rows[r, L_A + 7] = lost - points_left(ds, t)
+            log.rows[r, L_A + 8] = nd6
+            log.rows[r, L_A + 11] = rc
+            log.rows[r, L_A + 12] = cr
+            log.rows[r, L_A + 13] = crr
+            log.rows[r, L_A + 14] = ce
+            log.rows[r, L_A + 15] = ctook
+            log_geometry(log, r, ds, a, t, tb.arc)
+
+
 @game_fn
 def breath_combat(ds, nd, na, run, w, cnt, turn, log):
     """ "5. Breath Combat" (pp. 10-12), simultaneous: damage points are ticked off as each
@@ -211,17 +356,9 @@ def breath_combat(ds, nd, na, run, w, cnt, turn, log):
     damage), an unmodified 2 a fumble (``OPT_FUMBLES``, :func:`fumble`), and with the
     three-hit limit (``OPT_HIT_LIMIT``) a dragon that has suffered damage from three breath
     attacks this turn cannot be breathed on again: its later attackers do not breathe."""
-    opt, tb, range_mod = run.opt, run.tb, run.range_mod
+    opt, tb = run.opt, run.tb
     scal = tb.scalars
-    base = scal[S_BASE_TO_HIT]
-    max_range = scal[S_MAX_RANGE]
-    auto_miss = scal[S_AUTO_MISS]
-    auto_hit = scal[S_AUTO_HIT]
-    gst = w.gst
-    crits = opt[OPT_CRITICALS] == 1
-    fumbles = opt[OPT_FUMBLES] == 1
     limit = opt[OPT_HIT_LIMIT] == 1
-    dp_before = w.scratch[:N_PARTS]  # a critical's in-place damage restores the hit's
     # "resolve all attacks in order of initiative" (p.20): highest first, or lowest first under
     # the reading lords.hit_limit_order = low-first; without the limit, lowest first
     high_first = limit and opt[OPT_HIT_LIMIT_LOW_FIRST] == 0
@@ -234,135 +371,7 @@ def breath_combat(ds, nd, na, run, w, cnt, turn, log):
         t = ds[a, F_TARGET]
         if t < 0 or ds[a, F_ALIVE] == 0:
             continue
-        if limit and ds[t, F_HIT_BY] >= scal[S_HIT_LIMIT]:
-            # "any other players that recorded that dragon as a target may not breathe on
-            # it, nor may they switch targets" (p.20)
-            cnt[C_HIT_LIMIT] += 1
-            if log is not None:
-                r = log_row(log, ds, turn, K_BREATH, a, t)
-                if r >= 0:
-                    log.rows[r, L_A] = -2
-                    log.rows[r, L_A + 3] = -1
-                    log_geometry(log, r, ds, a, t, tb.arc)
-            continue
-        tn = target_number(
-            ds,
-            a,
-            t,
-            ds[a, F_Q],
-            ds[a, F_R],
-            ds[a, F_F],
-            ds[a, F_ALT],
-            base,
-            tb.arc,
-            range_mod,
-            tb.alt_mod,
-            max_range,
-        )
-        if tn < 0:
-            if log is not None:
-                r = log_row(log, ds, turn, K_BREATH, a, t)
-                if r >= 0:
-                    log.rows[r, L_A] = -1  # wasted: the target can no longer be breathed at
-                    log_geometry(log, r, ds, a, t, tb.arc)
-            continue  # a recorded target that cannot be breathed at: the breath is wasted
-        if ds[a, F_DISTORT] != 0 and opt[OPT_RANGE_MOD] == 1:
-            # Distort Range (p.24): "The affected dragon's to-hit roll is altered according
-            # to its new perception of reality"
-            sh = distort_shift(ds, a, t, ds[a, F_DISTORT], tb.range_step, tb.step_mod)
-            tn += sh
-            cnt[C_SPELL_FX + SPELL_DISTORT] += sh
-            cnt[C_SPELL_FX_SQ + SPELL_DISTORT] += sh * sh
-        hr = roll_dice(gst, 2)
-        cnt[C_DICE] += 2
-        cnt[C_BREATHS] += 1
-        ti = tn if tn < N_TN else N_TN - 1
-        cnt[C_TN_TRIES + ti] += 1
-        can_crit = crits and tn <= scal[S_CRIT_MAX_TARGET]
-        if can_crit:
-            cnt[C_CRIT_CHANCES] += 1
-        if fumbles:
-            cnt[C_FUMBLE_CHANCES] += 1
-        if not breath_hit(hr, tn, auto_miss, auto_hit):
-            frc = np.int64(0)
-            fr = np.int64(0)
-            fdr = np.int64(0)
-            flost = np.int64(0)
-            if fumbles and hr == auto_miss:
-                frc, fr, fdr, flost = fumble(ds, a, run, gst, cnt)
-            if log is not None:
-                r = log_row(log, ds, turn, K_BREATH, a, t)
-                if r >= 0:
-                    log.rows[r, L_A + 0] = tn
-                    log.rows[r, L_A + 1] = hr
-                    log.rows[r, L_A + 2] = 0
-                    log.rows[r, L_A + 3] = -1
-                    log.rows[r, L_A + 16] = frc
-                    log.rows[r, L_A + 17] = fr
-                    log.rows[r, L_A + 18] = fdr
-                    log.rows[r, L_A + 19] = flost
-                    log_geometry(log, r, ds, a, t, tb.arc)
-            continue
-        cnt[C_TN_HITS + ti] += 1
-        cnt[C_BREATH_HITS] += 1
-        ds[a, F_HITS] += 1
-        s1, s2 = direction_template(ds[a, F_Q], ds[a, F_R], ds[t, F_Q], ds[t, F_R], ds[t, F_F])
-        side = s1
-        if s2 >= 0:
-            side = choose_side(ds[a, F_POLICY], ds, a, t, s1, s2, tb.alloc, w.pst)
-        lr = roll_dice(gst, 2)
-        cnt[C_DICE] += 2
-        rc, spared = roll_rider_check(ds, t, tb.alloc[lr, side], RK_BREATH, opt, scal, gst, cnt)
-        nd6 = tb.weapon[ds[a, F_BREATH], 0]
-        if spared:
-            nd6 = 0  # "The dragon takes no damage from the attack" (p.18)
-        dr_ = roll_dice(gst, nd6)
-        cnt[C_DICE] += nd6
-        is_crit = can_crit and hr == auto_hit
-        lost = np.int64(0)
-        if log is not None:
-            r = log_row(log, ds, turn, K_BREATH, a, t)  # the target's track before
-        if log is not None or limit:
-            lost = points_left(ds, t)
-        dealt_before = np.int64(0)
-        if is_crit:
-            for p in range(N_PARTS):
-                dp_before[p] = ds[t, F_DP + p]
-            dealt_before = ds[a, F_DEALT]
-        if spared:
-            part = tb.alloc[lr, side]
-        else:
-            part = resolve_breath(ds, a, t, side, lr, dr_, tb.alloc, tb.weapon, opt)
-        cnt[C_LOC + 5 * side + part] += 1
-        cr = np.int64(0)
-        crr = np.int64(0)
-        ce = CE_NONE
-        ctook = np.int64(0)
-        if is_crit:
-            dmg = 0 if spared else dr_ + tb.weapon[ds[a, F_BREATH], 1]
-            cr, crr, ce, ctook = critical(
-                ds, a, t, dmg, part, dp_before, dealt_before, run, gst, cnt
-            )
-        if limit:
-            if lost - points_left(ds, t) > 0:
-                ds[t, F_HIT_BY] += 1  # "only those attacks that do damage" (p.20)
-        if log is not None:
-            if r >= 0:
-                log.rows[r, L_A + 0] = tn
-                log.rows[r, L_A + 1] = hr
-                log.rows[r, L_A + 2] = 1
-                log.rows[r, L_A + 3] = side
-                log.rows[r, L_A + 4] = lr
-                log.rows[r, L_A + 5] = part
-                log.rows[r, L_A + 6] = dr_
-                log.rows[r, L_A + 7] = lost - points_left(ds, t)
-                log.rows[r, L_A + 8] = nd6
-                log.rows[r, L_A + 11] = rc
-                log.rows[r, L_A + 12] = cr
-                log.rows[r, L_A + 13] = crr
-                log.rows[r, L_A + 14] = ce
-                log.rows[r, L_A + 15] = ctook
-                log_geometry(log, r, ds, a, t, tb.arc)
+        breathe(ds, a, t, run, w, cnt, turn, log)
     for i in range(nd):
         if log is not None:
             log_effects_before(w.scratch, ds, i)
