@@ -227,7 +227,7 @@ def run_blocks(
     compiled, game
         The numba dispatcher(s) the kernel runs (default: ``kernel`` itself when it is one)
         and the game's name, for the first-run compile line
-        (:func:`dragonsim.warmup.compile_note`).
+        (:func:`dragonsim.firstrun.compile_note`).
     """
     n = check_int(n, "n", 1, 10**12)
     seed = check_seed(seed)
@@ -254,7 +254,7 @@ def run_blocks(
     resumed = done
     note = None
     if progress is not False:
-        from .warmup import compile_note
+        from .firstrun import compile_note
 
         note = compile_note(compiled if compiled is not None else kernel, game)
         if note:
