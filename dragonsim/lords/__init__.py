@@ -12,7 +12,9 @@ The package is in layers, each importing only from the layers above it in this l
   released versions is ``bots.registry``;
 * ``engine`` -- the game loop and its numba kernels, one module per phase of the turn; it asks
   the bots for every decision and applies the rules;
-* ``api`` -- the public runs (``duel``, ``battle``) on the engine;
+* ``inputs`` -- a run's dragons, bots and rules checked and turned into the kernel's arguments;
+  ``results`` -- what a run reports (``DuelResult``, ``BattleResult``, the records' columns);
+  ``api`` -- the public runs (``duel``, ``battle``) on the engine, from the one to the other;
 * ``analysis`` -- studies built from many runs: ``study`` (tournaments, sensitivity, paired
   comparisons), ``designs`` (every legal design, many pairs in one run), ``pricing``
   (``prices``: a fair price per option), ``race`` (``best``: the best build at a budget),
@@ -32,7 +34,7 @@ import importlib
 
 #: the submodules, reachable as attributes (``dragonsim.lords.api`` after ``import dragonsim``)
 SUBMODULES = {
-    "api": "api",
+    **{m: m for m in ("api", "inputs", "results")},
     "bots": "bots",
     "engine": "engine",
     **{
@@ -49,10 +51,8 @@ SUBMODULES = {
 #: the public functions and result types, imported on first use (so the command line's
 #: ``--help`` loads no numba)
 _LAZY = {
-    **{
-        name: "dragonsim.lords.api"
-        for name in ("duel", "DuelResult", "battle", "BattleResult", "DUEL_COLUMNS")
-    },
+    **{name: "dragonsim.lords.api" for name in ("duel", "battle")},
+    **{name: "dragonsim.lords.results" for name in ("DuelResult", "BattleResult", "DUEL_COLUMNS")},
     **{
         name: "dragonsim.lords.analysis.study"
         for name in (

@@ -95,7 +95,7 @@ def legal_designs(lo: int, hi: int | None = None, *, rules=None) -> list[Design]
     >>> len(legal_designs(15)), len(legal_designs(4)), len(legal_designs(4, 25))
     (433, 1, 3750)
     """
-    from ..api import _rules
+    from ..inputs import _rules
 
     rs = _rules(rules)
     lo = check_int(lo, "budget", 0, 1000)
@@ -145,7 +145,7 @@ class PairSetup:
     rules: Any
 
     def row(self, sheet, team: int) -> np.ndarray:
-        from ..api import dragon_row
+        from ..inputs import dragon_row
 
         return dragon_row(sheet, team, self.policy)
 
@@ -156,12 +156,12 @@ def pair_setup(
     """The shared kernel arguments for games between any two designs under ``rules`` with
     both dragons played by ``policy``: move tables for every maneuverability rating (about
     half a second to build), the rules tables, the options and the planning table."""
-    from ..api import MAX_TURN_LIMIT, _rules, resolve_policies
     from ..bots import edge_exact
     from ..bots.plan import plan_table
     from ..game import movetables as MT
     from ..game.sheets import rule_switches
     from ..game.tables import kernel_tables
+    from ..inputs import MAX_TURN_LIMIT, _rules, resolve_policies
 
     rs = _rules(rules)
     pols = resolve_policies(policy)

@@ -583,9 +583,9 @@ def prices(
     """
     from ...checkpoint import open_checkpoint
     from ...report import manifest
-    from ..api import _rules
     from ..bots import policy_version
     from ..game.sheets import ROSTER, riders_in_play, sheet
+    from ..inputs import _rules
 
     rs = _rules(rules)
     budget = check_int(budget, "budget", 4, 1000)

@@ -311,9 +311,9 @@ def best(
     """
     from ...checkpoint import Checkpoint
     from ...report import manifest
-    from ..api import _rules
     from ..bots import policy_version
     from ..game.sheets import ROSTER, sheet
+    from ..inputs import _rules
 
     rs = _rules(rules)
     budget = check_int(budget, "budget", 0, 1000)

@@ -89,12 +89,13 @@ def outcomes(
     finished (a shorter array) and appends True to ``interrupted`` when given. ``checkpoint``:
     a :class:`~dragonsim.checkpoint.Section` (or a path) the finished games are kept in.
     ``records``: a :class:`~dragonsim.records.RecordsFile` that gets every game's row
-    (:data:`~dragonsim.lords.api.DUEL_COLUMNS` and ``context``'s constant columns).
+    (:data:`~dragonsim.lords.results.DUEL_COLUMNS` and ``context``'s constant columns).
     ``backend``, ``dask_client``: as for :func:`~dragonsim.runner.run_blocks` (on ``"dask"``
     each block sends its games' winners back with its counters; no records).
     """
     from ...runner import run_blocks
-    from ..api import _rules, prepare, record_columns, resolve_policies
+    from ..inputs import _rules, prepare, resolve_policies
+    from ..results import record_columns
 
     n = parse_count(n)
     if backend == "dask" and records is not None:
@@ -318,8 +319,8 @@ def pilot(
     """Play ``a`` and ``b`` against ``against`` on games ``0..n-1`` of ``seed`` and measure the
     correlation of their wins (a draw is not a win), the variance reduction a paired study of
     the two builds gets (:func:`dragonsim.stats.sample_size`)."""
-    from ..api import _rules
     from ..game.sheets import sheet
+    from ..inputs import _rules
 
     n = parse_count(n, "pilot games")
     if n < 10:
@@ -396,7 +397,7 @@ def sensitivity(
     import pandas as pd
 
     from ...report import manifest
-    from ..api import _rules
+    from ..inputs import _rules
 
     if not isinstance(rule, str) or not rule.strip():
         raise UserError(f"rule must be a rule key such as altitude_mod, got {rule!r}")
@@ -450,7 +451,8 @@ def sensitivity(
     file = None
     if records is not None:
         from ...records import RecordsFile, check_path
-        from ..api import DUEL_COLUMNS, records_manifest, resolve_policies
+        from ..inputs import resolve_policies
+        from ..results import DUEL_COLUMNS, records_manifest
 
         check_path(records)
         file = RecordsFile(
@@ -824,8 +826,8 @@ def tournament(
     """
     from ...report import manifest
     from ...runner import n_or_precision
-    from ..api import _rules, check_spells, resolve_policies
     from ..game.sheets import sheet
+    from ..inputs import _rules, check_spells, resolve_policies
 
     n, cap = n_or_precision(n, precision, max_n)
     if precision is not None and (checkpoint is not None or records is not None):
@@ -863,8 +865,9 @@ def tournament(
     current: list = []
     if records is not None:
         from ...records import RecordsFile, check_path
-        from ..api import DUEL_COLUMNS, _kernel_with_records, records_manifest
+        from ..api import _kernel_with_records
         from ..bots import policy_version
+        from ..results import DUEL_COLUMNS, records_manifest
 
         check_path(records)
         file = RecordsFile(
@@ -1027,7 +1030,8 @@ def _play_pair(
     ``j`` first on ``seed + 1`` (a run extended look by look plays the games a fixed ``n =
     stop`` run plays). Raises KeyboardInterrupt when a block was interrupted."""
     from ...runner import run_blocks
-    from ..api import prepare, record_columns
+    from ..inputs import prepare
+    from ..results import record_columns
 
     for first, second, lo, hi, s in (
         (i, j, start - start // 2, stop - stop // 2, seed),

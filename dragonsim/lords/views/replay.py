@@ -784,7 +784,7 @@ def replay(
     """Replay game ``game`` of the duel run ``seed`` of ``a`` against ``b`` (the same
     arguments as :func:`~dragonsim.lords.api.duel`, which plays games ``0..n-1``) and return
     its events."""
-    from ..api import prepare, resolve_policies
+    from ..inputs import prepare, resolve_policies
 
     seed = check_seed(seed)
     game = check_int(game, "game", lo=0, hi=10**12 - 1)
@@ -819,7 +819,7 @@ def replay_battle(
 ) -> Replay:
     """Replay game ``game`` of the battle run ``seed`` (the same arguments as
     :func:`~dragonsim.lords.api.battle`: a free-for-all, or team games with ``teams``)."""
-    from ..api import battle_setup
+    from ..inputs import battle_setup
 
     seed = check_seed(seed)
     game = check_int(game, "game", lo=0, hi=10**12 - 1)
@@ -868,7 +868,8 @@ def find_games(
 
     import pandas as pd
 
-    from ..api import DUEL_COLUMNS, duel
+    from ..api import duel
+    from ..results import DUEL_COLUMNS
 
     limit = check_int(limit, "limit", lo=1, hi=10_000)
     _ask_for_something(shortest, longest, draws, upsets, where)
@@ -919,7 +920,7 @@ def find_battle_games(
 ):
     """:func:`find_games` for a battle run (the same arguments as
     :func:`~dragonsim.lords.api.battle`: a free-for-all, or team games with ``teams``): the
-    games picked from its records (:data:`~dragonsim.lords.api.BATTLE_COLUMNS`), each
+    games picked from its records (:data:`~dragonsim.lords.results.BATTLE_COLUMNS`), each
     replayable by its index with :func:`replay_battle`. An upset is a game won by the side
     that wins least often in this run (of sides tied for fewest wins, the last)."""
     import os
@@ -927,7 +928,8 @@ def find_battle_games(
 
     import pandas as pd
 
-    from ..api import BATTLE_COLUMNS, DUEL_COLUMNS, battle
+    from ..api import battle
+    from ..results import BATTLE_COLUMNS, DUEL_COLUMNS
 
     limit = check_int(limit, "limit", lo=1, hi=10_000)
     _ask_for_something(shortest, longest, draws, upsets, where)

@@ -743,8 +743,8 @@ def play_script(
     """
     from ...report import manifest
     from .. import engine as E
-    from ..api import _rules, battle_setup, game_mrs
     from ..game import movetables as MT
+    from ..inputs import _rules, battle_setup, game_mrs
 
     sc = script if isinstance(script, Script) else load_script(script)
     from ...rules import RuleSet
