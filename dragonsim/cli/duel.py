@@ -438,7 +438,7 @@ def _other_values(args: argparse.Namespace) -> list:
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.analysis.study import _parse_value, sensitivity
+    from ..lords.analysis.rulesweep import _parse_value, sensitivity
 
     if args.values is None:
         values = _other_values(args)

@@ -15,10 +15,11 @@ The package is in layers, each importing only from the layers above it in this l
 * ``inputs`` -- a run's dragons, bots and rules checked and turned into the kernel's arguments;
   ``results`` -- what a run reports (``DuelResult``, ``BattleResult``, the records' columns);
   ``api`` -- the public runs (``duel``, ``battle``) on the engine, from the one to the other;
-* ``analysis`` -- studies built from many runs: ``study`` (tournaments, sensitivity, paired
-  comparisons), ``designs`` (every legal design, many pairs in one run), ``pricing``
-  (``prices``: a fair price per option), ``race`` (``best``: the best build at a budget),
-  ``skill``, ``robustness`` and ``baseline``;
+* ``analysis`` -- studies built from many runs: ``paired`` (paired comparisons on common
+  random numbers), ``rulesweep`` (a rule's sensitivity), ``study`` (tournaments; the others'
+  functions importable from it too), ``designs`` (every legal design, many pairs in one
+  run), ``pricing`` (``prices``: a fair price per option), ``race`` (``best``: the best build
+  at a budget), ``skill``, ``robustness`` and ``baseline``;
 * ``views`` -- one game shown: ``replay`` (a game of a run, exactly, as events), ``script``
   (scripted games: moves given, dice forced) and ``picture``.
 
@@ -43,7 +44,17 @@ SUBMODULES = {
     },
     **{
         m: f"analysis.{m}"
-        for m in ("baseline", "designs", "pricing", "race", "robustness", "skill", "study")
+        for m in (
+            "baseline",
+            "designs",
+            "paired",
+            "pricing",
+            "race",
+            "robustness",
+            "rulesweep",
+            "skill",
+            "study",
+        )
     },
     **{m: f"views.{m}" for m in ("picture", "replay", "script")},
     **{layer: layer for layer in ("game", "analysis", "views")},
@@ -53,17 +64,9 @@ SUBMODULES = {
 _LAZY = {
     **{name: "dragonsim.lords.api" for name in ("duel", "battle")},
     **{name: "dragonsim.lords.results" for name in ("DuelResult", "BattleResult", "DUEL_COLUMNS")},
-    **{
-        name: "dragonsim.lords.analysis.study"
-        for name in (
-            "tournament",
-            "TournamentResult",
-            "sensitivity",
-            "compare",
-            "outcomes",
-            "PairedResult",
-        )
-    },
+    **{name: "dragonsim.lords.analysis.study" for name in ("tournament", "TournamentResult")},
+    "sensitivity": "dragonsim.lords.analysis.rulesweep",
+    **{name: "dragonsim.lords.analysis.paired" for name in ("compare", "outcomes", "PairedResult")},
     "play_script": "dragonsim.lords.views.script",
     "load_script": "dragonsim.lords.views.script",
     **{name: "dragonsim.lords.analysis.pricing" for name in ("prices", "PricesResult")},

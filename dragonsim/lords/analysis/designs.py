@@ -12,7 +12,7 @@ The design-point studies (:mod:`~dragonsim.lords.analysis.pricing`,
   :func:`~dragonsim.runner.run_blocks` run, so progress, interruption, checkpoints and the
   Dask backend come as they do for a duel. With ``common`` game ``k`` of *every* pair plays
   from the streams ``(seed, offset + k)``: common random numbers across pairs, as
-  :func:`~dragonsim.lords.analysis.study.sensitivity` has them across rules; without, every pair
+  :func:`~dragonsim.lords.analysis.rulesweep.sensitivity` has them across rules; without, every pair
   plays from streams of its own (independent pairs). The counters are three per
   pair (side 0's wins, side 1's wins, draws), so they add over blocks like any counters and a
   run's totals do not depend on the block size, thread count or backend.
