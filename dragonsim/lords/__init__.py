@@ -21,7 +21,7 @@ The package is in layers, each importing only from the layers above it in this l
   run), ``pricing`` (``prices``: a fair price per option), ``race`` (``best``: the best build
   at a budget), ``skill``, ``robustness`` and ``baseline``;
 * ``views`` -- one game shown: ``replay`` (a game of a run, exactly, as events), ``script``
-  (scripted games: moves given, dice forced) and ``picture``.
+  (scripted games: moves given, dice forced; ``scriptfile`` reads a script) and ``picture``.
 
 Every submodule is an attribute (``dragonsim.lords.pricing`` after a plain
 ``import dragonsim``, by its short name), and the public functions are here too:
@@ -56,7 +56,7 @@ SUBMODULES = {
             "study",
         )
     },
-    **{m: f"views.{m}" for m in ("picture", "replay", "script")},
+    **{m: f"views.{m}" for m in ("picture", "replay", "script", "scriptfile")},
     **{layer: layer for layer in ("game", "analysis", "views")},
 }
 #: the public functions and result types, imported on first use (so the command line's
