@@ -20,8 +20,9 @@ The package is in layers, each importing only from the layers above it in this l
   functions importable from it too), ``designs`` (every legal design, many pairs in one
   run), ``pricing`` (``prices``: a fair price per option), ``race`` (``best``: the best build
   at a budget), ``skill``, ``robustness`` and ``baseline``;
-* ``views`` -- one game shown: ``replay`` (a game of a run, exactly, as events), ``script``
-  (scripted games: moves given, dice forced; ``scriptfile`` reads a script) and ``picture``.
+* ``views`` -- one game shown: ``replay`` (a game of a run, exactly, as events, which
+  ``eventlog`` decodes and tells), ``script`` (scripted games: moves given, dice forced;
+  ``scriptfile`` reads a script) and ``picture``.
 
 Every submodule is an attribute (``dragonsim.lords.pricing`` after a plain
 ``import dragonsim``, by its short name), and the public functions are here too:
@@ -56,7 +57,7 @@ SUBMODULES = {
             "study",
         )
     },
-    **{m: f"views.{m}" for m in ("picture", "replay", "script", "scriptfile")},
+    **{m: f"views.{m}" for m in ("eventlog", "picture", "replay", "script", "scriptfile")},
     **{layer: layer for layer in ("game", "analysis", "views")},
 }
 #: the public functions and result types, imported on first use (so the command line's

@@ -30,7 +30,8 @@ from ...rules.lords import ALTITUDES, TACTICS
 from ..game import state as S
 from ..game.hexes import DIRECTION_NAMES, DQ, DR, on_board
 from ..game.sheets import rule_switches
-from .replay import SIDES, Replay
+from .eventlog import SIDES
+from .replay import Replay
 from .scriptfile import (
     SCRIPTS_DIR,
     Move,
@@ -177,7 +178,8 @@ def play_script(
     bk = MT.banking_of(rs)
     fd, sd = dice_array(sc), decisions_array(sc, MT.turning_of(rs), bk is not None and bk.each)
     work = E.new_work()._replace(gst=fd.view(np.uint64), pst=sd.view(np.uint64))
-    from .replay import MAX_EVENTS, events
+    from .eventlog import events
+    from .replay import MAX_EVENTS
 
     cnt, log = E.logged_game(0, 0, dragons, scen, opt, tb, mv, plan, MAX_EVENTS, work=work)
     ev = events(log, sc.names, teams, ground=rs.get("lords.ground"))

@@ -122,7 +122,7 @@ from ...errors import UserError, read_json, resolve_name
 from ...rules.lords import ALTITUDES, TACTICS
 from ..game import state as S
 from ..game.hexes import DIRECTION_NAMES, DQ, DR, from_offset
-from .replay import SIDES, turn_words
+from .eventlog import SIDES, turn_words
 
 #: the scripts shipped with the package, by name (``--script example``)
 SCRIPTS_DIR = Path(__file__).with_name("scripts")
