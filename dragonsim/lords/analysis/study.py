@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ...checkpoint import Checkpoint
 from ...errors import UserError
 from ...stats import bradley_terry, nontransitive_cycles
 from .. import engine as E
@@ -243,29 +244,21 @@ def tournament(
     else:
         kernel = _duel_counts
 
-    def play(got, strict, i, j, start, stop):
-        _play_pair(
-            got,
-            strict,
-            i,
-            j,
-            start,
-            stop,
-            seed,
-            sheets,
-            names,
-            pols,
-            rs,
-            ck,
-            file,
-            current,
-            kernel,
-            progress,
-            backend,
-            dask_client,
-            spells,
-        )
-
+    games = _Games(
+        seed,
+        sheets,
+        names,
+        pols,
+        rs,
+        ck,
+        file,
+        current,
+        kernel,
+        progress,
+        backend,
+        dask_client,
+        spells,
+    )
     k = len(sheets)
     wins = np.zeros((k, k))
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
@@ -284,7 +277,7 @@ def tournament(
         strict = np.zeros(2, dtype=np.int64)  # the pair's wins of i and of j, no draws
         try:
             played, taken[q], widest[q] = _pair_to_look(
-                play, got, strict, i, j, n, looks, precision
+                games, got, strict, i, j, n, looks, precision
             )
         except KeyboardInterrupt:
             if done == 0:
@@ -349,8 +342,8 @@ def _tournament_records(records, sheets, pols, seed, n, rs):
     )
 
 
-def _pair_to_look(play, got, strict, i, j, n, looks, precision):
-    """Play pair ``(i, j)`` (``play(got, strict, i, j, start, stop)``, see :func:`_play_pair`):
+def _pair_to_look(games, got, strict, i, j, n, looks, precision):
+    """Play pair ``(i, j)`` of the round robin ``games`` (:func:`_play_pair`):
     ``n`` games, or with ``looks`` look by look until its win share's interval
     (:func:`~dragonsim.stats.share_interval`) is within ``precision``. Returns ``(games played,
     looks taken, the interval's half-width)`` (0 without looks)."""
@@ -358,7 +351,7 @@ def _pair_to_look(play, got, strict, i, j, n, looks, precision):
 
     played, taken, widest = 0, 0, 0.0
     for look, n_k in enumerate([n] if looks is None else looks, start=1):
-        play(got, strict, i, j, played, n_k)
+        _play_pair(got, strict, i, j, played, n_k, games)
         played = n_k
         taken = look
         if looks is not None:
@@ -434,67 +427,70 @@ def _tournament_result(
     )
 
 
-def _play_pair(
-    got,
-    strict,
-    i,
-    j,
-    start,
-    stop,
-    seed,
-    sheets,
-    names,
-    pols,
-    rs,
-    ck,
-    file,
-    current,
-    kernel,
-    progress,
-    backend="local",
-    dask_client=None,
-    spells="bot",
-):
+@dataclass(frozen=True)
+class _Games:
+    """What every pair of a round robin plays with: the seed, the entrants (sheets and names),
+    the bots and rules, the checkpoint, the records file with the rows the kernel caller keeps
+    (``current``), the kernel, and where and how the blocks run."""
+
+    seed: int
+    sheets: list
+    names: list[str]
+    pols: tuple[str, str]
+    rs: Any
+    ck: Checkpoint | None
+    file: Any
+    current: list
+    kernel: Any
+    progress: bool | None
+    backend: str
+    dask_client: Any
+    spells: str
+
+
+def _play_pair(got, strict, i, j, start, stop, g: _Games) -> None:
     """Add games ``start..stop-1`` of pair ``(i, j)`` to ``got`` (draws half) and their wins
     (no draws) to ``strict`` (``[i's, j's]``): the first
-    ``stop - stop // 2`` with ``i`` listed first on ``seed``, the other ``stop // 2`` with
-    ``j`` first on ``seed + 1`` (a run extended look by look plays the games a fixed ``n =
+    ``stop - stop // 2`` with ``i`` listed first on ``g.seed``, the other ``stop // 2`` with
+    ``j`` first on ``g.seed + 1`` (a run extended look by look plays the games a fixed ``n =
     stop`` run plays). Raises KeyboardInterrupt when a block was interrupted."""
     from ...runner import run_blocks
     from ..inputs import prepare
     from ..results import record_columns
 
     for first, second, lo, hi, s in (
-        (i, j, start - start // 2, stop - stop // 2, seed),
-        (j, i, start // 2, stop // 2, seed + 1),
+        (i, j, start - start // 2, stop - stop // 2, g.seed),
+        (j, i, start // 2, stop // 2, g.seed + 1),
     ):
         m = hi - lo
         if m == 0:
             continue
-        prep = prepare(sheets[first], sheets[second], policies=pols, rules=rs, spells=spells)
-        sec = None if ck is None else ck.section(f"{first}-{second}")
+        prep = prepare(
+            g.sheets[first], g.sheets[second], policies=g.pols, rules=g.rs, spells=g.spells
+        )
+        sec = None if g.ck is None else g.ck.section(f"{first}-{second}")
         on_block, runrec = None, None
-        if file is not None:
-            pair = (names[first], names[second])
-            runrec = file.run(sec, {"a": pair[0], "b": pair[1], "seed": s})
+        if g.file is not None:
+            pair = (g.names[first], g.names[second])
+            runrec = g.file.run(sec, {"a": pair[0], "b": pair[1], "seed": s})
 
             def on_block(a_, b_, part, runrec=runrec, pair=pair):
-                runrec.block(a_, b_, record_columns(current[0], a_, pair, True))
+                runrec.block(a_, b_, record_columns(g.current[0], a_, pair, True))
 
         out = run_blocks(
-            kernel,
+            g.kernel,
             m,
             s,
             prep["args"],
             first=lo,
-            progress=progress,
+            progress=g.progress,
             on_block=on_block,
             checkpoint=sec,
             compiled=E.play_chunks,
             game="Dragon Lords",
-            label=f"games {names[first]}-{names[second]}",
-            backend=backend,
-            dask_client=dask_client,
+            label=f"games {g.names[first]}-{g.names[second]}",
+            backend=g.backend,
+            dask_client=g.dask_client,
         )
         if runrec is not None:
             runrec.finish(out.n)
