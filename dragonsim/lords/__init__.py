@@ -34,6 +34,9 @@ from __future__ import annotations
 
 import importlib
 
+from .analysis import MODULES as ANALYSIS_MODULES
+from .views import MODULES as VIEWS_MODULES
+
 #: the submodules, reachable as attributes (``dragonsim.lords.api`` after ``import dragonsim``)
 SUBMODULES = {
     **{m: m for m in ("api", "inputs", "results")},
@@ -43,21 +46,8 @@ SUBMODULES = {
         m: f"game.{m}"
         for m in ("hexes", "mechanics", "movetables", "odds", "sheets", "state", "tables")
     },
-    **{
-        m: f"analysis.{m}"
-        for m in (
-            "baseline",
-            "designs",
-            "paired",
-            "pricing",
-            "race",
-            "robustness",
-            "rulesweep",
-            "skill",
-            "study",
-        )
-    },
-    **{m: f"views.{m}" for m in ("eventlog", "picture", "replay", "script", "scriptfile")},
+    **{m: f"analysis.{m}" for m in ANALYSIS_MODULES},
+    **{m: f"views.{m}" for m in VIEWS_MODULES},
     **{layer: layer for layer in ("game", "analysis", "views")},
 }
 #: the public functions and result types, imported on first use (so the command line's
