@@ -9,6 +9,16 @@ from .common import add_rules_option, count, emit_json, rules_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    _register_rules(sub)
+    _register_docs(sub)
+    _register_sheet(sub)
+    _register_roster(sub)
+    _register_odds(sub)
+    _register_baseline(sub)
+
+
+def _register_rules(sub: argparse._SubParsersAction) -> None:
+    """The ``rules`` command."""
     p = sub.add_parser(
         "rules",
         help="print the rules of the three games with their provenance",
@@ -36,6 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_rules)
 
+
+def _register_docs(sub: argparse._SubParsersAction) -> None:
+    """The ``docs`` command."""
     p = sub.add_parser(
         "docs",
         help="write the rules-as-simulated pages (docs/rules-*.md) from the rules data",
@@ -47,6 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--check", action="store_true", help="only check; exit 1 when stale")
     p.set_defaults(func=cmd_docs)
 
+
+def _register_sheet(sub: argparse._SubParsersAction) -> None:
+    """The ``sheet`` command."""
     p = sub.add_parser(
         "sheet",
         help="print a computed Dragon Lords play sheet",
@@ -59,11 +75,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_sheet)
 
+
+def _register_roster(sub: argparse._SubParsersAction) -> None:
+    """The ``roster`` command."""
     p = sub.add_parser("roster", help="list the ready-made Dragon Lords dragons")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_rules_option(p)
     p.set_defaults(func=cmd_roster)
 
+
+def _register_odds(sub: argparse._SubParsersAction) -> None:
+    """The ``odds`` command."""
     p = sub.add_parser(
         "odds",
         help="exact probabilities of Dragon Lords events",
@@ -106,29 +128,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--json", action="store_true")
     add_rules_option(q)
     q.set_defaults(func=cmd_odds_breath)
-    p = sub.add_parser(
-        "baseline",
-        help="write or check the stored baseline win rates",
-        description="Baseline win rates in results/baseline.json and a gate "
-        "that flags real changes (Holm-corrected), not noise.",
-    )
-    bsub = p.add_subparsers(dest="action", metavar="ACTION")
-    bsub.required = True
-    q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
-    q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
-    q.add_argument("--file", default=None, help="default results/baseline.json")
-    q.add_argument("--json", action="store_true", help="print the written baseline as JSON")
-    add_rules_option(q)
-    q.set_defaults(func=cmd_baseline_write)
-    q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
-    q.add_argument("-n", type=count, default=20_000, help="games per matchup (default 2e4)")
-    q.add_argument("--seed", type=int, default=7)
-    q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
-    q.add_argument("--file", default=None, help="default results/baseline.json")
-    q.add_argument("--json", action="store_true", help="print one JSON object")
-    add_rules_option(q)
-    q.set_defaults(func=cmd_baseline_check)
-
     q = osub.add_parser(
         "rider",
         help="to-hit and damage of one rider's shot (advanced rules, p.18)",
@@ -181,6 +180,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--json", action="store_true")
     add_rules_option(q)
     q.set_defaults(func=cmd_odds_location)
+
+
+def _register_baseline(sub: argparse._SubParsersAction) -> None:
+    """The ``baseline`` command."""
+    p = sub.add_parser(
+        "baseline",
+        help="write or check the stored baseline win rates",
+        description="Baseline win rates in results/baseline.json and a gate "
+        "that flags real changes (Holm-corrected), not noise.",
+    )
+    bsub = p.add_subparsers(dest="action", metavar="ACTION")
+    bsub.required = True
+    q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
+    q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
+    q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.add_argument("--json", action="store_true", help="print the written baseline as JSON")
+    add_rules_option(q)
+    q.set_defaults(func=cmd_baseline_write)
+    q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
+    q.add_argument("-n", type=count, default=20_000, help="games per matchup (default 2e4)")
+    q.add_argument("--seed", type=int, default=7)
+    q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
+    q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
+    add_rules_option(q)
+    q.set_defaults(func=cmd_baseline_check)
 
 
 def _frac(p: Fraction) -> dict:

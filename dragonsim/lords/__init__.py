@@ -12,13 +12,17 @@ The package is in layers, each importing only from the layers above it in this l
   released versions is ``bots.registry``;
 * ``engine`` -- the game loop and its numba kernels, one module per phase of the turn; it asks
   the bots for every decision and applies the rules;
-* ``api`` -- the public runs (``duel``, ``battle``) on the engine;
-* ``analysis`` -- studies built from many runs: ``study`` (tournaments, sensitivity, paired
-  comparisons), ``designs`` (every legal design, many pairs in one run), ``pricing``
-  (``prices``: a fair price per option), ``race`` (``best``: the best build at a budget),
-  ``skill``, ``robustness`` and ``baseline``;
-* ``views`` -- one game shown: ``replay`` (a game of a run, exactly, as events), ``script``
-  (scripted games: moves given, dice forced) and ``picture``.
+* ``inputs`` -- a run's dragons, bots and rules checked and turned into the kernel's arguments;
+  ``results`` -- what a run reports (``DuelResult``, ``BattleResult``, the records' columns);
+  ``api`` -- the public runs (``duel``, ``battle``) on the engine, from the one to the other;
+* ``analysis`` -- studies built from many runs: ``paired`` (paired comparisons on common
+  random numbers), ``rulesweep`` (a rule's sensitivity), ``study`` (tournaments; the others'
+  functions importable from it too), ``designs`` (every legal design, many pairs in one
+  run), ``pricing`` (``prices``: a fair price per option), ``race`` (``best``: the best build
+  at a budget), ``skill``, ``robustness`` and ``baseline``;
+* ``views`` -- one game shown: ``replay`` (a game of a run, exactly, as events, which
+  ``eventlog`` decodes and tells), ``script`` (scripted games: moves given, dice forced;
+  ``scriptfile`` reads a script) and ``picture``.
 
 Every submodule is an attribute (``dragonsim.lords.pricing`` after a plain
 ``import dragonsim``, by its short name), and the public functions are here too:
@@ -30,40 +34,30 @@ from __future__ import annotations
 
 import importlib
 
+from .analysis import MODULES as ANALYSIS_MODULES
+from .views import MODULES as VIEWS_MODULES
+
 #: the submodules, reachable as attributes (``dragonsim.lords.api`` after ``import dragonsim``)
 SUBMODULES = {
-    "api": "api",
+    **{m: m for m in ("api", "inputs", "results")},
     "bots": "bots",
     "engine": "engine",
     **{
         m: f"game.{m}"
         for m in ("hexes", "mechanics", "movetables", "odds", "sheets", "state", "tables")
     },
-    **{
-        m: f"analysis.{m}"
-        for m in ("baseline", "designs", "pricing", "race", "robustness", "skill", "study")
-    },
-    **{m: f"views.{m}" for m in ("picture", "replay", "script")},
+    **{m: f"analysis.{m}" for m in ANALYSIS_MODULES},
+    **{m: f"views.{m}" for m in VIEWS_MODULES},
     **{layer: layer for layer in ("game", "analysis", "views")},
 }
 #: the public functions and result types, imported on first use (so the command line's
 #: ``--help`` loads no numba)
 _LAZY = {
-    **{
-        name: "dragonsim.lords.api"
-        for name in ("duel", "DuelResult", "battle", "BattleResult", "DUEL_COLUMNS")
-    },
-    **{
-        name: "dragonsim.lords.analysis.study"
-        for name in (
-            "tournament",
-            "TournamentResult",
-            "sensitivity",
-            "compare",
-            "outcomes",
-            "PairedResult",
-        )
-    },
+    **{name: "dragonsim.lords.api" for name in ("duel", "battle")},
+    **{name: "dragonsim.lords.results" for name in ("DuelResult", "BattleResult", "DUEL_COLUMNS")},
+    **{name: "dragonsim.lords.analysis.study" for name in ("tournament", "TournamentResult")},
+    "sensitivity": "dragonsim.lords.analysis.rulesweep",
+    **{name: "dragonsim.lords.analysis.paired" for name in ("compare", "outcomes", "PairedResult")},
     "play_script": "dragonsim.lords.views.script",
     "load_script": "dragonsim.lords.views.script",
     **{name: "dragonsim.lords.analysis.pricing" for name in ("prices", "PricesResult")},

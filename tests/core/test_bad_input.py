@@ -579,7 +579,7 @@ def test_cli_refuses_in_one_line(argv, code, fragment, files, capsys, tmp_path, 
     after some games were played (a sweep's last value, say) fails the test on every machine,
     not only on a fresh one where the kernels compile first."""
     monkeypatch.chdir(tmp_path)  # a case that writes (records, checkpoints) writes here
-    monkeypatch.setattr("dragonsim.warmup.compile_note", lambda *a, **k: "a run started")
+    monkeypatch.setattr("dragonsim.firstrun.compile_note", lambda *a, **k: "a run started")
     got, err = run_cli(_fill(argv, files), capsys)
     assert got == code, err
     lines = err.strip().splitlines()

@@ -89,8 +89,8 @@ def write(
     """Play the matchups and store the counts with a manifest (``rules``: a RuleSet or
     overrides; default the rules as printed and assumed)."""
     from ...report import manifest
-    from ..api import _rules
     from ..bots import POLICIES
+    from ..inputs import _rules
 
     rs = _rules(rules)
     t0 = time.perf_counter()
@@ -157,7 +157,7 @@ def check(
     ``rules`` (a RuleSet or overrides) must be the rules the baseline was written under.
     ``findings``: a list that gets every matchup's :class:`Finding`."""
     from ...errors import UserError, read_json
-    from ..api import _rules
+    from ..inputs import _rules
 
     p = Path(path)
     if not p.exists():

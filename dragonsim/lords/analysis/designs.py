@@ -12,7 +12,7 @@ The design-point studies (:mod:`~dragonsim.lords.analysis.pricing`,
   :func:`~dragonsim.runner.run_blocks` run, so progress, interruption, checkpoints and the
   Dask backend come as they do for a duel. With ``common`` game ``k`` of *every* pair plays
   from the streams ``(seed, offset + k)``: common random numbers across pairs, as
-  :func:`~dragonsim.lords.analysis.study.sensitivity` has them across rules; without, every pair
+  :func:`~dragonsim.lords.analysis.rulesweep.sensitivity` has them across rules; without, every pair
   plays from streams of its own (independent pairs). The counters are three per
   pair (side 0's wins, side 1's wins, draws), so they add over blocks like any counters and a
   run's totals do not depend on the block size, thread count or backend.
@@ -95,7 +95,7 @@ def legal_designs(lo: int, hi: int | None = None, *, rules=None) -> list[Design]
     >>> len(legal_designs(15)), len(legal_designs(4)), len(legal_designs(4, 25))
     (433, 1, 3750)
     """
-    from ..api import _rules
+    from ..inputs import _rules
 
     rs = _rules(rules)
     lo = check_int(lo, "budget", 0, 1000)
@@ -145,7 +145,7 @@ class PairSetup:
     rules: Any
 
     def row(self, sheet, team: int) -> np.ndarray:
-        from ..api import dragon_row
+        from ..inputs import dragon_row
 
         return dragon_row(sheet, team, self.policy)
 
@@ -156,12 +156,12 @@ def pair_setup(
     """The shared kernel arguments for games between any two designs under ``rules`` with
     both dragons played by ``policy``: move tables for every maneuverability rating (about
     half a second to build), the rules tables, the options and the planning table."""
-    from ..api import MAX_TURN_LIMIT, _rules, resolve_policies
     from ..bots import edge_exact
     from ..bots.plan import plan_table
     from ..game import movetables as MT
     from ..game.sheets import rule_switches
     from ..game.tables import kernel_tables
+    from ..inputs import MAX_TURN_LIMIT, _rules, resolve_policies
 
     rs = _rules(rules)
     pols = resolve_policies(policy)

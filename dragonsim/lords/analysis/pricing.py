@@ -583,9 +583,9 @@ def prices(
     """
     from ...checkpoint import open_checkpoint
     from ...report import manifest
-    from ..api import _rules
     from ..bots import policy_version
     from ..game.sheets import ROSTER, riders_in_play, sheet
+    from ..inputs import _rules
 
     rs = _rules(rules)
     budget = check_int(budget, "budget", 4, 1000)
@@ -596,23 +596,11 @@ def prices(
     bootstrap = check_int(bootstrap, "bootstrap", 20, MAX_BOOTSTRAP)
     if not 0.0 <= float(holdout) < 0.9:
         raise UserError(f"holdout must be a share in 0..0.9, got {holdout!r}")
-    bounds = rs.get("lords.design_bounds")
-    lo, hi = max(bounds["min"], budget - band), min(bounds["max"], budget + band)
-    if lo > hi:
-        raise UserError(
-            f"no legal design costs {budget - band}..{budget + band} (a design costs "
-            f"{bounds['min']}..{bounds['max']}, rulebook p.26)"
-        )
+    lo, hi = _band(rs, budget, band)
     pool = legal_designs(lo, hi, rules=rs)
     rng = np.random.default_rng([seed, 0x50524943])
-    if ndes is None or ndes >= len(pool):
-        drawn = list(pool)
-    else:
-        drawn = [pool[i] for i in np.sort(rng.choice(len(pool), size=ndes, replace=False))]
+    drawn, held = _draw_designs(pool, ndes, holdout, rng)
     nd = len(drawn)
-    nh = int(round(float(holdout) * nd))
-    held = np.zeros(nd, dtype=bool)
-    held[rng.choice(nd, size=nh, replace=False)] = True
     fnames = list(ROSTER) if field_dragons is None else list(field_dragons)
     if len(fnames) < 2:
         raise UserError(f"the field needs at least two dragons, got {fnames}")
@@ -621,31 +609,10 @@ def prices(
     setup = pair_setup(policy=policy, rules=rs, turn_limit=turn_limit)
     nf = len(fsheets)
 
-    # entities: drawn designs 0..nd-1, field dragons nd..nd+nf-1; pairings (side 0, side 1)
+    # entities: drawn designs 0..nd-1, field dragons nd..nd+nf-1
     ents = dsheets + fsheets
-    pairs: list[tuple[int, int]] = []
-    for i in range(nd):
-        for j in range(nf):
-            pairs += [(i, nd + j), (nd + j, i)]
-    cycle = np.random.default_rng(0x4359434C45)  # the cycles: the same for every seed
-    for group in (np.flatnonzero(~held), np.flatnonzero(held)):
-        order = cycle.permutation(group)
-        if len(order) >= 3:
-            for t in range(len(order)):
-                a, b = int(order[t]), int(order[(t + 1) % len(order)])
-                pairs += [(a, b), (b, a)]
-    identity = {
-        "command": "prices",
-        "budget": budget,
-        "band": band,
-        "designs": [d.label for d in drawn],
-        "field": [s.name for s in fsheets],
-        "policy": setup.policy,
-        "seed": seed,
-        "n": n,
-        "common": bool(common),
-        "rules_hash": rs.hash,
-    }
+    pairs = _pairings(nd, nf, held)
+    identity = _identity(budget, band, drawn, fsheets, setup.policy, seed, n, common, rs)
     section = open_checkpoint(checkpoint, identity, "games")
     t0 = time.perf_counter()
     counts, out = play_pairs(
@@ -690,13 +657,7 @@ def prices(
         seconds=seconds,
         acting=acting,
         bootstrap=bootstrap,
-        interval_method=(
-            f"every legal design of the band played; the games' noise from the fit's "
-            f"covariance ({bootstrap} draws)"
-            if nd == len(pool)
-            else f"{nd} of {len(pool)} legal designs drawn: bootstrap over designs x "
-            f"(1 - {nd / len(pool):.2f}) + the games' noise ({bootstrap} replicates)"
-        ),
+        interval_method=_interval_method(nd, len(pool), bootstrap),
         interrupted=out.interrupted,
         requested=n * len(pairs),
         manifest=manifest(
@@ -715,6 +676,77 @@ def prices(
             interrupted=out.interrupted,
         ),
         **fit,
+    )
+
+
+def _identity(budget, band, drawn, fsheets, policy, seed, n, common, rs) -> dict[str, Any]:
+    """What a prices run's checkpoint must match to resume."""
+    return {
+        "command": "prices",
+        "budget": budget,
+        "band": band,
+        "designs": [d.label for d in drawn],
+        "field": [s.name for s in fsheets],
+        "policy": policy,
+        "seed": seed,
+        "n": n,
+        "common": bool(common),
+        "rules_hash": rs.hash,
+    }
+
+
+def _band(rs, budget: int, band: int) -> tuple[int, int]:
+    """The design costs ``budget - band .. budget + band`` within the legal ones."""
+    bounds = rs.get("lords.design_bounds")
+    lo, hi = max(bounds["min"], budget - band), min(bounds["max"], budget + band)
+    if lo > hi:
+        raise UserError(
+            f"no legal design costs {budget - band}..{budget + band} (a design costs "
+            f"{bounds['min']}..{bounds['max']}, rulebook p.26)"
+        )
+    return lo, hi
+
+
+def _draw_designs(pool, ndes: int | None, holdout: float, rng) -> tuple[list, np.ndarray]:
+    """The designs played (``ndes`` drawn from ``pool`` by ``rng``, or all of them) and which of
+    them are held out of the validation fit (a ``holdout`` share, drawn next)."""
+    if ndes is None or ndes >= len(pool):
+        drawn = list(pool)
+    else:
+        drawn = [pool[i] for i in np.sort(rng.choice(len(pool), size=ndes, replace=False))]
+    held = np.zeros(len(drawn), dtype=bool)
+    held[rng.choice(len(drawn), size=int(round(float(holdout) * len(drawn))), replace=False)] = True
+    return drawn, held
+
+
+def _pairings(nd: int, nf: int, held: np.ndarray) -> list[tuple[int, int]]:
+    """The pairings (side 0, side 1) of designs ``0..nd-1`` and field dragons ``nd..nd+nf-1``:
+    each design against each field dragon, then the fitted and the held-out designs each
+    against the next in a cycle (the same for every seed); every pairing from both seats."""
+    pairs: list[tuple[int, int]] = []
+    for i in range(nd):
+        for j in range(nf):
+            pairs += [(i, nd + j), (nd + j, i)]
+    cycle = np.random.default_rng(0x4359434C45)  # the cycles: the same for every seed
+    for group in (np.flatnonzero(~held), np.flatnonzero(held)):
+        order = cycle.permutation(group)
+        if len(order) >= 3:
+            for t in range(len(order)):
+                a, b = int(order[t]), int(order[(t + 1) % len(order)])
+                pairs += [(a, b), (b, a)]
+    return pairs
+
+
+def _interval_method(nd: int, npool: int, bootstrap: int) -> str:
+    """How the prices' intervals were made, in words."""
+    if nd == npool:
+        return (
+            f"every legal design of the band played; the games' noise from the fit's "
+            f"covariance ({bootstrap} draws)"
+        )
+    return (
+        f"{nd} of {npool} legal designs drawn: bootstrap over designs x "
+        f"(1 - {nd / npool:.2f}) + the games' noise ({bootstrap} replicates)"
     )
 
 

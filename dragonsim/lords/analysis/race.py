@@ -311,9 +311,9 @@ def best(
     """
     from ...checkpoint import Checkpoint
     from ...report import manifest
-    from ..api import _rules
     from ..bots import policy_version
-    from ..game.sheets import ROSTER, sheet
+    from ..game.sheets import sheet
+    from ..inputs import _rules
 
     rs = _rules(rules)
     budget = check_int(budget, "budget", 0, 1000)
@@ -324,37 +324,15 @@ def best(
     seed = check_seed(seed)
     if not 0.0 < float(alpha) < 1.0:
         raise UserError(f"alpha must be in (0, 1), got {alpha!r}")
-    cands = legal_designs(budget, rules=rs)
-    if not cands:
-        b = rs.get("lords.design_bounds")
-        raise UserError(
-            f"no legal design costs exactly {budget} design points (a design costs "
-            f"{b['min']}..{b['max']}, rulebook p.26)"
-        )
-    fnames = list(ROSTER) if field_dragons is None else list(field_dragons)
-    if not fnames:
-        raise UserError("the field needs at least one dragon")
-    fsheets = [sheet(f, rules=rs) for f in fnames]
+    cands = _candidates(budget, rs)
+    fsheets = _field(field_dragons, rs)
     dsheets = [sheet(d.label, rules=rs) for d in cands]
     setup = pair_setup(policy=policy, rules=rs, turn_limit=turn_limit)
     k = len(cands)
+    settings = {"budget": budget, "n0": n0, "rounds": rounds, "max_games": max_games}
     ck = None
     if checkpoint is not None:
-        ck = Checkpoint(
-            checkpoint,
-            {
-                "command": "best",
-                "budget": budget,
-                "n0": n0,
-                "rounds": rounds,
-                "max_games": max_games,
-                "alpha": float(alpha),
-                "field": [s.name for s in fsheets],
-                "policy": setup.policy,
-                "seed": seed,
-                "rules_hash": rs.hash,
-            },
-        )
+        ck = Checkpoint(checkpoint, _identity(settings, alpha, fsheets, setup.policy, seed, rs))
     points = np.zeros(k)
     games = np.zeros(k)
     eliminated = np.full(k, -1)
@@ -366,21 +344,12 @@ def best(
     t0 = time.perf_counter()
     per_round = 2 * len(fsheets)  # pairings per design: every field dragon from each seat
     for r in range(rounds):
-        m = n0 * 2**r
-        left = max_games - total
-        last = r == rounds - 1
-        if len(alive) * per_round * m >= left:
-            m = left // (len(alive) * per_round)
-            last = True
+        m, last = _round_games(n0, r, rounds, max_games - total, len(alive) * per_round)
         if m < 1:
             break
-        pairs = []
-        for i in alive:
-            for f in fsheets:
-                pairs += [(dsheets[i], f), (f, dsheets[i])]
         try:
             counts, out = play_pairs(
-                pairs,
+                [p for i in alive for f in fsheets for p in ((dsheets[i], f), (f, dsheets[i]))],
                 setup,
                 n=m,
                 seed=seed,
@@ -402,27 +371,12 @@ def best(
         if out.interrupted:
             interrupted = True
             break
-        c = counts.reshape(len(alive), len(fsheets), 2, 3)
-        # side 0 is the design in the first of each two pairings, side 1 in the second
-        pts = c[:, :, 0, 0] + c[:, :, 1, 1] + 0.5 * (c[:, :, 0, 2] + c[:, :, 1, 2])
-        points[alive] += pts.sum(axis=1)
-        games[alive] += c.sum(axis=(1, 2, 3))
+        _add_round(counts, alive, len(fsheets), points, games)
         total += int(counts.sum())
         offset += m
-        s = points[alive] / games[alive]
-        rad = hoeffding_radius(games[alive], k, rounds, alpha)
-        floor = float(np.max(s - rad))
-        out_now = s + rad < floor
+        out_now, floor = _separated(points[alive], games[alive], k, rounds, alpha)
         eliminated[alive[out_now]] = r
-        history.append(
-            {
-                "round": r,
-                "designs": int(len(alive)),
-                "games_per_design": int(per_round * m),
-                "survivors": int((~out_now).sum()),
-                "floor": floor,
-            }
-        )
+        history.append(_round_row(r, alive, per_round * m, out_now, floor))
         alive = alive[~out_now]
         if len(alive) <= 1 or last:
             break
@@ -449,13 +403,87 @@ def best(
             rules_overrides=rs.overrides,
             options=rule_switches(rs),
             seed=seed,
-            budget=budget,
-            n0=n0,
-            rounds=rounds,
-            max_games=max_games,
+            **settings,
             alpha=float(alpha),
             policy=policy_version(setup.policy),
             field=[s.name for s in fsheets],
             interrupted=interrupted,
         ),
     )
+
+
+def _candidates(budget: int, rs) -> list:
+    """Every legal design costing exactly ``budget`` design points; a UserError when none."""
+    cands = legal_designs(budget, rules=rs)
+    if not cands:
+        b = rs.get("lords.design_bounds")
+        raise UserError(
+            f"no legal design costs exactly {budget} design points (a design costs "
+            f"{b['min']}..{b['max']}, rulebook p.26)"
+        )
+    return cands
+
+
+def _field(field_dragons, rs) -> list:
+    """The sheets of the fixed opponents (default the ready-made dragons), at least one."""
+    from ..game.sheets import ROSTER, sheet
+
+    fnames = list(ROSTER) if field_dragons is None else list(field_dragons)
+    if not fnames:
+        raise UserError("the field needs at least one dragon")
+    return [sheet(f, rules=rs) for f in fnames]
+
+
+def _round_games(n0: int, r: int, rounds: int, left: int, pairings: int) -> tuple[int, bool]:
+    """Round ``r``'s games per pairing (``n0 * 2**r``, or what the ``left`` of the game budget
+    allows over the round's ``pairings``) and whether it is the last round."""
+    m = n0 * 2**r
+    last = r == rounds - 1
+    if pairings * m >= left:
+        m = left // pairings
+        last = True
+    return m, last
+
+
+def _identity(settings, alpha, fsheets, policy, seed, rs) -> dict[str, Any]:
+    """What a race's checkpoint must match to resume."""
+    return {
+        "command": "best",
+        **settings,
+        "alpha": float(alpha),
+        "field": [s.name for s in fsheets],
+        "policy": policy,
+        "seed": seed,
+        "rules_hash": rs.hash,
+    }
+
+
+def _add_round(counts, alive, nf: int, points, games) -> None:
+    """Add a round's counts (each alive design against each of the ``nf`` field dragons from
+    both seats: wins of side 0, of side 1, draws) to the designs' points (draws half) and
+    games."""
+    c = counts.reshape(len(alive), nf, 2, 3)
+    # side 0 is the design in the first of each two pairings, side 1 in the second
+    pts = c[:, :, 0, 0] + c[:, :, 1, 1] + 0.5 * (c[:, :, 0, 2] + c[:, :, 1, 2])
+    points[alive] += pts.sum(axis=1)
+    games[alive] += c.sum(axis=(1, 2, 3))
+
+
+def _round_row(r: int, alive, games_per_design: int, out_now, floor: float) -> dict[str, Any]:
+    """Round ``r`` as the race's history keeps it."""
+    return {
+        "round": r,
+        "designs": int(len(alive)),
+        "games_per_design": int(games_per_design),
+        "survivors": int((~out_now).sum()),
+        "floor": floor,
+    }
+
+
+def _separated(points, games, k: int, rounds: int, alpha: float):
+    """Which designs' upper Hoeffding bounds fall below the best lower bound (the floor), and
+    the floor."""
+    s = points / games
+    rad = hoeffding_radius(games, k, rounds, alpha)
+    floor = float(np.max(s - rad))
+    return s + rad < floor, floor

@@ -539,8 +539,8 @@ def skill(
         Builds listed per bot.
     """
     from ...report import manifest
-    from ..api import _rules
     from ..bots import policy_spec, policy_version
+    from ..inputs import _rules
     from .pricing import prices
     from .race import best
     from .robustness import robustness

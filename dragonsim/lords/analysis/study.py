@@ -1,13 +1,8 @@
-"""Balance studies on Dragon Lords duels: paired comparisons, rule sensitivity, tournaments.
-
-Every game ``i`` draws from the stream ``(seed, i)``, so two configurations played on the same
-game indices share their dice (common random numbers). :func:`compare` uses that: it keeps the
-per-game outcome of both and reports the *paired* difference of win rates, its interval, an
-exact McNemar test, and the variance reduction the pairing achieved over independent runs.
-
-:func:`sensitivity` answers "how much does my answer depend on this assumed value?";
-:func:`tournament` plays a round robin and fits Bradley-Terry ratings with intervals, flagging
-non-transitive cycles.
+"""Balance studies on Dragon Lords duels: the round robin (:func:`tournament`, Bradley-Terry
+ratings with intervals, flagging non-transitive cycles) here; paired comparisons
+(:func:`outcomes`, :func:`compare`, :func:`pilot`) in :mod:`~dragonsim.lords.analysis.paired`
+and rule sensitivity (:func:`sensitivity`) in :mod:`~dragonsim.lords.analysis.rulesweep`,
+both importable from here.
 
 Examples
 --------
@@ -18,40 +13,32 @@ Examples
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ... import defaults
-from ...checkpoint import Checkpoint, open_checkpoint
-from ...errors import UserError, parse_count
-from ...stats import Rate, bradley_terry, nontransitive_cycles, z_for
+from ...checkpoint import Checkpoint
+from ...errors import UserError
+from ...stats import bradley_terry, nontransitive_cycles
 from .. import engine as E
 from ..game import state as S
 from ..game.sheets import rule_switches
+from .paired import _checkpoint, compare, outcomes, paired, pilot
+from .rulesweep import sensitivity
 
 __all__ = [
-    "outcomes",
-    "compare",
-    "pilot",
-    "Pilot",
-    "PairedResult",
-    "sensitivity",
     "tournament",
     "TournamentResult",
+    # reached as dragonsim.lords.analysis.study.X by the tests, notebooks and README
+    "outcomes",
+    "compare",
+    "paired",
+    "pilot",
+    "sensitivity",
 ]
 
-_BLOCK = 1 << 16
-#: the columns a sensitivity study's records add to a duel's (``records=``)
-SENSITIVITY_COLUMNS = {
-    "value": "the rule's value these games were played under (JSON)",
-    "is_base": "true for the base games: under the value in force before the study, the one "
-    "every value is paired with",
-}
 #: the columns a tournament's records add to a duel's (``records=``)
 TOURNAMENT_COLUMNS = {
     "a": "the dragon listed first in these games (side 0: winner_side 0 is a win for it)",
@@ -59,611 +46,9 @@ TOURNAMENT_COLUMNS = {
     "seed": "the seed of these games (each pair plays the second half of its games with the "
     "other dragon listed first, on the next seed)",
 }
-#: most values one sensitivity study plays, and most dragons in one round robin
-MAX_VALUES = 100
+
+#: most dragons in one round robin
 MAX_ENTRANTS = 32
-
-
-def outcomes(
-    a,
-    b,
-    *,
-    n: int,
-    seed: int = 1,
-    policies: Sequence[str] = ("hunter", "hunter"),
-    rules=None,
-    turn_limit: int = defaults.TURN_LIMIT,
-    progress: bool | None = False,
-    checkpoint=None,
-    interrupted: list | None = None,
-    records=None,
-    context: Mapping[str, Any] | None = None,
-    first: int = 0,
-    backend: str = "local",
-    dask_client=None,
-) -> np.ndarray:
-    """The winner of each game ``first..first+n-1``: int8, 0 = ``a``, 1 = ``b``, -1 = draw.
-
-    Memory is one byte per game; the kernel runs in blocks, in parallel. An interruption
-    (Ctrl-C, or SIGTERM under :func:`dragonsim.runner.handle_signals`) returns the games that
-    finished (a shorter array) and appends True to ``interrupted`` when given. ``checkpoint``:
-    a :class:`~dragonsim.checkpoint.Section` (or a path) the finished games are kept in.
-    ``records``: a :class:`~dragonsim.records.RecordsFile` that gets every game's row
-    (:data:`~dragonsim.lords.api.DUEL_COLUMNS` and ``context``'s constant columns).
-    ``backend``, ``dask_client``: as for :func:`~dragonsim.runner.run_blocks` (on ``"dask"``
-    each block sends its games' winners back with its counters; no records).
-    """
-    from ...runner import run_blocks
-    from ..api import _rules, prepare, record_columns, resolve_policies
-
-    n = parse_count(n)
-    if backend == "dask" and records is not None:
-        raise UserError(
-            "records are written by the local backend only; drop records= or use backend='local'"
-        )
-    pols = resolve_policies(None, policies)
-    rs = _rules(rules)
-    prep = prepare(a, b, policies=pols, rules=rs, turn_limit=int(turn_limit))
-    section = open_checkpoint(
-        checkpoint,
-        {
-            "command": "outcomes",
-            "a": prep["a"].name,
-            "b": prep["b"].name,
-            "policies": list(pols),
-            "seed": seed,
-            "n": n,
-            "rules_hash": rs.hash,
-        },
-    )
-    current: list[np.ndarray] = []
-    runrec = records.run(section, context or {}) if records is not None else None
-    names = (prep["a"].name, prep["b"].name)
-
-    def kernel(start, stop, seed_, *kargs):
-        rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
-        counters = E.duel_kernel(start, stop, seed_, *kargs, rec)
-        current[:] = [rec]
-        return counters
-
-    def on_block(start, stop, part):
-        if runrec is not None:
-            runrec.block(start, stop, record_columns(current[0], start, names, True))
-        return current[0][:, S.R_WINNER].astype(np.int8).tobytes()
-
-    remote = backend == "dask"
-    out = run_blocks(
-        _winners_block if remote else kernel,
-        n,
-        seed,
-        prep["args"],
-        first=first,
-        progress=progress,
-        on_block=None if remote else on_block,
-        checkpoint=section,
-        backend=backend,
-        dask_client=dask_client,
-        compiled=E.play_chunks,
-        game="Dragon Lords",
-        label=f"games {prep['a'].name}-{prep['b'].name}",
-    )
-    if runrec is not None:
-        runrec.finish(out.n)
-    if out.interrupted and interrupted is not None:
-        interrupted.append(True)
-    return np.frombuffer(out.extra, dtype=np.int8)[: out.n].copy()
-
-
-@dataclass
-class PairedResult:
-    """Side A's win rate under a base and an alternative configuration, on the same games."""
-
-    n: int
-    base: Rate
-    alt: Rate
-    difference: float
-    ci: tuple[float, float]
-    ci_unpaired: tuple[float, float]
-    variance_reduction: float
-    discordant: tuple[int, int]
-    pvalue: float
-    labels: tuple[str, str] = ("base", "alt")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "n": self.n,
-            "labels": list(self.labels),
-            "win_rate_base": self.base.rate,
-            "ci_base": list(self.base.ci),
-            "win_rate_alt": self.alt.rate,
-            "ci_alt": list(self.alt.ci),
-            "difference": self.difference,
-            "ci_difference": list(self.ci),
-            "ci_difference_unpaired": list(self.ci_unpaired),
-            "variance_reduction": self.variance_reduction,
-            "discordant": list(self.discordant),
-            "mcnemar_p": self.pvalue,
-        }
-
-    def summary(self) -> str:
-        lo, hi = self.ci
-        return (
-            f"A's win rate {self.labels[0]} {self.base}, {self.labels[1]} {self.alt}; "
-            f"difference {100 * self.difference:+.2f} pp [{100 * lo:+.2f}, {100 * hi:+.2f}] "
-            f"(paired on {self.n:,} common games, McNemar p={self.pvalue:.2g}; pairing cut "
-            f"the variance {self.variance_reduction:.1f}x)"
-        )
-
-
-def paired(
-    x: np.ndarray,
-    y: np.ndarray,
-    confidence: float = 0.95,
-    labels: tuple[str, str] = ("base", "alt"),
-) -> PairedResult:
-    """Paired comparison of two 0/1 outcome vectors over the same games."""
-    from scipy import stats as st
-
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    n = len(x)
-    d = y - x
-    z = z_for(confidence)
-    diff = float(d.mean())
-    var_p = float(d.var(ddof=1)) / n if n > 1 else math.inf
-    var_u = (float(x.var(ddof=1)) + float(y.var(ddof=1))) / n if n > 1 else math.inf
-    b = int(np.sum((x == 1) & (y == 0)))
-    c = int(np.sum((x == 0) & (y == 1)))
-    p = float(st.binomtest(b, b + c, 0.5).pvalue) if b + c else 1.0
-    half_p = z * math.sqrt(var_p)
-    half_u = z * math.sqrt(var_u)
-    return PairedResult(
-        n=n,
-        base=Rate.of(int(x.sum()), n),
-        alt=Rate.of(int(y.sum()), n),
-        difference=diff,
-        ci=(diff - half_p, diff + half_p),
-        ci_unpaired=(diff - half_u, diff + half_u),
-        variance_reduction=(var_u / var_p) if var_p > 0 else math.inf,
-        discordant=(b, c),
-        pvalue=p,
-        labels=labels,
-    )
-
-
-def compare(
-    a,
-    b,
-    *,
-    n: int,
-    seed: int = 1,
-    base: Mapping[str, Any] | None = None,
-    alt: Mapping[str, Any],
-    policies: Sequence[str] = ("hunter", "hunter"),
-    confidence: float = 0.95,
-) -> PairedResult:
-    """Paired comparison of ``a``'s win rate against ``b`` under two configurations.
-
-    ``base`` and ``alt`` may set ``a``, ``b``, ``policies``, ``rules`` (an overrides mapping
-    or RuleSet) and ``turn_limit``; unset keys come from the arguments. Both play games
-    ``0..n-1`` of ``seed``.
-    """
-
-    def run(cfg: Mapping[str, Any]) -> np.ndarray:
-        if not isinstance(cfg, Mapping):
-            raise UserError(
-                f"base and alt must be mappings of a, b, policies, rules, turn_limit; got {cfg!r}"
-            )
-        unknown = set(cfg) - {"a", "b", "policies", "rules", "turn_limit"}
-        if unknown:
-            raise UserError(
-                f"unknown configuration key(s) {sorted(unknown)}; allowed: a, b, "
-                "policies, rules, turn_limit"
-            )
-        w = outcomes(
-            cfg.get("a", a),
-            cfg.get("b", b),
-            n=n,
-            seed=seed,
-            policies=cfg.get("policies", policies),
-            rules=cfg.get("rules"),
-            turn_limit=cfg.get("turn_limit", defaults.TURN_LIMIT),
-        )
-        return (w == 0).astype(np.int8)
-
-    return paired(run(base or {}), run(alt), confidence)
-
-
-@dataclass(frozen=True)
-class Pilot:
-    """A pilot of paired games: builds ``a`` and ``b`` each against ``against`` on the same
-    game indices (common random numbers), their win rates and the correlation of the two
-    0/1 outcomes, the figure :func:`dragonsim.stats.sample_size` turns into fewer games."""
-
-    a: str
-    b: str
-    against: str
-    n: int
-    seed: int
-    rate_a: Rate
-    rate_b: Rate
-    correlation: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "a": self.a,
-            "b": self.b,
-            "against": self.against,
-            "n": self.n,
-            "seed": self.seed,
-            "win_rate_a": self.rate_a.rate,
-            "ci_a": list(self.rate_a.ci),
-            "win_rate_b": self.rate_b.rate,
-            "ci_b": list(self.rate_b.ci),
-            "correlation": self.correlation,
-        }
-
-
-def pilot(
-    a,
-    b,
-    *,
-    against,
-    n: int = 2000,
-    seed: int = 1,
-    policies: Sequence[str] = ("hunter", "hunter"),
-    rules=None,
-    progress: bool | None = False,
-) -> Pilot:
-    """Play ``a`` and ``b`` against ``against`` on games ``0..n-1`` of ``seed`` and measure the
-    correlation of their wins (a draw is not a win), the variance reduction a paired study of
-    the two builds gets (:func:`dragonsim.stats.sample_size`)."""
-    from ..api import _rules
-    from ..game.sheets import sheet
-
-    n = parse_count(n, "pilot games")
-    if n < 10:
-        raise UserError(f"a pilot needs at least 10 games to estimate a correlation, got {n}")
-    rs = _rules(rules)
-    x = outcomes(a, against, n=n, seed=seed, policies=policies, rules=rs, progress=progress)
-    y = outcomes(b, against, n=n, seed=seed, policies=policies, rules=rs, progress=progress)
-    x = (x == 0).astype(np.float64)
-    y = (y == 0).astype(np.float64)
-    sx, sy = float(x.std()), float(y.std())
-    r = float(np.mean((x - x.mean()) * (y - y.mean())) / (sx * sy)) if sx > 0 and sy > 0 else 0.0
-    return Pilot(
-        sheet(a, rules=rs).name,
-        sheet(b, rules=rs).name,
-        sheet(against, rules=rs).name,
-        n,
-        int(seed),
-        Rate.of(int(x.sum()), n),
-        Rate.of(int(y.sum()), n),
-        r,
-    )
-
-
-def _parse_value(text: str):
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
-
-
-def sensitivity(
-    a,
-    b,
-    *,
-    rule: str,
-    values: Sequence[Any],
-    n: int | None = None,
-    precision: float | None = None,
-    max_n: int | None = None,
-    seed: int = 1,
-    policies: Sequence[str] = ("hunter", "hunter"),
-    confidence: float = 0.95,
-    rules=None,
-    progress: bool | None = False,
-    checkpoint=None,
-    records=None,
-    backend: str = "local",
-    dask_client=None,
-):
-    """``a``'s win rate for each value of one rule, paired against the rule's value in force.
-
-    ``rule`` is any overridable key (``altitude_mod``, ``damage_allocation.7``, ...); values
-    are checked like any override. ``rules`` (a RuleSet or overrides) is the game the sweep
-    starts from (default: the rules as printed and assumed); each value is applied on top of
-    it. Returns a pandas DataFrame, one row per value. An interruption keeps the values that
-    finished (``df.attrs["interrupted"]`` is True); ``checkpoint`` (a path) keeps every finished
-    block, and the same call resumes from it. ``records`` (a ``.parquet`` or ``.csv`` path):
-    one row per game and value (:data:`SENSITIVITY_COLUMNS` then the duel's), the games under
-    the value in force first.
-
-    ``precision``, ``max_n``: instead of ``n``, play every value and the value in force on the
-    same games, look after every block of :func:`~dragonsim.stats.precision_schedule`, and
-    stop at the first look where every value's win rate (and the value in force's) has a 95%
-    confidence-sequence interval (:func:`~dragonsim.stats.sequence_interval`: Clopper-Pearson
-    at ``1 - 0.05 / K`` at each of ``K`` planned looks, the duel's rule) of half-width at most
-    ``precision``; ``ci_low`` / ``ci_high`` are then those intervals, valid however the stop
-    fell. The paired difference keeps its fixed-n normal interval (it is not a rate the
-    target bounds). ``df.attrs["n"]`` is the games each value needed and
-    ``df.attrs["precision"]`` how the run went. Not with ``checkpoint`` or ``records``.
-
-    ``backend``, ``dask_client``: where the blocks run, as for
-    :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
-    """
-    import pandas as pd
-
-    from ...report import manifest
-    from ..api import _rules
-
-    if not isinstance(rule, str) or not rule.strip():
-        raise UserError(f"rule must be a rule key such as altitude_mod, got {rule!r}")
-    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Sequence):
-        raise UserError(f"values must be a list of rule values, got {values!r}")
-    if not 1 <= len(values) <= MAX_VALUES:
-        raise UserError(f"sensitivity needs 1 to {MAX_VALUES} values, got {len(values)}")
-    from ...runner import n_or_precision
-
-    n, cap = n_or_precision(n, precision, max_n)
-    if precision is not None and (checkpoint is not None or records is not None):
-        raise UserError(
-            "checkpoints and records are not supported with a precision target; give n instead"
-        )
-    key = rule if rule.startswith("lords.") else f"lords.{rule}"
-    start = _rules(rules)
-    default = start.get(key)
-    for v in values:  # refuse a bad value before any game is played
-        start.with_overrides({key: v})
-    if precision is not None:
-        return _sensitivity_to_precision(
-            a,
-            b,
-            key,
-            values,
-            start,
-            default,
-            float(precision),
-            cap,
-            seed,
-            policies,
-            progress,
-            backend,
-            dask_client,
-        )
-    ck = _checkpoint(
-        checkpoint,
-        {
-            "command": "sensitivity",
-            "a": str(a),
-            "b": str(b),
-            "rule": key,
-            "values": [json.dumps(v) for v in values],
-            "policies": list(policies) if not isinstance(policies, str) else policies,
-            "seed": seed,
-            "n": n,
-            "rules_hash": start.hash,
-        },
-    )
-    stopped: list = []
-    file = None
-    if records is not None:
-        from ...records import RecordsFile, check_path
-        from ..api import DUEL_COLUMNS, records_manifest, resolve_policies
-
-        check_path(records)
-        file = RecordsFile(
-            records,
-            records_manifest(
-                command="sensitivity",
-                a=str(a),
-                b=str(b),
-                rule=key,
-                values=[json.dumps(v) for v in values],
-                default=json.dumps(default),
-                policies=list(resolve_policies(None, policies)),
-                seed=seed,
-                n=n,
-                rules_hash=start.hash,
-                rules_overrides=start.overrides,
-                options=rule_switches(start),
-            ),
-            SENSITIVITY_COLUMNS | DUEL_COLUMNS,
-        )
-
-    def play(name: str, rs, value) -> np.ndarray | None:
-        w = outcomes(
-            a,
-            b,
-            n=n,
-            seed=seed,
-            policies=policies,
-            rules=rs,
-            progress=progress,
-            checkpoint=None if ck is None else ck.section(name),
-            interrupted=stopped,
-            records=file,
-            context={"value": json.dumps(value), "is_base": name == "default"},
-            backend=backend,
-            dask_client=dask_client,
-        )
-        return None if stopped else w == 0
-
-    rows = []
-    base = None
-    try:
-        base = play("default", start, default)
-        for i, v in enumerate(values):
-            if base is None:
-                break
-            alt = play(f"value {i}", start.with_overrides({key: v}), v)
-            if alt is None:
-                break
-            rows.append(_sensitivity_row(key, v, default, paired(base, alt, confidence)))
-    except KeyboardInterrupt:
-        if not rows:
-            raise
-        stopped.append(True)
-    finally:
-        if file is not None:
-            file.close(values_finished=len(rows), interrupted=bool(stopped))
-    df = pd.DataFrame(rows)
-    df.attrs.update(
-        rule=key,
-        interrupted=bool(stopped),
-        values_requested=len(values),
-        manifest=manifest(
-            command="sensitivity",
-            rule=key,
-            rules_hash=start.hash,
-            rules_overrides=start.overrides,
-            options=rule_switches(start),
-            seed=seed,
-            n=n,
-            interrupted=bool(stopped),
-        ),
-        n=n,
-        precision=None,
-        precision_run=None,
-    )
-    return df
-
-
-def _sensitivity_row(key: str, v, default, r: PairedResult, ci=None) -> dict[str, Any]:
-    """One value's row of a sensitivity study; ``ci``: the win rate's interval when it is not
-    the paired result's Wilson interval (a precision run's confidence sequence)."""
-    lo, hi = r.alt.ci if ci is None else ci
-    return {
-        "rule": key,
-        "value": json.dumps(v),
-        "is_default": v == default,
-        "win_rate_a": r.alt.rate,
-        "ci_low": lo,
-        "ci_high": hi,
-        "difference": r.difference,
-        "diff_low": r.ci[0],
-        "diff_high": r.ci[1],
-        "mcnemar_p": r.pvalue,
-        "variance_reduction": r.variance_reduction,
-    }
-
-
-def _sensitivity_to_precision(
-    a,
-    b,
-    key,
-    values,
-    start,
-    default,
-    precision,
-    cap,
-    seed,
-    policies,
-    progress,
-    backend="local",
-    dask_client=None,
-):
-    """:func:`sensitivity` with a precision target: every configuration (the value in force,
-    then each value) extends its games look by look on the same game indices, until every
-    win rate's confidence-sequence half-width is within ``precision``."""
-    import pandas as pd
-
-    from ...report import manifest
-    from ...runner import PrecisionRun
-    from ...stats import half_width, precision_schedule, sequence_interval
-
-    looks = precision_schedule(precision, cap)
-    configs = [start] + [start.with_overrides({key: v}) for v in values]
-    wins: list[np.ndarray] = [np.zeros(0, dtype=bool) for _ in configs]
-    stopped: list = []
-    done, taken, widest = 0, 0, 1.0
-    for look, n_k in enumerate(looks, start=1):
-        taken = look
-        try:
-            for c, rs in enumerate(configs):
-                w = outcomes(
-                    a,
-                    b,
-                    n=n_k - done,
-                    seed=seed,
-                    policies=policies,
-                    rules=rs,
-                    progress=progress,
-                    interrupted=stopped,
-                    first=done,
-                    backend=backend,
-                    dask_client=dask_client,
-                )
-                wins[c] = np.concatenate([wins[c], w == 0])
-                if stopped:
-                    break
-        except KeyboardInterrupt:
-            stopped.append(True)
-        if stopped:  # keep the games every configuration finished
-            done = min(len(w) for w in wins)
-            wins = [w[:done] for w in wins]
-            break
-        done = n_k
-        widest = max(half_width(*sequence_interval(int(w.sum()), done, len(looks))) for w in wins)
-        if widest <= precision:
-            break
-    if done == 0:
-        raise KeyboardInterrupt
-    prun = PrecisionRun(
-        precision,
-        0.95,
-        int(cap),
-        looks,
-        taken,
-        widest <= precision and not stopped,
-        float(widest),
-    )
-    if not prun.met and not stopped:
-        from ...runner import _note
-
-        _note(
-            f"precision target +-{precision:g} not reached in {cap:,} games (widest half-width "
-            f"{widest:.3g}); raise the cap (max_n, --max-n) or loosen the target"
-        )
-    rows = [
-        _sensitivity_row(
-            key,
-            v,
-            default,
-            paired(wins[0], wins[c + 1]),
-            sequence_interval(int(wins[c + 1].sum()), done, len(looks)),
-        )
-        for c, v in enumerate(values)
-    ]
-    df = pd.DataFrame(rows)
-    df.attrs.update(
-        rule=key,
-        interrupted=bool(stopped),
-        values_requested=len(values),
-        n=done,
-        precision=prun.to_dict(),
-        precision_run=prun,
-        manifest=manifest(
-            command="sensitivity",
-            rule=key,
-            rules_hash=start.hash,
-            rules_overrides=start.overrides,
-            options=rule_switches(start),
-            seed=seed,
-            n=done,
-            precision=prun.to_dict(),
-            interrupted=bool(stopped),
-        ),
-    )
-    return df
-
-
-def _checkpoint(checkpoint, identity) -> Checkpoint | None:
-    """A study's checkpoint (one section per kernel run), from a path or a Checkpoint."""
-    if checkpoint is None or isinstance(checkpoint, Checkpoint):
-        return checkpoint
-    return Checkpoint(checkpoint, identity)
 
 
 @dataclass
@@ -822,10 +207,8 @@ def tournament(
     ``spells``: the Wizards' spell policy under the Wizard (``"bot"``, ``"never"``,
     ``"random"``; :func:`~dragonsim.lords.api.duel`).
     """
-    from ...report import manifest
     from ...runner import n_or_precision
-    from ..api import _rules, check_spells, resolve_policies
-    from ..game.sheets import sheet
+    from ..inputs import check_spells, resolve_policies
 
     n, cap = n_or_precision(n, precision, max_n)
     if precision is not None and (checkpoint is not None or records is not None):
@@ -833,15 +216,7 @@ def tournament(
             "checkpoints and records are not supported with a precision target; give n instead"
         )
     check_spells(spells)
-    if isinstance(dragons, str) or not isinstance(dragons, Sequence):
-        raise UserError(f"dragons must be a list of two or more dragons, got {dragons!r}")
-    if not 2 <= len(dragons) <= MAX_ENTRANTS:
-        raise UserError(f"a tournament needs 2 to {MAX_ENTRANTS} dragons, got {len(dragons)}")
-    rs = _rules(rules)
-    sheets = [sheet(d, rules=rs) for d in dragons]
-    names = [s.name for s in sheets]
-    if len(set(names)) != len(names) or len(names) < 2:
-        raise UserError(f"a tournament needs at least two different dragons, got {names}")
+    rs, sheets, names = _entrants(dragons, rules)
     pols = resolve_policies(policy)
     if backend == "dask" and records is not None:
         raise UserError(
@@ -862,28 +237,28 @@ def tournament(
     file = None
     current: list = []
     if records is not None:
-        from ...records import RecordsFile, check_path
-        from ..api import DUEL_COLUMNS, _kernel_with_records, records_manifest
-        from ..bots import policy_version
+        from ..api import _kernel_with_records
 
-        check_path(records)
-        file = RecordsFile(
-            records,
-            records_manifest(
-                command="tournament",
-                dragons=[s.to_dict() for s in sheets],
-                policy=policy_version(pols[0]),
-                seed=seed,
-                n_per_pair=n,
-                rules_hash=rs.hash,
-                rules_overrides=rs.overrides,
-                options=rule_switches(rs),
-            ),
-            TOURNAMENT_COLUMNS | DUEL_COLUMNS,
-        )
+        file = _tournament_records(records, sheets, pols, seed, n, rs)
         kernel = _kernel_with_records(current)
     else:
         kernel = _duel_counts
+
+    games = _Games(
+        seed,
+        sheets,
+        names,
+        pols,
+        rs,
+        ck,
+        file,
+        current,
+        kernel,
+        progress,
+        backend,
+        dask_client,
+        spells,
+    )
     k = len(sheets)
     wins = np.zeros((k, k))
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
@@ -891,7 +266,7 @@ def tournament(
     interrupted = False
     looks = None
     if precision is not None:
-        from ...stats import half_width, precision_schedule, share_interval
+        from ...stats import precision_schedule
 
         looks = precision_schedule(float(precision), cap)
     n_pairs = np.zeros(len(pairs), dtype=np.int64)
@@ -900,38 +275,10 @@ def tournament(
     for q, (i, j) in enumerate(pairs):
         got = np.zeros((k, k))
         strict = np.zeros(2, dtype=np.int64)  # the pair's wins of i and of j, no draws
-        sched = [n] if looks is None else looks
-        played = 0
         try:
-            for look, n_k in enumerate(sched, start=1):
-                _play_pair(
-                    got,
-                    strict,
-                    i,
-                    j,
-                    played,
-                    n_k,
-                    seed,
-                    sheets,
-                    names,
-                    pols,
-                    rs,
-                    ck,
-                    file,
-                    current,
-                    kernel,
-                    progress,
-                    backend,
-                    dask_client,
-                    spells,
-                )
-                played = n_k
-                taken[q] = look
-                if looks is not None:
-                    lo, hi = share_interval(strict[0], strict[1], n_k, len(looks))
-                    widest[q] = half_width(lo, hi)
-                    if widest[q] <= precision:
-                        break
+            played, taken[q], widest[q] = _pair_to_look(
+                games, got, strict, i, j, n, looks, precision
+            )
         except KeyboardInterrupt:
             if done == 0:
                 if file is not None:
@@ -946,25 +293,105 @@ def tournament(
         file.close(pairs_finished=done, pairs=len(pairs), interrupted=interrupted)
     prun = None
     if looks is not None:
-        from ...runner import PrecisionRun, _note
-
-        w = float(widest[:done].max()) if done else 1.0
-        prun = PrecisionRun(
-            float(precision),
-            0.95,
-            int(cap),
-            looks,
-            int(taken[:done].max(initial=0)),
-            w <= precision and not interrupted,
-            w,
-        )
-        if not prun.met and not interrupted:
-            _note(
-                f"precision target +-{precision:g} not reached in {cap:,} games a pair "
-                f"(widest half-width {w:.3g}); raise the cap (max_n, --max-n) or loosen it"
-            )
+        prun = _precision_run(precision, cap, looks, widest[:done], taken[:done], interrupted)
         n = int(n_pairs[:done].max(initial=0))
-    # ratings from the finished pairs (an unplayed pair adds nothing to the likelihood)
+    return _tournament_result(
+        wins, pairs, done, n_pairs, names, n, seed, policy, spells, rs, prun, interrupted
+    )
+
+
+def _entrants(dragons, rules):
+    """A round robin's rules and its dragons' sheets and names, checked: 2..MAX_ENTRANTS
+    different dragons."""
+    from ..game.sheets import sheet
+    from ..inputs import _rules
+
+    if isinstance(dragons, str) or not isinstance(dragons, Sequence):
+        raise UserError(f"dragons must be a list of two or more dragons, got {dragons!r}")
+    if not 2 <= len(dragons) <= MAX_ENTRANTS:
+        raise UserError(f"a tournament needs 2 to {MAX_ENTRANTS} dragons, got {len(dragons)}")
+    rs = _rules(rules)
+    sheets = [sheet(d, rules=rs) for d in dragons]
+    names = [s.name for s in sheets]
+    if len(set(names)) != len(names) or len(names) < 2:
+        raise UserError(f"a tournament needs at least two different dragons, got {names}")
+    return rs, sheets, names
+
+
+def _tournament_records(records, sheets, pols, seed, n, rs):
+    """A round robin's records file (:data:`TOURNAMENT_COLUMNS` then the duel's), its manifest
+    written before the games."""
+    from ...records import RecordsFile, check_path
+    from ..bots import policy_version
+    from ..results import DUEL_COLUMNS, records_manifest
+
+    check_path(records)
+    return RecordsFile(
+        records,
+        records_manifest(
+            command="tournament",
+            dragons=[s.to_dict() for s in sheets],
+            policy=policy_version(pols[0]),
+            seed=seed,
+            n_per_pair=n,
+            rules_hash=rs.hash,
+            rules_overrides=rs.overrides,
+            options=rule_switches(rs),
+        ),
+        TOURNAMENT_COLUMNS | DUEL_COLUMNS,
+    )
+
+
+def _pair_to_look(games, got, strict, i, j, n, looks, precision):
+    """Play pair ``(i, j)`` of the round robin ``games`` (:func:`_play_pair`):
+    ``n`` games, or with ``looks`` look by look until its win share's interval
+    (:func:`~dragonsim.stats.share_interval`) is within ``precision``. Returns ``(games played,
+    looks taken, the interval's half-width)`` (0 without looks)."""
+    from ...stats import half_width, share_interval
+
+    played, taken, widest = 0, 0, 0.0
+    for look, n_k in enumerate([n] if looks is None else looks, start=1):
+        _play_pair(got, strict, i, j, played, n_k, games)
+        played = n_k
+        taken = look
+        if looks is not None:
+            lo, hi = share_interval(strict[0], strict[1], n_k, len(looks))
+            widest = half_width(lo, hi)
+            if widest <= precision:
+                break
+    return played, taken, widest
+
+
+def _precision_run(precision, cap, looks, widest, taken, interrupted):
+    """How a round robin to a precision target went (:class:`~dragonsim.runner.PrecisionRun`,
+    from the finished pairs' half-widths and looks); says so when the target was missed."""
+    from ...runner import PrecisionRun, _note
+
+    w = float(widest.max()) if len(widest) else 1.0
+    prun = PrecisionRun(
+        float(precision),
+        0.95,
+        int(cap),
+        looks,
+        int(taken.max(initial=0)),
+        w <= precision and not interrupted,
+        w,
+    )
+    if not prun.met and not interrupted:
+        _note(
+            f"precision target +-{precision:g} not reached in {cap:,} games a pair "
+            f"(widest half-width {w:.3g}); raise the cap (max_n, --max-n) or loosen it"
+        )
+    return prun
+
+
+def _tournament_result(
+    wins, pairs, done, n_pairs, names, n, seed, policy, spells, rs, prun, interrupted
+) -> TournamentResult:
+    """The :class:`TournamentResult` of the finished pairs: ratings from them only (an unplayed
+    pair adds nothing to the likelihood)."""
+    from ...report import manifest
+
     played_d = sorted({d for p in pairs[:done] for d in p})
     sub = wins[np.ix_(played_d, played_d)]
     sub_names = [names[d] for d in played_d]
@@ -1000,66 +427,70 @@ def tournament(
     )
 
 
-def _play_pair(
-    got,
-    strict,
-    i,
-    j,
-    start,
-    stop,
-    seed,
-    sheets,
-    names,
-    pols,
-    rs,
-    ck,
-    file,
-    current,
-    kernel,
-    progress,
-    backend="local",
-    dask_client=None,
-    spells="bot",
-):
+@dataclass(frozen=True)
+class _Games:
+    """What every pair of a round robin plays with: the seed, the entrants (sheets and names),
+    the bots and rules, the checkpoint, the records file with the rows the kernel caller keeps
+    (``current``), the kernel, and where and how the blocks run."""
+
+    seed: int
+    sheets: list
+    names: list[str]
+    pols: tuple[str, str]
+    rs: Any
+    ck: Checkpoint | None
+    file: Any
+    current: list
+    kernel: Any
+    progress: bool | None
+    backend: str
+    dask_client: Any
+    spells: str
+
+
+def _play_pair(got, strict, i, j, start, stop, g: _Games) -> None:
     """Add games ``start..stop-1`` of pair ``(i, j)`` to ``got`` (draws half) and their wins
     (no draws) to ``strict`` (``[i's, j's]``): the first
-    ``stop - stop // 2`` with ``i`` listed first on ``seed``, the other ``stop // 2`` with
-    ``j`` first on ``seed + 1`` (a run extended look by look plays the games a fixed ``n =
+    ``stop - stop // 2`` with ``i`` listed first on ``g.seed``, the other ``stop // 2`` with
+    ``j`` first on ``g.seed + 1`` (a run extended look by look plays the games a fixed ``n =
     stop`` run plays). Raises KeyboardInterrupt when a block was interrupted."""
     from ...runner import run_blocks
-    from ..api import prepare, record_columns
+    from ..inputs import prepare
+    from ..results import record_columns
 
     for first, second, lo, hi, s in (
-        (i, j, start - start // 2, stop - stop // 2, seed),
-        (j, i, start // 2, stop // 2, seed + 1),
+        (i, j, start - start // 2, stop - stop // 2, g.seed),
+        (j, i, start // 2, stop // 2, g.seed + 1),
     ):
         m = hi - lo
         if m == 0:
             continue
-        prep = prepare(sheets[first], sheets[second], policies=pols, rules=rs, spells=spells)
-        sec = None if ck is None else ck.section(f"{first}-{second}")
+        prep = prepare(
+            g.sheets[first], g.sheets[second], policies=g.pols, rules=g.rs, spells=g.spells
+        )
+        sec = None if g.ck is None else g.ck.section(f"{first}-{second}")
         on_block, runrec = None, None
-        if file is not None:
-            pair = (names[first], names[second])
-            runrec = file.run(sec, {"a": pair[0], "b": pair[1], "seed": s})
+        if g.file is not None:
+            pair = (g.names[first], g.names[second])
+            runrec = g.file.run(sec, {"a": pair[0], "b": pair[1], "seed": s})
 
             def on_block(a_, b_, part, runrec=runrec, pair=pair):
-                runrec.block(a_, b_, record_columns(current[0], a_, pair, True))
+                runrec.block(a_, b_, record_columns(g.current[0], a_, pair, True))
 
         out = run_blocks(
-            kernel,
+            g.kernel,
             m,
             s,
             prep["args"],
             first=lo,
-            progress=progress,
+            progress=g.progress,
             on_block=on_block,
             checkpoint=sec,
             compiled=E.play_chunks,
             game="Dragon Lords",
-            label=f"games {names[first]}-{names[second]}",
-            backend=backend,
-            dask_client=dask_client,
+            label=f"games {g.names[first]}-{g.names[second]}",
+            backend=g.backend,
+            dask_client=g.dask_client,
         )
         if runrec is not None:
             runrec.finish(out.n)
@@ -1079,11 +510,3 @@ def _duel_counts(start, stop, seed, *args):
 
 
 _NO_RECORDS = np.zeros((0, S.N_REC), dtype=np.int64)
-
-
-def _winners_block(start, stop, seed, *args):
-    """The duel kernel's counters and each game's winner (int8 bytes: 0, 1, -1 a draw), for
-    :func:`outcomes` on a Dask worker, where no ``on_block`` can read a side channel."""
-    rec = np.zeros((stop - start, S.N_REC), dtype=np.int64)
-    counters = E.duel_kernel(start, stop, seed, *args, rec)
-    return counters, rec[:, S.R_WINNER].astype(np.int8).tobytes()

@@ -173,6 +173,59 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
     alloc = np.full((13, 6), -1, dtype=i64)
     for roll in range(2, 13):
         alloc[roll] = [PART_CODES.index(c) for c in da[roll]]
+    range_mod, range_step, step_mod = _range_tables(r)
+    alt = r.get("lords.altitude_mod")
+    # 5 steps apart (Very High over the ground) reads the last row; then the grounded attacker
+    alt_mod = np.array([*alt, alt[-1], r.get("lords.ground_attacker_mod")], dtype=i64)
+    dp = r.get("lords.damage_points")
+    tac = r.get("lords.tactics")
+    rider_range, rider_dice = _rider_tables(r)
+    arc = r.get("lords.arc_degrees")
+    sp = r.get("lords.spells")
+    spells = np.array([sp[name] for name in SPELLS], dtype=i64)
+    fx = r.get("lords.spell_effects")
+    spell_fx = np.array([fx[k] for k in SPELL_FX_KEYS], dtype=i64)
+    critical, fumble = _critical_tables(r)
+
+    return KernelTables(
+        turn_cost=turn_cost,
+        mr_table=mr_table,
+        cc_by_mr=np.array([cc[m] for m in MRS], dtype=i64),
+        init_mod=np.array([im[m] for m in MRS], dtype=i64),
+        weapon=weapon,
+        alloc=alloc,
+        wing_tohit=np.array([r.get("lords.wing_tohit")[w] for w in WINGS], dtype=i64),
+        body_tohit=np.array([r.get("lords.body_tohit")[b] for b in BODIES], dtype=i64),
+        arc=np.array(
+            [r.get("lords.arc_mod")[a] for a in ("dark", "grey", "light")]
+            + [arc[a] for a in ("dark", "grey", "light")],
+            i64,
+        ),
+        range_mod=range_mod,
+        alt_mod=alt_mod,
+        min_speed=np.array([r.get("lords.min_speed_by_body")[b] for b in BODIES], dtype=i64),
+        max_speed=np.array([r.get("lords.max_speed_by_wings")[w] for w in WINGS], dtype=i64),
+        dp_body=np.array([dp[b] for b in BODIES], dtype=i64),
+        dp_wing=np.array([dp[w] for w in WINGS], dtype=i64),
+        accel_wings=np.array([r.get("lords.acceleration_by_wings")[w] for w in WINGS], i64),
+        tactics=np.array([tac[t] for t in TACTICS], dtype=i64),
+        rider_range=rider_range,
+        rider_dice=rider_dice,
+        scalars=_scalars(r),
+        critical=critical,
+        fumble=fumble,
+        spells=spells,
+        spell_fx=spell_fx,
+        range_step=range_step,
+        step_mod=step_mod,
+    )
+
+
+def _range_tables(r: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The breath's range modifier by distance in hexes (``range_mod``, the Range Key's row
+    for distances 0..max range), each distance's step of the Range Key (``range_step``, 0 Very
+    Short .. 4 Very Long) and each step's modifier (``step_mod``)."""
+    i64 = np.int64
     rk = r.get("lords.range_key")
     rm = r.get("lords.range_mod")
     max_range = r.get("lords.max_breath_range")
@@ -181,11 +234,18 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
         key = rk.get(d, "Very Long") if d <= 6 else "Very Long"
         range_mod[d] = rm[key]
     range_mod[0] = rm["Very Short"]
-    alt = r.get("lords.altitude_mod")
-    # 5 steps apart (Very High over the ground) reads the last row; then the grounded attacker
-    alt_mod = np.array([*alt, alt[-1], r.get("lords.ground_attacker_mod")], dtype=i64)
-    dp = r.get("lords.damage_points")
-    tac = r.get("lords.tactics")
+    steps = ("Very Short", "Short", "Medium", "Long", "Very Long")
+    range_step = np.full(len(range_mod), len(steps) - 1, dtype=i64)
+    range_step[0] = 0
+    for d in range(1, min(len(range_mod), 7)):
+        range_step[d] = steps.index(rk.get(d, "Very Long"))
+    step_mod = np.array([rm[k] for k in steps], dtype=i64)
+    return range_mod, range_step, step_mod
+
+
+def _rider_tables(r: RuleSet) -> tuple[np.ndarray, np.ndarray]:
+    """Each rider's (medium, long) range and its (dice, plus) damage at each (row 0: none)."""
+    i64 = np.int64
     riders = r.get("lords.riders")
     rider_range = np.zeros((6, 2), dtype=i64)
     rider_dice = np.zeros((6, 2, 2), dtype=i64)
@@ -193,8 +253,26 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
         mr_, md, mp, lr, ld, lp = riders[name]
         rider_range[i] = (mr_, lr)
         rider_dice[i] = ((md, mp), (ld, lp))
-    rth = r.get("lords.rider_to_hit")
-    arc = r.get("lords.arc_degrees")
+    return rider_range, rider_dice
+
+
+def _critical_tables(r: RuleSet) -> tuple[np.ndarray, np.ndarray]:
+    """The Critical Hit Table's effect by 2d6 roll and the Fumble Table's (damage dice, part)
+    by 2d6 roll (optional rules)."""
+    i64 = np.int64
+    ch = r.get("lords.critical_hits")
+    critical = np.zeros(13, dtype=i64)
+    fumble = np.zeros((13, 2), dtype=i64)
+    fumble[:2, 1] = -1
+    fb = r.get("lords.fumbles")
+    for roll in range(2, 13):
+        critical[roll] = CRITICAL_EFFECTS.index(ch[roll])
+        fumble[roll] = (fb[roll][0], PART_CODES.index(fb[roll][1]))
+    return critical, fumble
+
+
+def _scalars(r: RuleSet) -> np.ndarray:
+    """The single numbers of the rules in force, at their ``S_*`` slots."""
     mc = r.get("lords.move_cost")
     streak = r.get("lords.speed_streak")
     board = r.get("lords.board")
@@ -202,12 +280,16 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
     lancer = r.get("lords.lancer")
     thr = r.get("lords.serious_threshold")
     sd = r.get("lords.serious_damage_amounts")
+    dp = r.get("lords.damage_points")
+    rth = r.get("lords.rider_to_hit")
+    arc = r.get("lords.arc_degrees")
+    fx = r.get("lords.spell_effects")
 
-    s = np.zeros(N_SCALARS, dtype=i64)
+    s = np.zeros(N_SCALARS, dtype=np.int64)
     s[S_BASE_TO_HIT] = r.get("lords.base_to_hit")
     s[S_AUTO_MISS] = r.get("lords.auto_miss")
     s[S_AUTO_HIT] = r.get("lords.auto_hit")
-    s[S_MAX_RANGE] = max_range
+    s[S_MAX_RANGE] = r.get("lords.max_breath_range")
     s[S_ACCEL] = r.get("lords.acceleration")
     s[S_STREAK_THRESHOLD] = streak["threshold"]
     s[S_STREAK_MAX_TURNS] = streak["max_turns"]
@@ -259,58 +341,8 @@ def kernel_tables(rules: RuleSet | None = None) -> KernelTables:
     wz = r.get("lords.wizard")
     s[S_MAGIC_POINTS] = wz["magic_points"]
     s[S_SELF_TARGET] = wz["self_target"]
-    sp = r.get("lords.spells")
-    spells = np.array([sp[name] for name in SPELLS], dtype=i64)
-    fx = r.get("lords.spell_effects")
-    spell_fx = np.array([fx[k] for k in SPELL_FX_KEYS], dtype=i64)
     s[S_QUICKEN_OVER_LAST] = fx["quicken_over_last"]
     s[S_QUICKEN_ALLOWANCE] = fx["quicken_allowance"]
     s[S_QUICKEN_OVER_MAX] = fx["quicken_over_max"]
     s[S_SLOW_OVER_MIN] = fx["slow_over_min"]
-    steps = ("Very Short", "Short", "Medium", "Long", "Very Long")
-    range_step = np.full(len(range_mod), len(steps) - 1, dtype=i64)
-    range_step[0] = 0
-    for d in range(1, min(len(range_mod), 7)):
-        range_step[d] = steps.index(rk.get(d, "Very Long"))
-    step_mod = np.array([rm[k] for k in steps], dtype=i64)
-    ch = r.get("lords.critical_hits")
-    critical = np.zeros(13, dtype=i64)
-    fumble = np.zeros((13, 2), dtype=i64)
-    fumble[:2, 1] = -1
-    fb = r.get("lords.fumbles")
-    for roll in range(2, 13):
-        critical[roll] = CRITICAL_EFFECTS.index(ch[roll])
-        fumble[roll] = (fb[roll][0], PART_CODES.index(fb[roll][1]))
-
-    return KernelTables(
-        turn_cost=turn_cost,
-        mr_table=mr_table,
-        cc_by_mr=np.array([cc[m] for m in MRS], dtype=i64),
-        init_mod=np.array([im[m] for m in MRS], dtype=i64),
-        weapon=weapon,
-        alloc=alloc,
-        wing_tohit=np.array([r.get("lords.wing_tohit")[w] for w in WINGS], dtype=i64),
-        body_tohit=np.array([r.get("lords.body_tohit")[b] for b in BODIES], dtype=i64),
-        arc=np.array(
-            [r.get("lords.arc_mod")[a] for a in ("dark", "grey", "light")]
-            + [arc[a] for a in ("dark", "grey", "light")],
-            i64,
-        ),
-        range_mod=range_mod,
-        alt_mod=alt_mod,
-        min_speed=np.array([r.get("lords.min_speed_by_body")[b] for b in BODIES], dtype=i64),
-        max_speed=np.array([r.get("lords.max_speed_by_wings")[w] for w in WINGS], dtype=i64),
-        dp_body=np.array([dp[b] for b in BODIES], dtype=i64),
-        dp_wing=np.array([dp[w] for w in WINGS], dtype=i64),
-        accel_wings=np.array([r.get("lords.acceleration_by_wings")[w] for w in WINGS], i64),
-        tactics=np.array([tac[t] for t in TACTICS], dtype=i64),
-        rider_range=rider_range,
-        rider_dice=rider_dice,
-        scalars=s,
-        critical=critical,
-        fumble=fumble,
-        spells=spells,
-        spell_fx=spell_fx,
-        range_step=range_step,
-        step_mod=step_mod,
-    )
+    return s

@@ -109,8 +109,6 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
     by hex (the events' ``path``); a simulated game's join where each move ended."""
     import matplotlib.pyplot as plt
     from matplotlib import colors
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import RegularPolygon
 
     from ...report import plot_style
 
@@ -128,160 +126,12 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
             fig, ax = plt.subplots(figsize=figure_size(rep))
         else:
             fig = ax.figure
-        for row in range(depth):
-            for col in range(width):
-                q = col - (row - (row & 1)) // 2
-                x, y = _xy(q, row)
-                ax.add_patch(
-                    RegularPolygon(
-                        (x, y),
-                        6,
-                        radius=1.0,
-                        orientation=0,
-                        facecolor="white",
-                        edgecolor="0.85",
-                        lw=0.4,
-                        zorder=0,
-                    )
-                )
-        for a, t, hit, turn in breaths:
-            # a third of a hex to the attacker's right, so two dragons breathing at each
-            # other draw two lines; the arrowhead points at the target
-            (x0, y0), (x1, y1) = _xy(a[1], a[2]), _xy(t[1], t[2])
-            d = math.hypot(x1 - x0, y1 - y0) or 1.0
-            ox, oy = -(y1 - y0) / d * 0.3, (x1 - x0) / d * 0.3
-            style = dict(
-                color="tab:red" if hit else "0.35",
-                lw=2.2 if hit else 1.3,
-                alpha=0.2 if faded(turn) else 0.9,
-            )
-            ax.plot(
-                [x0 - ox, x1 - ox],
-                [y0 - oy, y1 - oy],
-                ls="-" if hit else (0, (2, 2)),
-                zorder=4.5,
-                **style,
-            )
-            ax.annotate(
-                "",
-                xy=(x1 - ox - 0.55 * (x1 - x0) / d, y1 - oy - 0.55 * (y1 - y0) / d),
-                xytext=(x1 - ox - 1.3 * (x1 - x0) / d, y1 - oy - 1.3 * (y1 - y0) / d),
-                arrowprops=dict(arrowstyle="-|>", mutation_scale=12, **style),
-                zorder=4.5,
-            )
-        for a, b, turn in fights:
-            (x0, y0), (x1, y1) = _xy(a[1], a[2]), _xy(b[1], b[2])
-            ax.plot(
-                [(x0 + x1) / 2],
-                [(y0 + y1) / 2],
-                marker="*",
-                ms=16,
-                color="gold",
-                mec="k",
-                zorder=5,
-                alpha=0.3 if faded(turn) else 1.0,
-            )
-        for ps in pos.values():  # the hexes a dragon stood on the ground in
-            for p in ps:
-                if p[4] == 0:
-                    ax.add_patch(
-                        RegularPolygon(
-                            _xy(p[1], p[2]),
-                            6,
-                            radius=1.0,
-                            orientation=0,
-                            facecolor=GROUND_FILL,
-                            edgecolor=GROUND_COLOUR,
-                            hatch="////",
-                            lw=0.8,
-                            zorder=0.5,
-                            alpha=0.4 if faded(p[0]) else 1.0,
-                        )
-                    )
-        for q, r, turn in crashes:
-            x, y = _xy(q, r)
-            ax.plot(
-                [x],
-                [y + 0.55],
-                marker="v",
-                ms=13,
-                color=CRASH_COLOUR,
-                mec="k",
-                zorder=5.5,
-                alpha=0.35 if faded(turn) else 1.0,
-            )
-            ax.annotate(
-                f"crash {turn}",
-                (x, y + 0.55),
-                xytext=(-10, -16),
-                textcoords="offset points",
-                fontsize=7,
-                color=CRASH_COLOUR,
-                alpha=0.5 if faded(turn) else 1.0,
-                zorder=6,
-            )
-        for k, name in enumerate(rep.names):
-            c = DRAGON_COLOURS[k % len(DRAGON_COLOURS)]
-            pts = pos[name]
-            xy = np.array([_xy(p[1], p[2]) for p in pts])
-            for j in range(1, len(pts)):  # into each turn's end (by its path when scripted)
-                old = faded(pts[j][0])
-                via = [_xy(h[0], h[1]) for h in pts[j][5]]
-                line = np.array([xy[j - 1], *via, xy[j]])
-                ax.plot(
-                    line[:, 0],
-                    line[:, 1],
-                    color=c,
-                    lw=1.4 if old else (3.0 if frame else 2.0),
-                    zorder=3,
-                    alpha=0.35 if old else 0.85,
-                )
-            for j, p in enumerate(pts):
-                x, y = xy[j]
-                ground = p[4] == 0
-                fc = GROUND_COLOUR if ground else cmap(norm(p[4]))
-                old = faded(p[0]) and j < len(pts) - 1
-                ax.plot(
-                    [x],
-                    [y],
-                    marker="s" if j == 0 else ("h" if ground else "o"),
-                    ms=(9 if j == 0 else (9 if frame and not old else 7)) + 3 * ground,
-                    mfc=fc,
-                    mec=c,
-                    mew=1.8,
-                    zorder=4,
-                    alpha=0.45 if old else 1.0,
-                )
-                dx, dy = _xy(DQ[p[3]], DR[p[3]])
-                ax.annotate(
-                    "",
-                    xy=(x + 0.9 * dx, y + 0.9 * dy),
-                    xytext=(x, y),
-                    arrowprops=dict(arrowstyle="->", color=c, lw=1.3, alpha=0.45 if old else 1),
-                    zorder=4,
-                )
-                if j > 0:
-                    ax.annotate(
-                        str(p[0]),
-                        (x, y),
-                        xytext=(5, 5),
-                        textcoords="offset points",
-                        fontsize=8 if frame and not old else 7,
-                        color=c,
-                        alpha=0.6 if old else 1.0,
-                        zorder=6,
-                    )
-            if name in gone and pts:
-                x, y = xy[-1]
-                ax.plot([x], [y], marker="X", ms=12, color="k", mec="white", zorder=7)
-                ax.annotate(
-                    f"{name} {gone[name]}",
-                    (x, y),
-                    xytext=(8, -12),
-                    textcoords="offset points",
-                    fontsize=8,
-                    zorder=7,
-                )
+        _draw_board(ax, width, depth)
+        _draw_breaths(ax, breaths, faded)
+        _draw_fights(ax, fights, faded)
+        _draw_ground(ax, pos, faded)
+        _draw_crashes(ax, crashes, faded)
+        _draw_courses(ax, rep, pos, gone, faded, frame, cmap, norm)
         ax.set_aspect("equal")
         x0, x1, y0, y1 = _view(
             whole if frame else [_xy(p[1], p[2]) for ps in pos.values() for p in ps]
@@ -292,76 +142,269 @@ def draw(rep: Replay, ax=None, last_turn: int | None = None, *, frame: bool = Fa
         ax.set_yticks([])
         for side in ax.spines.values():
             side.set_visible(False)
-        handles = [
-            Line2D([], [], color=DRAGON_COLOURS[k % 6], lw=2, label=f"{n} ({rep.policies[k]})")
-            for k, n in enumerate(rep.names)
-        ]
-        handles += [
-            Line2D([], [], marker="s", ls="", mfc="white", mec="k", label="start"),
-            Line2D([], [], color="tab:red", lw=2.2, label="breath: hit"),
-            Line2D([], [], color="0.35", ls=(0, (2, 2)), lw=1.3, label="breath: miss"),
-            Line2D([], [], marker="*", ls="", ms=12, color="gold", mec="k", label="close combat"),
-            Line2D([], [], marker="v", ls="", ms=10, color=CRASH_COLOUR, mec="k", label="crash"),
-            Line2D([], [], marker="X", ls="", ms=10, color="k", label="removed / off the board"),
-        ]
-        marks = ax.legend(
-            handles=handles,
-            loc="upper left",
-            bbox_to_anchor=(0.0, -0.01),
-            ncol=3,
-            fontsize=8,
-            frameon=False,
-        )
-        ax.add_artist(marks)
-        marks.set_clip_on(False)  # add_artist clips to the axes: the saved bbox would cut it
-        grounded = any(p[4] == 0 for ps in pos.values() for p in ps)
-        ax.legend(  # the dots' colours (Ground only when a dragon stood on it)
-            handles=[
-                Line2D(
-                    [],
-                    [],
-                    marker="h",
-                    ls="",
-                    ms=9,
-                    mfc=GROUND_COLOUR,
-                    mec="0.3",
-                    label=a + " (hatched)",
-                )
-                if k == 0
-                else Line2D([], [], marker="o", ls="", ms=7, mfc=cmap(norm(k)), mec="0.3", label=a)
-                for k, a in enumerate(ALTITUDES)
-                if k >= 1 or grounded
-            ],
-            loc="upper right",
-            bbox_to_anchor=(1.0, -0.01),
-            ncol=3 if grounded else 5,
-            fontsize=8,
-            frameon=False,
-            title="altitude (the dots' colour)",
-            title_fontsize=8,
-        )
-        if rep.script is not None and rep.winner < 0 and rep.hit_turn_limit:
-            res = f"the script's {rep.turns} turns, no side has won"
-        else:
-            res = (f"{rep.winner_name} wins" if rep.winner >= 0 else "a draw") + (
-                f" after {rep.turns} turns"
-            )
-        if frame:
-            res = f"turn {upto} of {rep.turns}" if upto > 0 else "setup"
-        elif upto < rep.turns:
-            res += f" (turns 1-{upto} shown)"
-        game = rep.script if rep.script is not None else f"seed {rep.seed}, game {rep.game}"
-        ax.set_title(
-            f"{rep.title()}, {game}: {res}\n"
-            + (
-                "this turn's moves bold and its breaths in full, earlier turns faded"
-                if frame
-                else "dots: where each move ended (turn number beside it, arrow = facing)"
-            ),
-            fontsize=10,
-        )
+        _draw_legends(ax, rep, pos, cmap, norm)
+        ax.set_title(_title(rep, upto, frame), fontsize=10)
         fig.tight_layout()
     return fig
+
+
+def _draw_board(ax, width: int, depth: int) -> None:
+    """The board's hexes, ``width`` columns by ``depth`` rows."""
+    from matplotlib.patches import RegularPolygon
+
+    for row in range(depth):
+        for col in range(width):
+            q = col - (row - (row & 1)) // 2
+            x, y = _xy(q, row)
+            ax.add_patch(
+                RegularPolygon(
+                    (x, y),
+                    6,
+                    radius=1.0,
+                    orientation=0,
+                    facecolor="white",
+                    edgecolor="0.85",
+                    lw=0.4,
+                    zorder=0,
+                )
+            )
+
+
+def _draw_breaths(ax, breaths, faded) -> None:
+    """Each breath attack as a line from the attacker to the target, bold red when it hit,
+    dashed grey when it missed (``faded(turn)``: an earlier turn's in a frame)."""
+    for a, t, hit, turn in breaths:
+        # a third of a hex to the attacker's right, so two dragons breathing at each
+        # other draw two lines; the arrowhead points at the target
+        (x0, y0), (x1, y1) = _xy(a[1], a[2]), _xy(t[1], t[2])
+        d = math.hypot(x1 - x0, y1 - y0) or 1.0
+        ox, oy = -(y1 - y0) / d * 0.3, (x1 - x0) / d * 0.3
+        style = dict(
+            color="tab:red" if hit else "0.35",
+            lw=2.2 if hit else 1.3,
+            alpha=0.2 if faded(turn) else 0.9,
+        )
+        ax.plot(
+            [x0 - ox, x1 - ox],
+            [y0 - oy, y1 - oy],
+            ls="-" if hit else (0, (2, 2)),
+            zorder=4.5,
+            **style,
+        )
+        ax.annotate(
+            "",
+            xy=(x1 - ox - 0.55 * (x1 - x0) / d, y1 - oy - 0.55 * (y1 - y0) / d),
+            xytext=(x1 - ox - 1.3 * (x1 - x0) / d, y1 - oy - 1.3 * (y1 - y0) / d),
+            arrowprops=dict(arrowstyle="-|>", mutation_scale=12, **style),
+            zorder=4.5,
+        )
+
+
+def _draw_fights(ax, fights, faded) -> None:
+    """A star between the two dragons of each close combat."""
+    for a, b, turn in fights:
+        (x0, y0), (x1, y1) = _xy(a[1], a[2]), _xy(b[1], b[2])
+        ax.plot(
+            [(x0 + x1) / 2],
+            [(y0 + y1) / 2],
+            marker="*",
+            ms=16,
+            color="gold",
+            mec="k",
+            zorder=5,
+            alpha=0.3 if faded(turn) else 1.0,
+        )
+
+
+def _draw_ground(ax, pos, faded) -> None:
+    """The hexes a dragon stood on the ground in, hatched."""
+    from matplotlib.patches import RegularPolygon
+
+    for ps in pos.values():  # the hexes a dragon stood on the ground in
+        for p in ps:
+            if p[4] == 0:
+                ax.add_patch(
+                    RegularPolygon(
+                        _xy(p[1], p[2]),
+                        6,
+                        radius=1.0,
+                        orientation=0,
+                        facecolor=GROUND_FILL,
+                        edgecolor=GROUND_COLOUR,
+                        hatch="////",
+                        lw=0.8,
+                        zorder=0.5,
+                        alpha=0.4 if faded(p[0]) else 1.0,
+                    )
+                )
+
+
+def _draw_crashes(ax, crashes, faded) -> None:
+    """A mark and the turn where each dragon crashed."""
+    for q, r, turn in crashes:
+        x, y = _xy(q, r)
+        ax.plot(
+            [x],
+            [y + 0.55],
+            marker="v",
+            ms=13,
+            color=CRASH_COLOUR,
+            mec="k",
+            zorder=5.5,
+            alpha=0.35 if faded(turn) else 1.0,
+        )
+        ax.annotate(
+            f"crash {turn}",
+            (x, y + 0.55),
+            xytext=(-10, -16),
+            textcoords="offset points",
+            fontsize=7,
+            color=CRASH_COLOUR,
+            alpha=0.5 if faded(turn) else 1.0,
+            zorder=6,
+        )
+
+
+def _draw_courses(ax, rep: Replay, pos, gone, faded, frame: bool, cmap, norm) -> None:
+    """Each dragon's course: a line into each turn's end, a dot there coloured by altitude
+    with an arrow for the facing and the turn number, and where it was removed."""
+    for k, name in enumerate(rep.names):
+        c = DRAGON_COLOURS[k % len(DRAGON_COLOURS)]
+        pts = pos[name]
+        xy = np.array([_xy(p[1], p[2]) for p in pts])
+        for j in range(1, len(pts)):  # into each turn's end (by its path when scripted)
+            old = faded(pts[j][0])
+            via = [_xy(h[0], h[1]) for h in pts[j][5]]
+            line = np.array([xy[j - 1], *via, xy[j]])
+            ax.plot(
+                line[:, 0],
+                line[:, 1],
+                color=c,
+                lw=1.4 if old else (3.0 if frame else 2.0),
+                zorder=3,
+                alpha=0.35 if old else 0.85,
+            )
+        for j, p in enumerate(pts):
+            x, y = xy[j]
+            ground = p[4] == 0
+            fc = GROUND_COLOUR if ground else cmap(norm(p[4]))
+            old = faded(p[0]) and j < len(pts) - 1
+            ax.plot(
+                [x],
+                [y],
+                marker="s" if j == 0 else ("h" if ground else "o"),
+                ms=(9 if j == 0 else (9 if frame and not old else 7)) + 3 * ground,
+                mfc=fc,
+                mec=c,
+                mew=1.8,
+                zorder=4,
+                alpha=0.45 if old else 1.0,
+            )
+            dx, dy = _xy(DQ[p[3]], DR[p[3]])
+            ax.annotate(
+                "",
+                xy=(x + 0.9 * dx, y + 0.9 * dy),
+                xytext=(x, y),
+                arrowprops=dict(arrowstyle="->", color=c, lw=1.3, alpha=0.45 if old else 1),
+                zorder=4,
+            )
+            if j > 0:
+                ax.annotate(
+                    str(p[0]),
+                    (x, y),
+                    xytext=(5, 5),
+                    textcoords="offset points",
+                    fontsize=8 if frame and not old else 7,
+                    color=c,
+                    alpha=0.6 if old else 1.0,
+                    zorder=6,
+                )
+        if name in gone and pts:
+            x, y = xy[-1]
+            ax.plot([x], [y], marker="X", ms=12, color="k", mec="white", zorder=7)
+            ax.annotate(
+                f"{name} {gone[name]}",
+                (x, y),
+                xytext=(8, -12),
+                textcoords="offset points",
+                fontsize=8,
+                zorder=7,
+            )
+
+
+def _draw_legends(ax, rep: Replay, pos, cmap, norm) -> None:
+    """The legends under the map: the dragons and the marks, and the altitudes' colours."""
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([], [], color=DRAGON_COLOURS[k % 6], lw=2, label=f"{n} ({rep.policies[k]})")
+        for k, n in enumerate(rep.names)
+    ]
+    handles += [
+        Line2D([], [], marker="s", ls="", mfc="white", mec="k", label="start"),
+        Line2D([], [], color="tab:red", lw=2.2, label="breath: hit"),
+        Line2D([], [], color="0.35", ls=(0, (2, 2)), lw=1.3, label="breath: miss"),
+        Line2D([], [], marker="*", ls="", ms=12, color="gold", mec="k", label="close combat"),
+        Line2D([], [], marker="v", ls="", ms=10, color=CRASH_COLOUR, mec="k", label="crash"),
+        Line2D([], [], marker="X", ls="", ms=10, color="k", label="removed / off the board"),
+    ]
+    marks = ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(0.0, -0.01),
+        ncol=3,
+        fontsize=8,
+        frameon=False,
+    )
+    ax.add_artist(marks)
+    marks.set_clip_on(False)  # add_artist clips to the axes: the saved bbox would cut it
+    grounded = any(p[4] == 0 for ps in pos.values() for p in ps)
+    ax.legend(  # the dots' colours (Ground only when a dragon stood on it)
+        handles=[
+            Line2D(
+                [],
+                [],
+                marker="h",
+                ls="",
+                ms=9,
+                mfc=GROUND_COLOUR,
+                mec="0.3",
+                label=a + " (hatched)",
+            )
+            if k == 0
+            else Line2D([], [], marker="o", ls="", ms=7, mfc=cmap(norm(k)), mec="0.3", label=a)
+            for k, a in enumerate(ALTITUDES)
+            if k >= 1 or grounded
+        ],
+        loc="upper right",
+        bbox_to_anchor=(1.0, -0.01),
+        ncol=3 if grounded else 5,
+        fontsize=8,
+        frameon=False,
+        title="altitude (the dots' colour)",
+        title_fontsize=8,
+    )
+
+
+def _title(rep: Replay, upto: int, frame: bool) -> str:
+    """The picture's title: the game and how it ended (a frame: which turn), and how to
+    read it."""
+    if rep.script is not None and rep.winner < 0 and rep.hit_turn_limit:
+        res = f"the script's {rep.turns} turns, no side has won"
+    else:
+        res = (f"{rep.winner_name} wins" if rep.winner >= 0 else "a draw") + (
+            f" after {rep.turns} turns"
+        )
+    if frame:
+        res = f"turn {upto} of {rep.turns}" if upto > 0 else "setup"
+    elif upto < rep.turns:
+        res += f" (turns 1-{upto} shown)"
+    game = rep.script if rep.script is not None else f"seed {rep.seed}, game {rep.game}"
+    return f"{rep.title()}, {game}: {res}\n" + (
+        "this turn's moves bold and its breaths in full, earlier turns faded"
+        if frame
+        else "dots: where each move ended (turn number beside it, arrow = facing)"
+    )
 
 
 def _frame_turns(rep: Replay, last_turn: int | None) -> range:
