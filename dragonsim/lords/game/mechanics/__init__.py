@@ -22,6 +22,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .... import _kernels
+from .... import random as _random
+from .. import hexes as _hexes
+from .. import movetables as _movetables
+from .. import state as _state
+from .. import tables as _tables
 from .close_combat import (
     allocate_self_damage,
     cc_begin,
@@ -76,10 +82,22 @@ from .wounds import (
     spell_claws,
 )
 
-#: every file of this package: a kernel module that lists ``mechanics`` in its
-#: :func:`~dragonsim._kernels.guard_caches` compiles in code from all of them, so a change in
-#: any part flushes its caches
-SOURCES: tuple[str, ...] = tuple(sorted(str(p) for p in Path(__file__).parent.glob("*.py")))
+#: every file the mechanics' compiled code comes from: this package's parts, and the modules
+#: (and their ``SOURCES``) whose functions and constants the parts compile in. A kernel module
+#: that lists ``mechanics`` in its :func:`~dragonsim._kernels.guard_caches` compiles all of
+#: it in, so a change in any of them flushes its caches, whether or not it lists them itself
+SOURCES: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        [
+            *sorted(str(p) for p in Path(__file__).parent.glob("*.py")),
+            *(
+                f
+                for m in (_hexes, _movetables, _state, _tables, _random, _kernels)
+                for f in (m.__file__, *getattr(m, "SOURCES", ()))
+            ),
+        ]
+    )
+)
 
 __all__ = [
     "roll_dice",
