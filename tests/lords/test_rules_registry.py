@@ -1,4 +1,4 @@
-"""Every Dragon Lords rule is declared once, in ``dragonsim/rules/lords.py``, as the book labels it.
+"""Every Dragon Lords rule is declared once, in ``dragonsim/rules/lords/``, as the book labels it.
 
 A switch (a rule of play, true or false) carries its book label (advanced, or optional: "some
 rules are labeled optional. This means that all players must agree to use them", p.15), its
@@ -23,12 +23,20 @@ from dragonsim.lords.api import battle, duel, prepare
 from dragonsim.lords.game import state as S
 from dragonsim.lords.game.sheets import rule_switches
 from dragonsim.rules import lords_rules, registry
+from dragonsim.rules.core import Rule, RuleSet
 from dragonsim.rules.lords import (
+    ADVANCED,
+    BASIC,
+    DECLARED,
     KERNEL_SLOTS,
+    OPTIONAL,
+    OPTIONAL_TABLES,
     PRESETS,
     RUN_SLOTS,
     SLOT_RULES,
     SWITCHES,
+    TABLES,
+    derive,
 )
 
 REG = registry("lords")
@@ -87,6 +95,67 @@ def test_presets_follow_the_book_labels():
     assert set(PRESETS["advanced"]).isdisjoint(BOOK_OPTIONAL)
     assert set(PRESETS["advanced+optional"]) == set(SWITCHES["advanced"]) | BOOK_OPTIONAL
     assert all(v is True for p in PRESETS.values() for v in p.values())
+
+
+def test_adding_a_rule_is_one_entry_in_one_registry(monkeypatch):
+    """A new switch is one :class:`Rule` appended to one declaration list (its label, page and
+    slot at the next free index): the presets by its label, the kernel's slots, the options
+    array's length, the slot's rule, the preset table's rows, a rules set and the options a
+    manifest records all follow from it, with nothing else edited."""
+    free = max(KERNEL_SLOTS.values()) + 1
+    new = Rule(
+        "lords.optional.example",
+        False,
+        "printed",
+        '"An example rule (optional)" (p.99)',
+        "nowhere yet",
+        label="optional",
+        page="p.99",
+        slot=("example", free),
+    )
+    # the one entry: appended to the optional rules' list, the other lists as declared
+    t = derive([*BASIC, *ADVANCED, *OPTIONAL, new, *OPTIONAL_TABLES])
+    assert derive(DECLARED) == TABLES
+
+    assert t.switches["optional"] == SWITCHES["optional"] + ("lords.optional.example",)
+    assert t.switches["advanced"] == SWITCHES["advanced"]
+    assert t.presets["advanced+optional"]["lords.optional.example"] is True
+    assert "lords.optional.example" not in t.presets["advanced"] and t.presets["basic"] == {}
+    assert t.kernel_slots == {**KERNEL_SLOTS, "example": free}
+    assert t.n_opt == free + 1
+    assert t.slot_rules == {**SLOT_RULES, "example": "lords.optional.example"}
+    row = t.preset_rows()[-1]
+    assert row == {
+        "key": "lords.optional.example",
+        "page": "p.99",
+        "label": "optional",
+        "presets": ["advanced+optional"],
+        "readings": [],
+    }
+    assert RuleSet(t.rules, {"lords.optional.example": True}).get("lords.optional.example")
+
+    # the options array and what a manifest records of it are built from the tables alone
+    monkeypatch.setattr(S, "_TABLES", t)
+    o = S.default_options(example=True)
+    assert len(o) == free + 1 and o[free] == 1 and o[:free].sum() == S.default_options().sum()
+    assert S.options_of(o)["example"] is True
+    assert S.options_of(S.default_options())["example"] is False
+
+    # a second rule at a slot already taken is refused
+    clash = Rule(
+        "lords.optional.clash",
+        False,
+        "printed",
+        "p.99",
+        "",
+        label="optional",
+        page="p.99",
+        slot=("clash", free),
+    )
+    with pytest.raises(ValueError, match="slot"):
+        derive(DECLARED + [new, clash])
+    with pytest.raises(ValueError, match="key"):
+        derive(DECLARED + [DECLARED[0]])
 
 
 def test_the_old_wizard_key_is_still_read():

@@ -20,7 +20,7 @@ import numpy as np
 from ... import defaults
 from ...rules import lords as _rules_lords
 from ...rules.lords import KERNEL_SLOTS as _SLOT
-from ...rules.lords import N_OPT, SLOT_RULES, slot_entry
+from ...rules.lords import N_OPT, SLOT_RULES, slot_entry  # noqa: F401 (state's names too)
 
 # ---- the per-dragon state row (int64 [MAXD, NF]) -------------------------------------------------
 F_Q = 0  # axial q
@@ -105,9 +105,13 @@ N_PARTS = 5
 # RUN_SLOTS for the settings of a run); the names here are read from it, so the kernels see plain
 # integer constants. A switch's slot holds 0 or 1, a reading's the index of its value in the
 # rule's choices (the default 0).
-#: the files these constants come from, for the numba cache guard (:func:`dragonsim._kernels.
-#: guard_caches`): a slot moved in the registry recompiles every kernel that reads it
-SOURCES = (_rules_lords.__file__,)
+#: the files these constants come from (every file of the rules registry's package), for the
+#: numba cache guard (:func:`dragonsim._kernels.guard_caches`): a slot moved in the registry
+#: recompiles every kernel that reads it
+SOURCES = _rules_lords.SOURCES
+#: the registry's tables the options are built and named from (the ``OPT_*`` constants above
+#: are its slots)
+_TABLES = _rules_lords.TABLES
 OPT_TURN_LIMIT = _SLOT["turn_limit"]  # turns before a game is called a stalemate (a draw)
 OPT_PLAN_SAMPLES = _SLOT["plan_samples"]  # end states a planning bot scores per altitude change
 OPT_RANGE_MOD = _SLOT["range_mod"]  # 1: the range row of the To-Hit table (0: Example of Play)
@@ -177,23 +181,27 @@ def default_options(
     >>> int(default_options(init_mod=True)[OPT_INIT_MOD])
     1
     """
-    o = np.zeros(N_OPT, dtype=np.int64)
+    o = np.zeros(_TABLES.n_opt, dtype=np.int64)
     o[OPT_TURN_LIMIT] = turn_limit
     o[OPT_PLAN_SAMPLES] = plan_samples
     o[OPT_RANGE_MOD] = int(range_mod)
     o[OPT_SETUP] = int(scenario)
     o[OPT_SPELL_POLICY] = int(spell_policy)
     for name, value in rules.items():
-        if name not in SLOT_RULES:
+        if name not in _TABLES.slot_rules:
             raise TypeError(f"default_options() got an unexpected keyword argument {name!r}")
-        o[_SLOT[name]] = int(value)
+        o[_TABLES.kernel_slots[name]] = int(value)
     return o
 
 
 def options_of(opt: np.ndarray) -> dict[str, int | bool]:
     """The rule slots of an options array by name (a switch or two-way reading as a bool):
     what a manifest records of the rules a kernel played."""
-    return {name: slot_entry(key, int(opt[_SLOT[name]])) for name, key in SLOT_RULES.items()}
+    t = _TABLES
+    return {
+        name: t.slot_entry(key, int(opt[t.kernel_slots[name]]))
+        for name, key in t.slot_rules.items()
+    }
 
 
 # ---- dragons: one int64 sheet row per dragon for the kernel (int64 [nd, N_DCOLS]) ----------------
