@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dragonsim.lords import engine as E
+from dragonsim.lords.engine.initiative import TIE_SCALE
 from dragonsim.lords.api import dragon_row
 from dragonsim.lords.game import hexes as hx
 from dragonsim.lords.game import mechanics as M
@@ -513,7 +514,7 @@ def test_initiative_roll_off_with_the_modifiers_reading():
             st_ = new_state()
             seed_stream(st_, seed, 0, 0)
             order = np.array([0, 1, 0, 0, 0, 0, 0, 0], np.int64)
-            key = np.array([9 * E.TIE_SCALE] * 2 + [0] * 6, np.int64)
+            key = np.array([9 * TIE_SCALE] * 2 + [0] * 6, np.int64)
             mods = np.array([2, -2, 0, 0, 0, 0, 0, 0], np.int64)
             cnt = np.zeros(S.N_COUNTERS, np.int64)
             E.order_by_rolls(order, key, 2, st_, cnt, mods, modified)

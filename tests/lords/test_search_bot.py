@@ -13,6 +13,7 @@ from dragonsim.lords import engine as E
 from dragonsim.lords.api import prepare
 from dragonsim.lords.bots import P_SEARCH, POLICIES, RELEASED, policy_version
 from dragonsim.lords.bots import search as SE
+from dragonsim.lords.engine.setup import teams_alive
 from dragonsim.lords.game import state as S
 
 
@@ -57,20 +58,26 @@ def _state(dp_a, dp_b, alive=(1, 1)):
     return ds
 
 
+def _value(ds, nd, team, turn, turn_limit):
+    """The rollout's value as the engine's look-ahead asks it, the teams in play counted first."""
+    nteams, last = teams_alive(ds, nd)
+    return SE.position_value(ds, nd, team, turn, turn_limit, nteams, last)
+
+
 def test_position_value_is_the_rules_ending_then_the_weakest_part():
     """A finished rollout is worth its result (win 1, loss 0, both out or the turn limit 1/2);
     an unfinished one 1/2 plus HEALTH_WEIGHT times the difference of the sides' weakest parts
     (a dragon is removed when any one part reaches 0, p.12), never as much as a win."""
     full = [10, 10, 10, 10, 10]
     hurt = [10, 2, 10, 10, 10]  # one part at 2 of 10: health 0.2
-    assert SE.position_value(_state(full, hurt, (1, 0)), 2, 0, 5, 200) == 1.0
-    assert SE.position_value(_state(full, hurt, (1, 0)), 2, 1, 5, 200) == 0.0
-    assert SE.position_value(_state(full, hurt, (0, 0)), 2, 0, 5, 200) == 0.5
-    assert SE.position_value(_state(full, hurt), 2, 0, 200, 200) == 0.5
-    v = SE.position_value(_state(full, hurt), 2, 0, 5, 200)
+    assert _value(_state(full, hurt, (1, 0)), 2, 0, 5, 200) == 1.0
+    assert _value(_state(full, hurt, (1, 0)), 2, 1, 5, 200) == 0.0
+    assert _value(_state(full, hurt, (0, 0)), 2, 0, 5, 200) == 0.5
+    assert _value(_state(full, hurt), 2, 0, 200, 200) == 0.5
+    v = _value(_state(full, hurt), 2, 0, 5, 200)
     assert v == pytest.approx(0.5 + SE.HEALTH_WEIGHT * 0.8)
     assert 0.5 < v < 1.0
-    assert SE.position_value(_state(full, hurt), 2, 1, 5, 200) == pytest.approx(1.0 - v)
+    assert _value(_state(full, hurt), 2, 1, 5, 200) == pytest.approx(1.0 - v)
 
 
 def test_search_decisions_are_legal_in_a_logged_game():

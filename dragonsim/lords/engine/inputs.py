@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
 from ... import _kernels, _llvm, defaults
 from ... import random as _random
@@ -115,9 +116,11 @@ def make_inputs(dragons, scen, opt, tb, mv, plan) -> Inputs:
     return Inputs(dragons, scen, opt, tb, range_mod, mv, plan, geo)
 
 
+@register_jitable
 def rules_inputs(opt, tb) -> Inputs:
     """:class:`Inputs` holding the options and rules tables alone, for a phase that reads
-    nothing else (a close combat or an initiative played on its own)."""
+    nothing else (a close combat or an initiative played on its own); callable from Python and
+    from compiled code alike."""
     return Inputs(None, None, opt, tb, None, None, None, None)
 
 
