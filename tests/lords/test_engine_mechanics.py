@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dragonsim.lords import engine as E
-from dragonsim.lords.engine.initiative import TIE_SCALE
 from dragonsim.lords.api import dragon_row
+from dragonsim.lords.engine.initiative import TIE_SCALE
 from dragonsim.lords.game import hexes as hx
 from dragonsim.lords.game import mechanics as M
 from dragonsim.lords.game import movetables as MT
