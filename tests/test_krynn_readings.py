@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from test_krynn_rules import Game, deck_rules
 
-from dragonsim.krynn import kernel as K
+from dragonsim.krynn import engine as K
 from dragonsim.krynn.api import Tile, battle, battlefield, conflict
 from dragonsim.krynn.data import OPTION_ORDER, Commander, UnitCard, default_rules
 from dragonsim.krynn.odds import apply_hits_reference, best_conflict_plan, retry_pool
