@@ -121,6 +121,7 @@ from .state import (
     O_STRESS_RECOVERY,
     READY_FIRST,
     TAC,
+    Die,
     Game,
     R,
     S,

@@ -24,6 +24,7 @@ from .state import (
     O_CMD_LINE,
     O_MUTUAL,
     TAC,
+    Die,
     Game,
     R,
     S,
@@ -94,10 +95,11 @@ def battle(gm, t, cmd_tab, tb):
     if (cmd[t, ARMY] == 1 or cmd[t, ALLIANCE] == 1) and cflag:
         # "If commanders on both sides are ready, activate the Dragon Army commander's powers
         # first."
+        die = Die(tb.die_hits, tb.die_woe)
         if cmd[t, ARMY] == 1:
-            commander_power(gm, t, ARMY, fl, cmd_tab, tb)
+            commander_power(u, t, ARMY, fl, cmd_tab, die, opts, gm.stress, gm.g, gm.st_d)
         if cmd[t, ALLIANCE] == 1:
-            commander_power(gm, t, ALLIANCE, fl, cmd_tab, tb)
+            commander_power(u, t, ALLIANCE, fl, cmd_tab, die, opts, gm.stress, gm.g, gm.st_d)
     lo = 0 if allout else fl
     hi = 3 if allout else fl + 1
     for l in range(lo, hi):  # one call site keeps the inlined code small
@@ -145,10 +147,9 @@ def reset_game(gm, su):
 def chunk_scratch(setup, tables, heroes):
     """A chunk's :class:`~.state.Game` scratch (for ``heroes`` heroes) and its own copies of
     the position and the rules, all of shapes fixed in the compiled code (2 sides, 3 lines, 5
-    fields): indexing them takes constant strides, not the runtime strides of the arguments.
-    Returns ``(Game, Setup, Tables)``; an ordinary call, once a chunk (a record-taking function
-    inlined into a ``prange`` body is miscompiled: see :mod:`.state`). (Plain loops: slice
-    assignments cost more compile time.)"""
+    fields). Returns ``(Game, Setup, Tables)``; an ordinary call, once a chunk (a
+    record-taking function inlined into a ``prange`` body is miscompiled: see :mod:`.state`).
+    (Plain loops: slice assignments cost more compile time.)"""
     u0, cmd_tab, cards, sizes = setup.u0, setup.cmd_tab, tables.cards, tables.sizes
     nt = u0.shape[0]
     m = cards.shape[2]

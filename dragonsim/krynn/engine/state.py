@@ -9,9 +9,12 @@ with their power in ``cmd_tab[t, side] = (hook, amount, target)``.
 
 The records are ``typing.NamedTuple`` of arrays, which numba passes as one argument: the API
 builds :class:`Tables` and :class:`Setup` once per run; each chunk of a kernel builds its own
-:class:`Game` scratch (and its own copies of the tables it reads most). A record-taking
-function is never inlined straight into a ``prange`` body (numba 0.68 then miscompiles its
-stores): the parallel loop calls one ordinary chunk function, into which the rest inlines.
+:class:`Game` scratch (and its own copies of the tables it reads most) and hands them to one
+ordinary chunk function (no reference counting), into which the games inline. A
+record-taking function is never inlined straight into a ``prange`` body: numba 0.68 then
+miscompiles its stores (they are lost). An ordinary (not inlined) call copies every array of
+a record it is passed: a function called many times a game takes the arrays it needs one by
+one.
 """
 
 from __future__ import annotations
@@ -49,6 +52,14 @@ HP_NEVER, HP_REMOVALS, HP_ALL, HP_LAST = 0, 1, 2, 3
 # per-game scratch counters g[...]
 G_DICE, G_FIGHTS, G_STRESS, G_CARDS = 0, 1, 2, 3
 N_G = 4
+
+
+class Die(NamedTuple):
+    """The battle die, one entry per physical face (what a commander's dice power rolls; a
+    kernel's arguments hold no nested record: numba's parallel loops refuse them)."""
+
+    hits: np.ndarray  # int64[k]
+    woe: np.ndarray  # int64[k]
 
 
 class Tables(NamedTuple):
