@@ -8,7 +8,7 @@ import sys
 import numpy as np
 from numba import njit, prange
 
-from ... import _kernels, random
+from ... import _kernels, _llvm, random
 from ..._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
 from ...random import below, run_key
 from . import combat, commanders, dice, heroes, lines, phase, state
@@ -31,6 +31,7 @@ from .state import (
     O_STRESS_RECOVERY,
     R,
     S,
+    fixed,
     units,
 )
 
@@ -157,6 +158,7 @@ def play_field(gm, su, tb):
 def play_fields(gm, su, tb, s0, a, b, row):
     """Scenarios ``a..b-1`` of a chunk (``s0 = run_key(seed)``), each from its own streams,
     their counters added into ``row`` (see :func:`~.tile.play_tiles`)."""
+    gm, su, tb = fixed(gm, su, tb)
     g, ctl = gm.g, gm.ctl
     nt = ctl.shape[0]
     for game in range(a, b):
@@ -205,5 +207,6 @@ def field_kernel(start, stop, seed, setup, tables):
 # numba caches a function only against its own file: flush this module's caches when a file it
 # compiles in changes
 guard_caches(
-    sys.modules[__name__], [combat, commanders, dice, heroes, lines, phase, state, random, _kernels]
+    sys.modules[__name__],
+    [combat, commanders, dice, heroes, lines, phase, state, random, _kernels, _llvm],
 )

@@ -146,10 +146,10 @@ def reset_game(gm, su):
 @njit(cache=True)
 def chunk_scratch(setup, tables, heroes):
     """A chunk's :class:`~.state.Game` scratch (for ``heroes`` heroes) and its own copies of
-    the position and the rules, all of shapes fixed in the compiled code (2 sides, 3 lines, 5
-    fields). Returns ``(Game, Setup, Tables)``; an ordinary call, once a chunk (a
-    record-taking function inlined into a ``prange`` body is miscompiled: see :mod:`.state`).
-    (Plain loops: slice assignments cost more compile time.)"""
+    the position and the rules. Returns ``(Game, Setup, Tables)``; an ordinary call, once a
+    chunk (a record-taking function inlined into a ``prange`` body is miscompiled: see
+    :mod:`.state`). The chunk function it hands them to sees them in fixed shapes
+    (:func:`~.state.fixed`). (Plain loops: slice assignments cost more compile time.)"""
     u0, cmd_tab, cards, sizes = setup.u0, setup.cmd_tab, tables.cards, tables.sizes
     nt = u0.shape[0]
     m = cards.shape[2]

@@ -12,8 +12,10 @@ builds :class:`Tables` and :class:`Setup` once per run; each chunk of a kernel b
 :class:`Game` scratch (and its own copies of the tables it reads most) and hands them to one
 ordinary chunk function (no reference counting), into which the games inline. A
 record-taking function is never inlined straight into a ``prange`` body: numba 0.68 then
-miscompiles its stores (they are lost). An ordinary (not inlined) call copies every array of
-a record it is passed: a function called many times a game takes the arrays it needs one by
+miscompiles its stores (they are lost). The chunk function first takes :func:`fixed` views of
+its records: an argument array's axis lengths are read from it at run time, and indexing
+``u[t, s, l, f]`` multiplies by them. An ordinary (not inlined) call copies every array of a
+record it is passed: a function called many times a game takes the arrays it needs one by
 one.
 """
 
@@ -24,8 +26,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ... import _kernels
+from ... import _kernels, _llvm
 from ..._kernels import game_fn, guard_caches
+from ..._llvm import shaped
 
 # unit state fields
 R, S, BR, BS, TAC = 0, 1, 2, 3, 4
@@ -131,6 +134,47 @@ def side_ready(u, t, s):
     return u[t, s, 0, R] + u[t, s, 1, R] + u[t, s, 2, R]
 
 
+@game_fn(inline="always")
+def fixed(gm, su, tb):
+    """The records ``gm``, ``su``, ``tb`` (:class:`Game`, :class:`Setup`, :class:`Tables`) with
+    their arrays seen in shapes whose side, line and field lengths (2, 3, 5) are constants of
+    the compiled code (:func:`~dragonsim._llvm.shaped`): a chunk function's games index them
+    with constant strides, as main's kernels did their own allocations (a game with heroes
+    or commanders was 5-10% slower with the lengths read from the arrays)."""
+    nt = gm.u.shape[0]
+    m = tb.cards.shape[2]
+    game = Game(
+        shaped(gm.u, (nt, 2, 3, 5)),
+        shaped(gm.cmd, (nt, 2)),
+        shaped(gm.order, (2, 3, m)),
+        shaped(gm.ptr, (2, 3)),
+        gm.flank,
+        gm.ctl,
+        gm.stress,
+        gm.g,
+        gm.st_d,
+        gm.st_c,
+        gm.st_f,
+    )
+    setup = Setup(
+        shaped(su.u0, (nt, 2, 3, 5)),
+        shaped(su.cmd0, (nt, 2)),
+        shaped(su.cmd_tab, (nt, 2, 3)),
+        su.flank0,
+    )
+    tables = Tables(
+        shaped(tb.cards, (2, 3, m, 5)),
+        shaped(tb.sizes, (2, 3)),
+        tb.die_hits,
+        tb.die_woe,
+        tb.sk_line,
+        tb.sk_cmd,
+        tb.opts,
+        tb.fopts,
+    )
+    return game, setup, tables
+
+
 # numba caches a function only against its own file: flush this module's caches when a file it
 # compiles in changes
-guard_caches(sys.modules[__name__], [_kernels])
+guard_caches(sys.modules[__name__], [_kernels, _llvm])

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 from numba import njit, prange
 
-from ... import _kernels, random
+from ... import _kernels, _llvm, random
 from ..._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
 from ...random import run_key
 from . import combat, commanders, dice, heroes, lines, phase, state
@@ -27,6 +27,7 @@ from .state import (
     O_STRESS_RECOVERY,
     R,
     S,
+    fixed,
 )
 
 # battle counters
@@ -71,7 +72,9 @@ def play_tile(gm, su, tb):
 def play_tiles(gm, su, tb, s0, a, b, row):
     """Games ``a..b-1`` of a chunk (``s0 = run_key(seed)``), each from its own streams, their
     counters added into ``row``. Games play inlined into this loop: compiled as a function
-    of its own, the battle phase took more in the call than in the battle."""
+    of its own, the battle phase took more in the call than in the battle. The records are
+    first seen in fixed shapes (:func:`~.state.fixed`)."""
+    gm, su, tb = fixed(gm, su, tb)
     opts = tb.opts
     u, g, stress = gm.u, gm.g, gm.stress
     max_turns = opts[O_MAX_TURNS]
@@ -142,5 +145,5 @@ def battle_kernel(start, stop, seed, setup, tables):
 # compiles in changes
 guard_caches(
     sys.modules[__name__],
-    [combat, commanders, dice, heroes, lines, phase, state, random, _kernels],
+    [combat, commanders, dice, heroes, lines, phase, state, random, _kernels, _llvm],
 )
