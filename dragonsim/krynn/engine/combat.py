@@ -68,11 +68,14 @@ def choose_any(u, t, atk_side):
     return best & 3
 
 
-@game_fn
+@game_fn(inline="always")
 def fight_hits_heroes(u, t, dfd, target, hits, line, woe, opts, stress, g):
     """A fight's hits on line ``target`` of the defender ``dfd``, then its Woe on the
-    attacker's ``line``, when heroes may absorb hits: an ordinary call, so the inlined fight
-    carries one closed form for each line and no per-hit loop (compile time)."""
+    attacker's ``line``, when heroes may absorb hits. Inlined: only hits on an Alliance line
+    call the per-hit loop (:func:`~.heroes.apply_hits_heroes`), the Dragon Army's take the
+    closed form in place. As an ordinary call (main's choice, for compile time) every fight
+    with heroes paid one call of some forty argument words, which from the chunk function
+    (arguments it received itself, not constants) cost more than main's games did."""
     apply_hits(u, t, dfd, target, hits, opts, stress, g)
     apply_hits(u, t, 1 - dfd, line, woe, opts, stress, g)
 
