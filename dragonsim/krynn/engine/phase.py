@@ -96,10 +96,10 @@ def battle(gm, t, cmd_tab, tb):
         # "If commanders on both sides are ready, activate the Dragon Army commander's powers
         # first."
         die = Die(tb.die_hits, tb.die_woe)
-        if cmd[t, ARMY] == 1:
-            commander_power(u, t, ARMY, fl, cmd_tab, die, opts, gm.stress, gm.g, gm.st_d)
-        if cmd[t, ALLIANCE] == 1:
-            commander_power(u, t, ALLIANCE, fl, cmd_tab, die, opts, gm.stress, gm.g, gm.st_d)
+        # (one call site for the inlined power; a power changes no commander's state)
+        for s in range(ARMY, ALLIANCE - 1, -1):
+            if cmd[t, s] == 1:
+                commander_power(u, t, s, fl, cmd_tab, die, opts, gm.stress, gm.g, gm.st_d)
     lo = 0 if allout else fl
     hi = 3 if allout else fl + 1
     for l in range(lo, hi):  # one call site keeps the inlined code small
