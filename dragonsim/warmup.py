@@ -64,7 +64,7 @@ def _dispatchers(game: str) -> list:
         from .dice import kernel
 
         return [kernel._army_kernel, kernel.dvd_kernel, kernel.melee_kernel]
-    from .krynn import kernel
+    from .krynn import engine as kernel
 
     return [kernel.battle_kernel, kernel.field_kernel, kernel.conflict_kernel]
 

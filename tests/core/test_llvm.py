@@ -1,5 +1,6 @@
 """The LLVM features of :mod:`dragonsim._llvm`: the prefetch hint compiles, emits the
-instruction and changes nothing; stack arrays hold what is written (whether a loop over
+instruction and changes nothing; a shaped view reads and writes its array's data; stack
+arrays hold what is written (whether a loop over
 them vectorises is the CPU's cost model's call, measured by benchmarks/bench_duel.py, not
 asserted here)."""
 
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from dragonsim._llvm import prefetch, stack_empty
+from dragonsim._llvm import prefetch, shaped, stack_empty
 from dragonsim.lords import engine as E
 from dragonsim.lords.api import prepare
 from dragonsim.lords.game import state as S
@@ -41,6 +42,27 @@ def test_prefetch_emits_the_instruction():
     fn = njit(_sum_with_prefetch.py_func)
     fn(np.zeros(1, np.int64), np.zeros((1, 6, 2), np.int8))
     assert "llvm.prefetch" in fn.inspect_llvm(fn.signatures[0])
+
+
+@njit(cache=True, _nrt=False)
+def _through_shaped(a, t):
+    """Sum of ``a[t]`` read through a view with constant trailing lengths, then ``a[t, 1, 2]``
+    set to -1 through it."""
+    v = shaped(a, (a.shape[0], 2, 3))
+    s = 0
+    for i in range(2):
+        for j in range(3):
+            s += v[t, i, j]
+    v[t, 1, 2] = -1
+    return s
+
+
+def test_shaped_views_the_array():
+    a = np.arange(4 * 2 * 3, dtype=np.int64).reshape(4, 2, 3)
+    want = int(a[2].sum())
+    assert _through_shaped(a, 2) == want
+    assert a[2, 1, 2] == -1  # the view's write lands in the array
+    assert a.sum() == np.arange(24).sum() - 17 - 1
 
 
 @njit(cache=True, _nrt=False)

@@ -7,8 +7,9 @@ import pytest
 
 from dragonsim.cli import main
 from dragonsim.errors import UserError
-from dragonsim.krynn import kernel as K
+from dragonsim.krynn import engine as K
 from dragonsim.krynn.api import Tile, battle, battlefield, parse_lines, sweep
+from dragonsim.krynn.api.common import run_tables
 from dragonsim.krynn.data import assumed, default_rules, load_rules
 from dragonsim.runner import run_blocks
 
@@ -45,16 +46,11 @@ def test_result_does_not_depend_on_threads_or_blocks():
     a = battle(alliance=ALLIANCE, army=ARMY, n=5000, progress=False, threads=1)
     b = battle(alliance=ALLIANCE, army=ARMY, n=5000, progress=False, threads=2)
     assert np.array_equal(a.counters, b.counters)
-    r = default_rules()
     u, cmd, tab = Tile(alliance=ALLIANCE, army=ARMY).arrays()
-    cards, sizes = r.deck_arrays()
-    dh, dw = r.die_arrays()
-    sl, sc = r.skirmish_arrays()
-    opts = np.zeros(K.N_OPTS, np.int64)
-    opts[: K.N_RULE_OPTS] = r.options_array()
-    opts[K.O_MAX_TURNS] = 100
-    opts[K.O_STRESS_BINS] = 1
-    args = (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, np.array([0.0, 0.5]))
+    _, _, tables = run_tables(
+        default_rules(), heroes=0, hero_policy=None, tier=None, max_turns=100, battle_type=0.0
+    )
+    args = (K.Setup(u[None], cmd[None], tab[None], np.ones(1, np.int64)), tables)
     whole = K.battle_kernel(0, 5000, 1, *args)
     parts = K.battle_kernel(0, 1234, 1, *args) + K.battle_kernel(1234, 5000, 1, *args)
     assert np.array_equal(whole, parts)

@@ -8,7 +8,7 @@ test fails if the rule is missing.
 import numpy as np
 import pytest
 
-from dragonsim.krynn import kernel as K
+from dragonsim.krynn import engine as K
 from dragonsim.krynn.api import Tile, battlefield
 from dragonsim.krynn.data import Commander, UnitCard, default_rules
 from dragonsim.krynn.odds import apply_hits_reference
@@ -68,35 +68,20 @@ class Game:
         li = ("foot", "missile", "mounted").index(line)
         return tuple(int(x) for x in self.u[0, s, li])
 
-    def fight(self, line):
-        li = ("foot", "missile", "mounted").index(line)
-        return K.fight(
+    def records(self, sk_line=(0,), sk_cmd=(0,), p_all_out=0.0, p_cmd=0.0):
+        """The engine's records over this game's arrays (they share the arrays)."""
+        gm = K.Game(
             self.u,
-            0,
-            li,
             self.cmd,
             self.order,
             self.ptr,
-            self.cards,
-            self.sizes,
-            self.dh,
-            self.dw,
-            self.opts,
+            np.ones(1, np.int64),
+            np.full(1, -1, np.int64),
             self.stress,
             self.g,
-            self.st[0],
-            self.st[1],
+            *self.st,
         )
-
-    def battle(self, sk_line, sk_cmd, p_all_out=0.0, p_cmd=0.0):
-        fopts = np.array([p_all_out, p_cmd])
-        return K.battle_step(
-            self.u,
-            0,
-            self.cmd,
-            self.tab,
-            self.order,
-            self.ptr,
+        tb = K.Tables(
             self.cards,
             self.sizes,
             self.dh,
@@ -104,13 +89,18 @@ class Game:
             np.array(sk_line, np.int64),
             np.array(sk_cmd, np.int64),
             self.opts,
-            fopts,
-            self.stress,
-            self.g,
-            self.st[0],
-            self.st[1],
-            self.st[2],
+            np.array([p_all_out, p_cmd]),
         )
+        return gm, tb
+
+    def fight(self, line):
+        li = ("foot", "missile", "mounted").index(line)
+        gm, tb = self.records()
+        return K.fight(gm, 0, li, tb)
+
+    def battle(self, sk_line, sk_cmd, p_all_out=0.0, p_cmd=0.0):
+        gm, tb = self.records(sk_line, sk_cmd, p_all_out, p_cmd)
+        return K.battle_step(gm, 0, self.tab, tb)
 
     def hit(self, side, line, n):
         s = ("alliance", "army").index(side)

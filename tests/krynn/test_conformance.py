@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dragonsim.krynn import kernel as K
+from dragonsim.krynn import engine as K
 from dragonsim.krynn.api import battle, battlefield
 from dragonsim.krynn.data import COMMANDERS
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from dragonsim.krynn import kernel as K
+from dragonsim.krynn import engine as K
 from dragonsim.krynn.api import battle, conflict
 from dragonsim.krynn.data import UnitCard, default_rules
 from dragonsim.krynn.odds import (

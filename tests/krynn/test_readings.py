@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from dragonsim.krynn import kernel as K
+from dragonsim.krynn import engine as K
 from dragonsim.krynn.api import Tile, battle, battlefield, conflict
 from dragonsim.krynn.data import OPTION_ORDER, Commander, UnitCard, default_rules
 from dragonsim.krynn.odds import apply_hits_reference, best_conflict_plan, retry_pool
