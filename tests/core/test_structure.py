@@ -16,12 +16,9 @@ RULES_DATA = {"rules/dice.py:_rules", "rules/krynn.py:_rules"}
 KNOWN_BIG_MODULES: set[str] = {
     "dice/api.py",
     "dice/kernel.py",
-    "krynn/api.py",
-    "krynn/kernel.py",
 }
 KNOWN_LONG_FUNCTIONS: set[str] = {
     "dice/kernel.py:_army_games",
-    "krynn/api.py:battle",
     "lords/bots/planner.py:plan_move",
 }
 KNOWN_MANY_PARAMETERS: set[str] = {
@@ -32,15 +29,6 @@ KNOWN_MANY_PARAMETERS: set[str] = {
     "dice/kernel.py:_play_melee",
     "dice/kernel.py:army_kernel",
     "dice/kernel.py:melee_kernel",
-    "krynn/kernel.py:battle",
-    "krynn/kernel.py:battle_kernel",
-    "krynn/kernel.py:battle_step",
-    "krynn/kernel.py:commander_power",
-    "krynn/kernel.py:field_kernel",
-    "krynn/kernel.py:fight",
-    "krynn/kernel.py:fight_hits_heroes",
-    "krynn/kernel.py:play_field",
-    "krynn/kernel.py:play_tile",
     "lords/bots/dispatch.py:choose_engage",
     "lords/bots/dispatch.py:choose_ground_move",
     "lords/bots/dispatch.py:choose_landing",
@@ -68,7 +56,6 @@ CORE = (
     "lords/bots",
     "lords/engine",
     "dice/kernel",
-    "krynn/kernel",
     "krynn/engine",
     "_kernels",
 )
