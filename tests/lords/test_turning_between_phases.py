@@ -353,39 +353,79 @@ def test_a_script_that_turns_the_other_way_is_one_line(second, needle):
 
 
 # ---- the tables kept on disk ---------------------------------------------------------------------
+def _forget():
+    """Empty the move tables kept in memory, as a new process starts."""
+    MT._TABLES.clear()
+    MT._MOVE_PARTS.clear()
+    MT._ALT_PARTS.clear()
+
+
+def _same(a, b):
+    return all(np.array_equal(x, y) and x.dtype == y.dtype for x, y in zip(a, b, strict=True))
+
+
 def test_the_tables_kept_on_disk_are_the_tables_built(tmp_path, monkeypatch):
     """The banking and turning tables take seconds to build, so they are kept on disk for the
-    next process: what is read back equals what was built, array by array; a file that cannot
-    be read is built afresh; ``DRAGONSIM_CACHE_DIR=off`` keeps none; the tables without
-    banking or turning (fast to build) are not written."""
+    next process, whole and row by row (one rating, one carried turn): what is read back equals
+    what was built, array by array; a file that cannot be read is built afresh;
+    ``DRAGONSIM_CACHE_DIR=off`` keeps none; the tables without banking or turning (fast to
+    build) are not written."""
     monkeypatch.setenv(MT.CACHE_ENV, str(tmp_path))
+    d = tmp_path / "movetables"
     kw = {"max_budget": 5, "mrs": [MR["G"]], "turning": MT.Turning(True)}
-    MT._TABLES.clear()
+    _forget()
     built = MT.move_tables(TB.turn_cost, **kw)
-    (f,) = (tmp_path / "movetables").glob("*.npz")
-    MT._TABLES.clear()
+    files = set(d.glob("*.npz"))
+    assert len(files) == len(MT.CARRIES) + 1  # a row per carried turn, and the tables whole
+    _forget()
     read = MT.move_tables(TB.turn_cost, **kw)
     assert read is not built
-    pairs = zip(read, built, strict=True)
-    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in pairs)
-    f.write_bytes(b"not a table")
-    MT._TABLES.clear()
+    assert _same(read, built)
+    for f in files:
+        f.write_bytes(b"not a table")
+    _forget()
     again = MT.move_tables(TB.turn_cost, **kw)
-    assert all(np.array_equal(a, b) for a, b in zip(again, built, strict=True))
-    assert f.stat().st_size > 1000  # written again, whole
-    stale = tmp_path / "movetables" / "killed-while-writing.tmp"
+    assert _same(again, built)
+    assert all(f.stat().st_size > 1000 for f in files)  # written again, whole
+    stale = d / "killed-while-writing.tmp"
     stale.write_bytes(b"half a table")
     os.utime(stale, (0, 0))  # written long ago by a process that died
-    MT._TABLES.clear()
+    _forget()
     MT.move_tables(TB.turn_cost, max_budget=5, mrs=[MR["G"]], turning=MT.Turning(False))
     assert not stale.exists()  # cleared when the next tables were written
+    kept = set(d.glob("*.npz"))
     MT.move_tables(TB.turn_cost, max_budget=5, mrs=[MR["G"]])
-    assert len(list((tmp_path / "movetables").glob("*.npz"))) == 2
+    assert set(d.glob("*.npz")) == kept
     monkeypatch.setenv(MT.CACHE_ENV, "off")
     assert MT.cache_dir() is None
-    MT._TABLES.clear()
+    _forget()
     MT.move_tables(TB.turn_cost, max_budget=4, mrs=[MR["G"]], turning=MT.Turning(False))
-    assert len(list((tmp_path / "movetables").glob("*.npz"))) == 2
+    assert set(d.glob("*.npz")) == kept
+
+
+def test_a_new_set_of_ratings_builds_only_its_new_rows(tmp_path, monkeypatch):
+    """The tables kept on disk are keyed by row: tables for ratings G and A, after a run that
+    built G's (with banking and turning between move phases, pp.16), build A's rows alone
+    (one per carried turn), read G's back, and equal the tables built from nothing."""
+    monkeypatch.setenv(MT.CACHE_ENV, str(tmp_path))
+    bank = MT.Banking(np.array([1, 1, 1, 2, 2, 2, 4, 4, 4]))
+    kw = {"max_budget": 5, "bank": bank, "turning": MT.Turning(True), "edges": True}
+    _forget()
+    MT.move_tables(TB.turn_cost, mrs=[MR["G"]], **kw)
+    built = []
+
+    def counted(row, cost, *args):
+        built.append(int(np.flatnonzero((TB.turn_cost == row).all(axis=1))[0]))
+        return bank_dp(row, cost, *args)
+
+    bank_dp = MT._bank_dp
+    monkeypatch.setattr(MT, "_bank_dp", counted)
+    _forget()
+    both = MT.move_tables(TB.turn_cost, mrs=[MR["G"], MR["A"]], **kw)
+    assert sorted(built) == [MR["A"]] * len(MT.CARRIES)
+    monkeypatch.setenv(MT.CACHE_ENV, "off")
+    _forget()
+    assert _same(both, MT.move_tables(TB.turn_cost, mrs=[MR["G"], MR["A"]], **kw))
 
 
 def test_the_tables_are_the_same_on_one_thread_or_several(monkeypatch):

@@ -37,7 +37,8 @@ own key.
 
 The builders allocate (plain ``njit``); they run once per rules in force and the result is
 cached per turn-cost row; the assembled tables of the last few calls are cached whole, and the
-banking and turning tables (seconds to build) are kept on disk too (:func:`cache_dir`).
+rows of the banking and turning tables (seconds to build) are kept on disk too, one file a
+row (:func:`cache_dir`): a run builds only the rows no run has built before.
 
 The package's modules: :mod:`.layout` (what the tables hold, and the rules they are built
 from), :mod:`.paths` and :mod:`.banking` (the builders of one row, without and with banking),
@@ -56,7 +57,7 @@ from pathlib import Path
 import numpy as np
 
 from .banking import _bank_dp, _bank_extract
-from .disk import CACHE_ENV, DISK_BYTES, _disk_load, _disk_save, cache_dir  # noqa: F401
+from .disk import CACHE_ENV, DISK_BYTES, _disk_has, _disk_load, _disk_save, cache_dir  # noqa: F401
 from .edges import _alternatives
 from .layout import (
     ALT_BOX,
@@ -85,6 +86,7 @@ from .layout import (
     PK_WIDTH,
     Banking,
     MoveTables,
+    Paths,
     Row,
     Turning,
     bank_costs,
@@ -177,22 +179,14 @@ def move_tables(
         _TABLES[whole] = _TABLES.pop(whole)  # the most recently used last
         return _TABLES[whole]
     # the banking and turning tables take seconds to build (advanced+optional: about 30 s):
-    # they are kept on disk too, for the next process
+    # they are kept on disk, whole and by row, for the next process
     on_disk = bank is not None or turning is not None
-    tables = _disk_load(whole) if on_disk else None
+    disk_key = b"tables" + repr(whole).encode()
+    tables = _disk_load(disk_key, MoveTables) if on_disk else None
     if tables is None:
-        if on_disk and turning is not None and sys.stderr.isatty():
-            where = cache_dir()
-            kept = f"kept in {where} for the next run" if where else "not kept"
-            print(
-                f"dragonsim: building the move tables with turning between move phases "
-                f"(half a minute on 2 cores, once; {kept})",
-                file=sys.stderr,
-                flush=True,
-            )
         tables = _assemble(turn_cost, max_budget, want, edges, bank, turning)
         if on_disk:
-            _disk_save(whole, tables)
+            _disk_save(disk_key, tables)
     _TABLES[whole] = tables
     while len(_TABLES) > _TABLES_KEPT or (
         len(_TABLES) > 1 and sum(_nbytes(t) for t in _TABLES.values()) > _TABLES_BYTES
@@ -233,6 +227,12 @@ def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) ->
     """One row's tables (cached)."""
     key = _key(turn_cost_row, max_budget, bank, mr, carry, turning)
     p = _MOVE_PARTS.get(key)
+    # the banking and turning rows take seconds to build: they are kept on disk too
+    on_disk = bank is not None or turning is not None
+    if p is None and on_disk:
+        p = _disk_load(b"row" + key, Row)
+        if p is not None:
+            _keep(_MOVE_PARTS, key, p)
     if p is None:
         free = turning is not None
         if bank is None:
@@ -262,6 +262,8 @@ def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) ->
             p = (*p[:11], tl, p[12])
         p = Row(*p)
         _keep(_MOVE_PARTS, key, p)
+        if on_disk:
+            _disk_save(b"row" + key, p)
     return p
 
 
@@ -275,6 +277,17 @@ def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning)
     for carry in groups:
         for mr in range(nmr):
             rows.append((mr, carry) if mr in want else None)
+    if turning is not None and sys.stderr.isatty():
+        keys = [_key(turn_cost[rc[0]], max_budget, bank, *rc, turning) for rc in rows if rc]
+        if any(k not in _MOVE_PARTS and not _disk_has(b"row" + k) for k in keys):
+            where = cache_dir()
+            kept = f"kept in {where} for the next run" if where else "not kept"
+            print(
+                f"dragonsim: building the move tables with turning between move phases "
+                f"(half a minute on 2 cores, once; {kept})",
+                file=sys.stderr,
+                flush=True,
+            )
     parts = _in_threads(
         lambda rc: (
             None if rc is None else _part(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
@@ -304,9 +317,14 @@ def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning)
             rc = rows[m]
             key = _key(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
             got = _ALT_PARTS.get(key)
+            on_disk = bank is not None or turning is not None
+            if got is None and on_disk:
+                got = _disk_load(b"paths" + key, Paths)
             if got is None:
-                got = _alternatives(turn_cost[rc[0]], max_budget, parts[m], rc[1], turning)
-                _keep(_ALT_PARTS, key, got)
+                got = Paths(*_alternatives(turn_cost[rc[0]], max_budget, parts[m], rc[1], turning))
+                if on_disk:
+                    _disk_save(b"paths" + key, got)
+            _keep(_ALT_PARTS, key, got)
             return got
 
         real_rows = [m for m, rc in enumerate(rows) if rc is not None]

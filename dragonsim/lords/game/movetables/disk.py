@@ -1,16 +1,20 @@
 """The Dragon Lords move tables kept on disk: the banking and turning tables take seconds to
-build, so :func:`~dragonsim.lords.game.movetables.move_tables` keeps them in
-:func:`cache_dir` for the next process, one file per set of tables named by a digest of what
-they are built from and of the builders' source, at most :data:`DISK_BYTES` in all.
+build, so :func:`~dragonsim.lords.game.movetables.move_tables` keeps them in :func:`cache_dir`
+for the next process, one file per row (one maneuverability rating, one carried turn, one
+reading of the rules) and its alternative paths, and one per set of tables assembled from
+them, each named by a digest of what it is built from and of the builders' source, at most
+:data:`DISK_BYTES` in all. A run reads back tables built before whole; for a new set it builds
+only the rows no run has built before, whatever dragons they were built for, and assembles.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
-from .layout import MoveTables
+T = TypeVar("T")
 
 #: the files of the builders: a change of any of them builds the tables afresh
 SOURCES: tuple[str, ...] = tuple(sorted(str(p) for p in Path(__file__).parent.glob("*.py")))
@@ -36,38 +40,47 @@ def cache_dir():
     return Path(base) / "dragonsim" / "movetables"
 
 
-def _disk_name(whole: tuple) -> str:
-    """The file of one set of tables: a digest of what they are built from (the rules' part
-    of them, and the package's source, so that a change of the builders builds afresh)."""
+def _disk_name(key: bytes) -> str:
+    """The file of ``key``: a digest of it and of the package's source (so that a change of the
+    builders builds afresh)."""
     import hashlib
 
-    h = hashlib.sha256(repr(whole).encode())
+    h = hashlib.sha256(key)
     for f in SOURCES:
         h.update(open(f, "rb").read())
     h.update(np.__version__.encode())
     return h.hexdigest()[:32] + ".npz"
 
 
-def _disk_load(whole: tuple) -> MoveTables | None:
-    """The tables kept on disk for ``whole``, or None (none kept, or a file that cannot be read
-    whole: it is then built afresh and written again)."""
+def _disk_has(key: bytes) -> bool:
+    """Whether something is kept on disk under ``key`` (a file that turns out unreadable is
+    built afresh when it is read)."""
+    d = cache_dir()
+    return d is not None and (d / _disk_name(key)).exists()
+
+
+def _disk_load(key: bytes, kind: type[T]) -> T | None:
+    """The record of type ``kind`` (a named tuple of arrays: :class:`Row`, :class:`Paths` or
+    :class:`MoveTables`) kept on disk under ``key``, or None (none kept, or a file that cannot
+    be read whole: it is then built afresh and written again)."""
     d = cache_dir()
     if d is None:
         return None
-    path = d / _disk_name(whole)
+    path = d / _disk_name(key)
     try:
         with np.load(path, allow_pickle=False) as z:
-            arrays = [np.ascontiguousarray(z[name]) for name in MoveTables._fields]
+            arrays = [np.ascontiguousarray(z[name]) for name in kind._fields]
         path.touch()  # recently used
     except (OSError, KeyError, ValueError, EOFError):
         return None
-    return MoveTables(*arrays)
+    return kind(*arrays)
 
 
-def _disk_save(whole: tuple, tables: MoveTables) -> None:
-    """Keep ``tables`` on disk (written to a temporary file, then renamed: a reader never sees
-    half a file), then drop the least recently used past ``DISK_BYTES``. A folder that cannot
-    be written keeps nothing, silently: the tables are only slower to come by."""
+def _disk_save(key: bytes, value: NamedTuple) -> None:
+    """Keep ``value`` (a named tuple of arrays) on disk under ``key`` (written to a temporary
+    file, then renamed: a reader never sees half a file), then drop the least recently used
+    past ``DISK_BYTES``. A folder that cannot be written keeps nothing, silently: the tables
+    are only slower to come by."""
     import os
     import tempfile
     import time
@@ -80,8 +93,8 @@ def _disk_save(whole: tuple, tables: MoveTables) -> None:
         fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as fh:
-                np.savez(fh, **tables._asdict())
-            os.replace(tmp, d / _disk_name(whole))
+                np.savez(fh, **value._asdict())
+            os.replace(tmp, d / _disk_name(key))
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)

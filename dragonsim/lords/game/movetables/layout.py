@@ -143,6 +143,15 @@ class Row(NamedTuple):
     continues: np.ndarray
 
 
+class Paths(NamedTuple):
+    """One row's alternative paths (the exact board-edge check): ``ent`` the entry of each
+    record (in the row's own numbering), ``alt`` the records (``ALT_WIDTH`` bytes each), sorted
+    by entry and facing."""
+
+    ent: np.ndarray
+    alt: np.ndarray
+
+
 def bank_costs(turn_cost: np.ndarray, factor: int = 2, minimum: int = 1) -> np.ndarray:
     """The bank cost by MR: "points equal to twice its 60 deg turn cost, with a minimum of 1
     point spent" (p.16; rules lords.bank_cost_factor, lords.bank_cost_minimum).
