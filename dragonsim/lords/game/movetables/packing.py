@@ -50,32 +50,17 @@ def _packed(
                 raise ValueError(f"a move block of {c} entries shares a factor with {step}")
             pe[a:z] = a + (np.arange(c, dtype=np.int64) * step) % c
             inv[m, b] = pow(step, -1, c) if c > 1 else 0
-    pk = _pack(pe, f, h, rq, rr, box, lm)
+    pk = np.zeros((6, n, PK_WIDTH), dtype=np.int8)
+    pk[:, :, PK_RQ] = rq[pe].T
+    pk[:, :, PK_RR] = rr[pe].T
+    pk[:, :, PK_BOX : PK_BOX + 6] = box[pe].transpose(1, 0, 2)
+    pk[:, :, PK_H] = h[pe][None, :]
+    pk[:, :, PK_F] = f[pe][None, :]
+    pk[:, :, PK_F_END] = (np.arange(6)[:, None] + f[pe][None, :]) % 6
+    pk[:, :, PK_LM] = lm[pe][None, :]
     if lm.any():
         pk[:, :, PK_SKIP] = _skips(off, lm[pe])[None, :]
     return pk, pe.astype(np.int32), inv
-
-
-@njit(cache=True)
-def _pack(pe, f, h, rq, rr, box, lm):
-    """``pk`` of :class:`MoveTables`: per facing ``F`` and position ``p``, what the entry
-    ``pe[p]`` holds (its row in one pass over memory: the tables of the advanced and optional
-    rules are about a gigabyte)."""
-    n = pe.shape[0]
-    pk = np.zeros((6, n, PK_WIDTH), np.int8)
-    for k in range(6):
-        for p in range(n):
-            e = pe[p]
-            row = pk[k, p]
-            row[PK_RQ] = rq[e, k]
-            row[PK_RR] = rr[e, k]
-            for j in range(6):
-                row[PK_BOX + j] = box[e, k, j]
-            row[PK_H] = h[e]
-            row[PK_F] = f[e]
-            row[PK_F_END] = (k + f[e]) % 6
-            row[PK_LM] = lm[e]
-    return pk
 
 
 @njit(cache=True)
