@@ -1,8 +1,12 @@
 """Test settings shared by every test module."""
 
+import gc
 import os
+import resource
+import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 # The first call of a numba function compiles it (seconds on a cold cache, as in CI), which
@@ -19,3 +23,29 @@ settings.load_profile("dragonsim")
 os.environ["DRAGONSIM_CACHE_DIR"] = str(
     Path(__file__).resolve().parent.parent / ".pytest_cache" / "dragonsim"
 )
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _free_move_tables():
+    """Each test module leaves no move tables in memory for the next: under the advanced and
+    optional rules one set is 1.3 GB, and the modules' variants (readings, boards, ratings)
+    would otherwise pile up to the caches' bounds. The slow ones are read back from disk."""
+    yield
+    mt = sys.modules.get("dragonsim.lords.game.movetables")
+    if mt is not None:
+        mt._TABLES.clear()
+        mt._MOVE_PARTS.clear()
+        mt._ALT_PARTS.clear()
+        gc.collect()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter):
+    """The suite's peak memory, printed after the slowest tests' times: the test process's and
+    the largest of the processes it ran (command line, notebooks)."""
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, else KiB
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 1e9
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale / 1e9
+    terminalreporter.write_line(
+        f"peak memory: {own:.2f} GB in the test process, {child:.2f} GB in the largest it ran"
+    )
