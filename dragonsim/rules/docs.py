@@ -178,9 +178,17 @@ def pages() -> dict[str, str]:
 
 
 def write(folder: str | Path) -> list[Path]:
-    """Write every page into ``folder``; returns the paths written."""
+    """Write every page into ``folder``; returns the paths written. A ``folder`` that is a
+    file, or that cannot be made, is a :class:`~dragonsim.errors.UserError`."""
+    from ..errors import UserError
+
     d = Path(folder)
-    d.mkdir(parents=True, exist_ok=True)
+    if d.exists() and not d.is_dir():
+        raise UserError(f"--out {folder}: is a file; give a folder to write the pages into")
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"--out {folder}: cannot make the folder ({e.strerror})") from None
     out = []
     for name, text in pages().items():
         p = d / name
@@ -191,7 +199,11 @@ def write(folder: str | Path) -> list[Path]:
 
 def stale(folder: str | Path) -> list[str]:
     """The generated pages in ``folder`` that are missing or differ from the rules data."""
+    from ..errors import UserError
+
     d = Path(folder)
+    if d.exists() and not d.is_dir():
+        raise UserError(f"--out {folder}: is a file; give the folder the pages were written to")
     return [
         name
         for name, text in pages().items()

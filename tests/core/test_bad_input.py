@@ -556,6 +556,8 @@ OWN = [
     (["warmup", "--game", "chess"], "invalid choice"),
     (["nosuchcommand"], "invalid choice"),
     (["docs", "--nope"], "unrecognized arguments: --nope"),
+    (["docs", "--out", "{empty}"], "is a file; give a folder"),
+    (["docs", "--check", "--out", "{empty}"], "is a file; give the folder"),
     (["odds", "tactics", "Nope", "Reaper"], "unknown dragon 'Nope'"),
     (["odds", "rider", "Reaper", "Slash", "--range", "3"], "has no ranged attack"),
     (["odds", "crash", "--from", "9"], "--from takes 1..5 altitude levels"),
