@@ -172,6 +172,24 @@ def test_budget_outside_the_bounds():
         prices(40, band=2, n=1)
 
 
+def test_too_few_designs_to_price_every_option_is_a_user_error():
+    """Ten designs hold twenty options (the Cost Table, p.26): the games cannot tell every
+    option's strength apart, and the run says so instead of failing inside the fit."""
+    with pytest.raises(UserError, match="10 designs cannot tell the 20 options"):
+        prices(15, designs=10, n=4, seed=1, kernel=_planted_kernel())
+
+
+def test_an_option_that_wins_every_game_is_a_user_error():
+    """Where one option's designs win every game the fit has no finite strength for it: the
+    run asks for more games instead of printing an infinite price."""
+    planted = planted_prices()
+    ref = np.array([COSTS[s][0] for s, _ in D.OPTIONS], dtype=float)
+    strengths = LAM * (planted - ref)
+    strengths[1] += 60.0  # a sure winner
+    with pytest.raises(UserError, match="too few games to price the options"):
+        prices(15, band=2, designs=300, n=2, seed=1, kernel=synthetic_kernel(strengths))
+
+
 def _planted_kernel():
     planted = planted_prices()
     ref = np.array([COSTS[s][0] for s, _ in D.OPTIONS], dtype=float)

@@ -108,6 +108,11 @@ MAX_BOOTSTRAP = 10_000
 
 
 # ------------------------------------------------------------------------------- the model fit
+#: a fitted strength beyond this many log-odds (odds of 160,000 to 1) means the games separate:
+#: some option won or lost every game it played, and the fit has no finite answer
+SEPARATED = 12.0
+
+
 def fit_strengths(
     x: np.ndarray,
     points: np.ndarray,
@@ -801,14 +806,33 @@ def _analyse(
         beta[free] = coef[:nfree]
         return beta
 
+    rank = np.linalg.matrix_rank(x[games > 0])
+    if rank < x.shape[1]:
+        raise UserError(
+            f"{nd} designs cannot tell the {nfree} options they hold apart (a price for each "
+            "needs designs that differ in it, more designs than options): raise --designs or "
+            "leave it out to play every design of the band"
+        )
     coef, cov = fit_strengths(x, points, games)
+    if not np.all(np.isfinite(coef)) or np.max(np.abs(coef), initial=0.0) > SEPARATED:
+        raise UserError(
+            f"too few games to price the options: with {int(games.sum())} games over "
+            f"{len(pairs)} pairings some option's designs won or lost every game, so its "
+            "strength has no finite estimate; raise n (games a pairing, e.g. -n 200)"
+        )
     beta = full_beta(coef)
     fair, lam = fair_prices(beta, costs, acting, refs)
     se_fit = np.where(refs, 0.0, np.nan)
     se_fit[free] = np.sqrt(np.clip(np.diag(cov)[:nfree], 0, None))
 
     # the games' noise: the fit's covariance, carried to the prices by drawing strengths
-    draws = rng.multivariate_normal(coef, cov, size=bootstrap, method="cholesky")
+    try:
+        draws = rng.multivariate_normal(coef, cov, size=bootstrap, method="cholesky")
+    except np.linalg.LinAlgError:
+        raise UserError(
+            "too few games to give the prices intervals (the fit's covariance is singular); "
+            "raise n (games a pairing) or --designs"
+        ) from None
     game_fair, game_lam = _boot_prices(draws, full_beta, costs, acting, refs)
     var_f = _nanvar(game_fair)
     var_l = float(_nanvar(game_lam))
