@@ -299,14 +299,9 @@ class ArmyArrays:
     treasure_order: np.ndarray
     hcap: int
 
-    def kernel_args(
-        self, dragons: Sequence[D.Dragon], colour: int, opts: Options, turns: int
-    ) -> tuple:
-        """The arguments of :func:`dragonsim.dice.kernel.army_kernel` after
-        ``start, stop, seed``."""
-        return (
-            _dragon_faces(dragons),
-            colour,
+    def record(self) -> K.Army:
+        """The army as the kernels' :class:`~dragonsim.dice.kernel.layout.Army` record."""
+        return K.Army(
             self.fk,
             self.fc,
             self.health,
@@ -317,9 +312,18 @@ class ArmyArrays:
             self.kill_order,
             self.gold_order,
             self.treasure_order,
+        )
+
+    def kernel_args(
+        self, dragons: Sequence[D.Dragon], colour: int, opts: Options, turns: int
+    ) -> tuple:
+        """The arguments of :func:`dragonsim.dice.kernel.army_kernel` after
+        ``start, stop, seed``."""
+        return (
+            K.Dragons(_dragon_faces(dragons), colour),
+            self.record(),
             opts.array(),
-            turns,
-            self.hcap,
+            K.Shape(turns, self.hcap),
         )
 
 
@@ -1786,22 +1790,7 @@ def melee(
     aa = build_army(a, cat, colour=-1, options=opts)
     bb = build_army(b, cat, colour=-1, options=opts)
     hcap = int(sum(int(bb.count0[t]) * int(bb.health[t]) for t in range(len(bb.names))))
-    args = (
-        aa.fk,
-        aa.fc,
-        aa.health,
-        aa.kin,
-        aa.count0,
-        aa.kill_order,
-        bb.fk,
-        bb.fc,
-        bb.health,
-        bb.kin,
-        bb.count0,
-        bb.kill_order,
-        opts.melee_array(),
-        hcap,
-    )
+    args = (aa.record(), bb.record(), opts.melee_array(), hcap)
     nn = _n(n)
     section = open_checkpoint(
         checkpoint, _identity("dice melee", seed, nn, opts, attacker=a, defender=b)
