@@ -161,6 +161,7 @@ def _setup(dragons, army, opts, shape):
         nr,
         _non_kin_left(army.count0, army.kin),
         shape.turns,
+        shape.hcap,
         lay_army,
         lay_army + shape.turns + 1,
         lay_army + 2 * (shape.turns + 1),
@@ -275,9 +276,12 @@ def _game(s_d, s_d1, v1, s_a, w, r, row, lone):
         else:
             s_d, dmg, breaths, treasures = _roll_dragons(s_d, w, r.tail_d)
         # --- breath, resolved immediately (before the army responds)
-        s_a, burnt, paralysed, frost = _breath(s_a, breaths, w, r, row)
-        lost += burnt
-        recheck = recheck or (breaths > 0 and r.kills)
+        paralysed = False
+        frost = False
+        if breaths > 0:
+            s_a, burnt, paralysed, frost = _breath(s_a, breaths, w, r, row)
+            lost += burnt
+            recheck = recheck or r.kills
         # units other than dragonkin left? (they were after the last attack's damage; only a
         # killing breath or a promotion since can change that)
         if recheck:
@@ -316,8 +320,11 @@ def _game(s_d, s_d1, v1, s_a, w, r, row, lone):
                 lost += _remove_kin(w.alive, w.kin, w.health) * r.kin_lost
                 destroyed = True
         # --- after the attack: slaying, promotion, treasure, wing
-        got, recheck = _promotions(w, r, nslain, treasures, destroyed, lone and r.unlimited != 0)
-        promos += got
+        if nslain > 0 or treasures > 0:
+            got, recheck = _promotions(
+                w, r, nslain, treasures, destroyed, lone and r.unlimited != 0
+            )
+            promos += got
         if lone:
             fl = 1 if f0 == D_WING and nslain == 0 else 0
             # the lone dragon gone ends the game: only the last attack can slay or fly, so
@@ -358,10 +365,20 @@ def _army_games(lo, hi, seed, dragons, army, opts, shape, row, multi):
     """Games ``lo..hi-1`` of :func:`army_kernel` (one chunk, one thread), counted into ``row``.
 
     A plain function, not part of the parallel kernel, so the game code compiles once and
-    outside numba's parfor passes. ``multi`` is ``None`` for a lone dragon whose army's
-    response fits one packed sum (every ``multi is None`` test is decided when numba
-    compiles, see :func:`army_kernel`), an int otherwise."""
+    outside numba's parfor passes: it sets up the chunk's work and plays on it
+    (:func:`_play`)."""
     w, r = _setup(dragons, army, opts, shape)
+    _play(lo, hi, seed, w, r, row, multi)
+
+
+@game_fn
+def _play(lo, hi, seed, w, r, row, multi):
+    """The games of one chunk, on its work ``w`` and rules ``r``. A game function (no
+    reference counting): an array read through a record in a function with reference counts
+    costs an atomic increment and decrement each time, the game loop 7 times slower.
+    ``multi`` is ``None`` for a lone dragon whose army's response fits one packed sum (every
+    ``multi is None`` test is decided when numba compiles, see :func:`army_kernel`), an int
+    otherwise."""
     moved_d = np.uint64(0)  # how far the games' streams moved, summed (mod 2**64)
     moved_a = np.uint64(0)
     # Work a game needs before its first branch is done one game ahead, in straight-line
@@ -396,10 +413,10 @@ def _army_games(lo, hi, seed, dragons, army, opts, shape, row, multi):
             w.ends[end] += 1
         else:
             s_d, s_a, lost, promos, _end = _game(s_d, s_d1, v1, s_a, w, r, row, False)
-        _count_losses(row, w.ph, lost, promos, shape.hcap)
+        _count_losses(row, w.ph, lost, promos, r.hcap)
         moved_d += s_d
         moved_a += s_a
-    _finish_chunk(row, w.ph, w.ends, moved_d, moved_a, shape.hcap, shape.turns, multi is None)
+    _finish_chunk(row, w.ph, w.ends, moved_d, moved_a, r.hcap, r.turns, multi is None)
 
 
 def army_kernel(start, stop, seed, dragons, army, opts, shape):
