@@ -4,7 +4,7 @@ destroyed, or ``turns`` attacks have happened.
 
 :func:`army_kernel` (``kernel(start, stop, seed, dragons, army, opts, shape) -> int64
 counters``, see :mod:`dragonsim.runner`) runs chunks of games in ``prange``; each chunk owns one
-row of a 2-D counter array and its own work arrays (:func:`_army_work`, allocated once per
+row of a 2-D counter array and its own work arrays (:func:`_setup`, allocated once per
 chunk, never per game). Game ``g`` draws dragon dice from the stream ``(seed, g, P_DRAGON)``
 and army dice from ``(seed, g, P_ARMY)``, so a result does not depend on threads or chunking
 and a bigger army meets the same dragon rolls (common random numbers). A game is
@@ -91,11 +91,12 @@ _U12 = np.uint64(12)
 # -- the chunk's setup
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _setup(dragons, army, opts, shape):
     """One chunk's work arrays and rules: ``(ArmyWork, AttackRules)`` (:mod:`.phases`). The
     army's arrays are private copies: reference counts of arrays shared by threads bounce
-    between cores."""
+    between cores. Only compiled code calls it: no wrappers (boxing the records is a large
+    part of compiling it)."""
     nt = army.health.shape[0]
     k = dragons.faces.shape[0]
     colour = dragons.colour
@@ -241,9 +242,13 @@ def _game(s_d, s_d1, v1, s_a, w, r, row, lone):
     ``s_d``, ``s_a``: the game's dragon and army streams, held in local scalars. ``lone``
     (a constant where it is called): one dragon, whose roll, the army's best use of its
     results (the cheaper of two numbers) and carried damage are scalars, its first die rolled
-    ahead (``s_d1``, ``v1``, see :func:`_army_games`); the game's end is then returned as a
+    ahead (``s_d1``, ``v1``, see :func:`_play`); the game's end is then returned as a
     bin of ``w.ends``, turned into counters once per chunk. Several dragons count into
-    ``row`` here. Returns ``(s_d, s_a, health-worth lost, promotions, end bin)``."""
+    ``row`` here. Returns ``(s_d, s_a, health-worth lost, promotions, end bin)``.
+
+    Numba inlines it into :func:`_play`, its one caller, where ``lone`` is a constant that
+    prunes the other mode's branches; its phases stay calls there (:func:`~.layout.phase_fn`:
+    numba inlining phases inlined in turn multiplied the cold compile)."""
     for t in range(w.alive.shape[0]):
         w.alive[t] = w.count0[t]
         w.dead[t] = w.dua0[t]
@@ -360,22 +365,14 @@ def _game(s_d, s_d1, v1, s_a, w, r, row, lone):
     return s_d, s_a, lost, promos, 0
 
 
-@njit(cache=True)
-def _army_games(lo, hi, seed, dragons, army, opts, shape, row, multi):
-    """Games ``lo..hi-1`` of :func:`army_kernel` (one chunk, one thread), counted into ``row``.
-
-    A plain function, not part of the parallel kernel, so the game code compiles once and
-    outside numba's parfor passes: it sets up the chunk's work and plays on it
-    (:func:`_play`)."""
-    w, r = _setup(dragons, army, opts, shape)
-    _play(lo, hi, seed, w, r, row, multi)
-
-
-@game_fn
+@game_fn(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _play(lo, hi, seed, w, r, row, multi):
-    """The games of one chunk, on its work ``w`` and rules ``r``. A game function (no
-    reference counting): an array read through a record in a function with reference counts
-    costs an atomic increment and decrement each time, the game loop 7 times slower.
+    """Games ``lo..hi-1`` of :func:`army_kernel` (one chunk, one thread), on the chunk's work
+    ``w`` and rules ``r`` (:func:`_setup`), counted into ``row``. A plain function, not part
+    of the parallel kernel, so the game code compiles once and outside numba's parfor passes,
+    and a game function (no reference counting): an array read through a record in a
+    function with reference counts costs an atomic increment and decrement each time, the
+    game loop 7 times slower. Only compiled code calls it: no wrappers.
     ``multi`` is ``None`` for a lone dragon whose army's response fits one packed sum (every
     ``multi is None`` test is decided when numba compiles, see :func:`army_kernel`), an int
     otherwise."""
@@ -471,7 +468,8 @@ def _army_kernel(start, stop, seed, dragons, army, opts, shape, multi):
     for c in prange(nch):
         lo, hi = chunk_bounds(start, n, c, nch)
         row = np.zeros(size, np.int64)
-        _army_games(lo, hi, seed, dragons, army, opts, shape, row, multi)
+        w, r = _setup(dragons, army, opts, shape)
+        _play(lo, hi, seed, w, r, row, multi)
         for i in range(size):
             rows[c, i] = row[i]
     out = np.zeros(size, np.int64)

@@ -4,10 +4,9 @@ kills units, then slaying promotions, treasure and wing. Each reads the chunk's 
 and rules (:class:`ArmyWork`, :class:`AttackRules`, built once per chunk by
 :mod:`~dragonsim.dice.kernel.army`) and allocates nothing (:func:`~dragonsim._kernels.game_fn`).
 
-The phases are ``inline="always"``: numba passes each array (and each array of a record)
-as seven words, and as plain calls the game ran 1.5x (one dragon) to 2.5x (several) slower
-(1 thread, 2026-12). Inlined, the cold compile of the army kernel is about 3x (one dragon)
-to 5x (several) that of the single-body game loop they were cut from: still to be won back.
+The phases that take the records are :func:`~.layout.phase_fn`: each compiles once, on its
+own, and LLVM inlines it into the game (numba's ``inline="always"``, which retypes the
+callee in every caller, is kept for a few scalar helpers).
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ from ..data import (  # the codes (numba freezes them as constants)
     RED,
 )
 from . import layout, response
-from .layout import C_BURIED
+from .layout import C_BURIED, phase_fn
 from .response import _covered
 
 _U6 = np.uint64(6)
@@ -267,7 +266,7 @@ def _promotion_round(alive, dead, snap, promo, unlimited):
 # -- the phases of an attack
 
 
-@game_fn(inline="always")
+@phase_fn
 def _roll_lone(s_d1, v1, ft, tail_d, ahead):
     """The lone dragon rolls until a non-tail icon, its first die rolled one attack ahead:
     ``s_d1``, ``v1`` are the stream after that die and its packed face. Returns ``(stream
@@ -292,7 +291,7 @@ def _roll_lone(s_d1, v1, ft, tail_d, ahead):
     return s_d, s_d1, v1, v & 7, tails * tail_d + (v >> 3)
 
 
-@game_fn(inline="always")
+@phase_fn
 def _roll_dragons(s_d, w, tail_d):
     """Each dragon present rolls until a non-tail icon (its final icon to ``w.final``, -1
     for one gone): ``(stream state, damage, breaths, treasures)``."""
@@ -317,7 +316,7 @@ def _roll_dragons(s_d, w, tail_d):
     return s_d, dmg, breaths, treasures
 
 
-@game_fn(inline="always")
+@phase_fn
 def _breath(s_a, breaths, w, r, row):
     """Breath, resolved immediately (before the army responds), ``breaths`` times: black
     kills each unit that rolls no ID, red kills ``r.flame`` health-worth in casualty order
@@ -372,7 +371,7 @@ def _breath(s_a, breaths, w, r, row):
     return s_a, lost, paralysed, frost
 
 
-@game_fn(inline="always")
+@phase_fn
 def _slay_two(w, r, mel, mis, id_att):
     """Several dragons: the army's best use of its melee and missile (each on one dragon)
     and ID, the most dragons slain, then the least ID: ``(slain, ID used, first slain,
@@ -416,7 +415,7 @@ def _slay_two(w, r, mel, mis, id_att):
     return nslain, used, sa1, sa2
 
 
-@game_fn(inline="always")
+@phase_fn
 def _damage(w, round_up, rem, nk):
     """The damage the saves did not stop (``rem``) kills whole units in casualty order (with
     ``round_up`` a remainder kills one more); killed units other than dragonkin go to the dead
@@ -448,7 +447,7 @@ def _damage(w, round_up, rem, nk):
     return killed_hw, nk
 
 
-@game_fn(inline="always")
+@phase_fn
 def _treasures(w, r, count):
     """``count`` treasures, each promoting one unit (the first in the treasure order that
     can be): ``(units promoted, whether any was)``."""
@@ -458,7 +457,7 @@ def _treasures(w, r, count):
     return promos, promos != 0
 
 
-@game_fn(inline="always")
+@phase_fn
 def _promotions(w, r, nslain, treasures, destroyed, count_only):
     """After the attack: treasure first when ``r.treasure_first`` (promotion_order), then a
     round of slaying promotions per dragon slain (one with ``r.promo_once``), then treasure.
@@ -484,7 +483,7 @@ def _promotions(w, r, nslain, treasures, destroyed, count_only):
     return promos, changed
 
 
-@game_fn(inline="always")
+@phase_fn
 def _fly_away(w, sa1, sa2):
     """'Wing: ... the dragon flies away' (unless slain): the dragons slain this attack
     (``sa1``, ``sa2``; -1 none) and those that rolled a wing leave. Returns how many flew."""

@@ -16,6 +16,8 @@ from ..._kernels import game_fn, guard_caches
 from ...random import below_s
 from .. import data
 from ..data import F_BELLY, F_ID, F_MELEE, F_MISSILE, F_SAVE
+from . import layout
+from .layout import phase_fn
 
 _U6 = np.uint64(6)
 
@@ -160,7 +162,7 @@ def _use_of_roll(mel, mis, sav, idr, armor, dmg, frost, paralysed, save_first):
     return mel, mis, id_att, sav + armor + idr
 
 
-@game_fn(inline="always")
+@phase_fn
 def _roll_response(s_a, frost, packed, w, r):
     """The army's response roll: ``(stream state, melee, missile, save, ID, armor, frost)``.
 
@@ -184,4 +186,4 @@ def _roll_response(s_a, frost, packed, w, r):
     return s_a, mel, mis, sav, idr, armor, frost
 
 
-guard_caches(sys.modules[__name__], [random, _kernels, data])
+guard_caches(sys.modules[__name__], [layout, random, _kernels, data])
