@@ -18,6 +18,7 @@ This package's names are those the API, the tests and the benchmarks read.
 
 from __future__ import annotations
 
+from ...checkpoint import fingerprint_as
 from .army import _army_kernel, army_kernel
 from .dvd import dvd_kernel
 from .layout import *  # noqa: F403 -- the slots and records
@@ -34,3 +35,27 @@ __all__ = [
     "dvd_kernel",
     "melee_kernel",
 ]
+
+
+def _flat(args: tuple) -> tuple:
+    """A kernel's arguments with each record spliced in as its fields, in order: what the
+    kernels took before they took records."""
+    return tuple(x for a in args for x in (a if hasattr(a, "_fields") else (a,)))
+
+
+def _melee_inputs(args: tuple) -> tuple:
+    """What :func:`melee_kernel` reads of each army (``melee._side``), its options, ``hcap``."""
+    a, b, mopts, hcap = args
+    return (
+        *(a.fk, a.fc, a.health, a.kin, a.count0, a.kill_order),
+        *(b.fk, b.fc, b.health, b.kin, b.count0, b.kill_order),
+        mopts,
+        hcap,
+    )
+
+
+# checkpoints name a kernel as this package publishes it and fingerprint the inputs it reads,
+# as they did when the kernels lived in one module and took flat arguments
+fingerprint_as(army_kernel, f"{__name__}.army_kernel", _flat)
+fingerprint_as(dvd_kernel, f"{__name__}.dvd_kernel", _flat)
+fingerprint_as(melee_kernel, f"{__name__}.melee_kernel", _melee_inputs)
