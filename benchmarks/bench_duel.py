@@ -37,8 +37,8 @@ from numba import njit, prange
 from dragonsim._kernels import chunk_bounds, n_chunks
 from dragonsim.errors import parse_count
 from dragonsim.lords import engine as E
-from dragonsim.lords import state as S
 from dragonsim.lords.api import _rules, prepare
+from dragonsim.lords.game import state as S
 from dragonsim.random import STREAM_GAME, STREAM_POLICY, STREAM_SETUP, d6, seed_stream
 
 
@@ -86,7 +86,7 @@ _PLAIN = r"""
 import json, sys, time
 import numpy as np
 from dragonsim.lords import engine as E
-from dragonsim.lords import state as S
+from dragonsim.lords.game import state as S
 from dragonsim.lords.api import prepare
 n = int(sys.argv[1])
 prep = prepare("Reaper", "Skyblazer")

@@ -6,7 +6,7 @@ Prints, measured in one run on this machine:
 
 * the refused fraction: in random positions within 3 hexes of an edge of the standard board
   (any facing, MR, speed 1..15, altitude), the legal end states (a direct search of the
-  rulebook's actions on the board, as in ``tests/test_edges.py``) that the stored path's
+  rulebook's actions on the board, as in ``tests/lords/test_board_edges.py``) that the stored path's
   check refuses, and that the exact check refuses or wrongly offers;
 * the memory and build time of the alternative paths per maneuverability rating;
 * the cost of the move choice with ``EDGE_EXACT`` off and on, for the random bot and hunter-3,
@@ -31,11 +31,11 @@ import time
 
 import numpy as np
 
-from dragonsim.lords import hexes as hx
-from dragonsim.lords import mechanics as M
-from dragonsim.lords import movetables as MT
-from dragonsim.lords import state as S
-from dragonsim.lords.tables import kernel_tables
+from dragonsim.lords.game import hexes as hx
+from dragonsim.lords.game import mechanics as M
+from dragonsim.lords.game import movetables as MT
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game.tables import kernel_tables
 
 W, D, LEVELS = 33, 24, 5
 
@@ -126,8 +126,8 @@ from numba import njit
 from dragonsim.lords import engine as E, hexes as hx, movetables as MT, state as S
 from dragonsim.lords.api import prepare
 from dragonsim.lords.bots import dispatch as BD, plan as BP
-from dragonsim.lords.tables import S_ALTITUDE_LEVELS, S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE
-from dragonsim.lords.tables import S_MAX_RANGE, S_MR_STEPS_LOST
+from dragonsim.lords.game.tables import S_ALTITUDE_LEVELS, S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE
+from dragonsim.lords.game.tables import S_MAX_RANGE, S_MR_STEPS_LOST
 numba.set_num_threads(1)
 
 @njit

@@ -28,8 +28,9 @@ import numpy as np
 from krynn_floor import dice_floor_kernel
 
 from dragonsim.errors import parse_count
-from dragonsim.krynn import kernel as K
+from dragonsim.krynn import engine as K
 from dragonsim.krynn.api import Tile
+from dragonsim.krynn.api.common import run_tables
 from dragonsim.krynn.data import default_rules
 from dragonsim.runner import set_threads
 
@@ -56,27 +57,17 @@ FIELDS = {
 
 
 def _field_args(alliance, army, p_all_out, rules, tiles=3):
-    (u, cmd, tab, cards, sizes, dh, dw, sl, sc, opts, fopts) = _args(
-        alliance, army, p_all_out, rules
-    )
-    u = np.repeat(u, tiles, axis=0)
-    cmd = np.repeat(cmd, tiles, axis=0)
-    tab = np.repeat(tab, tiles, axis=0)
-    flank = np.ones(tiles, np.int64)
-    return (u, cmd, tab, flank, cards, sizes, dh, dw, sl, sc, opts, fopts)
+    setup, tables = _args(alliance, army, p_all_out, rules)
+    u, cmd, tab, _ = (np.repeat(x, tiles, axis=0) for x in setup)
+    return (K.Setup(u, cmd, tab, np.ones(tiles, np.int64)), tables)
 
 
 def _args(alliance, army, p_all_out, rules):
     u, cmd, tab = Tile(alliance=alliance, army=army).arrays()
-    cards, sizes = rules.deck_arrays()
-    dh, dw = rules.die_arrays()
-    sl, sc = rules.skirmish_arrays()
-    opts = np.zeros(K.N_OPTS, np.int64)
-    opts[: K.N_RULE_OPTS] = rules.options_array()
-    opts[K.O_MAX_TURNS] = 1000
-    opts[K.O_STRESS_BINS] = 1
-    fopts = np.array([p_all_out, rules.p_all_out_commanders])
-    return (u[None], cmd[None], tab[None], cards, sizes, dh, dw, sl, sc, opts, fopts)
+    _, _, tables = run_tables(
+        rules, heroes=0, hero_policy=None, tier=None, max_turns=1000, battle_type=p_all_out
+    )
+    return (K.Setup(u[None], cmd[None], tab[None], np.ones(1, np.int64)), tables)
 
 
 def _best(fn, repeats=3):
@@ -127,9 +118,9 @@ def main() -> None:
         # 1 flow draw per battle (the skirmish die; an all-out battle's commander flag)
         draws = (
             int(round(c[K.B_CARDS] / n)),
-            int(args[4].max()),
+            int(args[1].sizes.max()),
             int(round(battles / n)),
-            int(args[7].shape[0]),
+            int(args[1].sk_line.shape[0]),
         )
         f3 = _floor_seconds(n, int(round(dice / n)), dh, dw, *draws)
         print(

@@ -4,7 +4,7 @@
   seed the same two streams as :func:`dragonsim.dice.kernel.army_kernel` and roll as many dice,
   doing nothing else.
 * :func:`dragon_roll_kernel`: one dragon roll per game (tails, then the final icon), the
-  distribution ``tests/test_dice_exact.py`` checks against the exact tail chain.
+  distribution ``tests/dice/test_exact_odds.py`` checks against the exact tail chain.
 
 They live here, not in the package: no public function calls them. ``bench_dice.py`` imports
 this module as ``dice_floor`` (a script's own folder is on ``sys.path``); the tests put

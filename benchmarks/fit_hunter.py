@@ -28,7 +28,7 @@ import numpy as np
 
 from dragonsim.lords import api
 from dragonsim.lords.bots import plan as BP
-from dragonsim.lords.sheets import roster
+from dragonsim.lords.game.sheets import roster
 
 REFERENCE = Path(__file__).resolve().parents[1] / "results" / "search_reference.json"
 

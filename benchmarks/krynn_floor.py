@@ -11,8 +11,8 @@ from numba import njit, prange
 
 from dragonsim import _kernels, random
 from dragonsim._kernels import chunk_bounds, guard_caches, n_chunks
-from dragonsim.krynn import kernel
-from dragonsim.krynn.kernel import roll_battle, seed_game
+from dragonsim.krynn.engine import dice
+from dragonsim.krynn.engine.dice import roll_battle, seed_game
 from dragonsim.random import below, run_key
 
 __all__ = ["dice_floor_kernel"]
@@ -65,4 +65,4 @@ def dice_floor_kernel(
     return out.sum(axis=0)
 
 
-guard_caches(sys.modules[__name__], [kernel, random, _kernels])
+guard_caches(sys.modules[__name__], [dice, random, _kernels])

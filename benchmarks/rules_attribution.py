@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from dragonsim.lords import tournament
-from dragonsim.lords.sheets import sheet
+from dragonsim.lords.game.sheets import sheet
 from dragonsim.rules.lords import PRESETS, ROSTER
 
 

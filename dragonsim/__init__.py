@@ -15,8 +15,8 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "duel": ("dragonsim.lords.api", "duel"),
-    "design": ("dragonsim.lords.sheets", "design"),
-    "sheet": ("dragonsim.lords.sheets", "sheet"),
+    "design": ("dragonsim.lords.game.sheets", "design"),
+    "sheet": ("dragonsim.lords.game.sheets", "sheet"),
     "UserError": ("dragonsim.errors", "UserError"),
 }
 

@@ -9,9 +9,14 @@
   array argument, so a loop that gathers from argument tables and writes into a stack array
   can be vectorised, where the same loop writing into an argument array cannot (LLVM cannot
   prove the gathered addresses miss it, and numba does not mark arguments ``noalias``).
+* :func:`shaped` views a C-contiguous array in a shape given by the caller. Its use is the
+  address arithmetic: indexing an array multiplies by the lengths of its later axes, read
+  from the array; in a view made with constant lengths those are constants of the compiled
+  code (an ordinary call's array arguments never have them).
 
-With ``NUMBA_DISABLE_JIT=1`` both fall back to plain Python (a no-op, ``np.empty``), so the
-kernels still run as plain Python (the benchmark's comparison, the equality tests).
+With ``NUMBA_DISABLE_JIT=1`` all three fall back to plain Python (a no-op, ``np.empty``,
+``reshape``), so the kernels still run as plain Python (the benchmark's comparison, the
+equality tests).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["prefetch", "stack_empty"]
+__all__ = ["prefetch", "stack_empty", "shaped"]
 
 
 @intrinsic
@@ -108,6 +113,53 @@ def stack_empty(typingctx, n, dtype):
     return sig, codegen
 
 
+@intrinsic
+def shaped(typingctx, arr, shape):
+    """``arr`` (C-contiguous) seen in the shape ``shape``: a tuple of one int per axis.
+
+    The view shares ``arr``'s data (and its reference count: fine in ``_nrt=False`` code, the
+    intended user). Nothing is checked: ``shape`` must be the array's own. Lengths that are
+    constants where it is called are constants in the view, so indexing it needs no
+    multiplication by a length read from the array (numba's own ``reshape`` hands the shape to
+    a C helper, after which the compiler cannot see it).
+    """
+    if not isinstance(arr, types.Array) or arr.layout != "C":
+        return None
+    if not isinstance(shape, types.BaseTuple) or len(shape) != arr.ndim:
+        return None
+    if not all(isinstance(t, types.Integer) for t in shape):
+        return None
+    sig = arr(arr, shape)
+
+    def codegen(context, builder, signature, args):
+        aryty, shapety = signature.args
+        src = context.make_array(aryty)(context, builder, args[0])
+        intp = types.intp
+        dims = [
+            context.cast(builder, v, t, intp)
+            for v, t in zip(cgutils.unpack_tuple(builder, args[1]), shapety, strict=True)
+        ]
+        itemsize = context.get_constant(
+            intp, context.get_abi_sizeof(context.get_data_type(aryty.dtype))
+        )
+        strides = [itemsize]
+        for d in reversed(dims[1:]):
+            strides.insert(0, builder.mul(strides[0], d))
+        ary = context.make_array(aryty)(context, builder)
+        context.populate_array(
+            ary,
+            data=src.data,
+            shape=dims,
+            strides=strides,
+            itemsize=itemsize,
+            meminfo=src.meminfo,
+            parent=src.parent,
+        )
+        return ary._getvalue()
+
+    return sig, codegen
+
+
 if config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): an intrinsic cannot run there
 
     def prefetch(arr, row):  # noqa: F811 -- the pure-Python stand-in
@@ -117,3 +169,7 @@ if config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): an intrinsic canno
     def stack_empty(n, dtype):  # noqa: F811 -- the pure-Python stand-in
         """A heap array in plain Python."""
         return np.empty(n, dtype)
+
+    def shaped(arr, shape):  # noqa: F811 -- the pure-Python stand-in
+        """A view in plain Python."""
+        return arr.reshape(shape)

@@ -227,7 +227,7 @@ def run_blocks(
     compiled, game
         The numba dispatcher(s) the kernel runs (default: ``kernel`` itself when it is one)
         and the game's name, for the first-run compile line
-        (:func:`dragonsim.warmup.compile_note`).
+        (:func:`dragonsim.firstrun.compile_note`).
     """
     n = check_int(n, "n", 1, 10**12)
     seed = check_seed(seed)
@@ -241,7 +241,45 @@ def run_blocks(
                 "kernel returns (counters, bytes) instead"
             )
         return _run_dask(kernel, n, seed, args, first, dask_client, nthreads, checkpoint)
+    return _run_local(
+        kernel,
+        n,
+        seed,
+        args,
+        first=first,
+        progress=progress,
+        label=label,
+        block_seconds=block_seconds,
+        min_block=min_block,
+        nthreads=nthreads,
+        on_block=on_block,
+        checkpoint=checkpoint,
+        compiled=compiled,
+        game=game,
+    )
 
+
+def _run_local(
+    kernel,
+    n,
+    seed,
+    args,
+    *,
+    first,
+    progress,
+    label,
+    block_seconds,
+    min_block,
+    nthreads,
+    on_block,
+    checkpoint,
+    compiled,
+    game,
+) -> RunOutcome:
+    """:func:`run_blocks` on numba threads here: a worker thread (:func:`_play_blocks`) plays
+    the blocks, resuming ``checkpoint``, and hands each over through a queue; this thread adds
+    them up, saves them and shows the progress, and on an interruption keeps every block that
+    finished (the one in flight too, unless a second signal comes)."""
     done = 0
     total = None
     extra = bytearray()
@@ -254,7 +292,7 @@ def run_blocks(
     resumed = done
     note = None
     if progress is not False:
-        from .warmup import compile_note
+        from .firstrun import compile_note
 
         note = compile_note(compiled if compiled is not None else kernel, game)
         if note:
@@ -264,35 +302,14 @@ def run_blocks(
     stop = threading.Event()
     abandoned = threading.Event()
 
-    def work() -> None:
-        try:
-            set_threads(nthreads)  # numba's thread count is per thread
-            t = time.perf_counter()
-            zero = _split(kernel(first, first, seed, *args))[0]  # compiles on a cold cache
-            q.put(("compiled", time.perf_counter() - t, zero))
-            a = done
-            block = min(n - a, max(min_block, 256 * nthreads))
-            while a < n and not stop.is_set():
-                b = min(n, a + block)
-                tb = time.perf_counter()
-                part, more = _split(kernel(first + a, first + b, seed, *args))
-                dt = time.perf_counter() - tb
-                if abandoned.is_set():  # the caller stopped waiting: keep nothing
-                    return
-                if on_block is not None:
-                    more = on_block(first + a, first + b, part)
-                q.put(("block", a, b, part, more))
-                a = b
-                # grow (or shrink) blocks towards block_seconds each
-                if dt > 0:
-                    block = int(min(max(min_block, block * block_seconds / dt), 4 * block, 1 << 24))
-        except BaseException as e:  # noqa: BLE001 - handed to the main thread
-            q.put(("error", e))
-        finally:
-            q.put(("end",))
-
     bar = _Progress(n, label, progress, done)
-    worker = threading.Thread(target=work, name="dragonsim-blocks", daemon=True)
+    worker = threading.Thread(
+        target=_play_blocks,
+        args=(q, stop, abandoned, kernel, n, seed, args, first, done, nthreads),
+        kwargs={"min_block": min_block, "block_seconds": block_seconds, "on_block": on_block},
+        name="dragonsim-blocks",
+        daemon=True,
+    )
     t_play = None
     compile_s = 0.0
     interrupted = False
@@ -370,6 +387,54 @@ def run_blocks(
         resumed,
         bytes(extra),
     )
+
+
+def _play_blocks(
+    q,
+    stop,
+    abandoned,
+    kernel,
+    n,
+    seed,
+    args,
+    first,
+    done,
+    nthreads,
+    *,
+    min_block,
+    block_seconds,
+    on_block,
+) -> None:
+    """The worker thread of :func:`_run_local`: compile (one empty block), then play games
+    ``first + done..first + n - 1`` in blocks sized towards ``block_seconds`` each, putting
+    ``("compiled", seconds, zero counters)``, each ``("block", a, b, counters, bytes)``, any
+    ``("error", exception)`` and at last ``("end",)`` on ``q``; stops between blocks when
+    ``stop`` is set, and keeps nothing once ``abandoned`` is."""
+    try:
+        set_threads(nthreads)  # numba's thread count is per thread
+        t = time.perf_counter()
+        zero = _split(kernel(first, first, seed, *args))[0]  # compiles on a cold cache
+        q.put(("compiled", time.perf_counter() - t, zero))
+        a = done
+        block = min(n - a, max(min_block, 256 * nthreads))
+        while a < n and not stop.is_set():
+            b = min(n, a + block)
+            tb = time.perf_counter()
+            part, more = _split(kernel(first + a, first + b, seed, *args))
+            dt = time.perf_counter() - tb
+            if abandoned.is_set():  # the caller stopped waiting: keep nothing
+                return
+            if on_block is not None:
+                more = on_block(first + a, first + b, part)
+            q.put(("block", a, b, part, more))
+            a = b
+            # grow (or shrink) blocks towards block_seconds each
+            if dt > 0:
+                block = int(min(max(min_block, block * block_seconds / dt), 4 * block, 1 << 24))
+    except BaseException as e:  # noqa: BLE001 - handed to the main thread
+        q.put(("error", e))
+    finally:
+        q.put(("end",))
 
 
 def _kernel_name(kernel) -> str:

@@ -11,10 +11,11 @@ settings.register_profile("dragonsim", deadline=None)
 settings.load_profile("dragonsim")
 
 # The move tables with banking or turning between move phases are kept on disk
-# (dragonsim.lords.movetables.cache_dir): the tests' own variants (small boards, readings) go
-# to the checkout's ignored .pytest_cache, not to the user's cache, and the command-line and
-# notebook tests' processes (which inherit the environment) read them from there too.
-os.environ.setdefault(
-    "DRAGONSIM_CACHE_DIR",
-    str(Path(__file__).resolve().parent.parent / ".pytest_cache" / "dragonsim"),
+# (dragonsim.lords.game.movetables.cache_dir): the tests' own variants (small boards, readings,
+# gigabytes in all) go to the checkout's ignored .pytest_cache, kept from run to run (they take
+# minutes to build), never to the user's cache, whatever DRAGONSIM_CACHE_DIR or XDG_CACHE_HOME
+# the user set (tests/core/test_own_cache.py); the command-line and notebook tests' processes
+# inherit the setting.
+os.environ["DRAGONSIM_CACHE_DIR"] = str(
+    Path(__file__).resolve().parent.parent / ".pytest_cache" / "dragonsim"
 )

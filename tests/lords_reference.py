@@ -14,10 +14,10 @@ import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from dragonsim.lords import state as S
-from dragonsim.lords import tables as T
-from dragonsim.lords.hexes import DQ, DR
-from dragonsim.lords.tables import S_MAX_RANGE
+from dragonsim.lords.game import state as S
+from dragonsim.lords.game import tables as T
+from dragonsim.lords.game.hexes import DQ, DR
+from dragonsim.lords.game.tables import S_MAX_RANGE
 from dragonsim.rules.lords import PART_CODES, SPELLS, TACTICS
 
 PARTS = ("head", "body", "tail", "left_wing", "right_wing")
@@ -1053,7 +1053,7 @@ def check_events(
     :func:`dragonsim.lords.engine.logged_game`) with this module's own damage tracks, and
     return every step the rules do not give.
 
-    From the sheets (``sheets``: the :class:`~dragonsim.lords.sheets.Sheet` of each dragon,
+    From the sheets (``sheets``: the :class:`~dragonsim.lords.game.sheets.Sheet` of each dragon,
     in seat order) and the dice the log records, it recomputes: whether each breath roll hits
     (p.10), the weapon's dice (p.11, one step fewer after serious head damage), the part from
     the Damage Allocation Table and the points taken (never below 0), each close combat's
@@ -1654,7 +1654,7 @@ def check_to_hit(log, sheets, rules, *, range_modifier=True) -> list[Violation]:
     tracked positions are also held against every row's snapshot of the dragons in play
     ("position"), so a mis-logged step shows where it happened.
 
-    ``sheets``: each dragon's :class:`~dragonsim.lords.sheets.Sheet`, in seat order;
+    ``sheets``: each dragon's :class:`~dragonsim.lords.game.sheets.Sheet`, in seat order;
     ``rules``: the :class:`~dragonsim.rules.RuleSet` the game was played under;
     ``range_modifier``: the run's option (``OPT_RANGE_MOD``).
     """

@@ -1,13 +1,14 @@
 """A synthetic win model for the design-point studies (no engine): planted option strengths,
-and a pairs kernel that plays each game as one draw from them. ``tests/test_prices.py`` and
-``tests/test_race.py`` plant prices and best builds with it."""
+and a pairs kernel that plays each game as one draw from them.
+``tests/lords/test_design_point_prices.py`` and ``tests/lords/test_best_build.py`` plant prices
+and best builds with it."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from dragonsim.lords import designs as D
-from dragonsim.lords import state as S
+from dragonsim.lords.analysis import designs as D
+from dragonsim.lords.game import state as S
 
 COSTS = {
     "body": [1, 2, 3, 4, 5],

@@ -38,6 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for mod in COMMAND_MODULES:
         mod.register(sub)
+    # ``reproduce`` runs a saved command line through main again; the command modules sit
+    # below this package and never import it, so it reaches main through the parsed arguments
+    parser.set_defaults(run_argv=main)
     return parser
 
 

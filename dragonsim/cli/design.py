@@ -121,7 +121,7 @@ def register(sub) -> None:
     p.add_argument("--top", type=count, default=10, help="survivors to list (default 10)")
     p.set_defaults(func=cmd_best)
 
-    from ..lords import skill as sk
+    from ..lords.analysis import skill as sk
 
     p = sub.add_parser(
         "skill",
@@ -221,7 +221,7 @@ def _output(args, res, unit: str) -> int:
 
 
 def cmd_prices(args: argparse.Namespace) -> int:
-    from ..lords.pricing import prices
+    from ..lords.analysis.pricing import prices
 
     _check_paths(args)
     with backend_options(args) as where:
@@ -246,7 +246,7 @@ def cmd_prices(args: argparse.Namespace) -> int:
 
 
 def cmd_best(args: argparse.Namespace) -> int:
-    from ..lords.race import best
+    from ..lords.analysis.race import best
 
     _check_paths(args)
     with backend_options(args) as where:
@@ -272,7 +272,7 @@ def cmd_best(args: argparse.Namespace) -> int:
 
 def cmd_skill(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.skill import skill
+    from ..lords.analysis.skill import skill
 
     if args.plot is not None and not str(args.plot).lower().endswith(".png"):
         raise UserError(f"{args.plot!r}: the file must end in .png")

@@ -85,6 +85,18 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    _register_duel(sub)
+    _register_battle(sub)
+    _register_tournament(sub)
+    _register_sensitivity(sub)
+    _register_replay(sub)
+    _register_show(sub)
+    _register_find(sub)
+    _register_robustness(sub)
+
+
+def _register_duel(sub: argparse._SubParsersAction) -> None:
+    """The ``duel`` command."""
     p = sub.add_parser(
         "duel",
         help="play many Dragon Lords games between two dragons",
@@ -124,6 +136,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_backend_options(p)
     p.set_defaults(func=cmd_duel)
 
+
+def _register_battle(sub: argparse._SubParsersAction) -> None:
+    """The ``battle`` command."""
     p = sub.add_parser(
         "battle",
         help="play many free-for-all or team Dragon Lords games (2-8 dragons)",
@@ -166,6 +181,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_spells_option(p)
     p.set_defaults(func=cmd_battle)
 
+
+def _register_tournament(sub: argparse._SubParsersAction) -> None:
+    """The ``tournament`` command."""
     p = sub.add_parser(
         "tournament",
         help="round robin between dragons: Bradley-Terry ratings with intervals",
@@ -186,6 +204,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_backend_options(p)
     p.set_defaults(func=cmd_tournament)
 
+
+def _register_sensitivity(sub: argparse._SubParsersAction) -> None:
+    """The ``sensitivity`` command."""
     p = sub.add_parser(
         "sensitivity",
         help="how a duel's answer moves with one rule value (paired, common random numbers)",
@@ -217,6 +238,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_backend_options(p)
     p.set_defaults(func=cmd_sensitivity)
 
+
+def _register_replay(sub: argparse._SubParsersAction) -> None:
+    """The ``replay`` command."""
     p = sub.add_parser(
         "replay",
         help="replay one game of a duel run exactly, every step with its dice",
@@ -236,6 +260,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_spells_option(p)
     p.set_defaults(func=cmd_replay)
 
+
+def _register_show(sub: argparse._SubParsersAction) -> None:
+    """The ``show`` command."""
     p = sub.add_parser(
         "show",
         help="draw one game of a duel run, or a scripted game, on the hex map (PNG or GIF)",
@@ -261,6 +288,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_spells_option(p)
     p.set_defaults(func=cmd_show)
 
+
+def _register_find(sub: argparse._SubParsersAction) -> None:
+    """The ``find`` command."""
     p = sub.add_parser(
         "find",
         help="find the games behind a number: shortest, longest, draws, upsets, a condition",
@@ -284,7 +314,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rules_option(p)
     p.set_defaults(func=cmd_find)
 
-    from ..lords.robustness import DEFAULT_BOTS, DEFAULT_REFERENCE
+
+def _register_robustness(sub: argparse._SubParsersAction) -> None:
+    """The ``robustness`` command."""
+    from ..lords.analysis.robustness import DEFAULT_BOTS, DEFAULT_REFERENCE
 
     p = sub.add_parser(
         "robustness",
@@ -392,7 +425,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from ..lords.study import tournament
+    from ..lords.analysis.study import tournament
 
     with backend_options(args) as where:
         res = tournament(
@@ -438,7 +471,7 @@ def _other_values(args: argparse.Namespace) -> list:
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.study import _parse_value, sensitivity
+    from ..lords.analysis.rulesweep import _parse_value, sensitivity
 
     if args.values is None:
         values = _other_values(args)
@@ -517,7 +550,7 @@ class _Done:
 
 def cmd_robustness(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.robustness import robustness
+    from ..lords.analysis.robustness import robustness
 
     for path, ext in ((args.plot, ".png"), (args.csv, ".csv")):
         if path is not None and not str(path).lower().endswith(ext):
@@ -551,10 +584,10 @@ def _replay_of(args: argparse.Namespace):
     """The replayed game a `replay` / `show` command names: a duel's for two dragons, a
     battle's for more or with --teams."""
     from ..errors import UserError
-    from ..lords.replay import replay, replay_battle
+    from ..lords.views.replay import replay, replay_battle
 
     if args.script is not None:
-        from ..lords.script import play_script
+        from ..lords.views.script import play_script
 
         if args.dragons or args.teams is not None:
             raise UserError("a script names its own dragons and teams: drop them, or --script")
@@ -614,7 +647,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.picture import draw, save_gif, save_turns
+    from ..lords.views.picture import draw, save_gif, save_turns
 
     out = str(args.out)
     low = out.lower()
@@ -673,7 +706,7 @@ def _teams_of(args: argparse.Namespace) -> list[int] | None:
 
 def cmd_find(args: argparse.Namespace) -> int:
     from ..errors import UserError
-    from ..lords.replay import find_battle_games, find_games
+    from ..lords.views.replay import find_battle_games, find_games
 
     teams = _teams_of(args)
     if len(args.dragons) < 2:

@@ -9,6 +9,16 @@ from .common import add_rules_option, count, emit_json, rules_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    _register_rules(sub)
+    _register_docs(sub)
+    _register_sheet(sub)
+    _register_roster(sub)
+    _register_odds(sub)
+    _register_baseline(sub)
+
+
+def _register_rules(sub: argparse._SubParsersAction) -> None:
+    """The ``rules`` command."""
     p = sub.add_parser(
         "rules",
         help="print the rules of the three games with their provenance",
@@ -36,6 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_rules)
 
+
+def _register_docs(sub: argparse._SubParsersAction) -> None:
+    """The ``docs`` command."""
     p = sub.add_parser(
         "docs",
         help="write the rules-as-simulated pages (docs/rules-*.md) from the rules data",
@@ -47,6 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--check", action="store_true", help="only check; exit 1 when stale")
     p.set_defaults(func=cmd_docs)
 
+
+def _register_sheet(sub: argparse._SubParsersAction) -> None:
+    """The ``sheet`` command."""
     p = sub.add_parser(
         "sheet",
         help="print a computed Dragon Lords play sheet",
@@ -59,11 +75,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_sheet)
 
+
+def _register_roster(sub: argparse._SubParsersAction) -> None:
+    """The ``roster`` command."""
     p = sub.add_parser("roster", help="list the ready-made Dragon Lords dragons")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_rules_option(p)
     p.set_defaults(func=cmd_roster)
 
+
+def _register_odds(sub: argparse._SubParsersAction) -> None:
+    """The ``odds`` command."""
     p = sub.add_parser(
         "odds",
         help="exact probabilities of Dragon Lords events",
@@ -106,29 +128,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--json", action="store_true")
     add_rules_option(q)
     q.set_defaults(func=cmd_odds_breath)
-    p = sub.add_parser(
-        "baseline",
-        help="write or check the stored baseline win rates",
-        description="Baseline win rates in results/baseline.json and a gate "
-        "that flags real changes (Holm-corrected), not noise.",
-    )
-    bsub = p.add_subparsers(dest="action", metavar="ACTION")
-    bsub.required = True
-    q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
-    q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
-    q.add_argument("--file", default=None, help="default results/baseline.json")
-    q.add_argument("--json", action="store_true", help="print the written baseline as JSON")
-    add_rules_option(q)
-    q.set_defaults(func=cmd_baseline_write)
-    q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
-    q.add_argument("-n", type=count, default=20_000, help="games per matchup (default 2e4)")
-    q.add_argument("--seed", type=int, default=7)
-    q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
-    q.add_argument("--file", default=None, help="default results/baseline.json")
-    q.add_argument("--json", action="store_true", help="print one JSON object")
-    add_rules_option(q)
-    q.set_defaults(func=cmd_baseline_check)
-
     q = osub.add_parser(
         "rider",
         help="to-hit and damage of one rider's shot (advanced rules, p.18)",
@@ -181,6 +180,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--json", action="store_true")
     add_rules_option(q)
     q.set_defaults(func=cmd_odds_location)
+
+
+def _register_baseline(sub: argparse._SubParsersAction) -> None:
+    """The ``baseline`` command."""
+    p = sub.add_parser(
+        "baseline",
+        help="write or check the stored baseline win rates",
+        description="Baseline win rates in results/baseline.json and a gate "
+        "that flags real changes (Holm-corrected), not noise.",
+    )
+    bsub = p.add_subparsers(dest="action", metavar="ACTION")
+    bsub.required = True
+    q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
+    q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
+    q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.add_argument("--json", action="store_true", help="print the written baseline as JSON")
+    add_rules_option(q)
+    q.set_defaults(func=cmd_baseline_write)
+    q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
+    q.add_argument("-n", type=count, default=20_000, help="games per matchup (default 2e4)")
+    q.add_argument("--seed", type=int, default=7)
+    q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
+    q.add_argument("--file", default=None, help="default results/baseline.json")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
+    add_rules_option(q)
+    q.set_defaults(func=cmd_baseline_check)
 
 
 def _frac(p: Fraction) -> dict:
@@ -327,7 +352,7 @@ def cmd_docs(args) -> int:
 
 
 def cmd_sheet(args) -> int:
-    from ..lords.sheets import design, parse_design, sheet
+    from ..lords.game.sheets import design, parse_design, sheet
 
     rs = rules_from(args, "lords")
     if args.budget is not None and "=" in args.dragon:
@@ -348,7 +373,7 @@ def cmd_sheet(args) -> int:
 
 
 def cmd_roster(args) -> int:
-    from ..lords.sheets import roster
+    from ..lords.game.sheets import roster
 
     sheets = roster(rules=rules_from(args, "lords"))
     if args.json:
@@ -368,8 +393,8 @@ def cmd_roster(args) -> int:
 
 def cmd_odds_cc(args) -> int:
     from ..errors import UserError
-    from ..lords import odds
-    from ..lords.sheets import close_combat_modifier, riders_in_play, sheet
+    from ..lords.game import odds
+    from ..lords.game.sheets import close_combat_modifier, riders_in_play, sheet
 
     tactics = None
     if args.tactics:
@@ -412,8 +437,8 @@ def cmd_odds_cc(args) -> int:
 
 
 def cmd_odds_tactics(args) -> int:
-    from ..lords import odds
-    from ..lords.sheets import sheet
+    from ..lords.game import odds
+    from ..lords.game.sheets import sheet
 
     rs = rules_from(args, "lords")
     a, b = sheet(args.a, rules=rs), sheet(args.b, rules=rs)
@@ -435,8 +460,8 @@ def cmd_odds_tactics(args) -> int:
 
 
 def cmd_odds_breath(args) -> int:
-    from ..lords import odds
-    from ..lords.sheets import sheet
+    from ..lords.game import odds
+    from ..lords.game.sheets import sheet
 
     rs = rules_from(args, "lords")
     a, t = sheet(args.attacker, rules=rs), sheet(args.target, rules=rs)
@@ -482,8 +507,8 @@ def cmd_odds_breath(args) -> int:
 
 
 def cmd_odds_rider(args) -> int:
-    from ..lords import odds
-    from ..lords.sheets import sheet
+    from ..lords.game import odds
+    from ..lords.game.sheets import sheet
 
     rs = rules_from(args, "lords")
     a, t = sheet(args.attacker, rules=rs), sheet(args.target, rules=rs)
@@ -533,7 +558,7 @@ def _crash_level(text: str, rs) -> int:
 
 
 def cmd_odds_crash(args) -> int:
-    from ..lords import odds
+    from ..lords.game import odds
 
     rs = rules_from(args, "lords")
     top = rs.get("lords.altitude_levels")
@@ -577,7 +602,7 @@ def cmd_odds_crash(args) -> int:
 
 
 def cmd_odds_takeoff(args) -> int:
-    from ..lords import odds
+    from ..lords.game import odds
 
     rs = rules_from(args, "lords")
     t = odds.take_off(args.dragon, rs)
@@ -599,7 +624,7 @@ def cmd_odds_takeoff(args) -> int:
 
 def cmd_odds_location(args) -> int:
     from ..errors import resolve_name
-    from ..lords import odds
+    from ..lords.game import odds
 
     rs = rules_from(args, "lords")
     dist = odds.location(args.direction, rs)
@@ -618,7 +643,7 @@ def cmd_odds_location(args) -> int:
 
 
 def cmd_baseline_write(args) -> int:
-    from ..lords import baseline
+    from ..lords.analysis import baseline
 
     data = baseline.write(
         args.file or baseline.DEFAULT_FILE, n=args.n, rules=rules_from(args, "lords")
@@ -634,7 +659,7 @@ def cmd_baseline_write(args) -> int:
 
 def cmd_baseline_check(args) -> int:
     from ..errors import UserError
-    from ..lords import baseline
+    from ..lords.analysis import baseline
 
     if not 0 < args.alpha < 1:
         raise UserError(f"--alpha must be between 0 and 1, got {args.alpha}")

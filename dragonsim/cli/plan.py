@@ -1,6 +1,6 @@
 """Command: ``plan`` (games needed to tell two win rates apart, before a game is played).
 Parsing and printing only; the work is :func:`dragonsim.stats.sample_size` and, for a pilot,
-:func:`dragonsim.lords.study.pilot`."""
+:func:`dragonsim.lords.analysis.paired.pilot`."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
             raise UserError("give --correlation or two builds to measure it on, not both")
         if args.against is None:
             raise UserError("--paired A B needs --against C, the opponent both builds play")
-        from ..lords.study import pilot
+        from ..lords.analysis.paired import pilot
 
         pil = pilot(
             args.paired[0],

@@ -124,14 +124,12 @@ def differences(saved: Any, now: Any, where: str = "") -> list[str]:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
-    from . import main
-
     data = read_json(args.result, "result file", limit=MAX_RESULT_BYTES)
     argv = saved_argv(data, args.result)
     print(f"re-running: python -m dragonsim {' '.join(argv)}", file=sys.stderr)
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        code = main(argv)
+        code = args.run_argv(argv)  # the command line's main (see build_parser)
     if code != 0:
         print(f"does not reproduce: the command exited with {code}")
         return 1 if code in (0, 1, 2) else code

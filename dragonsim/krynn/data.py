@@ -64,7 +64,7 @@ TARGET_ANY = 3  # a unit card's "any line"; commander hooks use it for "the figh
 KIND_HITS, KIND_DICE = 0, 1
 
 #: the rules that travel to the kernels as integer options, in the kernels' slot order
-#: (``krynn/kernel.py`` ``O_*``; a test checks the two agree), and the values each may take
+#: (``krynn/engine/state.py`` ``O_*``; a test checks the two agree), and the values each may take
 #: (a value's code is its index; code 0 is always the default reading)
 OPTION_ORDER: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("alliance_hits", HIT_POLICIES),

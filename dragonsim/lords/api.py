@@ -1,4 +1,10 @@
-"""``dragonsim.duel``: many complete Dragon Lords games between two dragons.
+"""``dragonsim.duel`` and ``dragonsim.lords.battle``: many complete Dragon Lords games between
+two dragons, or among 2..8 in a free-for-all or teams.
+
+The steps of a run: check the arguments and turn the dragons, bots and rules into the kernel's
+inputs (:mod:`~dragonsim.lords.inputs`), open the checkpoint and the records file, play the
+blocks of games on the engine (:func:`~dragonsim.runner.run_blocks`, or to a precision target),
+and report (:mod:`~dragonsim.lords.results`).
 
 Examples
 --------
@@ -11,7 +17,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -19,701 +24,36 @@ import numpy as np
 from .. import defaults
 from ..checkpoint import open_checkpoint
 from ..errors import UserError, check_int, check_seed
-from ..records import closing
-from ..report import interrupted_line
-from ..stats import Rate, mean_interval
+from ..records import check_path, closing
+from ..stats import mean_interval
 from . import engine as E
-from . import movetables as MT
-from . import state as S
-from .bots import (
-    MAX_PLAN_SAMPLES,
-    POLICIES,
-    edge_exact,
-    parse_policy,
-    policy_id,
-    policy_spec,
-    policy_version,
+from .bots import MAX_PLAN_SAMPLES, policy_version
+from .game import state as S
+from .game.sheets import sheet
+from .inputs import (
+    MAX_TURN_LIMIT,
+    _rules,
+    battle_setup,
+    check_scenario,
+    check_spells,
+    dragon_row,
+    options_manifest,
+    prepare,
+    resolve_policies,
 )
-from .bots.plan import plan_table
-from .tables import S_MR_STEPS_LOST
-
-#: the longest turn limit a game may have (a game past it is a stalemate draw)
-MAX_TURN_LIMIT = 100_000
-
-__all__ = [
-    "duel",
-    "DuelResult",
-    "battle",
-    "BattleResult",
-    "prepare",
-    "resolve_policies",
-    "dragon_row",
-    "check_scenario",
-]
-
-
-def resolve_policies(
-    policy: str | None = "hunter", policies: str | Sequence[str] | None = None
-) -> tuple[str, str]:
-    """The two bots (``policies`` wins over ``policy``), spelled canonically (``hunter``,
-    ``hunter:32``: see :func:`~dragonsim.lords.bots.parse_policy`); UserError when
-    unknown."""
-
-    if policies is not None:
-        if not isinstance(policies, str | Sequence):
-            raise UserError(f"policies must be 'P,Q' or a pair of bot names, got {policies!r}")
-        names = (
-            [p.strip() for p in policies.split(",")]
-            if isinstance(policies, str)
-            else list(policies)
-        )
-        if len(names) != 2 or not all(names):
-            raise UserError(
-                f"policies must name two bots, one per dragon (e.g. hunter,random), got "
-                f"{policies!r}"
-            )
-    else:
-        if policy is None or not str(policy).strip():
-            raise UserError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-        names = [policy, policy]
-    return tuple(policy_spec(n) for n in names)  # type: ignore
-
-
-def _rules(rules: Any):
-    """``rules=`` of every public function: None, a RuleSet, overrides or a preset's name."""
-    from ..rules import as_rules
-
-    return as_rules("lords", rules)
-
-
-def dragon_row(s, team: int, policy: str) -> np.ndarray:
-    """The kernel's int64 sheet row for a :class:`~dragonsim.lords.sheets.Sheet`: its
-    components, maneuverability and close-combat modifier as the sheet has them under the
-    rules it was computed with (the values the exact odds use), team and bot."""
-    row = np.zeros(S.N_DCOLS, dtype=np.int64)
-    row[S.D_BODY] = s.body_i
-    row[S.D_WINGS] = s.wings_i
-    row[S.D_BREATH] = s.breath_i
-    row[S.D_CLAWS] = s.claws_i
-    row[S.D_RIDER] = s.rider_i
-    row[S.D_MR] = s.mr_i
-    row[S.D_CC] = s.cc
-    row[S.D_TEAM] = team
-    name, breadth = parse_policy(policy)
-    row[S.D_POLICY] = policy_id(name)
-    row[S.D_SAMPLES] = breadth or 0  # 0: the run's plan_samples
-    return row
-
-
-def game_mrs(sheets_mr, tb, rules) -> list[int]:
-    """The maneuverability indices dragons with sheet ratings ``sheets_mr`` can reach in a game
-    under ``rules``, the move tables' (:func:`~dragonsim.lords.movetables.needed_mrs`: the
-    sheet's and one serious tail damage's); with critical hits (optional rules, p.19) "Wing
-    torn! -1 step to maneuver rating" lowers it one step at a time, so every rating from the
-    sheet's down to I."""
-    n = tb.turn_cost.shape[0]
-    if rules.get("lords.advanced.wizard"):
-        # Lethargy and Vigor (p.25) move any rating two steps either way, again and again
-        return list(range(n))
-    if rules.get("lords.optional.critical_hits"):
-        return sorted({m for s in sheets_mr for m in range(int(s), n)})
-    return MT.needed_mrs(sheets_mr, tb.scalars[S_MR_STEPS_LOST], n)
-
-
-def options_manifest(opt: np.ndarray) -> dict[str, Any]:
-    """What a manifest records of a kernel's options array ``opt``: the run's settings and
-    every rule slot by name (:func:`dragonsim.lords.state.options_of`), so that the manifests
-    of every command name the same rules for the same rules set."""
-    return {
-        "turn_limit": int(opt[S.OPT_TURN_LIMIT]),
-        "plan_samples": int(opt[S.OPT_PLAN_SAMPLES]),
-        "range_mod": bool(opt[S.OPT_RANGE_MOD]),
-        "spells": S.SPELL_POLICIES[int(opt[S.OPT_SPELL_POLICY])],
-        **S.options_of(opt),
-    }
-
-
-def play_counts(counters: np.ndarray, options: dict[str, Any]) -> dict[str, Any]:
-    """What the advanced and optional rules in force (``options``: a manifest's, from
-    :func:`options_manifest`) did over a run, from its counters: the spells cast by name, the
-    rider attacks and the riders killed, crashes, landings, take-offs, banks, early moves,
-    carried turns, criticals, fumbles, breaths the three-hit limit refused and close combats
-    fought with tactics; only the rules in force are named. The bots' use of the rulebook in
-    numbers."""
-    from ..rules.lords import SPELLS
-
-    c = counters
-    out: dict[str, Any] = {}
-    if options.get("wizard"):
-        out["spells_cast"] = {SPELLS[k]: int(c[S.C_SPELLS + k]) for k in range(S.N_SPELLS)}
-        out["spell_hits"] = int(c[S.C_SPELL_HITS : S.C_SPELL_HITS + S.N_SPELLS].sum())
-    if options.get("rider_attacks"):
-        out["rider_attacks"] = int(c[S.C_RIDER_TRIES : S.C_RIDER_TRIES + 2].sum())
-    if options.get("rider_deaths"):
-        out["riders_killed"] = int(c[S.C_RIDER_KILLED : S.C_RIDER_KILLED + 3].sum())
-    if options.get("move_early"):
-        out["early_moves"] = int(c[S.C_EARLY])
-    if options.get("crash_very_low") or options.get("crash_slow") or options.get("crash_zeroed"):
-        out["crashes"] = int(c[S.C_CRASHES : S.C_CRASHES + 3].sum())
-    if options.get("landing"):
-        out["landings"] = int(c[S.C_LANDINGS])
-    if any(options.get(k) for k in ("landing", "crash_very_low", "crash_slow")):
-        out["takeoffs"] = int(c[S.C_TAKEOFFS])
-    if options.get("banking"):
-        out["banks"] = int(c[S.C_BANKS])
-    if options.get("turn_between"):
-        out["turns_carried"] = int(c[S.C_TURN_CARRIED])
-    if options.get("criticals"):
-        out["criticals"] = int(c[S.C_CRITS : S.C_CRITS + 11].sum())
-    if options.get("fumbles"):
-        out["fumbles"] = int(c[S.C_FUMBLES : S.C_FUMBLES + 11].sum())
-    if options.get("hit_limit"):
-        out["breaths_refused_by_hit_limit"] = int(c[S.C_HIT_LIMIT])
-    if options.get("tactics"):
-        out["close_combats_with_tactics"] = int(c[S.C_TACTICS : S.C_LUNGE].sum())
-    return out
-
-
-def check_spells(spells: str) -> int:
-    """The spell policy ``spells`` ("bot", "never" or "random"; the Wizard's spells,
-    optional rules pp. 18, 24-25, see :mod:`~dragonsim.lords.bots.spells`) as its
-    ``OPT_SPELL_POLICY`` code."""
-    if not isinstance(spells, str) or spells.strip().lower() not in S.SPELL_POLICIES:
-        raise UserError(f"spells must be one of {', '.join(S.SPELL_POLICIES)}, got {spells!r}")
-    return S.SPELL_POLICIES.index(spells.strip().lower())
-
-
-def prepare(
-    a,
-    b,
-    *,
-    policies: tuple[str, str] = ("hunter", "hunter"),
-    rules=None,
-    turn_limit: int = defaults.TURN_LIMIT,
-    plan_samples: int = defaults.PLAN_SAMPLES,
-    range_mod: bool = True,
-    scenario: np.ndarray | None = None,
-    spells: str = "bot",
-) -> dict[str, Any]:
-    """Sheets, rules and every kernel argument for a duel (also used by tests/benchmarks);
-    ``spells``: the Wizards' spell policy (:func:`check_spells`)."""
-    from .sheets import rule_switches, sheet
-    from .tables import kernel_tables
-
-    rs = _rules(rules)
-    sa = sheet(a, rules=rs)
-    sb = sheet(b, rules=rs)
-    tb = kernel_tables(rs)
-    mv = MT.move_tables(
-        tb.turn_cost,
-        mrs=game_mrs((sa.mr_i, sb.mr_i), tb, rs),
-        edges=edge_exact(policies),
-        bank=MT.banking_of(rs),
-        turning=MT.turning_of(rs),
-    )
-    dragons = np.stack([dragon_row(sa, 0, policies[0]), dragon_row(sb, 1, policies[1])])
-    scen = (
-        np.zeros((2, 5), dtype=np.int64)
-        if scenario is None
-        else np.asarray(scenario, dtype=np.int64)
-    )
-    opt = S.default_options(
-        turn_limit=turn_limit,
-        plan_samples=plan_samples,
-        range_mod=range_mod,
-        scenario=scenario is not None,
-        spell_policy=check_spells(spells),
-        **rule_switches(rs),
-    )
-    args = (dragons, scen, opt, tb, mv, plan_table(tb))
-    return {"a": sa, "b": sb, "rules": rs, "tables": tb, "moves": mv, "args": args, "options": opt}
-
-
-@dataclass(frozen=True)
-class FirstMover:
-    """The first-mover advantage of a duel, from who moved first on turn 1.
-
-    "Players with lower numbers move before players with higher ones" (rulebook p.7,
-    "1. Initiative"): the kernel notes the dragon that moved first on turn 1 (the lowest 2d6
-    after roll-offs, ``R_FIRST``), and the duel counts, outside the engine's counters, the
-    games each dragon moved first in and what the first and the second mover won. Later
-    turns' initiative is not counted. ``advantage`` is the first mover's win rate minus the
-    second mover's, with a normal interval from the multinomial variance
-    ``(pf + ps - (pf - ps)**2) / n``.
-    """
-
-    n: int
-    a_first: Rate  # games in which A moved first on turn 1
-    first_wins: Rate  # games the first mover won
-    second_wins: Rate  # games the second mover won
-    advantage: float
-    advantage_ci: tuple[float, float]
-    a_wins_when_first: Rate  # A's wins of the games A moved first in
-    a_wins_when_second: Rate  # A's wins of the games B moved first in
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "definition": "moved first on turn 1 (lowest initiative roll, rulebook p.7)",
-            "a_moved_first": self.a_first.k,
-            "first_mover_wins": self.first_wins.k,
-            "second_mover_wins": self.second_wins.k,
-            "first_mover_win_rate": self.first_wins.rate,
-            "first_mover_ci": list(self.first_wins.ci),
-            "second_mover_win_rate": self.second_wins.rate,
-            "second_mover_ci": list(self.second_wins.ci),
-            "advantage": self.advantage,
-            "advantage_ci": list(self.advantage_ci),
-            "a_win_rate_when_first": self.a_wins_when_first.rate,
-            "a_ci_when_first": list(self.a_wins_when_first.ci),
-            "a_win_rate_when_second": self.a_wins_when_second.rate,
-            "a_ci_when_second": list(self.a_wins_when_second.ci),
-        }
-
-
-@dataclass(frozen=True)
-class GameLength:
-    """Turns per game from the kernel's turn histogram (``C_TURN_HIST``; its last bin holds
-    ``HIST_MAX`` turns or more, so a percentile there reads "at least HIST_MAX")."""
-
-    mean: float
-    ci: tuple[float, float]
-    median: int
-    p10: int
-    p90: int
-    top: int = S.HIST_MAX
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "mean": self.mean,
-            "ci": list(self.ci),
-            "median": self.median,
-            "p10": self.p10,
-            "p90": self.p90,
-            "histogram_top": self.top,
-        }
-
-    def text(self) -> str:
-        def t(v: int) -> str:
-            return f">={v}" if v >= self.top else str(v)
-
-        return (
-            f"{self.mean:.2f} turns [{self.ci[0]:.2f}, {self.ci[1]:.2f}], median {t(self.median)}"
-            f", 10th-90th percentile {t(self.p10)}-{t(self.p90)}"
-        )
-
-
-def game_length(counters: np.ndarray, confidence: float = 0.95) -> GameLength:
-    """:class:`GameLength` of a run's counters: the mean (normal interval from the sums) and
-    the percentiles of the turn histogram."""
-    from ..report import hist_quantile
-
-    h = counters[S.C_TURN_HIST : S.C_TURN_HIST + S.HIST_MAX + 1]
-    games = int(counters[S.C_GAMES])
-    mt = mean_interval(float(counters[S.C_TURNS]), float(counters[S.C_TURNS_SQ]), games, confidence)
-    return GameLength(
-        mt[0],
-        (mt[1], mt[2]),
-        hist_quantile(h, 0.5),
-        hist_quantile(h, 0.1),
-        hist_quantile(h, 0.9),
-    )
-
-
-#: the counts a duel's kernel caller adds after the engine's counters (``N_COUNTERS``) from
-#: each game's ``R_FIRST``: games A moved first in, of them A's wins, B's wins when B moved first
-X_A_FIRST, X_A_FIRST_WON, X_B_FIRST_WON = range(3)
-N_EXTRA = 3
-
-
-def first_mover_counts(rec: np.ndarray) -> np.ndarray:
-    """The ``X_*`` counts of a block's records (two dragons)."""
-    first = rec[:, S.R_FIRST]
-    w = rec[:, S.R_WINNER]
-    out = np.zeros(N_EXTRA, dtype=np.int64)
-    out[X_A_FIRST] = np.count_nonzero(first == 0)
-    out[X_A_FIRST_WON] = np.count_nonzero((first == 0) & (w == 0))
-    out[X_B_FIRST_WON] = np.count_nonzero((first == 1) & (w == 1))
-    return out
-
-
-def first_mover(
-    extra: np.ndarray, wins_a: int, wins_b: int, n: int, rate_of, z: float = 1.959964
-) -> FirstMover:
-    """:class:`FirstMover` from the ``X_*`` counts; ``rate_of(k, n)`` makes the rates'
-    intervals, ``z`` the advantage's."""
-    a_first = int(extra[X_A_FIRST])
-    fa, fb = int(extra[X_A_FIRST_WON]), int(extra[X_B_FIRST_WON])
-    fw = fa + fb
-    sw = (wins_a - fa) + (wins_b - fb)
-    pf, ps = (fw / n, sw / n) if n else (math.nan, math.nan)
-    adv = pf - ps
-    half = z * math.sqrt(max(pf + ps - adv * adv, 0.0) / n) if n else math.nan
-    return FirstMover(
-        n=n,
-        a_first=rate_of(a_first, n),
-        first_wins=rate_of(fw, n),
-        second_wins=rate_of(sw, n),
-        advantage=adv,
-        advantage_ci=(adv - half, adv + half),
-        a_wins_when_first=rate_of(fa, a_first),
-        a_wins_when_second=rate_of(wins_a - fa, n - a_first),
-    )
-
-
-@dataclass
-class DuelResult:
-    """Who won how often, with Wilson 95% intervals (a precision run's: a confidence
-    sequence, ``precision``), the game length (:meth:`game_length`), the first mover's
-    advantage (``first_mover``), damage statistics and a manifest.
-
-    ``wins_a + wins_b + draws == n`` (games stopped by the turn limit are draws, also counted
-    in ``turn_limit_hits``).
-    """
-
-    a: str
-    b: str
-    n: int
-    requested: int
-    seed: int
-    policies: tuple[str, str]
-    wins_a: int
-    wins_b: int
-    draws: int
-    turn_limit: int
-    turn_limit_hits: int
-    rate_a: Rate
-    rate_b: Rate
-    rate_draw: Rate
-    mean_turns: float
-    turns_ci: tuple[float, float]
-    damage_a: tuple[float, float, float]
-    damage_b: tuple[float, float, float]
-    breath_hit_rate: float
-    engagements_per_game: float
-    dice_per_game: float
-    seconds: float
-    interrupted: bool
-    counters: np.ndarray = field(repr=False)
-    manifest: dict[str, Any] = field(default_factory=dict, repr=False)
-    records: str | None = None
-    #: who moved first on turn 1 and how it went (:class:`FirstMover`)
-    first_mover: FirstMover | None = None
-    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
-    precision: Any = None
-
-    @property
-    def win_rate_a(self) -> float:
-        return self.rate_a.rate
-
-    @property
-    def win_rate_b(self) -> float:
-        return self.rate_b.rate
-
-    @property
-    def draw_rate(self) -> float:
-        return self.rate_draw.rate
-
-    def turn_histogram(self) -> np.ndarray:
-        """Games by number of turns (last bin: HIST_MAX turns or more)."""
-        return self.counters[S.C_TURN_HIST : S.C_TURN_HIST + S.HIST_MAX + 1].copy()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "a": self.a,
-            "b": self.b,
-            "n": self.n,
-            "requested": self.requested,
-            "seed": self.seed,
-            "policies": list(self.policies),
-            "wins_a": self.wins_a,
-            "wins_b": self.wins_b,
-            "draws": self.draws,
-            "win_rate_a": self.rate_a.rate,
-            "win_rate_b": self.rate_b.rate,
-            "draw_rate": self.rate_draw.rate,
-            "ci_a": list(self.rate_a.ci),
-            "ci_b": list(self.rate_b.ci),
-            "ci_draw": list(self.rate_draw.ci),
-            "mean_turns": self.mean_turns,
-            "turns_ci": list(self.turns_ci),
-            "turn_limit": self.turn_limit,
-            "turn_limit_hits": self.turn_limit_hits,
-            "mean_damage_a": self.damage_a[0],
-            "mean_damage_b": self.damage_b[0],
-            "damage_ci_a": list(self.damage_a[1:]),
-            "damage_ci_b": list(self.damage_b[1:]),
-            "breath_hit_rate": self.breath_hit_rate,
-            "engagements_per_game": self.engagements_per_game,
-            "dice_per_game": self.dice_per_game,
-            "play": play_counts(self.counters, self.manifest.get("options", {})),
-            "game_length": self.game_length().to_dict(),
-            "first_mover": None if self.first_mover is None else self.first_mover.to_dict(),
-            "interval": self.rate_a.method,
-            "precision": None if self.precision is None else self.precision.to_dict(),
-            "seconds": self.seconds,
-            "interrupted": self.interrupted,
-            "records": self.records,
-            "manifest": self.manifest,
-        }
-
-    def _ci_label(self) -> str:
-        return "95% interval" if self.precision is None else "95% conf. sequence"
-
-    def game_length(self) -> GameLength:
-        """Turns per game: mean with its interval, median, 10th and 90th percentiles."""
-        return game_length(self.counters)
-
-    def to_frame(self):
-        """One row per dragon: wins, rate, interval, mean damage dealt (pandas)."""
-        import pandas as pd
-
-        rows = []
-        for name, pol, r, dmg in (
-            (self.a, self.policies[0], self.rate_a, self.damage_a),
-            (self.b, self.policies[1], self.rate_b, self.damage_b),
-        ):
-            rows.append(
-                {
-                    "dragon": name,
-                    "policy": pol,
-                    "wins": r.k,
-                    "games": self.n,
-                    "win_rate": r.rate,
-                    "ci_low": r.lo,
-                    "ci_high": r.hi,
-                    "mean_damage_dealt": dmg[0],
-                }
-            )
-        rows.append(
-            {
-                "dragon": "(draw)",
-                "policy": "",
-                "wins": self.draws,
-                "games": self.n,
-                "win_rate": self.rate_draw.rate,
-                "ci_low": self.rate_draw.lo,
-                "ci_high": self.rate_draw.hi,
-                "mean_damage_dealt": math.nan,
-            }
-        )
-        return pd.DataFrame(rows)
-
-    def plot(self, ax=None):
-        """Who wins, with 95% intervals, and how long games last (matplotlib, dragonsim's
-        style): one colour per dragon, the matchup in the title, the turns axis ending at the
-        99.5th percentile of game length. ``ax``: two axes to draw into. Returns the figure."""
-        import matplotlib.pyplot as plt
-
-        from ..report import hist_quantile, plot_style
-
-        with plot_style():
-            if ax is None:
-                fig, (a1, a2) = plt.subplots(1, 2, figsize=(9.5, 3.6))
-            else:
-                a1, a2 = ax
-                fig = a1.figure
-            cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-            colours = [cycle[0], cycle[1 % len(cycle)], "0.6"]
-            labels = [f"A: {self.a}\n({self.policies[0]})", f"B: {self.b}\n({self.policies[1]})"]
-            labels.append("draw")
-            rates = [self.rate_a, self.rate_b, self.rate_draw]
-            y = [r.rate for r in rates]
-            err = [[r.rate - r.lo for r in rates], [r.hi - r.rate for r in rates]]
-            a1.bar(range(3), y, yerr=err, capsize=4, color=colours)
-            for i, r in enumerate(rates):
-                a1.annotate(
-                    f"{100 * r.rate:.1f}%",
-                    (i, r.hi),
-                    textcoords="offset points",
-                    xytext=(0, 3),
-                    ha="center",
-                )
-            a1.set_xticks(range(3), labels)
-            a1.set_ylim(0, max(0.05, max(r.hi for r in rates)) * 1.15)
-            a1.set_ylabel("share of games (95% interval)")
-            a1.set_title("who wins")
-            h = self.turn_histogram()
-            end = max(1, hist_quantile(h, 0.995))
-            share = h / max(1, self.n)
-            a2.bar(range(end + 1), share[: end + 1], width=1.0, color="0.45")
-            a2.axvline(self.mean_turns, color=colours[0], lw=1, ls="--")
-            a2.annotate(
-                f"mean {self.mean_turns:.1f}",
-                (self.mean_turns, share.max()),
-                textcoords="offset points",
-                xytext=(4, -10),
-                color=colours[0],
-            )
-            a2.set_xlim(-0.5, end + 0.5)
-            a2.set_xlabel(f"turns (axis ends at the 99.5th percentile, {end} turns)")
-            a2.set_ylabel("share of games")
-            a2.set_title("game length")
-            fig.suptitle(
-                f"Dragon Lords duel: {self.a} vs {self.b}, {self.n:,} games, seed {self.seed}"
-            )
-            fig.tight_layout()
-        return fig
-
-    def summary(self) -> str:
-        """A readable table."""
-        from ..report import rules_line
-
-        # A: and B: tell a mirror match's two sides apart
-        na, nb = f"A: {self.a}", f"B: {self.b}"
-        w = max(len(na), len(nb), 6)
-        lines = [
-            f"Dragon Lords duel: {self.a} ({self.policies[0]}) vs {self.b} "
-            f"({self.policies[1]}), {self.n:,} games, seed {self.seed}",
-            *interrupted_line(self),
-            "",
-            f"  {'':<{w}}  {'wins':>10}  {'share':>8}  {self._ci_label():>18}  "
-            f"{'damage dealt':>12}",
-        ]
-        for name, r, dmg in ((na, self.rate_a, self.damage_a), (nb, self.rate_b, self.damage_b)):
-            lines.append(
-                f"  {name:<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
-                f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%  {dmg[0]:12.1f}"
-            )
-        r = self.rate_draw
-        lines.append(
-            f"  {'draw':<{w}}  {r.k:>10,}  {100 * r.rate:7.2f}%  "
-            f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
-        )
-        lines.append(
-            f"  (share: of the {self.n:,} games; damage dealt: mean damage points the dragon "
-            "dealt per game)"
-        )
-        lines.append("")
-        lines.append(f"  game length      {self.game_length().text()}")
-        fm = self.first_mover
-        if fm is not None and fm.n:
-            lo, hi = fm.advantage_ci
-            lines.append(
-                f"  first mover      the dragon moving first on turn 1 (lowest initiative roll) "
-                f"won {fm.first_wins},"
-            )
-            lines.append(
-                f"                   the second mover {fm.second_wins}: advantage "
-                f"{100 * fm.advantage:+.2f} pp [{100 * lo:+.2f}, {100 * hi:+.2f}]"
-            )
-            lines.append(f"                   A moved first in {fm.a_first} of the games;")
-            lines.append(
-                f"                   A won {fm.a_wins_when_first} of those, "
-                f"{fm.a_wins_when_second} of the others"
-            )
-        lines.append(
-            f"  breath attacks   {100 * self.breath_hit_rate:.1f}% of them hit"
-            if self.breath_hit_rate == self.breath_hit_rate
-            else "  breath attacks   none made"
-        )
-        lines.append(
-            f"  close combat     {self.engagements_per_game:.2f} engagements per game "
-            "(a dragon moving in to fight at close quarters)"
-        )
-        if self.turn_limit_hits:
-            lines.append(
-                f"  turn limit       {self.turn_limit} turns reached in "
-                f"{self.turn_limit_hits:,} games (counted as draws)"
-            )
-        verdict = _verdict(self)
-        if verdict:
-            lines.append("  " + verdict)
-        breadth = self.manifest.get("options", {}).get("plan_samples")
-        sampled = [p for p in self.policies if p in ("brawler", "sniper")]
-        if breadth is not None and sampled:
-            lines.append(
-                f"  ({sampled[0]} plans from a sample of {breadth} end states per move "
-                f"and its verdicts move with it: check with --policy {sampled[0]}:128)"
-            )
-        if self.precision is not None:
-            lines.append(self.precision.line())
-        lines.append(f"  {self.seconds:.2f} s ({_rate(self)})")
-        rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))
-        if rl:
-            lines.append(f"  {rl}")
-        if self.records:
-            lines.append(f"  per-game records: {self.records}")
-        return "\n".join(lines)
-
-
-def _rate(r) -> str:
-    """Games per second of playing: compilation and games resumed from a checkpoint excluded."""
-    played = r.n - int(r.manifest.get("resumed", 0) or 0)
-    if r.seconds <= 0 or played <= 0:
-        return "resumed from a checkpoint" if played <= 0 else "n/a games/s"
-    return f"{played / r.seconds:,.0f} games/s"
-
-
-def _verdict(r: DuelResult) -> str:
-    """Which side is better, when the intervals say so."""
-    if r.rate_a.lo > r.rate_b.hi:
-        return f"{r.a} ({r.policies[0]}) wins more often than {r.b} ({r.policies[1]})."
-    if r.rate_b.lo > r.rate_a.hi:
-        return f"{r.b} ({r.policies[1]}) wins more often than {r.a} ({r.policies[0]})."
-    return "No significant difference between the two at this n."
-
-
-#: what each column of a duel's records holds (``--records``)
-DUEL_COLUMNS = {
-    "game": "game index (its random streams are (seed, game): replayable)",
-    "winner_side": "0: dragon A won, 1: dragon B won, -1: a draw (also at the turn limit)",
-    "winner": "the winner's name, or 'draw' (a mirror match: read winner_side)",
-    "turns": "turns played",
-    "hit_turn_limit": "true when the turn limit stopped the game (a draw)",
-    "damage_dealt_a": "damage points dragon A dealt",
-    "damage_dealt_b": "damage points dragon B dealt",
-    "damage_points_left_a": "damage points dragon A had left at the end",
-    "damage_points_left_b": "damage points dragon B had left at the end",
-    "breath_hits_a": "breath attacks of dragon A that hit",
-    "breath_hits_b": "breath attacks of dragon B that hit",
-    "engagements": "close-combat engagements in the game (either dragon)",
-    "first_mover": "0: dragon A moved first on turn 1 (the lower initiative roll, p.7), 1: B",
-}
-#: a battle's records: per side, not per dragon (the kernel keeps per-dragon figures for the
-#: first two dragons only, so they are written only for a battle of two)
-BATTLE_COLUMNS = {
-    "game": DUEL_COLUMNS["game"],
-    "winner_side": "the winning side (team number; in a free-for-all the dragon's place in "
-    "the list), -1: a draw",
-    "winner": "the winning side's dragons joined by ' + ', or 'draw'",
-    "turns": DUEL_COLUMNS["turns"],
-    "hit_turn_limit": DUEL_COLUMNS["hit_turn_limit"],
-    "engagements": "close-combat engagements in the game (any dragon)",
-}
-
-
-def record_columns(rec: np.ndarray, start: int, side_names: Sequence[str], two: bool) -> dict:
-    """The records columns of games ``start..start+len(rec)-1`` from the kernel's rows
-    (``R_*``): :data:`DUEL_COLUMNS` when ``two`` (two dragons), else :data:`BATTLE_COLUMNS`."""
-    w = rec[:, S.R_WINNER]
-    names = np.array([*side_names, "draw"], dtype=str)
-    cols = {
-        "game": np.arange(start, start + rec.shape[0], dtype=np.int64),
-        "winner_side": w.astype(np.int64),
-        "winner": names[np.where(w < 0, len(side_names), w)],
-        "turns": rec[:, S.R_TURNS].copy(),
-        "hit_turn_limit": rec[:, S.R_TURN_LIMIT] != 0,
-    }
-    if two:
-        cols.update(
-            damage_dealt_a=rec[:, S.R_DEALT0].copy(),
-            damage_dealt_b=rec[:, S.R_DEALT1].copy(),
-            damage_points_left_a=rec[:, S.R_LEFT0].copy(),
-            damage_points_left_b=rec[:, S.R_LEFT1].copy(),
-            breath_hits_a=rec[:, S.R_HITS0].copy(),
-            breath_hits_b=rec[:, S.R_HITS1].copy(),
-        )
-    cols["engagements"] = rec[:, S.R_ENGAGES].copy()
-    if two:
-        cols["first_mover"] = rec[:, S.R_FIRST].copy()
-    return cols
-
-
-def records_manifest(**fields: Any) -> dict[str, Any]:
-    """The manifest a records file carries, before the run (what produced the rows)."""
-    from ..report import manifest
-
-    return manifest(**fields)
+from .results import (
+    BATTLE_COLUMNS,
+    DUEL_COLUMNS,
+    BattleResult,
+    DuelResult,
+    first_mover,
+    first_mover_counts,
+    record_columns,
+    records_manifest,
+)
+
+# the run setup and the columns are reached here too (tests, benchmarks): dragonsim.lords.api.X
+__all__ = ["duel", "battle", "prepare", "battle_setup", "dragon_row", "DUEL_COLUMNS"]
 
 
 def _kernel_with_records(current: list):
@@ -726,6 +66,57 @@ def _kernel_with_records(current: list):
         return out
 
     return kernel
+
+
+def _write_records(runrec, current: list, side_names: Sequence[str], two: bool):
+    """The ``on_block`` that writes each block's games to the records (``runrec``: the run's
+    :meth:`~dragonsim.records.RecordsFile.run`), from the rows the kernel caller kept in
+    ``current[0]``."""
+
+    def on_block(start, stop, part):
+        runrec.block(start, stop, record_columns(current[0], start, side_names, two))
+
+    return on_block
+
+
+def _check_local_records(backend: str, records, precision, checkpoint) -> None:
+    """Refuse the combinations a run cannot make: records on Dask, a checkpoint with a
+    precision target."""
+    if backend == "dask" and records is not None:
+        raise UserError(
+            "records are written by the local backend only; drop records= or use backend='local'"
+        )
+    if precision is not None and checkpoint is not None:
+        raise UserError("checkpoints are not supported with a precision target; give n instead")
+
+
+def _play(kernel, n, seed, args, *, precision, cap, rates, section, file, runrec, **run_kw):
+    """Play the games: ``n`` of them (resuming ``section``), or with ``precision`` until every
+    rate ``rates(counters, n)`` names is that narrow (at most ``cap`` games); the records
+    (``runrec`` of ``file``) are finished and the file closed however the run ends. Returns
+    ``(outcome, precision run or None)``."""
+    from ..runner import run_blocks, run_to_precision
+
+    out = prun = None
+    try:
+        if precision is None:
+            out = run_blocks(kernel, n, int(seed), args, checkpoint=section, **run_kw)
+        else:
+            out, prun = run_to_precision(
+                kernel,
+                int(seed),
+                args,
+                precision=precision,
+                cap=cap,
+                rates=rates,
+                **run_kw,
+            )
+        if runrec is not None:
+            runrec.finish(out.n)
+    finally:
+        if file is not None:
+            file.close(**closing(out))
+    return out, prun
 
 
 def duel(
@@ -808,25 +199,21 @@ def duel(
     Returns
     -------
     DuelResult
-        With the first-mover advantage (:class:`FirstMover`, who moved first on turn 1) and
-        the game-length distribution (:meth:`DuelResult.game_length`).
+        With the first-mover advantage (:class:`~dragonsim.lords.results.FirstMover`, who
+        moved first on turn 1) and the game-length distribution
+        (:meth:`DuelResult.game_length`).
     """
-    from ..report import manifest
-    from ..runner import n_or_precision, precision_rates, run_blocks, run_to_precision
+    from ..runner import n_or_precision
 
     n, cap = n_or_precision(n, precision, max_n)
     seed = check_seed(seed)
     turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
     plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
     if records is not None:
-        from ..records import check_path
-
         check_path(records)
     pols = resolve_policies(policy, policies)
     check_spells(spells)
     if scenario is not None:
-        from .sheets import sheet
-
         rs_ = _rules(rules)
         scenario = check_scenario(scenario, [sheet(a, rules=rs_), sheet(b, rules=rs_)], rs_)
     prep = prepare(
@@ -839,49 +226,15 @@ def duel(
         scenario=scenario,
         spells=spells,
     )
-    sa, sb = prep["a"], prep["b"]
-    args = prep["args"]
-    if backend == "dask" and records is not None:
-        raise UserError(
-            "records are written by the local backend only; drop records= or use backend='local'"
-        )
-    if precision is not None and checkpoint is not None:
-        raise UserError("checkpoints are not supported with a precision target; give n instead")
-    identity = {
-        "command": "duel",
-        "a": sa.name,
-        "b": sb.name,
-        "policies": list(pols),
-        "seed": seed,
-        "n": n,
-        "rules_hash": prep["rules"].hash,
-    }
-    if spells != "bot":
-        identity["spells"] = spells
+    _check_local_records(backend, records, precision, checkpoint)
+    identity = _duel_identity(prep, pols, seed, n, spells)
     section = open_checkpoint(checkpoint, identity) if precision is None else None
     current: list = []
-    file = runrec = None
+    file = runrec = on_block = None
     if records is not None:
-        from ..records import RecordsFile
-
-        file = RecordsFile(
-            records,
-            records_manifest(
-                command="duel",
-                a=sa.to_dict(),
-                b=sb.to_dict(),
-                policies=[policy_version(p) for p in pols],
-                seed=int(seed),
-                requested=n,
-                precision=precision,
-                rules_hash=prep["rules"].hash,
-                rules_overrides=prep["rules"].overrides,
-                options=options_manifest(prep["args"][2]),
-                scenario=None if scenario is None else np.asarray(scenario).tolist(),
-            ),
-            DUEL_COLUMNS,
-        )
+        file = _duel_records_file(records, prep, pols, seed, n, precision, scenario)
         runrec = file.run(section)
+        on_block = _write_records(runrec, current, (prep["a"].name, prep["b"].name), True)
 
     # every block keeps its games' rows (N_REC int64 cells a game, freed with the block): the
     # first-mover counts come from them and travel after the engine's counters, so they add
@@ -892,13 +245,17 @@ def duel(
         current[:] = [rec]
         return np.concatenate([out, first_mover_counts(rec)])
 
-    on_block = None
-    if runrec is not None:
-
-        def on_block(start, stop, part):
-            runrec.block(start, stop, record_columns(current[0], start, (sa.name, sb.name), True))
-
-    run_kw = dict(
+    out, prun = _play(
+        kernel,
+        n,
+        seed,
+        prep["args"],
+        precision=precision,
+        cap=cap,
+        rates=lambda c, _n: (c[S.C_WIN], c[S.C_WIN + 1], c[S.C_DRAWS]),
+        section=section,
+        file=file,
+        runrec=runrec,
         progress=progress,
         threads=threads,
         on_block=on_block,
@@ -908,26 +265,59 @@ def duel(
         compiled=E.play_chunks,
         game="Dragon Lords",
     )
-    out = prun = None
-    try:
-        if precision is None:
-            out = run_blocks(kernel, n, int(seed), args, checkpoint=section, **run_kw)
-        else:
-            out, prun = run_to_precision(
-                kernel,
-                int(seed),
-                args,
-                precision=precision,
-                cap=cap,
-                rates=lambda c, _n: (c[S.C_WIN], c[S.C_WIN + 1], c[S.C_DRAWS]),
-                **run_kw,
-            )
-            n = out.n
-        if runrec is not None:
-            runrec.finish(out.n)
-    finally:
-        if file is not None:
-            file.close(**closing(out))
+    if prun is not None:
+        n = out.n
+    return _duel_result(out, prun, n, prep, pols, seed, turn_limit, scenario, records)
+
+
+def _duel_identity(prep, pols, seed: int, n: int, spells: str) -> dict[str, Any]:
+    """What a duel's checkpoint must match to resume."""
+    identity = {
+        "command": "duel",
+        "a": prep["a"].name,
+        "b": prep["b"].name,
+        "policies": list(pols),
+        "seed": seed,
+        "n": n,
+        "rules_hash": prep["rules"].hash,
+    }
+    if spells != "bot":
+        identity["spells"] = spells
+    return identity
+
+
+def _duel_records_file(records, prep, pols, seed, n, precision, scenario):
+    """A duel's records file (:data:`DUEL_COLUMNS`), its manifest written before the run."""
+    from ..records import RecordsFile
+
+    sa, sb = prep["a"], prep["b"]
+    return RecordsFile(
+        records,
+        records_manifest(
+            command="duel",
+            a=sa.to_dict(),
+            b=sb.to_dict(),
+            policies=[policy_version(p) for p in pols],
+            seed=int(seed),
+            requested=n,
+            precision=precision,
+            rules_hash=prep["rules"].hash,
+            rules_overrides=prep["rules"].overrides,
+            options=options_manifest(prep["args"][2]),
+            scenario=None if scenario is None else np.asarray(scenario).tolist(),
+        ),
+        DUEL_COLUMNS,
+    )
+
+
+def _duel_result(out, prun, n, prep, pols, seed, turn_limit, scenario, records) -> DuelResult:
+    """The :class:`DuelResult` of a finished run (``out``, a RunOutcome; ``prun``, its
+    precision run or None) with its manifest."""
+    from ..report import manifest
+    from ..runner import precision_rates
+
+    sa, sb = prep["a"], prep["b"]
+    args = prep["args"]
     c = out.counters[: S.N_COUNTERS]
     extra = out.counters[S.N_COUNTERS :]
     games = int(c[S.C_GAMES])
@@ -989,261 +379,8 @@ def duel(
 
 
 # ------------------------------------------------------------------------------------------------
-# scenarios, free-for-all and team games
+# free-for-all and team games
 # ------------------------------------------------------------------------------------------------
-
-
-def check_scenario(scenario, sheets, rules) -> np.ndarray:
-    """Validate caller-given starting positions: one ``(q, r, facing, altitude, speed)`` per
-    dragon, axial coordinates on the board, facing 0..5 (E, NE, NW, W, SW, SE), altitude
-    1 Very Low .. 5 Very High, distinct hexes, and ``speed`` the previous turn's speed (limits
-    the first turn's acceleration) or -1 for a free first-turn choice."""
-    from .hexes import on_board, to_offset
-
-    board = rules.get("lords.board")
-    w, d = board["width"], board["depth"]
-    try:
-        arr = np.asarray(scenario, dtype=np.int64)
-    except (TypeError, ValueError):
-        raise UserError(
-            "scenario must be rows of whole numbers (q, r, facing, altitude, speed)"
-        ) from None
-    if arr.ndim != 2 or arr.shape != (len(sheets), 5):
-        raise UserError(
-            f"scenario needs one row (q, r, facing, altitude, speed) per dragon: "
-            f"{len(sheets)} rows of 5, got shape {arr.shape}"
-        )
-    seen = set()
-    for i, (q, r, f, alt, sp) in enumerate(arr.tolist()):
-        if not on_board(q, r, w, d):
-            raise UserError(
-                f"scenario row {i}: hex (q={q}, r={r}) = (col, row) "
-                f"{to_offset(q, r)} is off the {w}x{d} board"
-            )
-        if (q, r) in seen:
-            raise UserError(f"scenario row {i}: hex ({q}, {r}) is already occupied")
-        seen.add((q, r))
-        if not 0 <= f <= 5:
-            raise UserError(
-                f"scenario row {i}: facing must be 0..5 (E, NE, NW, W, SW, SE), got {f}"
-            )
-        if not 1 <= alt <= 5:
-            raise UserError(
-                f"scenario row {i}: altitude must be 1 (Very Low) .. 5 (Very High), got {alt}"
-            )
-        s = sheets[i]
-        if sp != -1 and not s.min_speed <= sp <= s.max_speed:
-            raise UserError(
-                f"scenario row {i}: speed must be -1 (free) or "
-                f"{s.min_speed}..{s.max_speed} for {s.name}, got {sp}"
-            )
-    return arr
-
-
-@dataclass
-class BattleResult:
-    """Wins per side (a team, or a single dragon in a free-for-all), draws, intervals."""
-
-    dragons: list[str]
-    teams: list[int]
-    policies: list[str]
-    n: int
-    seed: int
-    wins: list[int]
-    draws: int
-    rates: list[Rate]
-    rate_draw: Rate
-    turn_limit_hits: int
-    mean_turns: float
-    seconds: float
-    interrupted: bool
-    counters: np.ndarray = field(repr=False)
-    manifest: dict[str, Any] = field(default_factory=dict, repr=False)
-    requested: int | None = None
-    records: str | None = None
-    #: how a ``precision=`` run went (:class:`~dragonsim.runner.PrecisionRun`), else None
-    precision: Any = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "interval": self.rate_draw.method,
-            "precision": None if self.precision is None else self.precision.to_dict(),
-            "dragons": self.dragons,
-            "teams": self.teams,
-            "policies": self.policies,
-            "n": self.n,
-            "requested": self.requested,
-            "seed": self.seed,
-            "wins": self.wins,
-            "draws": self.draws,
-            "win_rates": [r.rate for r in self.rates],
-            "ci": [[r.lo, r.hi] for r in self.rates],
-            "draw_rate": self.rate_draw.rate,
-            "mean_turns": self.mean_turns,
-            "turn_limit_hits": self.turn_limit_hits,
-            "seconds": self.seconds,
-            "interrupted": self.interrupted,
-            "records": self.records,
-            "manifest": self.manifest,
-        }
-
-    def to_frame(self):
-        import pandas as pd
-
-        rows = []
-        for t, (k, r) in enumerate(zip(self.wins, self.rates, strict=True)):
-            members = [d for d, tt in zip(self.dragons, self.teams, strict=True) if tt == t]
-            rows.append(
-                {
-                    "side": t,
-                    "dragons": ", ".join(members),
-                    "wins": k,
-                    "win_rate": r.rate,
-                    "ci_low": r.lo,
-                    "ci_high": r.hi,
-                }
-            )
-        rows.append(
-            {
-                "side": -1,
-                "dragons": "(draw)",
-                "wins": self.draws,
-                "win_rate": self.rate_draw.rate,
-                "ci_low": self.rate_draw.lo,
-                "ci_high": self.rate_draw.hi,
-            }
-        )
-        return pd.DataFrame(rows)
-
-    def summary(self) -> str:
-        from ..report import rules_line
-
-        free = len(set(self.teams)) == len(self.teams)
-        one_bot = len(set(self.policies)) == 1
-        lines = [
-            f"Dragon Lords battle ({'free-for-all' if free else 'teams'}), {self.n:,} games, "
-            + (f"bot {self.policies[0]}, " if one_bot else "")
-            + f"seed {self.seed}",
-            *interrupted_line(self),
-            "",
-        ]
-        labels = []
-        for t in range(len(self.wins)):
-            members = [
-                d if one_bot else f"{d} ({p})"
-                for d, tt, p in zip(self.dragons, self.teams, self.policies, strict=True)
-                if tt == t
-            ]
-            labels.append(f"side {t}: {', '.join(members)}")
-        w = max(len(x) for x in [*labels, "draw"])
-        ci = "95% interval" if self.precision is None else "95% conf. sequence"
-        lines.append(f"  {'':<{w}}  {'wins':>9}  {'share':>8}  {ci:>18}")
-        for lab, k, r in zip(labels, self.wins, self.rates, strict=True):
-            lines.append(
-                f"  {lab:<{w}}  {k:>9,}  {100 * r.rate:7.2f}%  "
-                f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
-            )
-        r = self.rate_draw
-        lines.append(
-            f"  {'draw':<{w}}  {self.draws:>9,}  {100 * r.rate:7.2f}%  "
-            f"[{100 * r.lo:6.2f}, {100 * r.hi:6.2f}]%"
-        )
-        lines.append("")
-        lines.append(f"  game length      {self.mean_turns:.2f} turns")
-        limit = self.manifest.get("options", {}).get("turn_limit")
-        lines.append(
-            f"  turn limit       {limit} turns reached in {self.turn_limit_hits:,} games "
-            "(counted as draws)"
-        )
-        if self.precision is not None:
-            lines.append(self.precision.line())
-        rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))
-        if rl:
-            lines.append(f"  {rl}")
-        if getattr(self, "records", None):
-            lines.append(f"  per-game records: {self.records}")
-        return "\n".join(lines)
-
-
-def battle_setup(
-    dragons,
-    *,
-    teams=None,
-    policy: str = "hunter",
-    policies=None,
-    turn_limit: int = defaults.TURN_LIMIT,
-    plan_samples: int = defaults.PLAN_SAMPLES,
-    rules=None,
-    scenario=None,
-    spells: str = "bot",
-):
-    """A battle's checked inputs and kernel arguments: ``(sheets, teams, policies, rules,
-    args)`` (used by :func:`battle` and the replays); ``spells`` as for :func:`duel`."""
-    from ..errors import resolve_name
-    from ..rules.lords import TEAM_PAIRINGS
-    from .sheets import rule_switches, sheet
-    from .tables import kernel_tables
-
-    if isinstance(dragons, str):
-        key = resolve_name(dragons, list(TEAM_PAIRINGS), "team pairing")
-        sides = TEAM_PAIRINGS[key]
-        dragons = [*sides[0], *sides[1]]
-        teams = [0] * len(sides[0]) + [1] * len(sides[1])
-    if not isinstance(dragons, Sequence):
-        raise UserError(
-            f"dragons must be a list of 2..{S.MAXD} dragons or a pairing name, got {dragons!r}"
-        )
-    dragons = list(dragons)
-    if not 2 <= len(dragons) <= S.MAXD:
-        raise UserError(f"a battle needs 2..{S.MAXD} dragons, got {len(dragons)}")
-    if teams is None:
-        teams = list(range(len(dragons)))
-    if isinstance(teams, str) or not isinstance(teams, Sequence):
-        raise UserError(f"teams must be a list of team numbers such as [0, 0, 1], got {teams!r}")
-    teams = [check_int(t, "a team number", 0, S.MAXD - 1) for t in teams]
-    if len(teams) != len(dragons):
-        raise UserError(
-            f"teams needs one team number per dragon ({len(dragons)}), got {len(teams)}"
-        )
-    if sorted(set(teams)) != list(range(len(set(teams)))) or len(set(teams)) < 2:
-        raise UserError(f"teams must number at least two sides 0, 1, ... without gaps, got {teams}")
-    if policies is None:
-        pols = [policy_spec(policy)] * len(dragons)
-    elif not isinstance(policies, str | Sequence):
-        raise UserError(f"policies must be 'P,Q,...' or a list of bot names, got {policies!r}")
-    else:
-        pols = [
-            policy_spec(p) for p in (policies.split(",") if isinstance(policies, str) else policies)
-        ]
-        if len(pols) != len(dragons):
-            raise UserError(f"policies needs one bot per dragon ({len(dragons)}), got {len(pols)}")
-    turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
-    plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
-    rs = _rules(rules)
-    sheets = [sheet(d, rules=rs) for d in dragons]
-    tb = kernel_tables(rs)
-    mv = MT.move_tables(
-        tb.turn_cost,
-        mrs=game_mrs([s.mr_i for s in sheets], tb, rs),
-        edges=edge_exact(pols),
-        bank=MT.banking_of(rs),
-        turning=MT.turning_of(rs),
-    )
-    rows = np.stack([dragon_row(s, t, p) for s, t, p in zip(sheets, teams, pols, strict=True)])
-    scen = (
-        np.zeros((len(sheets), 5), dtype=np.int64)
-        if scenario is None
-        else check_scenario(scenario, sheets, rs)
-    )
-    opt = S.default_options(
-        turn_limit=int(turn_limit),
-        plan_samples=int(plan_samples),
-        scenario=scenario is not None,
-        spell_policy=check_spells(spells),
-        **rule_switches(rs),
-    )
-    args = (rows, scen, opt, tb, mv, plan_table(tb))
-    return sheets, teams, pols, rs, args
 
 
 def battle(
@@ -1280,16 +417,13 @@ def battle(
     ``precision`` (as :func:`duel` does; not with ``checkpoint``). ``spells``: the Wizards'
     spell policy, as for :func:`duel`.
     """
-    from ..report import manifest
-    from ..runner import n_or_precision, precision_rates, run_blocks, run_to_precision
+    from ..runner import n_or_precision
 
     n, cap = n_or_precision(n, precision, max_n)
     if precision is not None and checkpoint is not None:
         raise UserError("checkpoints are not supported with a precision target; give n instead")
     seed = check_seed(seed)
     if records is not None:
-        from ..records import check_path
-
         check_path(records)
     sheets, teams, pols, rs, args = battle_setup(
         dragons,
@@ -1302,7 +436,6 @@ def battle(
         scenario=scenario,
         spells=spells,
     )
-    scen = args[1]
     empty = np.zeros((0, S.N_REC), dtype=np.int64)
     section = open_checkpoint(
         checkpoint,
@@ -1316,28 +449,10 @@ def battle(
             "rules_hash": rs.hash,
         },
     )
-    file = runrec = None
-    on_block = None
+    file = runrec = on_block = None
     if records is not None:
-        from ..records import RecordsFile
-
         two = len(sheets) == 2
-        file = RecordsFile(
-            records,
-            records_manifest(
-                command="battle",
-                dragons=[s.to_dict() for s in sheets],
-                teams=teams,
-                policies=[policy_version(p) for p in pols],
-                seed=int(seed),
-                requested=n,
-                rules_hash=rs.hash,
-                rules_overrides=rs.overrides,
-                options=options_manifest(args[2]),
-                scenario=None if scenario is None else scen.tolist(),
-            ),
-            DUEL_COLUMNS if two else BATTLE_COLUMNS,
-        )
+        file = _battle_records_file(records, sheets, teams, pols, seed, n, rs, args, scenario)
         runrec = file.run(section)
         side_names = [
             " + ".join(s.name for s, t in zip(sheets, teams, strict=True) if t == k)
@@ -1345,43 +460,68 @@ def battle(
         ]
         current: list = []
         kernel = _kernel_with_records(current)
-
-        def on_block(start, stop, part):
-            runrec.block(start, stop, record_columns(current[0], start, side_names, two))
-
+        on_block = _write_records(runrec, current, side_names, two)
     else:
 
         def kernel(start, stop, seed_, *kargs):
             return E.duel_kernel(start, stop, seed_, *kargs, empty)
 
-    out = prun = None
     k = len(set(teams))
-    run_kw = dict(
+    out, prun = _play(
+        kernel,
+        n,
+        seed,
+        args,
+        precision=precision,
+        cap=cap,
+        rates=lambda c, _n: [c[S.C_WIN + t] for t in range(k)] + [c[S.C_DRAWS]],
+        section=section,
+        file=file,
+        runrec=runrec,
         progress=progress,
         threads=threads,
         on_block=on_block,
         compiled=E.play_chunks,
         game="Dragon Lords",
     )
-    try:
-        if precision is None:
-            out = run_blocks(kernel, n, int(seed), args, checkpoint=section, **run_kw)
-        else:
-            out, prun = run_to_precision(
-                kernel,
-                int(seed),
-                args,
-                precision=precision,
-                cap=cap,
-                rates=lambda c, _n: [c[S.C_WIN + t] for t in range(k)] + [c[S.C_DRAWS]],
-                **run_kw,
-            )
-            n = out.n
-        if runrec is not None:
-            runrec.finish(out.n)
-    finally:
-        if file is not None:
-            file.close(**closing(out))
+    if prun is not None:
+        n = out.n
+    return _battle_result(out, prun, n, sheets, teams, pols, rs, args, seed, scenario, records)
+
+
+def _battle_records_file(records, sheets, teams, pols, seed, n, rs, args, scenario):
+    """A battle's records file (:data:`BATTLE_COLUMNS`; :data:`DUEL_COLUMNS` for two
+    dragons), its manifest written before the run."""
+    from ..records import RecordsFile
+
+    return RecordsFile(
+        records,
+        records_manifest(
+            command="battle",
+            dragons=[s.to_dict() for s in sheets],
+            teams=teams,
+            policies=[policy_version(p) for p in pols],
+            seed=int(seed),
+            requested=n,
+            rules_hash=rs.hash,
+            rules_overrides=rs.overrides,
+            options=options_manifest(args[2]),
+            scenario=None if scenario is None else args[1].tolist(),
+        ),
+        DUEL_COLUMNS if len(sheets) == 2 else BATTLE_COLUMNS,
+    )
+
+
+def _battle_result(
+    out, prun, n, sheets, teams, pols, rs, args, seed, scenario, records
+) -> BattleResult:
+    """The :class:`BattleResult` of a finished run (``out``, a RunOutcome; ``prun``, its
+    precision run or None) with its manifest."""
+    from ..report import manifest
+    from ..runner import precision_rates
+
+    scen = args[1]
+    k = len(set(teams))
     c = out.counters
     games = int(c[S.C_GAMES])
     rate_of = precision_rates(prun)[0]

@@ -14,15 +14,16 @@ compiled bots live beside it:
   move end states with the exact odds; the weights are named constants there;
 * :mod:`.plan` -- the planners' shared tables (exact odds by target number, damage, close
   combat; the geometry of shots and board edges), built once per kernel call;
-* :mod:`dragonsim.lords.search` -- the ``search`` family's moves: it plays the game loop
-  forward, so it lives beside the engine (its other decisions are the hunter's).
+* :mod:`.search` -- the ``search`` family's moves: candidates gathered from the planners and
+  judged by the rollouts the engine plays (its other decisions are the hunter's);
+* :mod:`.registry` -- one row per released version; every table below is derived from it.
 
-Adding a bot: give it an id and a version in :data:`RELEASED` (and, if it is the newest of
-its name, in :data:`POLICIES`), its family in :data:`FAMILIES`, its scoring in :data:`KINDS`,
-its tie rule in :data:`FAIR`, its board-edge check in :data:`EDGE_EXACT` and whether it reads
-the planning table's weights in :data:`WEIGHTED` (a new planner
-variant needs nothing else but its branches in :mod:`.planner`); a new family adds a module
-with its six decision functions and one branch per dispatcher in :mod:`.dispatch`.
+Adding a bot: one row in :data:`.registry.BOTS` (its name, version, family, the scoring it
+plays and its switches); every table here (:data:`RELEASED`, :data:`POLICIES`,
+:data:`FAMILIES`, :data:`KINDS`, :data:`FAIR`, :data:`EDGE_EXACT`, :data:`WEIGHTED`) is
+derived from the rows. A new planner variant adds its branches in :mod:`.planner`; a new
+family adds a module with its decision functions and one branch per dispatcher in
+:mod:`.dispatch`.
 
 Versions
 --------
@@ -81,7 +82,7 @@ Policies
     Keeps range 3-5, stays out of the enemies' dark and grey areas, never engages. sniper-2
     breaks ties as hunter-3 does.
 ``search`` (search-1)
-    The look-ahead reference bot (:mod:`dragonsim.lords.search`): its candidate moves are
+    The look-ahead reference bot (:mod:`dragonsim.lords.bots.search`): its candidate moves are
     three hunter samples, the brawler's and the sniper's moves and two random legal ones,
     each with and without the engagement it allows; it plays each forward (the rest of the
     turn and two more, every dragon the hunter, 8 rollouts on common streams) and takes the
@@ -94,6 +95,7 @@ Policies
 from __future__ import annotations
 
 __all__ = [
+    "BOTS",
     "POLICIES",
     "FAMILY_RANDOM",
     "FAMILY_PLANNER",
@@ -123,97 +125,35 @@ __all__ = [
     "policy_family",
 ]
 
-#: bot families: the dispatchers (:mod:`.dispatch`) branch on these
-FAMILY_RANDOM = 0
-FAMILY_PLANNER = 1
-#: the look-ahead (:mod:`dragonsim.lords.search`): its moves and engagements come from
-#: rollouts; every other decision is the planner's (its ``KINDS`` entry)
-FAMILY_SEARCH = 2
+from .registry import BOTS, FAMILY_PLANNER, FAMILY_RANDOM, FAMILY_SEARCH, TABLES, kernel_id
 
-# ---- the policy table ---------------------------------------------------------------------------
-P_RANDOM = 0
-P_HUNTER = 1  # hunter-2
-P_BRAWLER = 2  # brawler-1
-P_SNIPER = 3  # sniper-1
-P_HUNTER_3 = 4
-P_BRAWLER_2 = 5
-P_SNIPER_2 = 6
-P_SEARCH = 7  # search-1
-P_HUNTER_4 = 8
+# ---- kernel ids, by the registry's rows (:mod:`.registry`) ---------------------------------------
+P_RANDOM = kernel_id("random@1")
+P_HUNTER = kernel_id("hunter@2")  # the hunter's scoring (KINDS): hunter-2's id
+P_BRAWLER = kernel_id("brawler@1")
+P_SNIPER = kernel_id("sniper@1")
+P_HUNTER_3 = kernel_id("hunter@3")
+P_BRAWLER_2 = kernel_id("brawler@2")
+P_SNIPER_2 = kernel_id("sniper@2")
+P_SEARCH = kernel_id("search@1")
+P_HUNTER_4 = kernel_id("hunter@4")
 #: the bot that plays every dragon in the look-ahead's rollouts
 P_ROLLOUT = P_HUNTER_3
 
 #: every released bot, ``name@version`` -> (kernel id, version label). A released bot's
 #: results never change: a new version gets a new id and the old one stays selectable, so a
 #: published result can be reproduced (``--policy hunter@2``).
-RELEASED = {
-    "random@1": (P_RANDOM, "random-1"),
-    "hunter@2": (P_HUNTER, "hunter-2"),
-    "hunter@3": (P_HUNTER_3, "hunter-3"),
-    "brawler@1": (P_BRAWLER, "brawler-1"),
-    "brawler@2": (P_BRAWLER_2, "brawler-2"),
-    "sniper@1": (P_SNIPER, "sniper-1"),
-    "sniper@2": (P_SNIPER_2, "sniper-2"),
-    "search@1": (P_SEARCH, "search-1"),
-    "hunter@4": (P_HUNTER_4, "hunter-4"),
-}
-
+RELEASED = TABLES.released
 #: name -> (id, version) of the newest version: what a plain name (``hunter``) means. The
 #: CLI and the API resolve names only here and in :data:`RELEASED`.
-POLICIES = {
-    "random": RELEASED["random@1"],
-    "hunter": RELEASED["hunter@4"],
-    "brawler": RELEASED["brawler@2"],
-    "sniper": RELEASED["sniper@2"],
-    "search": RELEASED["search@1"],
-}
-
-#: the bot family of each policy id (index: the id): the dispatchers' one branch
-FAMILIES = (
-    FAMILY_RANDOM,
-    FAMILY_PLANNER,
-    FAMILY_PLANNER,
-    FAMILY_PLANNER,
-    FAMILY_PLANNER,
-    FAMILY_PLANNER,
-    FAMILY_PLANNER,
-    FAMILY_SEARCH,
-    FAMILY_PLANNER,
-)
-
-#: the planner whose scoring each id plays (index: the id): hunter, brawler or sniper
-KINDS = (
-    P_RANDOM,
-    P_HUNTER,
-    P_BRAWLER,
-    P_SNIPER,
-    P_HUNTER,
-    P_BRAWLER,
-    P_SNIPER,
-    P_HUNTER,
-    P_HUNTER,
-)
-
-#: 1 where the bot breaks ties between equally good choices (the nearest enemy, the end
-#: state, the breath target, a corner's side) uniformly from its policy stream, 0 where it
-#: takes the first in index or visiting order (the versions released before fair seats; the
-#: random bot's choices are uniform already)
-FAIR = (1, 0, 0, 0, 1, 1, 1, 1, 1)
-
-#: 1 where the bot checks the board edge exactly: an end state is offered when SOME legal path
-#: to it stays on the board (the move tables' alternative paths, ``MoveTables.alt``, built
-#: for a game with such a bot); 0 where only the one stored path's bounding box is checked
-#: (every bot released before the exact check: near an edge it misses some legal end states,
-#: 10.5% of those from 200 positions within 3 hexes of an edge of the standard board,
-#: ``benchmarks/bench_edges.py``, and its results stay as published). search-1 keeps 0: its
-#: candidates and rollouts are the released planners' moves. The next planner versions set 1;
-#: the check costs them about a fifth more time per move (same benchmark).
-EDGE_EXACT = (0, 0, 0, 0, 0, 0, 0, 0, 1)
-
-#: 1 where a planner weighs its terms with the named weights of the planning table's
-#: ``PLAN_WEIGHTS`` row (:mod:`.plan`, fitted: hunter-4), 0 where with the constants of
-#: :mod:`.planner` (every planner before it)
-WEIGHTED = (0, 0, 0, 0, 0, 0, 0, 0, 1)
+POLICIES = TABLES.policies
+#: by kernel id: the bot family (the dispatchers' one branch), the planner whose scoring it
+#: plays (the id of that planner's first version), and its switches (:class:`.registry.Bot`)
+FAMILIES = TABLES.families
+KINDS = TABLES.kinds
+FAIR = TABLES.fair
+EDGE_EXACT = TABLES.edge_exact
+WEIGHTED = TABLES.weighted
 
 
 #: the most end states a planner may score per move (``hunter:N``)

@@ -10,7 +10,7 @@ The dispatchers are inlined into the engine's phases (``inline="always"``: they 
 and a call), so a decision costs one call and the bots' code is compiled into one library
 level fewer.
 
-A scripted game (:mod:`dragonsim.lords.script`) passes its decisions where the policy stream
+A scripted game (:mod:`dragonsim.lords.views.script`) passes its decisions where the policy stream
 goes (``pst`` of more than one cell: a seeded stream is one); each dispatcher then asks
 :mod:`.scripted` before any bot.
 """
@@ -21,9 +21,25 @@ import sys
 
 from ... import _kernels
 from ..._kernels import game_fn, guard_caches
-from .. import mechanics, movetables, state, tables
-from ..mechanics import can_engage
-from ..state import F_ENG, F_RIDER, OPT_SPELL_POLICY, RIDER_WIZARD, SP_NEVER, SP_RANDOM
+from ..game import mechanics, movetables, state, tables
+from ..game.mechanics import can_engage
+from ..game.state import (
+    F_ENG,
+    F_RIDER,
+    F_SAMPLES,
+    OPT_SPELL_POLICY,
+    RIDER_WIZARD,
+    SP_NEVER,
+    SP_RANDOM,
+)
+from ..game.tables import (
+    S_ALTITUDE_LEVELS,
+    S_BASE_TO_HIT,
+    S_BOARD_DEPTH,
+    S_BOARD_WIDTH,
+    S_CC_SELF_DAMAGE_DICE,
+    S_MAX_RANGE,
+)
 from . import FAMILIES, FAMILY_RANDOM
 from . import plan as _plan
 from . import planner as _planner
@@ -384,7 +400,7 @@ def choose_rider_target(
 ):
     """The target dragon ``i``'s rider records in the Record Rider Actions phase (advanced
     rules, p.15; -1: none). Only an enemy in play within the rider's long range, not engaged
-    with another dragon, is offered (p.18; :func:`~dragonsim.lords.mechanics.may_shoot_at`)."""
+    with another dragon, is offered (p.18; :func:`~dragonsim.lords.game.mechanics.may_shoot_at`)."""
     if pst.shape[0] > 1:  # asked even without a shooter: a script's target is refused
         return script_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst)
     if rider_range[ds[i, F_RIDER], 1] <= 0:
@@ -445,6 +461,48 @@ def choose_tactic(pid, ds, i, j, attacker, tactics, cc_by_mr, weapon, scal, opt,
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_tactic(ds, i, scal, pst)
     return plan_tactic(ds, i, j, attacker, tactics, cc_by_mr, weapon, scal, opt, lp, pst)
+
+
+@game_fn(inline="always")
+def bot_move(pid, ds, i, speed, run, w):
+    """Bot ``pid``'s move for dragon ``i`` flying ``speed`` points (its recorded speed, or
+    what is left after a take-off's leap): ``(entry, dalt)`` from
+    :func:`choose_move`, handed the tables of the game (the
+    movement phase and the look-ahead's candidate moves ask the same way)."""
+    tb, mv, plan, geo = run.tb, run.mv, run.plan, run.geo
+    scal = tb.scalars
+    return choose_move(
+        pid,
+        ds,
+        i,
+        speed,
+        mv.off,
+        mv.h,
+        mv.rq,
+        mv.rr,
+        mv.box,
+        mv.pk,
+        mv.pe,
+        mv.inv,
+        mv.tg,
+        mv.tg_off,
+        plan,
+        scal[S_BASE_TO_HIT],
+        tb.alt_mod,
+        scal[S_MAX_RANGE],
+        scal[S_BOARD_WIDTH],
+        scal[S_BOARD_DEPTH],
+        scal[S_ALTITUDE_LEVELS],
+        tb.cc_by_mr,
+        scal[S_CC_SELF_DAMAGE_DICE],
+        ds[i, F_SAMPLES],
+        w.pst,
+        w.scratch,
+        geo,
+        mv.alt_off,
+        mv.alt,
+        mv.bk,
+    )
 
 
 _names = sys.modules[__package__]

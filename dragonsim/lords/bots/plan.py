@@ -1,7 +1,7 @@
 """The planners' shared tables, built once per kernel call, and the small helpers reading them.
 
 * the planning table (float64 ``[N_PLAN_ROWS, PLAN_WIDTH]``, :func:`plan_table`): exact odds
-  from :mod:`dragonsim.lords.odds` -- P(hit) by target number, mean damage by weapon step,
+  from :mod:`dragonsim.lords.game.odds` -- P(hit) by target number, mean damage by weapon step,
   P(win) / P(lose) of a close combat by the difference of the modifiers;
 * the geometry table (int64, :func:`geometry_table`): per offset within breath range and
   facing the arc area and the to-hit modifiers it brings, the hex distance per offset, and the
@@ -17,9 +17,9 @@ from numba import njit
 
 from ... import _kernels
 from ..._kernels import game_fn, guard_caches
-from .. import hexes, state
-from ..hexes import DQ, DR, arc_area, distance
-from ..state import F_CLAW, F_MR
+from ..game import hexes, state
+from ..game.hexes import DQ, DR, arc_area, distance
+from ..game.state import F_CLAW, F_MR
 
 # ---- planning table rows (float64 [N_PLAN_ROWS, PLAN_WIDTH]) ----------------------------------
 PLAN_P_HIT = 0  # P(hit) by target number 0..PLAN_WIDTH-1 (exact 2d6 with auto miss/hit)
@@ -157,7 +157,7 @@ def geometry_table(arc, range_mod, max_range, width, depth):
     ``|dq|, |dr| <= max_range`` and every facing, the arc area of the offset and the to-hit
     modifiers it brings (arc + range), so scoring an end state is table lookups, not angle
     arithmetic; and the room ahead (:func:`room_ahead`) of every board hex and facing.
-    The values are exactly those :func:`~dragonsim.lords.mechanics.target_number` and
+    The values are exactly those :func:`~dragonsim.lords.game.mechanics.target_number` and
     :func:`room_ahead` compute."""
     rr_ = max_range
     o = np.int64(0)  # the origin, as int64: arc_area is then compiled once, not for literals
@@ -196,11 +196,11 @@ def geometry_table(arc, range_mod, max_range, width, depth):
 
 
 def plan_table(rules_tables) -> np.ndarray:
-    """The float64 planning table from the exact odds (:mod:`dragonsim.lords.odds`): P(hit)
+    """The float64 planning table from the exact odds (:mod:`dragonsim.lords.game.odds`): P(hit)
     by target number, mean damage by weapon step, P(win)/P(lose) of a close combat by the
     difference of the modifiers."""
-    from .. import odds
-    from ..tables import S_AUTO_HIT, S_AUTO_MISS
+    from ..game import odds
+    from ..game.tables import S_AUTO_HIT, S_AUTO_MISS
 
     s = rules_tables.scalars
     auto_miss = int(s[S_AUTO_MISS])

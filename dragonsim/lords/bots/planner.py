@@ -1,7 +1,7 @@
 """The planning bot family: ``hunter`` (hunter-2), ``brawler`` (brawler-1), ``sniper``
 (sniper-1).
 
-Bots never search move sequences: :mod:`dragonsim.lords.movetables` precomputes, per
+Bots never search move sequences: :mod:`dragonsim.lords.game.movetables` precomputes, per
 maneuverability rating and movement budget, every end state of a legal move relative to its
 start (offset, facing, hexes flown, and the bounding box of one legal path for the board-edge
 check; a bot with ``EDGE_EXACT`` also tries the entry's other paths when that one leaves the
@@ -28,9 +28,9 @@ from ... import _kernels, _llvm
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
 from ..._llvm import prefetch, stack_empty
-from .. import hexes, mechanics, movetables, state, tables
-from ..hexes import DQ, DR, distance, facing_toward, rotate
-from ..mechanics import (
+from ..game import hexes, mechanics, movetables, state, tables
+from ..game.hexes import DQ, DR, distance, facing_toward, rotate
+from ..game.mechanics import (
     crash_after_combat,
     draw_below,
     ground_fits,
@@ -45,8 +45,8 @@ from ..mechanics import (
     takeoff_path,
     target_number,
 )
-from ..movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_LM, PK_RQ, PK_RR, PK_SKIP
-from ..state import (
+from ..game.movetables import PK_ALT_EVEN, PK_BOX, PK_F_END, PK_H, PK_LM, PK_RQ, PK_RR, PK_SKIP
+from ..game.state import (
     F_ALIVE,
     F_ALT,
     F_BREATH,
@@ -62,7 +62,7 @@ from ..state import (
     F_TOHIT,
     N_PARTS,
 )
-from ..tables import ALT_MOD_GROUND
+from ..game.tables import ALT_MOD_GROUND
 from . import EDGE_EXACT, FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER, WEIGHTED
 from . import plan as _plan
 from .plan import (
@@ -180,7 +180,7 @@ def plan_ground_speed(pid, ds, i, lo, hi, width, depth):
     """What a planner on the ground records (advanced rules, p.17): a take-off speed
     ``lo..hi`` (the speed it would fly at, :func:`plan_speed`) when it can take off and the
     leap straight ahead stays on the board and ends in a free hex
-    (:func:`~dragonsim.lords.mechanics.may_take_off`); otherwise 0, "ground" (it stays, turns
+    (:func:`~dragonsim.lords.game.mechanics.may_take_off`); otherwise 0, "ground" (it stays, turns
     and moves on the ground, :func:`plan_ground_move`, and takes off when it faces open sky)."""
     if lo > hi or not may_take_off(ds, i, width, depth):
         return 0
@@ -340,7 +340,7 @@ def plan_move(
     board and ends in an empty hex (the dragon must then leave the board). With
     ``EDGE_EXACT[pid]`` an end state stays on the board when some legal path to it does (the
     stored path's box, else the entry's alternatives ``mv_alt_off``, ``mv_alt``:
-    :func:`~dragonsim.lords.mechanics.move_fits_exact`); otherwise when the stored path does.
+    :func:`~dragonsim.lords.game.mechanics.move_fits_exact`); otherwise when the stored path does.
 
     ``scratch`` is an int64 work array of at least 10 * (number of dragons) (per chunk): one
     record of 8 per enemy, then the other dragons' hexes.

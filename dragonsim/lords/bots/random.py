@@ -13,8 +13,8 @@ import numpy as np
 from ... import _kernels
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
-from .. import hexes, mechanics, movetables, state
-from ..mechanics import (
+from ..game import hexes, mechanics, movetables, state
+from ..game.mechanics import (
     bank_fits,
     draw_below,
     ground_fits,
@@ -27,8 +27,8 @@ from ..mechanics import (
     rider_target_number,
     target_number,
 )
-from ..movetables import BK_LM
-from ..state import F_ALT, F_ENG, F_F, F_Q, F_R
+from ..game.movetables import BK_LM
+from ..game.state import F_ALT, F_ENG, F_F, F_Q, F_R
 from . import EDGE_EXACT
 
 
@@ -59,9 +59,9 @@ def pick_move(
 ):
     """A move uniform over the (entry, altitude change) pairs that stay on the board and end in
     an empty hex; ``(-1, 0)`` when there is none. With ``EDGE_EXACT[pid]`` a pair stays on
-    when some legal path to it does (:func:`~dragonsim.lords.mechanics.move_fits_exact`),
+    when some legal path to it does (:func:`~dragonsim.lords.game.mechanics.move_fits_exact`),
     otherwise when its stored path does. With banking the entries include every run of banks
-    whose drops keep the dragon at Very Low or higher (:func:`~dragonsim.lords.mechanics.
+    whose drops keep the dragon at Very Low or higher (:func:`~dragonsim.lords.game.mechanics.
     bank_fits`): double banks too."""
     exact = EDGE_EXACT[pid] == 1
     mr = move_row(ds, i)  # (the table row: the rating, and a turn carried, p.16)
@@ -160,7 +160,7 @@ def pick_move(
 def pick_ground_speed(ds, i, lo, hi, width, depth, pst):
     """On the ground (advanced rules, p.17): "ground" (0) or a take-off speed ``lo..hi``,
     uniform over the choices; always 0 when it cannot take off (no speed allowed, or
-    :func:`~dragonsim.lords.mechanics.may_take_off` says no: the random bot never flies off by
+    :func:`~dragonsim.lords.game.mechanics.may_take_off` says no: the random bot never flies off by
     choice)."""
     if lo > hi or not may_take_off(ds, i, width, depth):
         return np.int64(0)

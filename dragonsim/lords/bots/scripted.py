@@ -1,4 +1,4 @@
-"""The scripted "bot": every decision read from a script (:mod:`dragonsim.lords.script`).
+"""The scripted "bot": every decision read from a script (:mod:`dragonsim.lords.views.script`).
 
 A scripted game hands the game loop its decisions in place of the policy stream (``Work.pst``
 holds more than one cell: the ``SD_*`` header, a turn counter per dragon and one ``SR_*`` row
@@ -20,9 +20,9 @@ import numpy as np
 
 from ... import _kernels
 from ..._kernels import game_fn, guard_caches
-from .. import hexes, mechanics, movetables, state, tables
-from ..hexes import rotate
-from ..mechanics import (
+from ..game import hexes, mechanics, movetables, state, tables
+from ..game.hexes import rotate
+from ..game.mechanics import (
     bank_fits,
     can_engage,
     ground_fits,
@@ -37,8 +37,8 @@ from ..mechanics import (
     stuck_on_ground,
     target_number,
 )
-from ..movetables import BK_LL, PK_F_END, PK_RQ, PK_RR
-from ..state import (
+from ..game.movetables import BK_LL, PK_F_END, PK_RQ, PK_RR
+from ..game.state import (
     F_ALIVE,
     F_ALT,
     F_ENG,
@@ -124,7 +124,7 @@ from ..state import (
     SW_POINTS,
     SW_REACH,
 )
-from ..tables import S_BASE_TO_HIT, S_TACTIC_USES, SX_RANGE_STEPS, SX_SPIN_HEXSIDES
+from ..game.tables import S_BASE_TO_HIT, S_TACTIC_USES, SX_RANGE_STEPS, SX_SPIN_HEXSIDES
 
 
 @game_fn
@@ -359,7 +359,7 @@ def script_turned(ds, i, table, pst):
 def script_engage(ds, i, opt, pst):
     """The dragon ``i`` engages after its move when the script says so (-1: none); an
     engagement needs the dragon in front of it at the same altitude, not Very Low, that has
-    moved and is not engaged (p.9, :func:`~dragonsim.lords.mechanics.can_engage`)."""
+    moved and is not engaged (p.9, :func:`~dragonsim.lords.game.mechanics.can_engage`)."""
     k = _row(pst, i)
     if k < 0 or _get(pst, k + SR_ENGAGE) == 0:
         return np.int64(-1)
@@ -494,7 +494,7 @@ def script_spell(ds, i, tb, opt, pst):
     """The spell the script records for dragon ``i``'s Wizard: ``(spell, target, argument)``,
     ``(-1, -1, 0)`` for none. A Wizard with the points for it ("If there aren't enough spell
     points, the spell cannot be cast", p.18), a target in play within the spell's long range
-    that the rules allow (:func:`~dragonsim.lords.mechanics.may_cast_at`), and an argument
+    that the rules allow (:func:`~dragonsim.lords.game.mechanics.may_cast_at`), and an argument
     the spell takes (Distort Range one step either way, Spin up to 120 deg, Heal a part)."""
     k = _row(pst, i)
     if k < 0:

@@ -21,7 +21,7 @@ bot flies its dragon:
   uniform too, from the policy stream.
 
 A legal pair: a spell whose cost the Wizard's magic points cover, at a target in play within
-the spell's long range (its own dragon always) that :func:`~dragonsim.lords.mechanics.
+the spell's long range (its own dragon always) that :func:`~dragonsim.lords.game.mechanics.
 may_cast_at` allows.
 """
 
@@ -33,8 +33,8 @@ import numpy as np
 
 from ... import _kernels
 from ..._kernels import game_fn, guard_caches
-from .. import hexes, mechanics, state, tables
-from ..mechanics import (
+from ..game import hexes, mechanics, state, tables
+from ..game.mechanics import (
     distort_shift,
     draw_below,
     is_enemy,
@@ -42,8 +42,8 @@ from ..mechanics import (
     spell_claws,
     spell_target_number,
 )
-from ..mechanics import target_number as breath_tn
-from ..state import (
+from ..game.mechanics import target_number as breath_tn
+from ..game.state import (
     F_ALIVE,
     F_ALT,
     F_BREATH,
@@ -73,7 +73,7 @@ from ..state import (
     SPELL_SHIELD,
     SPELL_SPIN,
 )
-from ..tables import (
+from ..game.tables import (
     S_AUTO_HIT,
     S_AUTO_MISS,
     S_BASE_TO_HIT,

@@ -20,8 +20,8 @@ planner's) play its equilibrium:
 * only the tactics with uses left are offered to each side ("You may only use each tactic
   five times during a game"), so the game is at most 6 x 6;
 * :func:`solve_game` solves it exactly with a dense simplex (Bland's rule, no allocation:
-  the tableau lives in ``Work.lp``); ``tests/test_tactics.py`` holds it to
-  ``scipy.optimize.linprog`` and :func:`dragonsim.lords.odds.tactics` (which uses
+  the tableau lives in ``Work.lp``); ``tests/lords/test_tactics.py`` holds it to
+  ``scipy.optimize.linprog`` and :func:`dragonsim.lords.game.odds.tactics` (which uses
   ``linprog``) on many matrices;
 * the dragon then draws its tactic from its own side's mixture, from the policy stream.
 
@@ -36,10 +36,10 @@ import numpy as np
 
 from ... import _kernels
 from ..._kernels import game_fn, guard_caches
-from .. import mechanics, state, tables
-from ..mechanics import cc_modifier, draw_below
-from ..state import F_CLAW, F_RIDER, F_TAC_USED, N_TACTICS, OPT_RIDERS, TAC_DEFEND, TAC_LUNGE
-from ..tables import S_CC_SELF_DAMAGE_DICE, S_LANCER_DAMAGE, S_TACTIC_USES
+from ..game import mechanics, state, tables
+from ..game.mechanics import cc_modifier, draw_below
+from ..game.state import F_CLAW, F_RIDER, F_TAC_USED, N_TACTICS, OPT_RIDERS, TAC_DEFEND, TAC_LUNGE
+from ..game.tables import S_CC_SELF_DAMAGE_DICE, S_LANCER_DAMAGE, S_TACTIC_USES
 
 #: the float64 scratch a tactic choice works in (``Work.lp``): the payoff matrix (6 x 6, row
 #: major), the tableau (at most 7 rows of 13), its basis, the two mixtures, the row and

@@ -1,0 +1,30 @@
+"""Dragon Lords studies built from many runs of the engine: paired comparisons on common random
+numbers (``paired``), a rule's sensitivity (``rulesweep``), round robins (``study``, which also
+offers the other two's functions), every legal design in one run (``designs``), fair prices
+(``pricing``), the best build (``race``), balance across bot strengths (``skill``), verdicts
+that survive the bot (``robustness``) and the committed baseline (``baseline``).
+
+Each module is an attribute, imported on first use (``dragonsim.lords.analysis.study`` after a
+plain ``import dragonsim``)."""
+
+from __future__ import annotations
+
+import importlib
+
+MODULES = (
+    "baseline",
+    "designs",
+    "paired",
+    "pricing",
+    "race",
+    "robustness",
+    "rulesweep",
+    "skill",
+    "study",
+)
+
+
+def __getattr__(name: str):
+    if name in MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,387 @@
+"""Dragon Lords movement, precomputed: every legal move's end state, per maneuverability rating
+and movement budget (rulebook pp. 8-9, "Movement").
+
+A move is forward steps (1 point; climbing costs 2, diving 0, one level per hex) and turns
+(maneuver-diagram cost; never two in a row; at most 180 degrees). Climbs and dives only change
+what a forward step costs, so a move that flies ``H`` hexes, turns for ``T`` points and changes
+altitude by ``dalt`` levels costs ``H + T + dalt``, and is possible whenever ``|dalt| <= H``
+(levels can be interleaved to stay within Very Low..Very High whenever start and end are).
+:func:`move_tables` therefore enumerates once, per maneuverability rating and *geometric budget*
+``b = H + T``, every end state (offset, facing, hexes flown capped at 4) with one legal path (the
+most compact one: smallest greatest distance from the start), and that path's bounding box in
+offset-row coordinates for all six facings, so the board-edge check is six comparisons. A move
+of speed ``s`` with altitude change ``dalt`` is an entry of budget ``s - dalt``.
+
+One stored path is not enough near the board edges: another path to the same end state may
+stay on the board where the stored one leaves it. With ``edges=True`` the tables also keep,
+per entry and starting facing, the Pareto-minimal bounding boxes of all its legal paths
+(:func:`_box_dp`, a DP over the same states that keeps an antichain of boxes per state), so
+that "some legal path stays on the board" is a few comparisons more
+(:func:`~dragonsim.lords.game.mechanics.move_fits_exact`): about 5 records of 6 bytes per entry,
+0.1-0.3 s per rating to build, exactly the end states of a direct search (tests/test_edges.py).
+
+Banking (advanced rules, p.16; ``bank=`` of :func:`move_tables`): a bank moves to the hex
+forward-left or forward-right keeping the facing, for the bank cost (twice the 60-degree turn
+cost, at least 1); it is not a turn, and the second (fourth, ...) bank of a run drops one level.
+:func:`_bank_dp` adds to the DP state the last action (forward or start, turn, a bank odd in its
+run, a bank even in it) and the levels the banks dropped (``L``, capped at 4: Very High to Very
+Low), and the entries are the end states *and* ``L`` (``MoveTables.ll``). A move of speed ``s``
+from altitude ``a0`` on an entry of budget ``b`` ends at ``a0 + (s - b) - L``; it keeps within
+Very Low..Very High (whatever the order of climbs, dives and drops) when ``a0 + max(dalt, 0)``
+is at most Very High and ``a0 + min(dalt, 0) - lm`` at least Very Low, ``lm`` (``MoveTables.lm``)
+being ``L`` plus one where the reading ``lords.bank_very_low = any`` forbids the stored path's
+third bank in a row at Very Low. That is the sufficient condition the bots and the engine use;
+for ``L = 0`` it is exactly the condition without banking. Tables without banking are the same
+arrays, byte for byte (``ll``, ``lm``, ``nb`` all 0); the banking tables are cached under their
+own key.
+
+The builders allocate (plain ``njit``); they run once per rules in force and the result is
+cached per turn-cost row; the assembled tables of the last few calls are cached whole, and the
+banking and turning tables (seconds to build) are kept on disk too (:func:`cache_dir`).
+
+The package's modules: :mod:`.layout` (what the tables hold, and the rules they are built
+from), :mod:`.paths` and :mod:`.banking` (the builders of one row, without and with banking),
+:mod:`.edges` (the alternative paths for the exact board-edge check), :mod:`.packing` (the
+planners' views) and :mod:`.disk` (the tables kept on disk). This module assembles the rows
+into tables (:func:`move_tables`) and keeps the rows and tables built in memory; every name is
+re-exported here.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from .banking import _bank_dp, _bank_extract
+from .disk import CACHE_ENV, DISK_BYTES, _disk_load, _disk_save, cache_dir  # noqa: F401
+from .edges import _alternatives
+from .layout import (
+    ALT_BOX,
+    ALT_F,
+    ALT_H,
+    ALT_WIDTH,
+    BK_CONT,
+    BK_LL,
+    BK_LM,
+    BK_NB,
+    BK_TURNED,
+    CARRIES,
+    CARRY_GROUP,
+    MAX_BUDGET,
+    MR_ROWS,
+    PK_ALT_EVEN,
+    PK_ALT_ODD,
+    PK_BOX,
+    PK_F,
+    PK_F_END,
+    PK_H,
+    PK_LM,
+    PK_RQ,
+    PK_RR,
+    PK_SKIP,
+    PK_WIDTH,
+    Banking,
+    MoveTables,
+    Row,
+    Turning,
+    bank_costs,
+    banking_of,
+    needed_mrs,
+    scatter_step,
+    turning_of,
+)
+from .packing import _packed, _target_grid
+from .paths import _extract, _move_dp
+
+#: every file of this package: a kernel module that lists ``movetables`` in its
+#: :func:`~dragonsim._kernels.guard_caches` reads constants from all of them
+SOURCES: tuple[str, ...] = tuple(sorted(str(p) for p in Path(__file__).parent.glob("*.py")))
+
+
+_MOVE_PARTS: dict[bytes, tuple] = {}
+_ALT_PARTS: dict[bytes, tuple] = {}
+#: the rows' tables and alternative paths kept in memory, each cache at most this many bytes
+#: (the least recently built go first; under advanced+optional one reading's rows are about
+#: 0.43 GB, and a study varying the readings would otherwise keep every variant's)
+_PARTS_BYTES = 1_500_000_000
+
+
+def _keep(cache: dict, key: bytes, value: tuple) -> tuple:
+    """Put ``value`` in ``cache`` and drop the oldest entries past ``_PARTS_BYTES`` (never the
+    new one); returns ``value``. The rows are built on several threads: each keeps its own
+    result, so an entry another thread drops is never read back."""
+    with _KEEP_LOCK:
+        cache[key] = value
+        while len(cache) > 1 and sum(a.nbytes for v in cache.values() for a in v) > _PARTS_BYTES:
+            old = next(iter(cache))
+            if old == key:
+                break
+            del cache[old]
+    return value
+
+
+_KEEP_LOCK = threading.Lock()
+
+
+def move_tables(
+    turn_cost: np.ndarray,
+    max_budget: int = MAX_BUDGET,
+    mrs=None,
+    *,
+    edges: bool = False,
+    bank: Banking | None = None,
+    turning: Turning | None = None,
+) -> MoveTables:
+    """Precompute the move end states for the maneuverability ratings ``mrs`` (default all).
+
+    Ratings not listed get no entries (a dragon with such a rating would have no move), so
+    callers list every rating a dragon can reach: its sheet's and the one serious tail damage
+    gives (:func:`needed_mrs`).
+
+    With ``edges`` the tables also hold every entry's alternative paths (``alt_off``, ``alt``)
+    for the exact board-edge check of the bots that ask for it (``EDGE_EXACT`` in
+    :mod:`dragonsim.lords.bots`); without, every entry has none (the check is then the stored
+    path's alone). They cost about 0.2 s per rating to build and 5 records of 6 bytes per
+    entry, so they are built only for a game with such a bot.
+
+    Parameters
+    ----------
+    turn_cost : int64 [n_mr, 4]
+        Cost to turn 0, 60, 120, 180 degrees by MR (``KernelTables.turn_cost``).
+    max_budget : int
+        Largest geometric budget (hexes + turn points) to enumerate.
+    mrs : iterable of int, optional
+        Which maneuverability indices to enumerate.
+    edges : bool
+        Also enumerate the alternative paths (exact board-edge check).
+    bank : Banking, optional
+        Banking in play (advanced rules, p.16; :func:`banking_of` reads it from the rules):
+        the tables then hold the banking moves too, one entry per end state and levels
+        dropped. None (default): the tables without banking.
+    turning : Turning, optional
+        Turning between move phases in play (p.16; :func:`turning_of`): the tables then hold
+        six row groups (``CARRIES``), row ``group * n_mr + mr`` the moves of a dragon that
+        carries that turn, and ``bk[:, BK_TURNED]`` the turn each move leaves. None (default):
+        one group, the moves from a free start.
+    """
+    turn_cost = np.ascontiguousarray(turn_cost, dtype=np.int64)
+    nmr = turn_cost.shape[0]
+    want = set(range(nmr)) if mrs is None else {int(m) for m in mrs}
+    whole = (turn_cost.tobytes(), int(max_budget), tuple(sorted(want)), bool(edges))
+    whole += (None,) if bank is None else (np.asarray(bank.cost).tobytes(), *bank[1:])
+    whole += (None,) if turning is None else tuple(turning)
+    if whole in _TABLES:
+        _TABLES[whole] = _TABLES.pop(whole)  # the most recently used last
+        return _TABLES[whole]
+    # the banking and turning tables take seconds to build (advanced+optional: about 30 s):
+    # they are kept on disk too, for the next process
+    on_disk = bank is not None or turning is not None
+    tables = _disk_load(whole) if on_disk else None
+    if tables is None:
+        if on_disk and turning is not None and sys.stderr.isatty():
+            where = cache_dir()
+            kept = f"kept in {where} for the next run" if where else "not kept"
+            print(
+                f"dragonsim: building the move tables with turning between move phases "
+                f"(half a minute on 2 cores, once; {kept})",
+                file=sys.stderr,
+                flush=True,
+            )
+        tables = _assemble(turn_cost, max_budget, want, edges, bank, turning)
+        if on_disk:
+            _disk_save(whole, tables)
+    _TABLES[whole] = tables
+    while len(_TABLES) > _TABLES_KEPT or (
+        len(_TABLES) > 1 and sum(_nbytes(t) for t in _TABLES.values()) > _TABLES_BYTES
+    ):
+        del _TABLES[next(iter(_TABLES))]  # the least recently used
+    return tables
+
+
+#: the assembled tables of the last few calls (the arrays are shared: nothing writes to them),
+#: at most ``_TABLES_KEPT`` of them and ``_TABLES_BYTES`` together (but always the last)
+_TABLES: dict[tuple, MoveTables] = {}
+_TABLES_KEPT = 8
+_TABLES_BYTES = 2_000_000_000
+
+
+def _nbytes(t: MoveTables) -> int:
+    return sum(a.nbytes for a in t)
+
+
+#: banking row needs about 250 MB while it builds)
+BUILD_THREADS = 4
+
+
+def _in_threads(fn, items: list) -> list:
+    """``[fn(x) for x in items]``, in order, on up to ``BUILD_THREADS`` threads (one per core):
+    the rows are independent, so the tables are the same whatever the number of threads."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    workers = min(BUILD_THREADS, os.cpu_count() or 1, len(items))
+    if workers <= 1:
+        return [fn(x) for x in items]
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(fn, items))
+
+
+def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) -> Row:
+    """One row's tables (cached)."""
+    key = _key(turn_cost_row, max_budget, bank, mr, carry, turning)
+    p = _MOVE_PARTS.get(key)
+    if p is None:
+        free = turning is not None
+        if bank is None:
+            val, par = _move_dp(turn_cost_row, max_budget, carry)
+            p = _extract(val, par, max_budget, carry, free)
+            z = np.zeros(p[3].shape[0], np.int8)
+            p = (*p[:8], z, z, z, *p[8:])
+        else:
+            val, par = _bank_dp(
+                turn_cost_row,
+                int(bank.cost[mr]),
+                max_budget,
+                bool(bank.hex_forward),
+                carry,
+                bool(bank.each),
+            )
+            p = _bank_extract(
+                val, par, max_budget, bool(bank.very_low_any), carry, free, bool(bank.each)
+            )
+        del val, par
+        if turning is None:
+            z = np.zeros(p[3].shape[0], np.int8)  # no turn carries without the rule
+            p = (*p[:11], z, z)
+        elif turning.reset_180:
+            tl = p[11].copy()
+            tl[np.abs(tl) == 3] = 0  # "reset": a full 180 carries nothing
+            p = (*p[:11], tl, p[12])
+        p = Row(*p)
+        _keep(_MOVE_PARTS, key, p)
+    return p
+
+
+def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning) -> MoveTables:
+    """:func:`move_tables` without the cache of whole tables (the rows are cached)."""
+    nmr = turn_cost.shape[0]
+    if turning is not None and nmr != MR_ROWS:
+        raise ValueError(f"turning between move phases needs {MR_ROWS} ratings, not {nmr}")
+    groups = CARRIES if turning is not None else (0,)
+    rows = []  # (mr, carry) per table row, None for a rating not wanted
+    for carry in groups:
+        for mr in range(nmr):
+            rows.append((mr, carry) if mr in want else None)
+    parts = _in_threads(
+        lambda rc: (
+            None if rc is None else _part(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
+        ),
+        rows,
+    )
+    off = np.zeros((len(rows), max_budget + 2), dtype=np.int64)
+    base = 0
+    for m, p in enumerate(parts):
+        if p is None:
+            off[m] = base
+            continue
+        off[m] = p[0] + base
+        base += int(p[0][-1])
+    real = [p for p in parts if p is not None]
+    cat = [np.concatenate([p[k] for p in real]) for k in range(1, 8)]
+    _dq, _dr, f, h, rq, rr, box = cat
+    n = f.shape[0]
+    ll, lm, nb, tl, ct = (np.concatenate([p[k] for p in real]) for k in range(8, 13))
+    if bank is None:
+        bcost = np.zeros(nmr, np.int64)
+    else:
+        bcost = np.asarray(bank.cost, dtype=np.int64).copy()
+    if edges:
+
+        def alternatives(m: int) -> tuple:
+            rc = rows[m]
+            key = _key(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
+            got = _ALT_PARTS.get(key)
+            if got is None:
+                got = _alternatives(turn_cost[rc[0]], max_budget, parts[m], rc[1], turning)
+                _keep(_ALT_PARTS, key, got)
+            return got
+
+        real_rows = [m for m, rc in enumerate(rows) if rc is not None]
+        ents, recs = [], []
+        for m, (e, r) in zip(real_rows, _in_threads(alternatives, real_rows), strict=True):
+            ents.append(e.astype(np.int64) + int(off[m, 0]))
+            recs.append(r)
+        ent = np.concatenate(ents)
+        alt = np.ascontiguousarray(np.concatenate(recs))
+    else:
+        ent = np.zeros(0, dtype=np.int64)
+        alt = np.zeros((0, ALT_WIDTH), dtype=np.int8)
+    alt_off = np.zeros(n + 1, dtype=np.int32)
+    alt_off[1:] = np.cumsum(np.bincount(ent, minlength=n))
+    pk, pe, inv = _packed(off, f, h, rq, rr, box, lm)
+    if edges:
+        per = np.zeros((n, 6), dtype=np.int64)
+        np.add.at(per, (ent, alt[:, ALT_F].astype(np.int64)), 1)
+        per = np.minimum(per, 127)[pe]
+        for k in range(6):
+            pk[k, :, PK_ALT_EVEN] = per[:, k]
+            pk[k, :, PK_ALT_ODD] = per[:, (k + 3) % 6]
+    tg = _target_grid(off, _dq, _dr, f, ll)
+    bk = np.ascontiguousarray(np.stack([ll, lm, nb, tl, ct], axis=1).astype(np.int8))
+    return MoveTables(off, *cat, pk, pe, inv, *tg, alt_off, alt, ll, lm, nb, bk, bcost)
+
+
+def _key(
+    row: np.ndarray, max_budget: int, bank: Banking | None, mr: int, carry: int = 0, turning=None
+) -> bytes:
+    """The cache key of one row's tables: its turn costs and budget (without banking: the key
+    of the tables before banking), then the bank cost and the readings, then the carried turn
+    and the reading of turning between move phases."""
+    key = row.tobytes() + bytes([max_budget])
+    if bank is not None:
+        key += b"bank" + bytes([int(bank.cost[mr]), bank.very_low_any, bank.hex_forward])
+        if bank.each:
+            key += b"each"
+    if turning is not None:
+        key += b"turn" + bytes([carry + 3, turning.reset_180])
+    return key
+
+
+__all__ = [
+    "MoveTables",
+    "move_tables",
+    "needed_mrs",
+    "scatter_step",
+    "MAX_BUDGET",
+    "PK_RQ",
+    "PK_RR",
+    "PK_BOX",
+    "PK_H",
+    "PK_F",
+    "PK_F_END",
+    "PK_ALT_EVEN",
+    "PK_ALT_ODD",
+    "PK_LM",
+    "BK_LL",
+    "BK_LM",
+    "BK_NB",
+    "BK_TURNED",
+    "BK_CONT",
+    "Turning",
+    "turning_of",
+    "CARRIES",
+    "CARRY_GROUP",
+    "MR_ROWS",
+    "PK_SKIP",
+    "PK_WIDTH",
+    "Banking",
+    "bank_costs",
+    "banking_of",
+    "ALT_F",
+    "ALT_H",
+    "ALT_BOX",
+    "ALT_WIDTH",
+]

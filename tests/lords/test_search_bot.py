@@ -1,0 +1,108 @@
+"""The look-ahead bot ``search`` (search-1, :mod:`dragonsim.lords.bots.search`): reproducible like
+every game, scores rollouts by the rules' ending (p.12: a dragon is removed when any part
+reaches 0; the last side in play wins), and plays better than the hunter it rolls out with."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dragonsim.lords import api
+from dragonsim.lords import engine as E
+from dragonsim.lords.api import prepare
+from dragonsim.lords.bots import P_SEARCH, POLICIES, RELEASED, policy_version
+from dragonsim.lords.bots import search as SE
+from dragonsim.lords.engine.setup import teams_alive
+from dragonsim.lords.game import state as S
+
+
+def test_search_is_released_and_named():
+    """``search`` is a released bot with a version (results name it), and takes a breadth."""
+    assert POLICIES["search"] == RELEASED["search@1"] == (P_SEARCH, "search-1")
+    assert policy_version("search") == "search-1"
+    assert policy_version("search:32") == "search-1:32"
+
+
+def test_search_games_do_not_depend_on_threads_or_blocks():
+    """Per-game streams: the look-ahead draws its rollout streams from the game's own policy
+    stream, so one thread or two, and games played in two blocks or one, give the same
+    counters."""
+    prep = prepare("Reaper", "Skyblazer", policies=("search", "hunter"))
+    no_rec = np.zeros((0, S.N_REC), np.int64)
+    import numba
+
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = E.duel_kernel(0, 60, 4, *prep["args"], no_rec)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = E.duel_kernel(0, 60, 4, *prep["args"], no_rec)
+    finally:
+        numba.set_num_threads(old)
+    split = E.duel_kernel(0, 25, 4, *prep["args"], no_rec) + E.duel_kernel(
+        25, 60, 4, *prep["args"], no_rec
+    )
+    assert one[S.C_GAMES] == 60
+    np.testing.assert_array_equal(one, two)
+    np.testing.assert_array_equal(one, split)
+
+
+def _state(dp_a, dp_b, alive=(1, 1)):
+    ds = np.zeros((2, S.NF), np.int64)
+    for i, (dp, al) in enumerate(zip((dp_a, dp_b), alive, strict=True)):
+        ds[i, S.F_TEAM] = i
+        ds[i, S.F_ALIVE] = al
+        ds[i, S.F_DP0 : S.F_DP0 + S.N_PARTS] = 10
+        ds[i, S.F_DP : S.F_DP + S.N_PARTS] = dp
+    return ds
+
+
+def _value(ds, nd, team, turn, turn_limit):
+    """The rollout's value as the engine's look-ahead asks it, the teams in play counted first."""
+    nteams, last = teams_alive(ds, nd)
+    return SE.position_value(ds, nd, team, turn, turn_limit, nteams, last)
+
+
+def test_position_value_is_the_rules_ending_then_the_weakest_part():
+    """A finished rollout is worth its result (win 1, loss 0, both out or the turn limit 1/2);
+    an unfinished one 1/2 plus HEALTH_WEIGHT times the difference of the sides' weakest parts
+    (a dragon is removed when any one part reaches 0, p.12), never as much as a win."""
+    full = [10, 10, 10, 10, 10]
+    hurt = [10, 2, 10, 10, 10]  # one part at 2 of 10: health 0.2
+    assert _value(_state(full, hurt, (1, 0)), 2, 0, 5, 200) == 1.0
+    assert _value(_state(full, hurt, (1, 0)), 2, 1, 5, 200) == 0.0
+    assert _value(_state(full, hurt, (0, 0)), 2, 0, 5, 200) == 0.5
+    assert _value(_state(full, hurt), 2, 0, 200, 200) == 0.5
+    v = _value(_state(full, hurt), 2, 0, 5, 200)
+    assert v == pytest.approx(0.5 + SE.HEALTH_WEIGHT * 0.8)
+    assert 0.5 < v < 1.0
+    assert _value(_state(full, hurt), 2, 1, 5, 200) == pytest.approx(1.0 - v)
+
+
+def test_search_decisions_are_legal_in_a_logged_game():
+    """Every search move, engagement and target passes the independent checker (the same
+    replay as every bot's, tests/lords_reference.py)."""
+    import lords_reference as ref
+
+    prep = prepare("Tankerous", "Zippinchill", policies=("search", "search"), turn_limit=60)
+    for game in range(3):
+        cnt, log = E.logged_game(game, 11, *prep["args"], 5000)
+        assert cnt[S.C_GAMES] == 1
+        assert ref.check_log(log, 2, prep["args"][0], prep["tables"]) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dragon, n", [("Reaper", 600), ("Tankerous", 500)])
+def test_search_beats_the_hunter_in_a_mirror_match(dragon, n):
+    """The look-ahead plays better than the default hunter: in a mirror match against
+    hunter-4, from both seats, search scores more than half (wins plus half the draws; a
+    one-sided binomial test on the decided games, p < 0.001). Measured at 2,000 games a
+    dragon: Reaper 0.575, Tankerous 0.579 (against hunter-3, the bot it rolls out with:
+    0.59 and 0.69)."""
+    r1 = api.duel(dragon, dragon, n=n, seed=31, policies=["search", "hunter"], progress=False)
+    r2 = api.duel(dragon, dragon, n=n, seed=32, policies=["hunter", "search"], progress=False)
+    won = r1.wins_a + r2.wins_b
+    lost = r1.wins_b + r2.wins_a
+    p = stats.binomtest(won, won + lost, 0.5, alternative="greater").pvalue
+    assert p < 1e-3, f"search {won} / hunter {lost} of {2 * n}, p = {p:.2g}"
