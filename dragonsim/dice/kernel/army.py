@@ -7,9 +7,9 @@ counters``, see :mod:`dragonsim.runner`) runs chunks of games in ``prange``; eac
 row of a 2-D counter array and its own work arrays (:func:`_setup`, allocated once per
 chunk, never per game). Game ``g`` draws dragon dice from the stream ``(seed, g, P_DRAGON)``
 and army dice from ``(seed, g, P_ARMY)``, so a result does not depend on threads or chunking
-and a bigger army meets the same dragon rolls (common random numbers). A game is
-:func:`_game`, the phases of :mod:`~dragonsim.dice.kernel.phases` in order; the counting is
-here.
+and a bigger army meets the same dragon rolls (common random numbers). The games are
+played in :func:`_play`, the phases of :mod:`~dragonsim.dice.kernel.phases` in order; the
+counting is here.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ from .layout import (
     O_TREASURE_FIRST,
     P_ARMY,
     P_DRAGON,
+    phase_fn,
 )
 from .phases import (
     ArmyWork,
@@ -230,123 +231,13 @@ def _finish_chunk(row, ph, ends, moved_d, moved_a, hcap, turns, lone):
                     row[lay_drag + pl] += (sl | fw) * m
 
 
-# -- a game
+# -- the games
 
 
-@game_fn(inline="always")
-def _game(s_d, s_d1, v1, s_a, w, r, row, lone):
-    """One game, attack after attack ('Dragon Attack'): the dragons roll, breath is resolved,
-    the army responds (its melee or missile and ID on the dragons, its saves against the
-    damage), damage kills units, then slaying promotions, treasure and wing.
-
-    ``s_d``, ``s_a``: the game's dragon and army streams, held in local scalars. ``lone``
-    (a constant where it is called): one dragon, whose roll, the army's best use of its
-    results (the cheaper of two numbers) and carried damage are scalars, its first die rolled
-    ahead (``s_d1``, ``v1``, see :func:`_play`); the game's end is then returned as a
-    bin of ``w.ends``, turned into counters once per chunk. Several dragons count into
-    ``row`` here. Returns ``(s_d, s_a, health-worth lost, promotions, end bin)``.
-
-    Numba inlines it into :func:`_play`, its one caller, where ``lone`` is a constant that
-    prunes the other mode's branches; its phases stay calls there (:func:`~.layout.phase_fn`:
-    numba inlining phases inlined in turn multiplied the cold compile)."""
-    for t in range(w.alive.shape[0]):
-        w.alive[t] = w.count0[t]
-        w.dead[t] = w.dua0[t]
-    k = w.present.shape[0]
-    if not lone:
-        for j in range(k):
-            w.present[j] = 1
-            w.carried[j] = 0
-    c0 = 0  # damage carried by a lone dragon
-    lost = 0
-    promos = 0
-    slain = 0
-    flew = 0
-    destroyed = False
-    played = 0
-    first_slain = 0
-    left = k
-    nk = r.nk0  # units other than dragonkin left (recounted after a breath or promotion)
-    recheck = r.nk0 == 0  # must the next attack count them again?
-    nslain = 0
-    fl = 0
-    for turn in range(1, r.turns + 1):
-        played = turn
-        # --- the dragons roll (each until a non-tail icon)
-        f0 = 0
-        if lone:
-            s_d, s_d1, v1, f0, dmg = _roll_lone(s_d1, v1, w.ft, r.tail_d, turn < r.turns)
-            breaths = 1 if f0 == D_BREATH else 0
-            treasures = 1 if f0 == D_TREASURE else 0
-        else:
-            s_d, dmg, breaths, treasures = _roll_dragons(s_d, w, r.tail_d)
-        # --- breath, resolved immediately (before the army responds)
-        paralysed = False
-        frost = False
-        if breaths > 0:
-            s_a, burnt, paralysed, frost = _breath(s_a, breaths, w, r, row)
-            lost += burnt
-            recheck = recheck or r.kills
-        # units other than dragonkin left? (they were after the last attack's damage; only a
-        # killing breath or a promotion since can change that)
-        if recheck:
-            nk = _non_kin_left(w.alive, w.kin)
-            if nk == 0:
-                lost += _remove_kin(w.alive, w.kin, w.health) * r.kin_lost
-                destroyed = True
-                row[C_DESTROYED_BY_BREATH] += 1
-        recheck = False
-        # --- the army responds
-        nslain = 0
-        sa1 = -1  # dragons slain this attack
-        sa2 = -1
-        if not destroyed:
-            s_a, mel, mis, sav, idr, armor, frost = _roll_response(
-                s_a, frost, lone or r.one_sum, w, r
-            )
-            mel, mis, id_att, pool = _use_of_roll(
-                mel, mis, sav, idr, armor, dmg, frost, paralysed, r.save_first
-            )
-            best = mel if mel > mis else mis
-            if lone:  # the cheaper of melee and missile on the lone dragon
-                nslain, used = _slay_lone(best, id_att, r.dhealth, r.dsaves, c0, f0)
-            else:
-                nslain, used, sa1, sa2 = _slay_two(w, r, mel, mis, id_att)
-            if nslain == 0 and r.carry:  # on the first dragon present
-                if lone:
-                    c0 += best
-                else:
-                    _carry_on_first(w.present, w.carried, best)
-            # the damage the saves did not stop kills whole units in casualty order
-            killed_hw, nk = _damage(w, r.round_up, dmg - (pool - used), nk)
-            lost += killed_hw
-            # units other than dragonkin were left before this damage
-            if nk == 0:
-                lost += _remove_kin(w.alive, w.kin, w.health) * r.kin_lost
-                destroyed = True
-        # --- after the attack: slaying, promotion, treasure, wing
-        if nslain > 0 or treasures > 0:
-            got, recheck = _promotions(
-                w, r, nslain, treasures, destroyed, lone and r.unlimited != 0
-            )
-            promos += got
-        if lone:
-            fl = 1 if f0 == D_WING and nslain == 0 else 0
-            # the lone dragon gone ends the game: only the last attack can slay or fly, so
-            # its nslain and fl are the game's (no totals live through the loop)
-            if destroyed or nslain + fl > 0:
-                break
-        else:
-            fl = _fly_away(w, sa1, sa2)
-            slain += nslain
-            flew += fl
-            left -= nslain + fl
-            if nslain > 0 and first_slain == 0:
-                first_slain = turn
-            if destroyed or left == 0:
-                break
-    if lone:
-        return s_d, s_a, lost, promos, ((nslain * 2 + fl) * 2 + destroyed) * (r.turns + 1) + played
+@phase_fn
+def _count_game(row, r, k, slain, flew, left, destroyed, played, first_slain):
+    """Several dragons: how a game ended, into ``row`` (a lone dragon's games are counted by
+    their end bin, :func:`_finish_chunk`)."""
     if first_slain > 0:
         row[r.lay_slain + first_slain] += 1
     if destroyed:
@@ -362,29 +253,31 @@ def _game(s_d, s_d1, v1, s_a, w, r, row, lone):
     row[C_TIMEOUT] += left > 0 and not destroyed
     row[C_TURNS] += played
     row[C_TURNS_SQ] += played * played
-    return s_d, s_a, lost, promos, 0
 
 
 @game_fn(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _play(lo, hi, seed, w, r, row, multi):
-    """Games ``lo..hi-1`` of :func:`army_kernel` (one chunk, one thread), on the chunk's work
-    ``w`` and rules ``r`` (:func:`_setup`), counted into ``row``. A plain function, not part
-    of the parallel kernel, so the game code compiles once and outside numba's parfor passes,
-    and a game function (no reference counting): an array read through a record in a
-    function with reference counts costs an atomic increment and decrement each time, the
-    game loop 7 times slower. Only compiled code calls it: no wrappers.
+    """Games ``lo..hi-1`` of :func:`army_kernel` (one chunk, one thread) on the chunk's work
+    ``w`` and rules ``r`` (:func:`_setup`), counted into ``row``: attack after attack ('Dragon
+    Attack'), the dragons roll, breath is resolved, the army responds (melee or missile and ID
+    on the dragons, saves against the damage), damage kills units, then slaying promotions,
+    treasure and wing (the phases of :mod:`.phases`, which LLVM inlines here).
+
     ``multi`` is ``None`` for a lone dragon whose army's response fits one packed sum (every
-    ``multi is None`` test is decided when numba compiles, see :func:`army_kernel`), an int
-    otherwise."""
+    ``multi is None`` test is decided when numba compiles, see :func:`army_kernel`): its
+    roll, the army's best use of its results and its carried damage are scalars, and a game
+    is counted by its end bin (``w.ends``); an int otherwise. A game function (no reference
+    counting: an array read through a record in a function with reference counts costs an
+    atomic increment each time) apart from the parallel kernel, so the game compiles once,
+    outside numba's parfor passes; the games are in its body, not a function of their own
+    (each level of functions holding the game is optimized and compiled again)."""
     moved_d = np.uint64(0)  # how far the games' streams moved, summed (mod 2**64)
     moved_a = np.uint64(0)
     # Work a game needs before its first branch is done one game ahead, in straight-line
     # code: the next game's two stream seeds (s_dn, s_an) and, for a lone dragon, the face
-    # its first die shows (vr, the stream after it s_dr; a tail rolls on in the game). They
-    # then come before, not after, this game's branches: the CPU keeps them when one of
-    # those is mispredicted (how a game ends is, about once a game), and the next game
-    # starts from values already there instead of a chain of three hashes. Draws are not
-    # moved: a stream only counts dice from where the game that uses them starts.
+    # its first die shows (vr, the stream after it s_dr; a tail rolls on in the game). The
+    # CPU then keeps them when a branch of this game is mispredicted. Draws are not moved:
+    # a stream only counts dice from where the game that uses them starts.
     s_dn = stream_seed(seed, lo, P_DRAGON)
     s_an = stream_seed(seed, lo, P_ARMY)
     s_dr = s_dn
@@ -392,6 +285,7 @@ def _play(lo, hi, seed, w, r, row, multi):
     if multi is None:
         s_dr, i = below_s(s_dn, _U12)
         vr = w.ft[0, i]
+    k = w.present.shape[0]
     for g in range(lo, hi):
         s_d = s_dn
         s_a = s_an
@@ -402,14 +296,107 @@ def _play(lo, hi, seed, w, r, row, multi):
         if multi is None:
             s_dr, i = below_s(s_dn, _U12)
             vr = w.ft[0, i]
-        # dice rolled are counted from how far the streams moved
-        moved_d -= s_d
+        moved_d -= s_d  # dice rolled are counted from how far the streams moved
         moved_a -= s_a
+        for t in range(w.alive.shape[0]):
+            w.alive[t] = w.count0[t]
+            w.dead[t] = w.dua0[t]
+        if multi is not None:
+            for j in range(k):
+                w.present[j] = 1
+                w.carried[j] = 0
+        c0 = 0  # damage carried by a lone dragon
+        lost = 0
+        promos = 0
+        slain = 0
+        flew = 0
+        destroyed = False
+        played = 0
+        first_slain = 0
+        left = k
+        nk = r.nk0  # units other than dragonkin left (recounted after a breath or promotion)
+        recheck = r.nk0 == 0  # must the next attack count them again?
+        nslain = 0
+        fl = 0
+        for turn in range(1, r.turns + 1):
+            played = turn
+            f0 = 0  # --- the dragons roll (each until a non-tail icon)
+            if multi is None:
+                s_d, s_d1, v1, f0, dmg = _roll_lone(s_d1, v1, w.ft, r.tail_d, turn < r.turns)
+                breaths = 1 if f0 == D_BREATH else 0
+                treasures = 1 if f0 == D_TREASURE else 0
+            else:
+                s_d, dmg, breaths, treasures = _roll_dragons(s_d, w, r.tail_d)
+            paralysed = False  # --- breath, resolved before the army responds
+            frost = False
+            if breaths > 0:
+                s_a, burnt, paralysed, frost = _breath(s_a, breaths, w, r, row)
+                lost += burnt
+                recheck = recheck or r.kills
+            # units other than dragonkin left? (they were after the last attack's damage;
+            # only a killing breath or a promotion since can change that)
+            if recheck:
+                nk = _non_kin_left(w.alive, w.kin)
+                if nk == 0:
+                    lost += _remove_kin(w.alive, w.kin, w.health) * r.kin_lost
+                    destroyed = True
+                    row[C_DESTROYED_BY_BREATH] += 1
+            recheck = False
+            nslain = 0  # --- the army responds
+            sa1 = -1  # dragons slain this attack
+            sa2 = -1
+            if not destroyed:
+                if multi is None:
+                    packed = True
+                else:
+                    packed = r.one_sum
+                s_a, mel, mis, sav, idr, armor, frost = _roll_response(s_a, frost, packed, w, r)
+                mel, mis, id_att, pool = _use_of_roll(
+                    mel, mis, sav, idr, armor, dmg, frost, paralysed, r.save_first
+                )
+                best = mel if mel > mis else mis
+                if multi is None:  # the cheaper of melee and missile on the lone dragon
+                    nslain, used = _slay_lone(best, id_att, r.dhealth, r.dsaves, c0, f0)
+                else:
+                    nslain, used, sa1, sa2 = _slay_two(w, r, mel, mis, id_att)
+                if nslain == 0 and r.carry:  # on the first dragon present
+                    if multi is None:
+                        c0 += best
+                    else:
+                        _carry_on_first(w.present, w.carried, best)
+                # the damage the saves did not stop kills whole units in casualty order
+                killed_hw, nk = _damage(w, r.round_up, dmg - (pool - used), nk)
+                lost += killed_hw
+                if nk == 0:  # (units other than dragonkin were left before this damage)
+                    lost += _remove_kin(w.alive, w.kin, w.health) * r.kin_lost
+                    destroyed = True
+            # --- after the attack: slaying, promotion, treasure, wing
+            if nslain > 0 or treasures > 0:
+                if multi is None:
+                    count_only = r.unlimited != 0
+                else:
+                    count_only = False
+                got, recheck = _promotions(w, r, nslain, treasures, destroyed, count_only)
+                promos += got
+            if multi is None:
+                fl = 1 if f0 == D_WING and nslain == 0 else 0
+                # the lone dragon gone ends the game: only the last attack can slay or fly,
+                # so its nslain and fl are the game's (no totals live through the loop)
+                if destroyed or nslain + fl > 0:
+                    break
+            else:
+                fl = _fly_away(w, sa1, sa2)
+                slain += nslain
+                flew += fl
+                left -= nslain + fl
+                if nslain > 0 and first_slain == 0:
+                    first_slain = turn
+                if destroyed or left == 0:
+                    break
         if multi is None:
-            s_d, s_a, lost, promos, end = _game(s_d, s_d1, v1, s_a, w, r, row, True)
-            w.ends[end] += 1
+            w.ends[((nslain * 2 + fl) * 2 + destroyed) * (r.turns + 1) + played] += 1
         else:
-            s_d, s_a, lost, promos, _end = _game(s_d, s_d1, v1, s_a, w, r, row, False)
+            _count_game(row, r, k, slain, flew, left, destroyed, played, first_slain)
         _count_losses(row, w.ph, lost, promos, r.hcap)
         moved_d += s_d
         moved_a += s_a

@@ -448,16 +448,6 @@ def _damage(w, round_up, rem, nk):
 
 
 @phase_fn
-def _treasures(w, r, count):
-    """``count`` treasures, each promoting one unit (the first in the treasure order that
-    can be): ``(units promoted, whether any was)``."""
-    promos = 0
-    for _t in range(count):
-        promos += _treasure_promotion(w.alive, w.dead, w.promo, w.treasure_u, r.unlimited)
-    return promos, promos != 0
-
-
-@phase_fn
 def _promotions(w, r, nslain, treasures, destroyed, count_only):
     """After the attack: treasure first when ``r.treasure_first`` (promotion_order), then a
     round of slaying promotions per dragon slain (one with ``r.promo_once``), then treasure.
@@ -466,7 +456,9 @@ def _promotions(w, r, nslain, treasures, destroyed, count_only):
     promos = 0
     changed = False
     if r.treasure_first and not destroyed:
-        promos, changed = _treasures(w, r, treasures)
+        for _t in range(treasures):  # each promotes the first unit in order that can be
+            promos += _treasure_promotion(w.alive, w.dead, w.promo, w.treasure_u, r.unlimited)
+        changed = promos != 0
     if nslain > 0 and not destroyed:
         rounds = 1 if r.promo_once else nslain  # each slaying its own promotions
         if count_only and treasures == 0:
@@ -477,9 +469,11 @@ def _promotions(w, r, nslain, treasures, destroyed, count_only):
             promos += got
             changed = changed or touched
     if not (destroyed or r.treasure_first):
-        got, touched = _treasures(w, r, treasures)
+        got = 0
+        for _t in range(treasures):
+            got += _treasure_promotion(w.alive, w.dead, w.promo, w.treasure_u, r.unlimited)
         promos += got
-        changed = changed or touched
+        changed = changed or got != 0
     return promos, changed
 
 
