@@ -19,7 +19,8 @@ from dice_floor import rng_floor_kernel
 
 from dragonsim.dice import data as D
 from dragonsim.dice import kernel as K
-from dragonsim.dice.api import Options, _dragon_faces, build_army
+from dragonsim.dice.api import Options, build_army
+from dragonsim.dice.api.armies import _dragon_faces
 from dragonsim.errors import parse_count
 
 SCENARIOS = [

@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,22 @@ def digest(obj: Any) -> str:
 
     feed(obj)
     return h.hexdigest()[:32]
+
+
+#: kernels whose checkpoints know them by a published name and the inputs they read (see
+#: :func:`fingerprint_as`), keyed by the name the runner gives them (module.qualname)
+_FINGERPRINTS: dict[str, tuple[str, Callable[[tuple], Any]]] = {}
+
+
+def fingerprint_as(kernel: Any, name: str, inputs: Callable[[tuple], Any]) -> None:
+    """Fingerprint ``kernel``'s checkpoints as ``name`` and ``inputs(args)`` (``args``: the
+    kernel's arguments after ``start, stop, seed``) instead of its module path and arguments.
+
+    A checkpoint describes a run's games and inputs, not how the code is laid out: a kernel
+    that moves to another module, or takes its inputs in records, registers the name and the
+    inputs it had, and checkpoints written before still resume."""
+    f = getattr(kernel, "py_func", kernel)
+    _FINGERPRINTS[f"{f.__module__}.{f.__qualname__}"] = (name, inputs)
 
 
 def _differences(mine: Mapping[str, Any], theirs: Any) -> list[str]:
@@ -140,7 +156,10 @@ class Section:
 
     def bind(self, *, kernel: str, n: int, seed: int, first: int, args: Any) -> None:
         """Fix what this section's games are (refusing a stored section of other games)."""
-        self.key = {"kernel": kernel, "n": n, "seed": seed, "first": first, "args": digest(args)}
+        name, inputs = _FINGERPRINTS.get(kernel, (kernel, None))
+        if inputs is not None:
+            args = inputs(tuple(args))
+        self.key = {"kernel": name, "n": n, "seed": seed, "first": first, "args": digest(args)}
         stored = self.checkpoint.sections.get(self.name)
         if stored is not None and stored.get("key") != self.key:
             diff = _differences(self.key, stored.get("key"))

@@ -236,7 +236,7 @@ def cmd_exact(args) -> int:
 
     turns = _turns(args.turns)
     if turns > 1:
-        from ..dice.api import _catalog
+        from ..dice.api.options import _catalog
 
         g = exact_game(
             args.dragon,
@@ -302,7 +302,8 @@ def cmd_exact(args) -> int:
 
 def cmd_units(args) -> int:
     from ..dice import data as D
-    from ..dice.api import _catalog, units_frame
+    from ..dice.api import units_frame
+    from ..dice.api.options import _catalog
     from .common import emit_json
 
     cat = _catalog(None, args.army_file)

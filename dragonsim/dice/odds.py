@@ -27,7 +27,8 @@ from typing import Any
 from ..errors import UserError
 from ..rules import RuleSet, dice_rules
 from . import data as D
-from .api import Options, _catalog, _options, build_army, resolve_dragons
+from .api.armies import build_army, resolve_dragons
+from .api.options import Options, _catalog, _options
 
 __all__ = [
     "tail_chain",

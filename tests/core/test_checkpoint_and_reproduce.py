@@ -212,3 +212,31 @@ def test_warmup_compiles_or_loads_every_game(capsys):
     assert main(["warmup", "--game", "krynn"]) == 0
     out = capsys.readouterr().out
     assert "Warriors of Krynn:" in out and " in " in out
+
+
+# the sections' keys a checkpoint written before the Dice kernels became a package (one
+# module, flat arguments) holds for these runs: they must still resume
+_DICE_KEYS = {
+    "attack": ("dragonsim.dice.kernel.army_kernel", "c252868fdf60c711f89fd8c517e8380f"),
+    "multi": ("dragonsim.dice.kernel.army_kernel", "288a88fe04b7f0ee79a813caa03f4a8b"),
+    "duel": ("dragonsim.dice.kernel.dvd_kernel", "dae777cb33a6b2522c618534d4c18183"),
+    "melee": ("dragonsim.dice.kernel.melee_kernel", "8ed1b239946d8d43b97ce6ab7c0a5434"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(_DICE_KEYS))
+def test_dice_checkpoint_keys_are_those_written_before_the_kernel_package(game, tmp_path):
+    from dragonsim.dice import attack, duel, melee
+
+    path = tmp_path / "ck.json"
+    army = "goblin-thug:6,goblin-pelter:4"
+    kw = dict(n=300, seed=7, progress=False, checkpoint=path)
+    run = {
+        "attack": lambda: attack("red-wyrm", army, turns=3, **kw),
+        "multi": lambda: attack("red-wyrm,red-drake", army, turns=3, **kw),
+        "duel": lambda: duel("red-wyrm", "blue-wyrm", turns=5, **kw),
+        "melee": lambda: melee("goblin-thug:6", "goblin-pelter:4", **kw),
+    }[game]
+    run()
+    key = json.loads(path.read_text())["sections"]["run"]["key"]
+    assert (key["kernel"], key["args"]) == _DICE_KEYS[game]

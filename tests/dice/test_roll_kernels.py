@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from dragonsim.dice import kernel as K
-from dragonsim.random import below, new_state, seed_stream, steps_between
+from dragonsim.random import below, new_state, seed_stream, steps_between, stream_seed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from dice_floor import rng_floor_kernel  # noqa: E402
@@ -40,7 +40,7 @@ def test_steps_between_counts_the_draws_of_a_stream():
     total = 0
     drawn = 0
     for game, k in ((0, 0), (1, 7), (2, 1000)):
-        s0 = np.uint64(K.stream_seed(3, game, K.P_ARMY))
+        s0 = np.uint64(stream_seed(3, game, K.P_ARMY))
         s = s0
         for _ in range(k):
             s, _v = below_s(np.uint64(s), 6)
