@@ -655,13 +655,6 @@ def _analyse(
         beta[free] = coef[:nfree]
         return beta
 
-    rank = np.linalg.matrix_rank(x[games > 0])
-    if rank < x.shape[1]:
-        raise UserError(
-            f"{nd} designs cannot tell the {nfree} options they hold apart (a price for each "
-            "needs designs that differ in it, more designs than options): raise --designs or "
-            "leave it out to play every design of the band"
-        )
     coef, cov = fit_strengths(x, points, games)
     if not np.all(np.isfinite(coef)) or np.max(np.abs(coef), initial=0.0) > SEPARATED:
         raise UserError(
@@ -678,6 +671,13 @@ def _analyse(
     try:
         draws = rng.multivariate_normal(coef, cov, size=bootstrap, method="cholesky")
     except np.linalg.LinAlgError:
+        # a singular fit: options the drawn designs cannot tell apart, or too few games
+        if np.linalg.matrix_rank(x[games > 0]) < x.shape[1]:
+            raise UserError(
+                f"{nd} designs cannot tell the {nfree} options they hold apart (a price for "
+                "each needs designs that differ in it, more designs than options): raise "
+                "--designs or leave it out to play every design of the band"
+            ) from None
         raise UserError(
             "too few games to give the prices intervals (the fit's covariance is singular); "
             "raise n (games a pairing) or --designs"
