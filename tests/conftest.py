@@ -39,13 +39,28 @@ def _free_move_tables():
         gc.collect()
 
 
+_SCALE = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, else KiB
+#: (GB the test process's peak rose by, test): where the suite's memory goes
+_RISES: list[tuple[float, str]] = []
+_PEAK = [0.0]
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * _SCALE / 1e9
+    if peak > _PEAK[0]:
+        _RISES.append((peak - _PEAK[0], nodeid))
+        _PEAK[0] = peak
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter):
-    """The suite's peak memory, printed after the slowest tests' times: the test process's and
-    the largest of the processes it ran (command line, notebooks)."""
-    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, else KiB
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 1e9
-    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale / 1e9
+    """The suite's peak memory, printed after the slowest tests' times: the test process's (and
+    the tests that raised it most) and the largest of the processes it ran (command line,
+    notebooks; a forked child counts its parent's memory at the fork)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * _SCALE / 1e9
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * _SCALE / 1e9
     terminalreporter.write_line(
         f"peak memory: {own:.2f} GB in the test process, {child:.2f} GB in the largest it ran"
     )
+    for rise, nodeid in sorted(_RISES, reverse=True)[:5]:
+        terminalreporter.write_line(f"  +{rise:.2f} GB of the peak in {nodeid}")
