@@ -107,8 +107,9 @@ _MOVE_PARTS: dict[bytes, tuple] = {}
 _ALT_PARTS: dict[bytes, tuple] = {}
 #: the rows' tables and alternative paths kept in memory, each cache at most this many bytes
 #: (the least recently built go first; under advanced+optional one reading's rows are about
-#: 0.43 GB, and a study varying the readings would otherwise keep every variant's)
-_PARTS_BYTES = 1_500_000_000
+#: 0.43 GB, all a study of designs under one reading needs; a study varying the readings reads
+#: the others' back from disk)
+_PARTS_BYTES = 600_000_000
 
 
 def _keep(cache: dict, key: bytes, value: tuple) -> tuple:
@@ -181,6 +182,15 @@ def move_tables(
     # the banking and turning tables take seconds to build (advanced+optional: about 30 s):
     # they are kept on disk, whole and by row, for the next process
     on_disk = bank is not None or turning is not None
+    # room for the new tables first: the least recently used go before it is read or built,
+    # not after (under advanced+optional two sets at once would be 2.5 GB), its size guessed
+    # as the largest kept
+    guess = max((_nbytes(t) for t in _TABLES.values()), default=0)
+    while _TABLES and (
+        len(_TABLES) >= _TABLES_KEPT
+        or sum(_nbytes(t) for t in _TABLES.values()) + guess > _TABLES_BYTES
+    ):
+        del _TABLES[next(iter(_TABLES))]
     disk_key = b"tables" + repr(whole).encode()
     tables = _disk_load(disk_key, MoveTables) if on_disk else None
     if tables is None:
