@@ -41,6 +41,7 @@ from ..game.mechanics import (
     move_row,
     other_path_fits,
     rider_target_number,
+    standing,
     stuck_on_ground,
     takeoff_path,
     target_number,
@@ -59,10 +60,19 @@ from ..game.state import (
     F_Q,
     F_R,
     F_RIDER,
+    F_SAMPLES,
     F_TOHIT,
     N_PARTS,
 )
-from ..game.tables import ALT_MOD_GROUND
+from ..game.tables import (
+    ALT_MOD_GROUND,
+    S_ALTITUDE_LEVELS,
+    S_BASE_TO_HIT,
+    S_BOARD_DEPTH,
+    S_BOARD_WIDTH,
+    S_CC_SELF_DAMAGE_DICE,
+    S_MAX_RANGE,
+)
 from . import EDGE_EXACT, FAIR, KINDS, P_BRAWLER, P_HUNTER, P_SNIPER, WEIGHTED
 from . import plan as _plan
 from .plan import (
@@ -188,9 +198,7 @@ def plan_ground_speed(pid, ds, i, lo, hi, width, depth):
 
 
 @game_fn
-def plan_ground_move(
-    pid, ds, i, reach, plan, tb_base, arc, range_mod, alt_mod, max_range, width, depth, pst
-):
+def plan_ground_move(pid, ds, i, reach, run, w):
     """Where a planner on the ground moves (advanced rules, p.17: up to ``reach`` hexes, turns
     free; ``reach`` 0: it only turns): ``(q, r, facing)``. Every planner scores the hexes and
     facings within reach the hunter's way (its expected breath damage from there, the
@@ -199,6 +207,9 @@ def plan_ground_move(
     when it could not take off from there next turn, less ``HUNTER_PULL`` per hex to the
     nearest enemy. The first best in a fixed order, or (fair versions) one of the best
     uniformly."""
+    tb, range_mod, plan, pst = run.tb, run.range_mod, run.plan, w.pst
+    scal = tb.scalars
+    width, depth = scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
     fair = FAIR[pid] == 1
     weighted = WEIGHTED[pid] == 1
     w_off1 = plan[PLAN_WEIGHTS, W_OFF_MOVED] if weighted else 1.0
@@ -235,30 +246,15 @@ def plan_ground_move(
                     near = d
                 if ds[j, F_ENG] >= 0:
                     continue
-                tn2 = target_number(
-                    ds,
-                    j,
-                    i,
-                    ds[j, F_Q],
-                    ds[j, F_R],
-                    ds[j, F_F],
-                    ds[j, F_ALT],
-                    tb_base,
-                    arc,
-                    range_mod,
-                    alt_mod,
-                    max_range,
-                )
-                w = w_dng1 if ds[j, F_MOVED] == 1 else w_dng0
-                dng += w * p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
+                tn2 = target_number(ds, j, i, standing(ds, j), tb, range_mod)
+                wd = w_dng1 if ds[j, F_MOVED] == 1 else w_dng0
+                dng += wd * p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
             for f in range(6):
                 off = 0.0
                 for j in range(ds.shape[0]):
                     if not is_enemy(ds, i, j) or ds[j, F_ENG] >= 0:
                         continue
-                    tn = target_number(
-                        ds, i, j, q, r, f, 0, tb_base, arc, range_mod, alt_mod, max_range
-                    )
+                    tn = target_number(ds, i, j, (q, r, f, np.int64(0)), tb, range_mod)
                     wo = w_off1 if ds[j, F_MOVED] == 1 else w_off0
                     v = wo * p_hit(plan, tn) * my_dmg
                     if v > off:
@@ -302,37 +298,7 @@ def _pass_block(mv_off, mr, speed, dalt, dlo, dhi):
 
 
 @game_fn
-def plan_move(
-    pid,
-    ds,
-    i,
-    speed,
-    mv_off,
-    mv_h,
-    mv_rq,
-    mv_rr,
-    mv_box,
-    mv_pk,
-    mv_pe,
-    mv_inv,
-    mv_tg,
-    mv_tg_off,
-    plan,
-    tb_base,
-    alt_mod,
-    max_range,
-    width,
-    depth,
-    alt_levels,
-    cc_by_mr,
-    self_dice,
-    samples,
-    pst,
-    scratch,
-    geo,
-    mv_alt_off,
-    mv_alt,
-):
+def plan_move(pid, ds, i, speed, run, w):
     """Choose a move for dragon ``i`` flying exactly ``speed`` points.
 
     Returns ``(entry, dalt)``: a move-table entry and the altitude change (climbs cost one
@@ -345,6 +311,15 @@ def plan_move(
     ``scratch`` is an int64 work array of at least 10 * (number of dragons) (per chunk): one
     record of 8 per enemy, then the other dragons' hexes.
     """
+    tb, mv, plan, geo, pst, scratch = run.tb, run.mv, run.plan, run.geo, w.pst, w.scratch
+    scal = tb.scalars
+    mv_off, mv_h, mv_rq, mv_rr, mv_box = mv.off, mv.h, mv.rq, mv.rr, mv.box
+    mv_pk, mv_pe, mv_inv, mv_tg, mv_tg_off = mv.pk, mv.pe, mv.inv, mv.tg, mv.tg_off
+    mv_alt_off, mv_alt = mv.alt_off, mv.alt
+    tb_base, alt_mod, max_range = scal[S_BASE_TO_HIT], tb.alt_mod, scal[S_MAX_RANGE]
+    width, depth, alt_levels = scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH], scal[S_ALTITUDE_LEVELS]
+    cc_by_mr, self_dice = tb.cc_by_mr, scal[S_CC_SELF_DAMAGE_DICE]
+    samples = ds[i, F_SAMPLES]
     kind = KINDS[pid]
     fair = FAIR[pid] == 1
     exact = EDGE_EXACT[pid] == 1  # (not `edge`: that name is the room-ahead penalty below)
@@ -563,22 +538,7 @@ def plan_move(
                         prefetch(mv_rq, bp[t_])
                 for t_ in range(nt):
                     e = bp[t_]
-                    if e >= 0 and move_fits_as(
-                        exact,
-                        ds,
-                        i,
-                        e,
-                        dalt,
-                        mv_h,
-                        mv_rq,
-                        mv_rr,
-                        mv_box,
-                        mv_alt_off,
-                        mv_alt,
-                        width,
-                        depth,
-                        alt_levels,
-                    ):
+                    if e >= 0 and move_fits_as(exact, ds, i, e, dalt, mv, scal):
                         bp[nc] = e
                         bq[nc] = bq[t_]
                         br[nc] = br[t_]
@@ -666,7 +626,7 @@ def plan_move(
                 am = alt_mod[ada] if ada < alt_mod.shape[0] else 0
                 # its shot at me from the ground takes the grounded attacker's -1 (p.19)
                 ag = alt_mod[ALT_MOD_GROUND] if ealt == 0 else 0
-                w = w_dng1 if moved else w_dng0
+                wd = w_dng1 if moved else w_dng0
                 wo = w_off1 if moved else w_off0
                 e_dmg = plan[PLAN_E_DMG, scratch[e8 + 7] >> 8]
                 j_ = scratch[e8 + 7] & 255
@@ -694,7 +654,7 @@ def plan_move(
                     )
                     tn2 = my_tn + (w_ >> 2) + am + ag
                     dng = bdng[k] + (
-                        w * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)] * e_dmg
+                        wd * plan[PLAN_P_HIT1, min(max(tn2, 0), PLAN_WIDTH - 1)] * e_dmg
                     )
                     if sniper and (w_ & 3) <= 1:
                         dng += SNIPER_EXPOSED
@@ -750,27 +710,15 @@ def plan_move(
 
 
 @game_fn
-def plan_engage(
-    pid,
-    ds,
-    i,
-    j,
-    plan,
-    tb_base,
-    arc,
-    range_mod,
-    alt_mod,
-    max_range,
-    cc_by_mr,
-    self_dice,
-    opt,
-    scal,
-):
+def plan_engage(pid, ds, i, j, run):
     """Whether a planner engages the one candidate ``j`` (``j`` or -1): the brawler always,
     the sniper never, the hunter when the expected tooth-and-claw exchange beats the breath
     exchange it gives up, and never when the engagement would crash it (advanced rules,
     p.17: at Very Low, or flying too slowly to lose 2 points of speed): a crash costs 1d6 a
     level fallen and the freedom to fly, which its estimate of the fight does not count."""
+    opt, tb, range_mod, plan = run.opt, run.tb, run.range_mod, run.plan
+    scal = tb.scalars
+    cc_by_mr, self_dice = tb.cc_by_mr, scal[S_CC_SELF_DAMAGE_DICE]
     kind = KINDS[pid]
     if kind == P_BRAWLER:
         return j
@@ -784,35 +732,9 @@ def plan_engage(
     else:
         ev = engage_value(ds, i, j, plan, cc_by_mr, self_dice)
     # the breath exchange given up: my shot at j minus j's shot at me
-    tn = target_number(
-        ds,
-        i,
-        j,
-        ds[i, F_Q],
-        ds[i, F_R],
-        ds[i, F_F],
-        ds[i, F_ALT],
-        tb_base,
-        arc,
-        range_mod,
-        alt_mod,
-        max_range,
-    )
+    tn = target_number(ds, i, j, standing(ds, i), tb, range_mod)
     mine = p_hit(plan, tn) * plan[PLAN_E_DMG, ds[i, F_BREATH]]
-    tn2 = target_number(
-        ds,
-        j,
-        i,
-        ds[j, F_Q],
-        ds[j, F_R],
-        ds[j, F_F],
-        ds[j, F_ALT],
-        tb_base,
-        arc,
-        range_mod,
-        alt_mod,
-        max_range,
-    )
+    tn2 = target_number(ds, j, i, standing(ds, j), tb, range_mod)
     theirs = p_hit(plan, tn2) * plan[PLAN_E_DMG, ds[j, F_BREATH]]
     if weighted:
         mine *= plan[PLAN_WEIGHTS, W_OFF_MOVED]
@@ -833,10 +755,11 @@ def wound_weight(ds, j):
 
 
 @game_fn
-def plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst):
+def plan_target(pid, ds, i, run, w):
     """The legal target with the best chance to hit, weighted towards finishing wounded
     dragons (-1: none). Between targets of equal value a fair version takes one uniformly
     (from ``pst``), an earlier one the lowest index."""
+    tb, range_mod, plan, pst = run.tb, run.range_mod, run.plan, w.pst
     fair = FAIR[pid] == 1
     best = -1.0
     bt = -1
@@ -844,20 +767,7 @@ def plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, p
     for j in range(ds.shape[0]):
         if not is_enemy(ds, i, j) or ds[j, F_ENG] >= 0:
             continue
-        tn = target_number(
-            ds,
-            i,
-            j,
-            ds[i, F_Q],
-            ds[i, F_R],
-            ds[i, F_F],
-            ds[i, F_ALT],
-            tb_base,
-            arc,
-            range_mod,
-            alt_mod,
-            max_range,
-        )
+        tn = target_number(ds, i, j, standing(ds, i), tb, range_mod)
         if tn < 0:
             continue
         # expected damage, weighted towards finishing weakened dragons
@@ -874,10 +784,14 @@ def plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, p
 
 
 @game_fn
-def plan_rider_target(pid, ds, i, plan, tb_base, alt_mod, rider_range, rider_dice, scal, opt, pst):
+def plan_rider_target(pid, ds, i, run, w):
     """The rider target (advanced rules, p.18) with the most expected damage, the chance to
     hit times the band's mean damage (Rider Abilities Table), weighted towards finishing
     wounded dragons as :func:`plan_target` weighs breath (-1: none in reach). Ties as there."""
+    opt, tb, plan, pst = run.opt, run.tb, run.plan, w.pst
+    scal = tb.scalars
+    tb_base, alt_mod = scal[S_BASE_TO_HIT], tb.alt_mod
+    rider_range, rider_dice = tb.rider_range, tb.rider_dice
     fair = FAIR[pid] == 1
     kind = ds[i, F_RIDER]
     best = -1.0

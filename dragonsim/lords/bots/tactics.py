@@ -233,9 +233,11 @@ def draw_mixture(buf, at, pst):
 
 
 @game_fn
-def plan_tactic(ds, i, j, attacker, tactics, cc_by_mr, weapon, scal, opt, buf, pst):
+def plan_tactic(ds, i, j, attacker, run, w):
     """The planners' tactic for dragon ``i`` fighting ``j`` (``attacker``: ``i`` engaged): drawn
-    from its side's equilibrium mixture."""
+    from its side's equilibrium mixture (solved in the scratch ``w.lp``)."""
+    opt, tb, buf, pst = run.opt, run.tb, w.lp, w.pst
+    tactics, cc_by_mr, weapon, scal = tb.tactics, tb.cc_by_mr, tb.weapon, tb.scalars
     if attacker:
         equilibrium(ds, i, j, tactics, cc_by_mr, weapon, scal, opt, buf)
         return draw_mixture(buf, LP_X, pst)
