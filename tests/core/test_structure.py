@@ -19,7 +19,6 @@ KNOWN_BIG_MODULES: set[str] = {
 }
 KNOWN_LONG_FUNCTIONS: set[str] = {
     "dice/kernel.py:_army_games",
-    "lords/bots/planner.py:plan_move",
 }
 KNOWN_MANY_PARAMETERS: set[str] = {
     "dice/kernel.py:_army_games",
