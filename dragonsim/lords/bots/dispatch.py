@@ -7,11 +7,12 @@ decision, in one place. What the rules decide (which dragons may be engaged or b
 is checked here, before any bot is asked.
 
 The dispatchers are inlined into the engine's phases (``inline="always"``: they are a branch
-and a call), so a decision costs one call and the bots' code is compiled into one library
-level fewer.
+and a call), so the bots' code is compiled into one library level fewer. The bots they call
+take the run's records (``run``, ``w``) and are inlined in turn, by LLVM
+(:func:`~dragonsim._kernels.inner_fn`): a call would pass every array of the records.
 
 A scripted game (:mod:`dragonsim.lords.views.script`) passes its decisions where the policy stream
-goes (``pst`` of more than one cell: a seeded stream is one); each dispatcher then asks
+goes (``w.pst`` of more than one cell: a seeded stream is one); each dispatcher then asks
 :mod:`.scripted` before any bot.
 """
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from ... import _kernels, _llvm
 from ... import random as _random
-from ..._kernels import game_fn, guard_caches
+from ..._kernels import game_fn, guard_caches, inner_fn
 from ..._llvm import prefetch, stack_empty
 from ..game import hexes, mechanics, movetables, state, tables
 from ..game.hexes import DQ, DR, distance, facing_toward, rotate
@@ -198,7 +198,7 @@ def plan_ground_speed(pid, ds, i, lo, hi, width, depth):
     return plan_speed(pid, ds, i, lo, hi)
 
 
-@game_fn
+@inner_fn
 def plan_ground_move(pid, ds, i, reach, run, w):
     """Where a planner on the ground moves (advanced rules, p.17: up to ``reach`` hexes, turns
     free; ``reach`` 0: it only turns): ``(q, r, facing)``. Every planner scores the hexes and
@@ -716,7 +716,7 @@ def first_best(nc, bsc, fair, best, nbest, pst):
     return nb, best, nbest
 
 
-@game_fn
+@inner_fn
 def plan_move(pid, ds, i, speed, run, w):
     """Choose a move for dragon ``i`` flying exactly ``speed`` points.
 
@@ -834,7 +834,7 @@ def plan_move(pid, ds, i, speed, run, w):
     return be, bd
 
 
-@game_fn
+@inner_fn
 def plan_engage(pid, ds, i, j, run):
     """Whether a planner engages the one candidate ``j`` (``j`` or -1): the brawler always,
     the sniper never, the hunter when the expected tooth-and-claw exchange beats the breath
@@ -879,11 +879,11 @@ def wound_weight(ds, j):
     return 1.0 + weak / WOUND_SCALE
 
 
-@game_fn
+@inner_fn
 def plan_target(pid, ds, i, run, w):
     """The legal target with the best chance to hit, weighted towards finishing wounded
     dragons (-1: none). Between targets of equal value a fair version takes one uniformly
-    (from ``pst``), an earlier one the lowest index."""
+    (from the policy stream ``w.pst``), an earlier one the lowest index."""
     tb, range_mod, plan, pst = run.tb, run.range_mod, run.plan, w.pst
     fair = FAIR[pid] == 1
     best = -1.0
@@ -908,7 +908,7 @@ def plan_target(pid, ds, i, run, w):
     return bt
 
 
-@game_fn
+@inner_fn
 def plan_rider_target(pid, ds, i, run, w):
     """The rider target (advanced rules, p.18) with the most expected damage, the chance to
     hit times the band's mean damage (Rider Abilities Table), weighted towards finishing

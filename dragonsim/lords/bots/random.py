@@ -12,7 +12,7 @@ import numpy as np
 
 from ... import _kernels
 from ... import random as _random
-from ..._kernels import game_fn, guard_caches
+from ..._kernels import game_fn, guard_caches, inner_fn
 from ..game import hexes, mechanics, movetables, state
 from ..game.mechanics import (
     bank_fits,
@@ -40,7 +40,7 @@ def pick_speed(lo, hi, pst):
     return lo + draw_below(pst, hi - lo + 1)
 
 
-@game_fn
+@inner_fn
 def pick_move(pid, ds, i, speed, run, w):
     """A move uniform over the (entry, altitude change) pairs that stay on the board and end in
     an empty hex; ``(-1, 0)`` when there is none. With ``EDGE_EXACT[pid]`` a pair stays on
@@ -123,7 +123,7 @@ def pick_land(pst):
     return draw_below(pst, 4) == 0
 
 
-@game_fn
+@inner_fn
 def pick_landing(pid, ds, i, speed, run, w):
     """A landing move: a flight of ``speed`` points (its recorded speed less the landing's
     point) that ends at Very Low with the hex ahead on the board and free (p.17), uniform over
@@ -181,7 +181,7 @@ def pick_engage(j, pst):
     return j if draw_below(pst, 2) == 1 else -1
 
 
-@game_fn
+@inner_fn
 def pick_target(ds, i, run, w):
     """A target uniform over the legal ones (never declines a shot: breath is free)."""
     tb, range_mod, pst = run.tb, run.range_mod, w.pst

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 from ... import _kernels
-from ..._kernels import game_fn, guard_caches
+from ..._kernels import game_fn, guard_caches, inner_fn
 from ..game import hexes, mechanics, movetables, state, tables
 from ..game.hexes import rotate
 from ..game.mechanics import (
@@ -248,7 +248,7 @@ def script_ground_move(ds, i, reach, width, depth, pst):
     return q, r, f
 
 
-@game_fn
+@inner_fn
 def script_move(ds, i, speed, run, w):
     """The move-table entry and altitude change of the script's move for dragon ``i``:
     ``(entry, dalt)``. The script gives the end state, as a path's (``SR_PATH``: the offset,
@@ -368,7 +368,7 @@ def script_early(ds, i, pst):
     return k >= 0 and _get(pst, k + SR_EARLY) == 1
 
 
-@game_fn
+@inner_fn
 def script_target(ds, i, run, w):
     """The breath target the script records for dragon ``i`` (-1: none): an enemy in play, in
     its arc of fire, within range and the neck bend, neither of the two engaged (p.10)."""

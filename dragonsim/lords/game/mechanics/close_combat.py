@@ -82,7 +82,7 @@ def cc_winner(ds, a, b, ra, rb, cc_by_mr, scal, opt):
     return a if sa > sb else b
 
 
-@game_fn
+@game_fn(forceinline=True)  # records: inlined by LLVM (see _kernels.inner_fn)
 def resolve_close_combat(ds, w, l, rolls, tb, opt, spared=False):
     """The rest of a decided close combat of winner ``w`` and loser ``l``, its dice ``rolls =
     (col, loc_roll, dmg_roll, self_roll, facing_roll, winner_facing)`` (int64s): "the winning

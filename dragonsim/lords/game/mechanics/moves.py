@@ -69,7 +69,7 @@ def hex_free(ds, i, q, r):
     return occupant(ds, i, q, r) < 0
 
 
-@game_fn
+@game_fn(forceinline=True)  # records: inlined by LLVM (see _kernels.inner_fn)
 def move_fits(ds, i, e, dalt, mv, scal):
     """Is move-table entry ``e`` with altitude change ``dalt`` legal for dragon ``i`` now?
     ``mv``: the move tables (``MoveTables``); ``scal``: the rules scalars (the board's width
@@ -145,7 +145,7 @@ def other_path_fits(e, f, q0, r0, adal, width, depth, mv_alt_off, mv_alt):
     return False
 
 
-@game_fn
+@game_fn(forceinline=True)  # records: inlined by LLVM (see _kernels.inner_fn)
 def move_fits_exact(ds, i, e, dalt, mv, scal):
     """:func:`move_fits` with the board edge checked exactly: the end state is reachable when
     SOME legal path to it ("a number of movement points corresponding exactly to the speed you

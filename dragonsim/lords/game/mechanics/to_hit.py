@@ -42,14 +42,14 @@ from ..tables import (
 )
 
 
-@game_fn
+@game_fn(forceinline=True)  # four loads, on every shot: inlined by LLVM
 def standing(ds, i):
     """Where dragon ``i`` stands now, as :func:`target_number` reads an attacker's place:
     ``(q, r, facing, altitude)``."""
     return ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT]
 
 
-@game_fn
+@game_fn(forceinline=True)  # records: inlined by LLVM (see _kernels.inner_fn)
 def target_number(ds, a, t, at, tb, range_mod):
     """Breath target number of ``a`` placed at ``at = (q, r, facing, altitude)`` (int64s;
     where it stands now: :func:`standing`) against ``t`` where ``t`` stands now; -1 when
