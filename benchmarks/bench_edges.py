@@ -38,6 +38,8 @@ from dragonsim.lords.game import state as S
 from dragonsim.lords.game.tables import kernel_tables
 
 W, D, LEVELS = 33, 24, 5
+#: the rules scalars of the standard board (W x D, LEVELS altitude levels)
+SCALARS = kernel_tables().scalars
 
 
 def _on_board(q, r):
@@ -98,11 +100,9 @@ def refused(positions, mv, cost_rows):
                 continue
             for e in range(mv.off[mr, b], mv.off[mr, b + 1]):
                 end = (q + int(mv.rq[e, f]), r + int(mv.rr[e, f]), (f + int(mv.f[e])) % 6, a + dalt)
-                if M.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, W, D, LEVELS):
+                if M.move_fits(ds, 0, e, dalt, mv, SCALARS):
                     got[False].add(end)
-                if M.move_fits_exact(
-                    ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, mv.alt_off, mv.alt, W, D, LEVELS
-                ):
+                if M.move_fits_exact(ds, 0, e, dalt, mv, SCALARS):
                     got[True].add(end)
         total += len(truth)
         before += len(truth - got[False])
@@ -123,15 +123,15 @@ B.FAIR = B.FAIR + (1, 1)
 B.EDGE_EXACT = B.EDGE_EXACT + (1, 1)
 import numba
 from numba import njit
-from dragonsim.lords import engine as E, hexes as hx, movetables as MT, state as S
+from dragonsim.lords import engine as E
+from dragonsim.lords.game import hexes as hx, movetables as MT, state as S
 from dragonsim.lords.api import prepare
 from dragonsim.lords.bots import dispatch as BD, plan as BP
-from dragonsim.lords.game.tables import S_ALTITUDE_LEVELS, S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE
 from dragonsim.lords.game.tables import S_MAX_RANGE, S_MR_STEPS_LOST
 numba.set_num_threads(1)
 
 @njit
-def loop(pid, cases, reps, ds, mv, plan, tb, base, mrng, levels, sd, geo, scratch, st):
+def loop(pid, cases, reps, ds, run, w):
     acc = 0
     for rep in range(reps):
         for k in range(cases.shape[0]):
@@ -141,10 +141,8 @@ def loop(pid, cases, reps, ds, mv, plan, tb, base, mrng, levels, sd, geo, scratc
             ds[0, S.F_ALT] = cases[k, 3]
             ds[1, S.F_Q] = cases[k, 5]
             ds[1, S.F_R] = cases[k, 6]
-            st[0] = rep * 7919 + k
-            e, d = BD.choose_move(pid, ds, 0, cases[k, 4], mv.off, mv.h, mv.rq, mv.rr, mv.box,
-                mv.pk, mv.pe, mv.inv, mv.tg, mv.tg_off, plan, base, tb.alt_mod, mrng, 33, 24,
-                levels, tb.cc_by_mr, sd, 16, st, scratch, geo, mv.alt_off, mv.alt)
+            w.pst[0] = rep * 7919 + k
+            e, d = BD.choose_move(pid, ds, 0, cases[k, 4], run, w)
             acc += e + d
     return acc
 
@@ -162,6 +160,8 @@ ds = np.zeros((2, S.NF), np.int64)
 ds[:, S.F_ALIVE] = 1; ds[:, S.F_ENG] = -1; ds[1, S.F_TEAM] = 1; ds[:, S.F_MOVED] = 1
 ds[:, S.F_MR] = prep["args"][0][:, S.D_MR]
 ds[1, S.F_ALT] = 3
+ds[:, S.F_SAMPLES] = 16
+run = E.Inputs(prep["args"][0], prep["args"][1], prep["args"][2], tb, tb.range_mod, mv, plan, geo)
 rng = np.random.default_rng(5)
 jobs = {}
 for where in ("edge", "open"):
@@ -183,9 +183,7 @@ for where in ("edge", "open"):
     reps = max(1, calls // len(cases))
     for name, ids in (("random", (B.P_RANDOM, 8)), ("hunter-3", (B.P_HUNTER_3, 7))):
         for flag, pid in enumerate(ids):
-            args = (pid, cases, reps, ds, mv, plan, tb, sc[S_BASE_TO_HIT], sc[S_MAX_RANGE],
-                    sc[S_ALTITUDE_LEVELS], sc[S_CC_SELF_DAMAGE_DICE], geo,
-                    np.zeros(10 * S.MAXD, np.int64), np.zeros(1, np.uint64))
+            args = (pid, cases, reps, ds, run, E.new_work())
             loop(*args)
             jobs[(f"{name} {where} us/move", flag)] = (loop, args, reps * len(cases), 1e6)
 rec = np.zeros((0, S.N_REC), np.int64)

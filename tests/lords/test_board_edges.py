@@ -92,11 +92,20 @@ def _dragons(start, mr, others=()):
     return ds
 
 
+def board(width, depth):
+    """The rules scalars with a ``width`` x ``depth`` board and the five altitude levels, for
+    the board-edge checks (``mechanics.move_fits``)."""
+    sc = TB.scalars.copy()
+    sc[T.S_BOARD_WIDTH], sc[T.S_BOARD_DEPTH], sc[T.S_ALTITUDE_LEVELS] = width, depth, 5
+    return sc
+
+
 def offered(ds, speed, width, depth, exact):
     """The end states the board-edge check accepts for dragon 0 (every altitude change, every
     entry of its budget), exact or by the stored path alone."""
     mr, a0, f0 = int(ds[0, S.F_MR]), int(ds[0, S.F_ALT]), int(ds[0, S.F_F])
     q0, r0 = int(ds[0, S.F_Q]), int(ds[0, S.F_R])
+    sc = board(width, depth)
     out = set()
     for dalt in range(1 - a0, LEVELS - a0 + 1):
         b = speed - dalt
@@ -104,11 +113,9 @@ def offered(ds, speed, width, depth, exact):
             continue
         for e in range(MV.off[mr, b], MV.off[mr, b + 1]):
             if exact:
-                ok = M.move_fits_exact(
-                    ds, 0, e, dalt, MV.h, MV.rq, MV.rr, MV.box, MV.alt_off, MV.alt, width, depth, 5
-                )
+                ok = M.move_fits_exact(ds, 0, e, dalt, MV, sc)
             else:
-                ok = M.move_fits(ds, 0, e, dalt, MV.h, MV.rq, MV.rr, MV.box, width, depth, 5)
+                ok = M.move_fits(ds, 0, e, dalt, MV, sc)
             if ok:
                 f = (f0 + int(MV.f[e])) % 6
                 out.add((q0 + int(MV.rq[e, f0]), r0 + int(MV.rr[e, f0]), f, a0 + dalt))
@@ -237,29 +244,13 @@ def test_bots_with_the_flag_choose_end_states_only_other_paths_reach(tmp_path):
     off none."""
     from dragonsim.lords.api import prepare
     from dragonsim.lords.bots import plan as BP
-    from dragonsim.lords.game.tables import (
-        S_ALTITUDE_LEVELS,
-        S_BASE_TO_HIT,
-        S_CC_SELF_DAMAGE_DICE,
-        S_MAX_RANGE,
-    )
+    from dragonsim.lords.game.tables import S_BOARD_DEPTH, S_BOARD_WIDTH, S_MAX_RANGE
 
     prep = prepare("Reaper", "Skyblazer")
     tb = prep["tables"]
     sc = tb.scalars
-    plan = prep["args"][-1]
+    assert (sc[S_BOARD_WIDTH], sc[S_BOARD_DEPTH]) == (33, 24)
     geo = BP.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], 33, 24)
-    middle = (
-        plan,
-        sc[S_BASE_TO_HIT],
-        tb.alt_mod,
-        sc[S_MAX_RANGE],
-        33,
-        24,
-        sc[S_ALTITUDE_LEVELS],
-        tb.cc_by_mr,
-        sc[S_CC_SELF_DAMAGE_DICE],
-    )
     rng = np.random.default_rng(1)
     cases = []
     starts = []
@@ -290,23 +281,25 @@ def test_bots_with_the_flag_choose_end_states_only_other_paths_reach(tmp_path):
         "import json, pickle, sys\n"
         "import numpy as np\n"
         "from dragonsim.lords import bots as B\nfrom dragonsim.lords.game import state as S\n"
+        "from dragonsim.lords import engine as E\n"
         "from dragonsim.lords.bots import dispatch as BD, planner as BP, random as BR\n"
-        "mv, cases, middle, geo = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+        "run, cases = pickle.loads(open(sys.argv[1], 'rb').read())\n"
         "out = {}\n"
         "for flag in (0, 1):\n"
         "    BP.EDGE_EXACT = BR.EDGE_EXACT = tuple(flag for _ in B.EDGE_EXACT)\n"
         "    got = []\n"
         "    for pid, ds, speed, seed in cases:\n"
-        "        st = np.array([seed], np.uint64)\n"
-        "        e, dalt = BD.choose_move(pid, ds, 0, speed, mv.off, mv.h, mv.rq, mv.rr,\n"
-        "            mv.box, mv.pk, mv.pe, mv.inv, mv.tg, mv.tg_off, *middle, 1 << 20, st,\n"
-        "            np.zeros(10 * S.MAXD, np.int64), geo, mv.alt_off, mv.alt, mv.bk)\n"
+        "        ds[0, S.F_SAMPLES] = 1 << 20\n"
+        "        w = E.new_work()._replace(pst=np.array([seed], np.uint64))\n"
+        "        e, dalt = BD.choose_move(pid, ds, 0, speed, run, w)\n"
         "        got.append([int(e), int(dalt)])\n"
         "    out[flag] = got\n"
         "print(json.dumps(out))\n"
     )
     mv = MT.move_tables(TB.turn_cost, mrs=[MRS["E"]], edges=True)
-    path.write_bytes(pickle.dumps((mv, cases, middle, geo)))
+    dragons, scen, opt, _, _, plan = prep["args"]
+    run = E.Inputs(dragons, scen, opt, tb, tb.range_mod, mv, plan, geo)
+    path.write_bytes(pickle.dumps((run, cases)))
     res = subprocess.run(
         [sys.executable, "-W", "ignore", "-c", code, str(path)],
         env=dict(os.environ, NUMBA_DISABLE_JIT="1"),
@@ -326,7 +319,7 @@ def test_bots_with_the_flag_choose_end_states_only_other_paths_reach(tmp_path):
             end = (*end, a0 + dalt)
             truth = direct_ends(start, speed, TB.turn_cost[MRS["E"]], 33, 24, {enemy})
             assert end in truth
-            if not M.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5):
+            if not M.move_fits(ds, 0, e, dalt, mv, TB.scalars):
                 only_other[flag, pid] += 1
     assert only_other["0", B.P_RANDOM] == only_other["0", B.P_HUNTER_3] == 0
     assert only_other["1", B.P_RANDOM] > 0 and only_other["1", B.P_HUNTER_3] > 0, only_other

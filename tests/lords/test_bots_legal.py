@@ -17,6 +17,7 @@ from dragonsim.lords.bots import plan as BP
 from dragonsim.lords.game import mechanics as M
 from dragonsim.lords.game import movetables as MT
 from dragonsim.lords.game import state as S
+from dragonsim.lords.game.tables import S_ALTITUDE_LEVELS, S_BOARD_DEPTH, S_BOARD_WIDTH
 
 DRAGONS = [
     "Reaper",
@@ -213,45 +214,25 @@ def test_planner_hit_row_shifted_by_one_reads_zero_below_and_flat_above():
     assert set(plan[BP.PLAN_P_HIT, 13:]) == {float(Fraction(1, 36))}
 
 
-def _planner(a, b, pol, samples):
-    """The tables and the ``choose_move`` arguments (between the state and the stream) of a
-    planner for dragons ``a`` and ``b``: ``(prep, geo, args)``."""
-    from dragonsim.lords.game.tables import (
-        S_ALTITUDE_LEVELS,
-        S_BASE_TO_HIT,
-        S_BOARD_DEPTH,
-        S_BOARD_WIDTH,
-        S_CC_SELF_DAMAGE_DICE,
-        S_MAX_RANGE,
-    )
+def _planner(a, b, pol):
+    """The tables of a planner for dragons ``a`` and ``b`` and the run's record its moves read
+    (the rules' range row in force, the planners' geometry): ``(prep, run)``."""
+    from dragonsim.lords.game.tables import S_MAX_RANGE
 
     prep = prepare(a, b, policies=(pol, pol))
     mv, tb = prep["moves"], prep["tables"]
     sc = tb.scalars
     width, depth = int(sc[S_BOARD_WIDTH]), int(sc[S_BOARD_DEPTH])
-    args = (
-        mv.off,
-        mv.h,
-        mv.rq,
-        mv.rr,
-        mv.box,
-        mv.pk,
-        mv.pe,
-        mv.inv,
-        mv.tg,
-        mv.tg_off,
-        prep["args"][-1],
-        sc[S_BASE_TO_HIT],
-        tb.alt_mod,
-        sc[S_MAX_RANGE],
-        width,
-        depth,
-        sc[S_ALTITUDE_LEVELS],
-        tb.cc_by_mr,
-        sc[S_CC_SELF_DAMAGE_DICE],
-        samples,
-    )
-    return prep, BP.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth), args
+    geo = BP.geometry_table(tb.arc, tb.range_mod, sc[S_MAX_RANGE], width, depth)
+    dragons, scen, opt, _, _, plan = prep["args"]
+    return prep, E.Inputs(dragons, scen, opt, tb, tb.range_mod, mv, plan, geo)
+
+
+def _choose_move(pid, ds, speed, run, samples, st):
+    """Bot ``pid``'s move for dragon 0 of ``ds`` flying ``speed`` points, scoring ``samples``
+    end states (``F_SAMPLES``) and drawing from the policy stream ``st``."""
+    ds[0, S.F_SAMPLES] = samples
+    return BD.choose_move(pid, ds, 0, speed, run, E.new_work()._replace(pst=st))
 
 
 @pytest.mark.parametrize("pol", ["hunter", "brawler", "sniper"])
@@ -263,7 +244,7 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
     nothing at its own
     altitude stays on the board, which is all a planner samples then, but a climb does. The
     planner must find the climb."""
-    prep, geo, args = _planner("Tankerous", "Reaper", pol, 16)
+    prep, run = _planner("Tankerous", "Reaper", pol)
     mv = prep["moves"]
     ds = np.zeros((2, S.NF), np.int64)
     ds[:, S.F_ALIVE] = 1
@@ -273,7 +254,7 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
     ds[1, [S.F_Q, S.F_R, S.F_F, S.F_ALT]] = (10, 12, 3, 1)
     fits = [
         any(
-            M.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
+            M.move_fits(ds, 0, e, dalt, mv, prep["tables"].scalars)
             for e in range(mv.off[8, 4 - dalt], mv.off[8, 5 - dalt])
         )
         for dalt in (0, 1)
@@ -282,21 +263,9 @@ def test_planner_scans_every_altitude_change_before_flying_off(pol):
     st = np.zeros(1, np.uint64)
     for seed in range(5):
         st[0] = seed
-        e, dalt = BD.choose_move(
-            policy_id(pol),
-            ds,
-            0,
-            4,
-            *args,
-            st,
-            np.zeros(10 * S.MAXD, np.int64),
-            geo,
-            mv.alt_off,
-            mv.alt,
-            mv.bk,
-        )
+        e, dalt = _choose_move(policy_id(pol), ds, 4, run, 16, st)
         assert e >= 0 and dalt == 1
-        assert M.move_fits(ds, 0, e, dalt, mv.h, mv.rq, mv.rr, mv.box, 33, 24, 5)
+        assert M.move_fits(ds, 0, e, dalt, mv, prep["tables"].scalars)
 
 
 def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
@@ -304,11 +273,10 @@ def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
     the rulebook's target numbers from :func:`M.target_number` (arc area, range, neck bend,
     altitude) for both shots, the close-combat odds, the room ahead, hex by hex."""
     from dragonsim.lords.game import hexes as hx
-    from dragonsim.lords.game.tables import S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE, S_MAX_RANGE
+    from dragonsim.lords.game.tables import S_CC_SELF_DAMAGE_DICE
 
     at = ds.copy()
     at[i, [S.F_Q, S.F_R, S.F_F, S.F_ALT]] = (q, r, f, alt)
-    tnargs = (int(sc[S_BASE_TO_HIT]), tb.arc, tb.range_mod, tb.alt_mod, int(sc[S_MAX_RANGE]))
     best_off, danger, nr, eng = 0.0, 0.0, None, -1e9
     for j in range(ds.shape[0]):
         if j == i or ds[j, S.F_ALIVE] != 1 or ds[j, S.F_TEAM] == ds[i, S.F_TEAM]:
@@ -318,10 +286,10 @@ def _direct_score(pid, ds, i, q, r, f, alt, tb, sc, plan, width, depth):
         nr = d if nr is None else min(nr, d)
         if ds[j, S.F_ENG] >= 0:
             continue
-        tn = M.target_number(at, i, j, q, r, f, alt, *tnargs)
+        tn = M.target_number(at, i, j, (q, r, f, alt), tb, tb.range_mod)
         if tn >= 0:
             best_off = max(best_off, BP.p_hit(plan, tn) * plan[BP.PLAN_E_DMG, ds[i, S.F_BREATH]])
-        tn2 = M.target_number(at, j, i, qj, rj, int(ds[j, S.F_F]), int(ds[j, S.F_ALT]), *tnargs)
+        tn2 = M.target_number(at, j, i, M.standing(at, j), tb, tb.range_mod)
         if tn2 >= 0:
             w = 1.0 if ds[j, S.F_MOVED] else 0.6
             danger += w * BP.p_hit(plan, tn2) * plan[BP.PLAN_E_DMG, ds[j, S.F_BREATH]]
@@ -360,11 +328,11 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
     engaged."""
     from dragonsim.lords.game import hexes as hx
 
-    prep, geo, args = _planner("Reaper", "Skyblazer", pol, 1 << 20)
+    prep, run = _planner("Reaper", "Skyblazer", pol)
     mv, tb = prep["moves"], prep["tables"]
     plan = prep["args"][-1]
     sc = tb.scalars
-    width, depth, levels = (int(x) for x in args[14:17])
+    width, depth, levels = (int(x) for x in sc[[S_BOARD_WIDTH, S_BOARD_DEPTH, S_ALTITUDE_LEVELS]])
     rng = np.random.default_rng(20261130 + len(pol))
     pid = policy_id(pol)
     checked = 0
@@ -396,19 +364,7 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
             ds[1, S.F_ENG], ds[2, S.F_ENG] = 2, 1
         speed = int(rng.integers(3, 11))
         st = np.zeros(1, np.uint64)
-        e, dalt = BD.choose_move(
-            pid,
-            ds,
-            0,
-            speed,
-            *args,
-            st,
-            np.zeros(10 * S.MAXD, np.int64),
-            geo,
-            prep["moves"].alt_off,
-            prep["moves"].alt,
-            prep["moves"].bk,
-        )
+        e, dalt = _choose_move(pid, ds, speed, run, 1 << 20, st)
         # the altitude changes the planner considers: none and one level (a brawler: all
         # the way) towards the nearest enemy
         alt0, mr, f0 = int(ds[0, S.F_ALT]), int(ds[0, S.F_MR]), int(ds[0, S.F_F])
@@ -425,7 +381,7 @@ def test_batched_planner_picks_the_best_end_state_by_the_direct_computation(pol)
             if not (1 - alt0 <= d <= levels - alt0 and 0 <= b < mv.off.shape[1] - 1):
                 continue
             for k in range(mv.off[mr, b], mv.off[mr, b + 1]):
-                if M.move_fits(ds, 0, k, d, mv.h, mv.rq, mv.rr, mv.box, width, depth, levels):
+                if M.move_fits(ds, 0, k, d, mv, sc):
                     q = int(ds[0, S.F_Q] + mv.rq[k, f0])
                     r = int(ds[0, S.F_R] + mv.rr[k, f0])
                     scores[(k, d)] = _direct_score(
@@ -476,11 +432,11 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
     computation, as every legal one of those."""
     from dragonsim.lords.game import hexes as hx
 
-    prep, geo, args = _planner("Reaper", "Skyblazer", "hunter", 1)
+    prep, run = _planner("Reaper", "Skyblazer", "hunter")
     mv, tb = prep["moves"], prep["tables"]
     plan = prep["args"][-1]
     sc = tb.scalars
-    width, depth, levels = (int(x) for x in args[14:17])
+    width, depth, levels = (int(x) for x in sc[[S_BOARD_WIDTH, S_BOARD_DEPTH, S_ALTITUDE_LEVELS]])
     rng = np.random.default_rng(7)
     checked = 0
     for _ in range(400):
@@ -520,9 +476,7 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
                 f = (f0 + int(mv.f[k])) % 6
                 if end not in rear or (f - rear[end]) % 6 not in (0, 1, 5):
                     continue
-                if not M.move_fits(
-                    ds, 0, k, dalt, mv.h, mv.rq, mv.rr, mv.box, width, depth, levels
-                ):
+                if not M.move_fits(ds, 0, k, dalt, mv, sc):
                     continue
                 s = _direct_score(
                     B.P_HUNTER, ds, 0, *end, f, alt0 + dalt, tb, sc, plan, width, depth
@@ -530,19 +484,7 @@ def test_hunter_finds_the_shot_from_behind_its_enemy():
                 best_rear = s if best_rear is None else max(best_rear, s)
         if best_rear is None:
             continue
-        e, dalt = BD.choose_move(
-            B.P_HUNTER,
-            ds,
-            0,
-            speed,
-            *args,
-            np.zeros(1, np.uint64),
-            np.zeros(10 * S.MAXD, np.int64),
-            geo,
-            mv.alt_off,
-            mv.alt,
-            mv.bk,
-        )
+        e, dalt = _choose_move(B.P_HUNTER, ds, speed, run, 1, np.zeros(1, np.uint64))
         end = (q0 + int(mv.rq[e, f0]), r0 + int(mv.rr[e, f0]))
         chosen = _direct_score(
             B.P_HUNTER,

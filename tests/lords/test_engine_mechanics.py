@@ -15,7 +15,7 @@ from dragonsim.lords.game import mechanics as M
 from dragonsim.lords.game import movetables as MT
 from dragonsim.lords.game import state as S
 from dragonsim.lords.game.sheets import sheet
-from dragonsim.lords.game.tables import kernel_tables
+from dragonsim.lords.game.tables import S_BASE_TO_HIT, S_MAX_RANGE, kernel_tables
 
 TB = kernel_tables()
 MV = MT.move_tables(TB.turn_cost)
@@ -121,7 +121,7 @@ def test_move_table_paths_respect_the_board_edge():
     mr = int(ds[0, S.F_MR])
     n_ok = 0
     for e in range(MV.off[mr, 7], MV.off[mr, 8]):
-        if M.move_fits(ds, 0, e, 0, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5):
+        if M.move_fits(ds, 0, e, 0, MV, TB.scalars):
             n_ok += 1
             end = (
                 q + int(MV.rq[e, hx.NW]),
@@ -242,7 +242,7 @@ def test_example_of_play_replay():
     assert ref.action_cost(["F"] * 7 + ["C"] * 3, TB.turn_cost[mrK]) == 13
     for i, b, dalt, dq in ((L, 9, 0, 9), (K, 10, 3, 10)):
         e = _entries(int(ds[i, S.F_MR]), b)[(dq, 0, 0)][0]
-        assert M.move_fits(ds, i, e, dalt, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5)
+        assert M.move_fits(ds, i, e, dalt, MV, TB.scalars)
         M.apply_move(ds, i, e, dalt, MV.rq, MV.rr, MV.f, MV.bk)
     assert (ds[L, S.F_Q] - q0, ds[L, S.F_R] - r0) == (9, 0)
     assert (ds[K, S.F_Q] - q0, ds[K, S.F_R] - r0, ds[K, S.F_ALT]) == (22, 0, 5)
@@ -262,7 +262,7 @@ def test_example_of_play_replay():
         q, r, f, alt, _ = ref.apply_actions(0, 0, int(ds[i, S.F_F]), 0, acts)
         dq, dr = hx.rotate(q, r, -int(ds[i, S.F_F]))
         e = _entries(int(ds[i, S.F_MR]), speed)[(dq, dr, (f - int(ds[i, S.F_F])) % 6)][0]
-        assert M.move_fits(ds, i, e, 0, MV.h, MV.rq, MV.rr, MV.box, 33, 24, 5)
+        assert M.move_fits(ds, i, e, 0, MV, TB.scalars)
         M.apply_move(ds, i, e, 0, MV.rq, MV.rr, MV.f, MV.bk)
     assert (ds[K, S.F_Q] - ox, ds[K, S.F_R] - oy, ds[K, S.F_F]) == (10, 0, hx.W)
     assert (ds[L, S.F_Q] - ox, ds[L, S.F_R] - oy, ds[L, S.F_F]) == (9, -4, hx.SE)
@@ -275,29 +275,16 @@ def test_example_of_play_replay():
         hx.arc_area(ds[L, S.F_Q], ds[L, S.F_R], ds[L, S.F_F], ds[K, S.F_Q], ds[K, S.F_R]) == hx.DARK
     )
     no_range = np.zeros_like(TB.range_mod)
-    args = (8, TB.arc, no_range, TB.alt_mod, 6)
+    # the base number 8 and the maximum range 6 (p.10) of the rules tables
+    assert (TB.scalars[S_BASE_TO_HIT], TB.scalars[S_MAX_RANGE]) == (8, 6)
 
     def tn(a, t, rm):
-        return M.target_number(
-            ds,
-            a,
-            t,
-            ds[a, S.F_Q],
-            ds[a, S.F_R],
-            ds[a, S.F_F],
-            ds[a, S.F_ALT],
-            8,
-            TB.arc,
-            rm,
-            TB.alt_mod,
-            6,
-        )
+        return M.target_number(ds, a, t, M.standing(ds, a), TB, rm)
 
     # 'he needs to roll a (8+1=)9 or higher'; 'Michael just needs to roll an 8 or higher'
     assert tn(K, L, no_range) == 9 and tn(L, K, no_range) == 8
     # ... and with the Range Key's Long Range +1 that the example leaves out
     assert tn(K, L, TB.range_mod) == 10 and tn(L, K, TB.range_mod) == 9
-    assert args[0] == 8
     # 'He gets a 7 and misses.' / 'He gets an 8 and hits.' (and misses by the full table)
     assert not M.breath_hit(7, 9, 2, 12)
     assert M.breath_hit(8, 8, 2, 12)
@@ -425,9 +412,7 @@ def test_close_combat_matches_reference(
     w, lo = (a, b) if wr == "a" else (b, a)
     n = int(TB.weapon[w["claws"], 0])
     dice = max(n, min(6 * n, dice))
-    pk = M.resolve_close_combat(
-        ds, wk, 1 - wk, col, loc, dice, selfp, fr, wf, TB.alloc, TB.weapon, TB.scalars, opt
-    )
+    pk = M.resolve_close_combat(ds, wk, 1 - wk, (col, loc, dice, selfp, fr, wf), TB, opt)
     pr = ref.close_combat_rest(w, lo, col, loc, dice, selfp, fr, wf, TB.alloc, TB.weapon)
     assert pk == pr
     _same(ds, 0, a)
@@ -466,9 +451,9 @@ def test_lancer_option_in_close_combat():
     assert M.cc_modifier(ds, 0, TB.cc_by_mr, TB.scalars, base) == 1
     assert M.cc_modifier(ds, 0, TB.cc_by_mr, TB.scalars, adv) == 3
     d0 = ds.copy()
-    M.resolve_close_combat(d0, 0, 1, 0, 7, 10, 0, 0, 0, TB.alloc, TB.weapon, TB.scalars, base)
+    M.resolve_close_combat(d0, 0, 1, (0, 7, 10, 0, 0, 0), TB, base)
     d1 = ds.copy()
-    M.resolve_close_combat(d1, 0, 1, 0, 7, 10, 0, 0, 0, TB.alloc, TB.weapon, TB.scalars, adv)
+    M.resolve_close_combat(d1, 0, 1, (0, 7, 10, 0, 0, 0), TB, adv)
     assert d1[0, S.F_DEALT] - d0[0, S.F_DEALT] == 4
 
 

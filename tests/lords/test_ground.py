@@ -27,7 +27,7 @@ from dragonsim.lords.api import duel, prepare
 from dragonsim.lords.bots import POLICIES
 from dragonsim.lords.game import mechanics as M
 from dragonsim.lords.game import state as S
-from dragonsim.lords.game.tables import ALT_MOD_GROUND, S_BASE_TO_HIT, S_MAX_RANGE
+from dragonsim.lords.game.tables import ALT_MOD_GROUND, S_BASE_TO_HIT
 from dragonsim.rules import lords_rules
 
 GROUND = {
@@ -308,16 +308,13 @@ def test_the_grounded_attacker_breathes_at_minus_one():
     for 0 and 1 step apart is the same, ``lords.altitude_mod``), the value from
     ``lords.ground_attacker_mod``."""
     ds, opt, tb = _state()
-    base, mr = tb.scalars[S_BASE_TO_HIT], tb.scalars[S_MAX_RANGE]
     ds[1, S.F_ALT] = 1
-    args = (base, tb.arc, tb.range_mod, tb.alt_mod, mr)
-    air = M.target_number(ds, 0, 1, 10, 10, 0, 1, *args)
-    ground = M.target_number(ds, 0, 1, 10, 10, 0, 0, *args)
+    air = M.target_number(ds, 0, 1, (10, 10, 0, 1), tb, tb.range_mod)
+    ground = M.target_number(ds, 0, 1, (10, 10, 0, 0), tb, tb.range_mod)
     assert tb.alt_mod[ALT_MOD_GROUND] == ADVANCED.get("lords.ground_attacker_mod") == -1
     assert ground == air - 1
     tb2 = prepare("Reaper", "Skyblazer", rules={"lords.ground_attacker_mod": -3})["tables"]
-    args2 = (base, tb2.arc, tb2.range_mod, tb2.alt_mod, mr)
-    assert M.target_number(ds, 0, 1, 10, 10, 0, 0, *args2) == air - 3
+    assert M.target_number(ds, 0, 1, (10, 10, 0, 0), tb2, tb2.range_mod) == air - 3
 
 
 def test_the_slow_crash_reads_the_recorded_speed():

@@ -320,9 +320,7 @@ def test_lancer_damage_plus_four():
             rows, _, opt, tb, _, _ = prepare(name, "Reaper", rules=rules)["args"]
             ds = np.zeros((2, S.NF), np.int64)
             E.init_dragons(ds, rows, tb, S.default_options())
-            M.resolve_close_combat(
-                ds, 0, 1, 0, 7, 10, 0, 0, 0, tb.alloc, tb.weapon, tb.scalars, opt
-            )
+            M.resolve_close_combat(ds, 0, 1, (0, 7, 10, 0, 0, 0), tb, opt)
             dealt.append(int(ds[0, S.F_DEALT]))
         assert dealt[1] - dealt[0] == extra, name
 

@@ -7,11 +7,12 @@ decision, in one place. What the rules decide (which dragons may be engaged or b
 is checked here, before any bot is asked.
 
 The dispatchers are inlined into the engine's phases (``inline="always"``: they are a branch
-and a call), so a decision costs one call and the bots' code is compiled into one library
-level fewer.
+and a call), so the bots' code is compiled into one library level fewer. The bots they call
+take the run's records (``run``, ``w``) and are inlined in turn, by LLVM
+(:func:`~dragonsim._kernels.inner_fn`): a call would pass every array of the records.
 
 A scripted game (:mod:`dragonsim.lords.views.script`) passes its decisions where the policy stream
-goes (``pst`` of more than one cell: a seeded stream is one); each dispatcher then asks
+goes (``w.pst`` of more than one cell: a seeded stream is one); each dispatcher then asks
 :mod:`.scripted` before any bot.
 """
 
@@ -26,19 +27,15 @@ from ..game.mechanics import can_engage
 from ..game.state import (
     F_ENG,
     F_RIDER,
-    F_SAMPLES,
     OPT_SPELL_POLICY,
     RIDER_WIZARD,
     SP_NEVER,
     SP_RANDOM,
 )
 from ..game.tables import (
-    S_ALTITUDE_LEVELS,
     S_BASE_TO_HIT,
     S_BOARD_DEPTH,
     S_BOARD_WIDTH,
-    S_CC_SELF_DAMAGE_DICE,
-    S_MAX_RANGE,
 )
 from . import FAMILIES, FAMILY_RANDOM
 from . import plan as _plan
@@ -102,134 +99,26 @@ def choose_speed(pid, ds, i, lo, hi, pst):
 
 
 @game_fn(inline="always")
-def choose_move(
-    pid,
-    ds,
-    i,
-    speed,
-    mv_off,
-    mv_h,
-    mv_rq,
-    mv_rr,
-    mv_box,
-    mv_pk,
-    mv_pe,
-    mv_inv,
-    mv_tg,
-    mv_tg_off,
-    plan,
-    tb_base,
-    alt_mod,
-    max_range,
-    width,
-    depth,
-    alt_levels,
-    cc_by_mr,
-    self_dice,
-    samples,
-    pst,
-    scratch,
-    geo,
-    mv_alt_off,
-    mv_alt,
-    mv_bk,
-):
-    """A move for dragon ``i`` flying exactly ``speed`` points: ``(entry, dalt)``, a move-table
-    entry and the altitude change, or ``(-1, 0)`` when no move stays on the board and ends in
-    an empty hex (the dragon must then leave the board)."""
-    if pst.shape[0] > 1:
-        return script_move(
-            ds,
-            i,
-            speed,
-            mv_off,
-            mv_h,
-            mv_rq,
-            mv_rr,
-            mv_box,
-            mv_pk,
-            mv_pe,
-            mv_alt_off,
-            mv_alt,
-            width,
-            depth,
-            alt_levels,
-            pst,
-            mv_bk,
-        )
+def choose_move(pid, ds, i, speed, run, w):
+    """A move for dragon ``i`` flying exactly ``speed`` points (its recorded speed, or what is
+    left after a take-off's leap): ``(entry, dalt)``, a move-table entry and the altitude
+    change, or ``(-1, 0)`` when no move stays on the board and ends in an empty hex (the
+    dragon must then leave the board). The movement phase and the look-ahead's candidate
+    moves ask the same way; bot ``pid`` need not be the dragon's own."""
+    if w.pst.shape[0] > 1:
+        return script_move(ds, i, speed, run, w)
     if FAMILIES[pid] == FAMILY_RANDOM:
-        return pick_move(
-            pid,
-            ds,
-            i,
-            speed,
-            mv_off,
-            mv_h,
-            mv_rq,
-            mv_rr,
-            mv_box,
-            mv_alt_off,
-            mv_alt,
-            width,
-            depth,
-            alt_levels,
-            pst,
-            mv_bk,
-        )
-    return plan_move(
-        pid,
-        ds,
-        i,
-        speed,
-        mv_off,
-        mv_h,
-        mv_rq,
-        mv_rr,
-        mv_box,
-        mv_pk,
-        mv_pe,
-        mv_inv,
-        mv_tg,
-        mv_tg_off,
-        plan,
-        tb_base,
-        alt_mod,
-        max_range,
-        width,
-        depth,
-        alt_levels,
-        cc_by_mr,
-        self_dice,
-        samples,
-        pst,
-        scratch,
-        geo,
-        mv_alt_off,
-        mv_alt,
-    )
+        return pick_move(pid, ds, i, speed, run, w)
+    return plan_move(pid, ds, i, speed, run, w)
 
 
 @game_fn(inline="always")
-def choose_engage(
-    pid,
-    ds,
-    i,
-    plan,
-    tb_base,
-    arc,
-    range_mod,
-    alt_mod,
-    max_range,
-    cc_by_mr,
-    self_dice,
-    opt,
-    scal,
-    pst,
-):
+def choose_engage(pid, ds, i, run, w):
     """Whom dragon ``i`` engages after its move (-1: nobody). Only one dragon can be directly
     in front, so there is at most one candidate; the bot decides whether to engage it."""
-    if pst.shape[0] > 1:
-        return script_engage(ds, i, opt, pst)
+    opt = run.opt
+    if w.pst.shape[0] > 1:
+        return script_engage(ds, i, opt, w.pst)
     j = -1
     for k in range(ds.shape[0]):
         if can_engage(ds, i, k, opt):
@@ -238,23 +127,8 @@ def choose_engage(
     if j < 0:
         return -1
     if FAMILIES[pid] == FAMILY_RANDOM:
-        return pick_engage(j, pst)
-    return plan_engage(
-        pid,
-        ds,
-        i,
-        j,
-        plan,
-        tb_base,
-        arc,
-        range_mod,
-        alt_mod,
-        max_range,
-        cc_by_mr,
-        self_dice,
-        opt,
-        scal,
-    )
+        return pick_engage(j, w.pst)
+    return plan_engage(pid, ds, i, j, run)
 
 
 # ---- the ground (advanced rules, p.17) ----------------------------------------------------------
@@ -273,84 +147,26 @@ def choose_ground_speed(pid, ds, i, lo, hi, width, depth, pst):
 
 
 @game_fn(inline="always")
-def choose_ground_move(
-    pid, ds, i, reach, plan, tb_base, arc, range_mod, alt_mod, max_range, width, depth, pst
-):
+def choose_ground_move(pid, ds, i, reach, run, w):
     """Where dragon ``i`` on the ground moves: ``(q, r, facing)`` within ``reach`` hexes
     ("roll 1d6+3 ... it may turn any number of times at no cost", p.17)."""
-    if pst.shape[0] > 1:
-        return script_ground_move(ds, i, reach, width, depth, pst)
+    scal = run.tb.scalars
+    width, depth = scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
+    if w.pst.shape[0] > 1:
+        return script_ground_move(ds, i, reach, width, depth, w.pst)
     if FAMILIES[pid] == FAMILY_RANDOM:
-        return pick_ground_move(ds, i, reach, width, depth, pst)
-    return plan_ground_move(
-        pid, ds, i, reach, plan, tb_base, arc, range_mod, alt_mod, max_range, width, depth, pst
-    )
+        return pick_ground_move(ds, i, reach, width, depth, w.pst)
+    return plan_ground_move(pid, ds, i, reach, run, w)
 
 
 @game_fn(inline="always")
-def choose_landing(
-    pid,
-    ds,
-    i,
-    speed,
-    mv_off,
-    mv_h,
-    mv_rq,
-    mv_rr,
-    mv_f,
-    mv_box,
-    mv_pk,
-    mv_pe,
-    mv_alt_off,
-    mv_alt,
-    width,
-    depth,
-    alt_levels,
-    pst,
-    mv_bk,
-):
+def choose_landing(pid, ds, i, speed, run, w):
     """The flight of a landing move (p.17): ``(entry, dalt)`` of ``speed`` points (the
     recorded speed less the landing's), ending at Very Low; ``(-1, 0)`` when the bot finds
     none (it then flies its move). A script gives the flight's end."""
-    if pst.shape[0] > 1:
-        return script_move(
-            ds,
-            i,
-            speed,
-            mv_off,
-            mv_h,
-            mv_rq,
-            mv_rr,
-            mv_box,
-            mv_pk,
-            mv_pe,
-            mv_alt_off,
-            mv_alt,
-            width,
-            depth,
-            alt_levels,
-            pst,
-            mv_bk,
-        )
-    return pick_landing(
-        pid,
-        ds,
-        i,
-        speed,
-        mv_off,
-        mv_h,
-        mv_rq,
-        mv_rr,
-        mv_f,
-        mv_box,
-        mv_alt_off,
-        mv_alt,
-        width,
-        depth,
-        alt_levels,
-        pst,
-        mv_bk,
-    )
+    if w.pst.shape[0] > 1:
+        return script_move(ds, i, speed, run, w)
+    return pick_landing(pid, ds, i, speed, run, w)
 
 
 @game_fn(inline="always")
@@ -365,18 +181,18 @@ def choose_land(pid, ds, i, pst):
 
 
 @game_fn(inline="always")
-def choose_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst):
+def choose_target(pid, ds, i, run, w):
     """The breath target dragon ``i`` records (-1: none). "Dragons engaged in close combat may
     not breathe on other dragons ... dragons not involved in close combat may not breathe on
     dragons that are engaged" (p.10); only targets in arc, in range and within the neck bend
     are offered."""
-    if pst.shape[0] > 1:
-        return script_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst)
+    if w.pst.shape[0] > 1:
+        return script_target(ds, i, run, w)
     if ds[i, F_ENG] >= 0:
         return -1
     if FAMILIES[pid] == FAMILY_RANDOM:
-        return pick_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst)
-    return plan_target(pid, ds, i, plan, tb_base, arc, range_mod, alt_mod, max_range, pst)
+        return pick_target(ds, i, run, w)
+    return plan_target(pid, ds, i, run, w)
 
 
 @game_fn(inline="always")
@@ -395,21 +211,20 @@ def choose_early(pid, ds, i, pst):
 
 
 @game_fn(inline="always")
-def choose_rider_target(
-    pid, ds, i, plan, tb_base, alt_mod, rider_range, rider_dice, scal, opt, pst
-):
+def choose_rider_target(pid, ds, i, run, w):
     """The target dragon ``i``'s rider records in the Record Rider Actions phase (advanced
     rules, p.15; -1: none). Only an enemy in play within the rider's long range, not engaged
     with another dragon, is offered (p.18; :func:`~dragonsim.lords.game.mechanics.may_shoot_at`)."""
-    if pst.shape[0] > 1:  # asked even without a shooter: a script's target is refused
-        return script_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst)
-    if rider_range[ds[i, F_RIDER], 1] <= 0:
+    opt, tb = run.opt, run.tb
+    scal = tb.scalars
+    base = scal[S_BASE_TO_HIT]
+    if w.pst.shape[0] > 1:  # asked even without a shooter: a script's target is refused
+        return script_rider_target(ds, i, base, tb.alt_mod, tb.rider_range, scal, opt, w.pst)
+    if tb.rider_range[ds[i, F_RIDER], 1] <= 0:
         return -1  # no Javelin Thrower, Archer or Crossbow Shooter (or it was killed)
     if FAMILIES[pid] == FAMILY_RANDOM:
-        return pick_rider_target(ds, i, tb_base, alt_mod, rider_range, scal, opt, pst)
-    return plan_rider_target(
-        pid, ds, i, plan, tb_base, alt_mod, rider_range, rider_dice, scal, opt, pst
-    )
+        return pick_rider_target(ds, i, base, tb.alt_mod, tb.rider_range, scal, opt, w.pst)
+    return plan_rider_target(pid, ds, i, run, w)
 
 
 @game_fn(inline="always")
@@ -452,57 +267,16 @@ def choose_facing(pid, ds, i, j, pst):
 
 
 @game_fn(inline="always")
-def choose_tactic(pid, ds, i, j, attacker, tactics, cc_by_mr, weapon, scal, opt, lp, pst):
+def choose_tactic(pid, ds, i, j, attacker, run, w):
     """The close-combat tactic dragon ``i`` chooses against ``j`` (optional rules, p.22;
     ``attacker``: ``i`` engaged ``j``): one with uses left. Chosen secretly: it reads the uses
     of both, never the other's choice (both are asked before either is checked off)."""
-    if pst.shape[0] > 1:
-        return script_tactic(ds, i, scal, pst)
+    scal = run.tb.scalars
+    if w.pst.shape[0] > 1:
+        return script_tactic(ds, i, scal, w.pst)
     if FAMILIES[pid] == FAMILY_RANDOM:
-        return pick_tactic(ds, i, scal, pst)
-    return plan_tactic(ds, i, j, attacker, tactics, cc_by_mr, weapon, scal, opt, lp, pst)
-
-
-@game_fn(inline="always")
-def bot_move(pid, ds, i, speed, run, w):
-    """Bot ``pid``'s move for dragon ``i`` flying ``speed`` points (its recorded speed, or
-    what is left after a take-off's leap): ``(entry, dalt)`` from
-    :func:`choose_move`, handed the tables of the game (the
-    movement phase and the look-ahead's candidate moves ask the same way)."""
-    tb, mv, plan, geo = run.tb, run.mv, run.plan, run.geo
-    scal = tb.scalars
-    return choose_move(
-        pid,
-        ds,
-        i,
-        speed,
-        mv.off,
-        mv.h,
-        mv.rq,
-        mv.rr,
-        mv.box,
-        mv.pk,
-        mv.pe,
-        mv.inv,
-        mv.tg,
-        mv.tg_off,
-        plan,
-        scal[S_BASE_TO_HIT],
-        tb.alt_mod,
-        scal[S_MAX_RANGE],
-        scal[S_BOARD_WIDTH],
-        scal[S_BOARD_DEPTH],
-        scal[S_ALTITUDE_LEVELS],
-        tb.cc_by_mr,
-        scal[S_CC_SELF_DAMAGE_DICE],
-        ds[i, F_SAMPLES],
-        w.pst,
-        w.scratch,
-        geo,
-        mv.alt_off,
-        mv.alt,
-        mv.bk,
-    )
+        return pick_tactic(ds, i, scal, w.pst)
+    return plan_tactic(ds, i, j, attacker, run, w)
 
 
 _names = sys.modules[__package__]

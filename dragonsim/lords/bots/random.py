@@ -12,7 +12,7 @@ import numpy as np
 
 from ... import _kernels
 from ... import random as _random
-from ..._kernels import game_fn, guard_caches
+from ..._kernels import game_fn, guard_caches, inner_fn
 from ..game import hexes, mechanics, movetables, state
 from ..game.mechanics import (
     bank_fits,
@@ -25,10 +25,12 @@ from ..game.mechanics import (
     move_fits_as,
     move_row,
     rider_target_number,
+    standing,
     target_number,
 )
 from ..game.movetables import BK_LM
-from ..game.state import F_ALT, F_ENG, F_F, F_Q, F_R
+from ..game.state import F_ALT, F_ENG, F_Q, F_R
+from ..game.tables import S_ALTITUDE_LEVELS, S_BOARD_DEPTH, S_BOARD_WIDTH
 from . import EDGE_EXACT
 
 
@@ -38,31 +40,17 @@ def pick_speed(lo, hi, pst):
     return lo + draw_below(pst, hi - lo + 1)
 
 
-@game_fn
-def pick_move(
-    pid,
-    ds,
-    i,
-    speed,
-    mv_off,
-    mv_h,
-    mv_rq,
-    mv_rr,
-    mv_box,
-    mv_alt_off,
-    mv_alt,
-    width,
-    depth,
-    alt_levels,
-    pst,
-    mv_bk,
-):
+@inner_fn
+def pick_move(pid, ds, i, speed, run, w):
     """A move uniform over the (entry, altitude change) pairs that stay on the board and end in
     an empty hex; ``(-1, 0)`` when there is none. With ``EDGE_EXACT[pid]`` a pair stays on
     when some legal path to it does (:func:`~dragonsim.lords.game.mechanics.move_fits_exact`),
     otherwise when its stored path does. With banking the entries include every run of banks
     whose drops keep the dragon at Very Low or higher (:func:`~dragonsim.lords.game.mechanics.
     bank_fits`): double banks too."""
+    mv, scal, pst = run.mv, run.tb.scalars, w.pst
+    mv_off, mv_bk = mv.off, mv.bk
+    alt_levels = scal[S_ALTITUDE_LEVELS]
     exact = EDGE_EXACT[pid] == 1
     mr = move_row(ds, i)  # (the table row: the rating, and a turn carried, p.16)
     alt0 = ds[i, F_ALT]
@@ -85,22 +73,9 @@ def pick_move(
                 c = mv_off[mr, b + 1] - mv_off[mr, b]
                 if k < c:
                     e = mv_off[mr, b] + k
-                    if move_fits_as(
-                        exact,
-                        ds,
-                        i,
-                        e,
-                        dalt,
-                        mv_h,
-                        mv_rq,
-                        mv_rr,
-                        mv_box,
-                        mv_alt_off,
-                        mv_alt,
-                        width,
-                        depth,
-                        alt_levels,
-                    ) and bank_fits(ds, i, e, dalt, mv_bk):
+                    if move_fits_as(exact, ds, i, e, dalt, mv, scal) and bank_fits(
+                        ds, i, e, dalt, mv_bk
+                    ):
                         return e, dalt
                     break
                 k -= c
@@ -110,22 +85,9 @@ def pick_move(
         b = speed - dalt
         if 0 <= b < nb:
             for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
-                if move_fits_as(
-                    exact,
-                    ds,
-                    i,
-                    e,
-                    dalt,
-                    mv_h,
-                    mv_rq,
-                    mv_rr,
-                    mv_box,
-                    mv_alt_off,
-                    mv_alt,
-                    width,
-                    depth,
-                    alt_levels,
-                ) and bank_fits(ds, i, e, dalt, mv_bk):
+                if move_fits_as(exact, ds, i, e, dalt, mv, scal) and bank_fits(
+                    ds, i, e, dalt, mv_bk
+                ):
                     n += 1
     if n == 0:
         return -1, 0
@@ -134,22 +96,9 @@ def pick_move(
         b = speed - dalt
         if 0 <= b < nb:
             for e in range(mv_off[mr, b], mv_off[mr, b + 1]):
-                if move_fits_as(
-                    exact,
-                    ds,
-                    i,
-                    e,
-                    dalt,
-                    mv_h,
-                    mv_rq,
-                    mv_rr,
-                    mv_box,
-                    mv_alt_off,
-                    mv_alt,
-                    width,
-                    depth,
-                    alt_levels,
-                ) and bank_fits(ds, i, e, dalt, mv_bk):
+                if move_fits_as(exact, ds, i, e, dalt, mv, scal) and bank_fits(
+                    ds, i, e, dalt, mv_bk
+                ):
                     if k == 0:
                         return e, dalt
                     k -= 1
@@ -174,29 +123,14 @@ def pick_land(pst):
     return draw_below(pst, 4) == 0
 
 
-@game_fn
-def pick_landing(
-    pid,
-    ds,
-    i,
-    speed,
-    mv_off,
-    mv_h,
-    mv_rq,
-    mv_rr,
-    mv_f,
-    mv_box,
-    mv_alt_off,
-    mv_alt,
-    width,
-    depth,
-    alt_levels,
-    pst,
-    mv_bk,
-):
+@inner_fn
+def pick_landing(pid, ds, i, speed, run, w):
     """A landing move: a flight of ``speed`` points (its recorded speed less the landing's
     point) that ends at Very Low with the hex ahead on the board and free (p.17), uniform over
     those, from a random start of its block; ``(-1, 0)`` when there is none."""
+    mv, scal, pst = run.mv, run.tb.scalars, w.pst
+    mv_off, mv_bk = mv.off, mv.bk
+    width, depth = scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
     exact = EDGE_EXACT[pid] == 1
     mr = move_row(ds, i)  # (the table row: the rating, and a turn carried, p.16)
     dalt = 1 - ds[i, F_ALT]
@@ -210,24 +144,9 @@ def pick_landing(
     for e in range(a, a + c):
         if mv_bk[e, BK_LM] != 0:
             continue  # (banking) a landing flight drops no level: it ends at Very Low
-        if not move_fits_as(
-            exact,
-            ds,
-            i,
-            e,
-            dalt,
-            mv_h,
-            mv_rq,
-            mv_rr,
-            mv_box,
-            mv_alt_off,
-            mv_alt,
-            width,
-            depth,
-            alt_levels,
-        ):
+        if not move_fits_as(exact, ds, i, e, dalt, mv, scal):
             continue
-        if not landing_hex(ds, i, e, dalt, mv_rq, mv_rr, mv_f, width, depth)[0]:
+        if not landing_hex(ds, i, e, dalt, mv.rq, mv.rr, mv.f, width, depth)[0]:
             continue
         n += 1
         if draw_below(pst, n) == 0:  # reservoir sampling: uniform over the landings
@@ -262,28 +181,16 @@ def pick_engage(j, pst):
     return j if draw_below(pst, 2) == 1 else -1
 
 
-@game_fn
-def pick_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst):
+@inner_fn
+def pick_target(ds, i, run, w):
     """A target uniform over the legal ones (never declines a shot: breath is free)."""
+    tb, range_mod, pst = run.tb, run.range_mod, w.pst
     n = 0
     pick = -1
     for j in range(ds.shape[0]):
         if not is_enemy(ds, i, j) or ds[j, F_ENG] >= 0:
             continue
-        tn = target_number(
-            ds,
-            i,
-            j,
-            ds[i, F_Q],
-            ds[i, F_R],
-            ds[i, F_F],
-            ds[i, F_ALT],
-            tb_base,
-            arc,
-            range_mod,
-            alt_mod,
-            max_range,
-        )
+        tn = target_number(ds, i, j, standing(ds, i), tb, range_mod)
         if tn < 0:
             continue
         n += 1

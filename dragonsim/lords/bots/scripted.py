@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 from ... import _kernels
-from ..._kernels import game_fn, guard_caches
+from ..._kernels import game_fn, guard_caches, inner_fn
 from ..game import hexes, mechanics, movetables, state, tables
 from ..game.hexes import rotate
 from ..game.mechanics import (
@@ -34,6 +34,7 @@ from ..game.mechanics import (
     occupant,
     rider_target_number,
     spell_target_number,
+    standing,
     stuck_on_ground,
     target_number,
 )
@@ -124,7 +125,13 @@ from ..game.state import (
     SW_POINTS,
     SW_REACH,
 )
-from ..game.tables import S_BASE_TO_HIT, S_TACTIC_USES, SX_RANGE_STEPS, SX_SPIN_HEXSIDES
+from ..game.tables import (
+    S_ALTITUDE_LEVELS,
+    S_BASE_TO_HIT,
+    S_TACTIC_USES,
+    SX_RANGE_STEPS,
+    SX_SPIN_HEXSIDES,
+)
 
 
 @game_fn
@@ -241,26 +248,8 @@ def script_ground_move(ds, i, reach, width, depth, pst):
     return q, r, f
 
 
-@game_fn
-def script_move(
-    ds,
-    i,
-    speed,
-    mv_off,
-    mv_h,
-    mv_rq,
-    mv_rr,
-    mv_box,
-    mv_pk,
-    mv_pe,
-    mv_alt_off,
-    mv_alt,
-    w,
-    d,
-    lv,
-    pst,
-    mv_bk,
-):
+@inner_fn
+def script_move(ds, i, speed, run, w):
     """The move-table entry and altitude change of the script's move for dragon ``i``:
     ``(entry, dalt)``. The script gives the end state, as a path's (``SR_PATH``: the offset,
     facing change and altitude change for a dragon facing E) or on the map (``SR_END``);
@@ -270,6 +259,9 @@ def script_move(
     drop ``L`` is the script's (``SR_DROP``, a path's own) or, for an end (-1), the smallest
     that reaches it, and ``dalt`` is the climbs and dives (the altitude change plus ``L``).
     ``(-1, 0)`` after an error."""
+    mv, scal, pst = run.mv, run.tb.scalars, w.pst
+    mv_off, mv_h, mv_pk, mv_pe, mv_bk = mv.off, mv.h, mv.pk, mv.pe, mv.bk
+    lv = scal[S_ALTITUDE_LEVELS]
     k = _row(pst, i)
     if k < 0 or _get(pst, k + SR_GIVEN) == 0:
         return np.int64(-1), np.int64(0)
@@ -314,9 +306,7 @@ def script_move(
                 if not bank_fits(ds, i, e, dalt, mv_bk):
                     continue  # its banks' drops would take it below Very Low
                 found = True
-                if move_fits_exact(
-                    ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, w, d, lv
-                ):
+                if move_fits_exact(ds, i, e, dalt, mv, scal):
                     return e, dalt
     if not found:
         _error(pst, SD_UNREACHABLE, i, ds[i, F_MR], b, alt)
@@ -378,10 +368,11 @@ def script_early(ds, i, pst):
     return k >= 0 and _get(pst, k + SR_EARLY) == 1
 
 
-@game_fn
-def script_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst):
+@inner_fn
+def script_target(ds, i, run, w):
     """The breath target the script records for dragon ``i`` (-1: none): an enemy in play, in
     its arc of fire, within range and the neck bend, neither of the two engaged (p.10)."""
+    tb, range_mod, pst = run.tb, run.range_mod, w.pst
     k = _row(pst, i)
     if k < 0:
         return np.int64(-1)
@@ -397,23 +388,7 @@ def script_target(ds, i, tb_base, arc, range_mod, alt_mod, max_range, pst):
         why = SD_WHY_ENGAGED
     elif ds[t, F_ENG] >= 0:
         why = SD_WHY_TARGET_ENGAGED
-    elif (
-        target_number(
-            ds,
-            i,
-            t,
-            ds[i, F_Q],
-            ds[i, F_R],
-            ds[i, F_F],
-            ds[i, F_ALT],
-            tb_base,
-            arc,
-            range_mod,
-            alt_mod,
-            max_range,
-        )
-        < 0
-    ):
+    elif target_number(ds, i, t, standing(ds, i), tb, range_mod) < 0:
         why = SD_WHY_ARC
     if why >= 0:
         _error(pst, SD_TARGET, i, t, why, 0)

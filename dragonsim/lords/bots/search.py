@@ -56,12 +56,11 @@ from ..game.state import (
     N_PARTS,
     NF,
 )
-from ..game.tables import S_BASE_TO_HIT, S_CC_SELF_DAMAGE_DICE, S_MAX_RANGE
 from . import P_BRAWLER_2, P_HUNTER_3, P_RANDOM, P_SNIPER_2
 from . import dispatch as _dispatch
 from . import planner as _planner
 from . import random as _random_bot
-from .dispatch import bot_move
+from .dispatch import choose_move
 from .planner import plan_engage
 
 #: the planners whose moves are candidates, in the order they are asked (the policy stream
@@ -169,14 +168,13 @@ def gather(ds, nd, k, run, w, srch):
     and the enemy it engages after the move, -1 none); returns how many. The first is the
     hunter's own move and engagement decision, the reference the others must beat. None
     when no move stays on the board (the dragon flies off)."""
-    opt, tb, range_mod, mv, plan = run.opt, run.tb, run.range_mod, run.mv, run.plan
+    opt, mv = run.opt, run.mv
     i = w.order[k]
-    scal = tb.scalars
     cand = srch.cand
     nc = 0
     for g in range(len(GENERATORS)):
         pid = GENERATORS[g]
-        e, dalt = bot_move(pid, ds, i, ds[i, F_SPEED], run, w)
+        e, dalt = choose_move(pid, ds, i, ds[i, F_SPEED], run, w)
         if e < 0:
             continue  # no legal move at all: every generator says so
         # the engagement this move would allow (at most one enemy is directly in front); the
@@ -191,22 +189,7 @@ def gather(ds, nd, k, run, w, srch):
                 break
         first = -1
         if nc == 0 and jj >= 0:
-            first = plan_engage(
-                P_HUNTER_3,
-                ds,
-                i,
-                jj,
-                plan,
-                scal[S_BASE_TO_HIT],
-                tb.arc,
-                range_mod,
-                tb.alt_mod,
-                scal[S_MAX_RANGE],
-                tb.cc_by_mr,
-                scal[S_CC_SELF_DAMAGE_DICE],
-                opt,
-                scal,
-            )
+            first = plan_engage(P_HUNTER_3, ds, i, jj, run)
         ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT] = q, r, f, alt
         ds[i, F_MOVED] = 0
         ds[i, F_TURNED] = turned

@@ -41,11 +41,11 @@ from ..game.mechanics import (
     may_cast_at,
     spell_claws,
     spell_target_number,
+    standing,
 )
 from ..game.mechanics import target_number as breath_tn
 from ..game.state import (
     F_ALIVE,
-    F_ALT,
     F_BREATH,
     F_CLAW,
     F_DP,
@@ -77,7 +77,6 @@ from ..game.tables import (
     S_AUTO_HIT,
     S_AUTO_MISS,
     S_BASE_TO_HIT,
-    S_MAX_RANGE,
     SX_BOLT_DICE,
     SX_BOLT_PLUS,
     SX_CLAW_STEPS,
@@ -155,20 +154,7 @@ def best_breath(ds, k, team, tb, range_mod, shift):
             continue
         if team >= 0 and ds[j, F_TEAM] != team:
             continue
-        tn = breath_tn(
-            ds,
-            k,
-            j,
-            ds[k, F_Q],
-            ds[k, F_R],
-            ds[k, F_F],
-            ds[k, F_ALT],
-            scal[S_BASE_TO_HIT],
-            tb.arc,
-            range_mod,
-            tb.alt_mod,
-            scal[S_MAX_RANGE],
-        )
+        tn = breath_tn(ds, k, j, standing(ds, k), tb, range_mod)
         if tn < 0:
             continue
         if shift != 0:
@@ -190,20 +176,7 @@ def threat(ds, i, j, tb, range_mod):
         if not is_enemy(ds, j, k):
             continue
         if ds[k, F_ENG] < 0 and ds[j, F_ENG] < 0:
-            tn = breath_tn(
-                ds,
-                k,
-                j,
-                ds[k, F_Q],
-                ds[k, F_R],
-                ds[k, F_F],
-                ds[k, F_ALT],
-                scal[S_BASE_TO_HIT],
-                tb.arc,
-                range_mod,
-                tb.alt_mod,
-                scal[S_MAX_RANGE],
-            )
+            tn = breath_tn(ds, k, j, standing(ds, k), tb, range_mod)
             if tn >= 0:
                 w = tb.weapon[ds[k, F_BREATH]]
                 out += p_hit(tn, scal[S_AUTO_MISS], scal[S_AUTO_HIT]) * mean_dice(w[0], w[1])

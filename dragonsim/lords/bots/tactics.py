@@ -35,7 +35,7 @@ import sys
 import numpy as np
 
 from ... import _kernels
-from ..._kernels import game_fn, guard_caches
+from ..._kernels import game_fn, guard_caches, inner_fn
 from ..game import mechanics, state, tables
 from ..game.mechanics import cc_modifier, draw_below
 from ..game.state import F_CLAW, F_RIDER, F_TAC_USED, N_TACTICS, OPT_RIDERS, TAC_DEFEND, TAC_LUNGE
@@ -232,10 +232,12 @@ def draw_mixture(buf, at, pst):
     return np.int64(last)
 
 
-@game_fn
-def plan_tactic(ds, i, j, attacker, tactics, cc_by_mr, weapon, scal, opt, buf, pst):
+@inner_fn
+def plan_tactic(ds, i, j, attacker, run, w):
     """The planners' tactic for dragon ``i`` fighting ``j`` (``attacker``: ``i`` engaged): drawn
-    from its side's equilibrium mixture."""
+    from its side's equilibrium mixture (solved in the scratch ``w.lp``)."""
+    opt, tb, buf, pst = run.opt, run.tb, w.lp, w.pst
+    tactics, cc_by_mr, weapon, scal = tb.tactics, tb.cc_by_mr, tb.weapon, tb.scalars
     if attacker:
         equilibrium(ds, i, j, tactics, cc_by_mr, weapon, scal, opt, buf)
         return draw_mixture(buf, LP_X, pst)

@@ -27,6 +27,7 @@ from ..game.mechanics import (
     resolve_breath,
     rider_at_risk,
     roll_dice,
+    standing,
     target_number,
 )
 from ..game.state import (
@@ -50,7 +51,6 @@ from ..game.state import (
     CE_NONE,
     CE_TRIPLE,
     F_ALIVE,
-    F_ALT,
     F_BREATH,
     F_DEALT,
     F_DISTORT,
@@ -82,10 +82,8 @@ from ..game.state import (
 from ..game.tables import (
     S_AUTO_HIT,
     S_AUTO_MISS,
-    S_BASE_TO_HIT,
     S_CRIT_MAX_TARGET,
     S_HIT_LIMIT,
-    S_MAX_RANGE,
 )
 from .damage import roll_rider_check
 from .ground import crash_if_zeroed
@@ -97,23 +95,10 @@ from .log import log_effects, log_effects_before, log_geometry, log_row, points_
 def record_targets(ds, na, run, w, turn, log):
     """ "4. Record Breath Targets" (p.10): every dragon in play records its target (or none)
     before anyone breathes."""
-    tb, range_mod, plan = run.tb, run.range_mod, run.plan
-    scal = tb.scalars
     for k in range(na):
         i = w.order[k]
         if ds[i, F_ALIVE] == 1:
-            t = choose_target(
-                ds[i, F_POLICY],
-                ds,
-                i,
-                plan,
-                scal[S_BASE_TO_HIT],
-                tb.arc,
-                range_mod,
-                tb.alt_mod,
-                scal[S_MAX_RANGE],
-                w.pst,
-            )
+            t = choose_target(ds[i, F_POLICY], ds, i, run, w)
             ds[i, F_TARGET] = t
             if log is not None:
                 if t >= 0:
@@ -203,8 +188,6 @@ def breathe(ds, a, t, run, w, cnt, turn, log):
     rider check, the damage and a critical hit."""
     opt, tb, range_mod = run.opt, run.tb, run.range_mod
     scal = tb.scalars
-    base = scal[S_BASE_TO_HIT]
-    max_range = scal[S_MAX_RANGE]
     auto_miss = scal[S_AUTO_MISS]
     auto_hit = scal[S_AUTO_HIT]
     gst = w.gst
@@ -223,20 +206,7 @@ def breathe(ds, a, t, run, w, cnt, turn, log):
                 log.rows[r, L_A + 3] = -1
                 log_geometry(log, r, ds, a, t, tb.arc)
         return
-    tn = target_number(
-        ds,
-        a,
-        t,
-        ds[a, F_Q],
-        ds[a, F_R],
-        ds[a, F_F],
-        ds[a, F_ALT],
-        base,
-        tb.arc,
-        range_mod,
-        tb.alt_mod,
-        max_range,
-    )
+    tn = target_number(ds, a, t, standing(ds, a), tb, range_mod)
     if tn < 0:
         if log is not None:
             r = log_row(log, ds, turn, K_BREATH, a, t)

@@ -154,41 +154,15 @@ def choose_tactics(ds, a, b, run, w, cnt):
     Tactics Result Table's adjustment to the attacker's score and the tactics reset (bit 0 the
     attacker's, bit 1 the defender's). "both players secretly choose their tactics ... then
     reveal their choices simultaneously": both are asked before either is checked off."""
-    opt, tb = run.opt, run.tb
+    tb = run.tb
     scal = tb.scalars
     att = a
     dfn = b
     if ds[a, F_ENGAGER] == b:
         att = b
         dfn = a
-    ta = choose_tactic(
-        ds[att, F_POLICY],
-        ds,
-        att,
-        dfn,
-        True,
-        tb.tactics,
-        tb.cc_by_mr,
-        tb.weapon,
-        scal,
-        opt,
-        w.lp,
-        w.pst,
-    )
-    td = choose_tactic(
-        ds[dfn, F_POLICY],
-        ds,
-        dfn,
-        att,
-        False,
-        tb.tactics,
-        tb.cc_by_mr,
-        tb.weapon,
-        scal,
-        opt,
-        w.lp,
-        w.pst,
-    )
+    ta = choose_tactic(ds[att, F_POLICY], ds, att, dfn, True, run, w)
+    td = choose_tactic(ds[dfn, F_POLICY], ds, dfn, att, False, run, w)
     resets = use_tactic(ds, att, ta, scal) + 2 * use_tactic(ds, dfn, td, scal)
     cnt[C_TACTIC_RESETS] += (resets & 1) + (resets >> 1)
     return att, dfn, ta, td, tb.tactics[ta, td], resets
@@ -332,9 +306,8 @@ def fight_pair(ds, a, b, run, w, cnt, turn, log):
         lost_w = points_left(ds, win)
         log_effects_before(w.scratch, ds, win)
         log_effects_before(w.scratch, ds, lo_)
-    resolve_close_combat(
-        ds, win, lo_, col, lr, dr_ + lunge, sd, fr, wf, tb.alloc, tb.weapon, scal, opt, spared
-    )
+    rolls = (col, lr, dr_ + lunge, sd, fr, wf)
+    resolve_close_combat(ds, win, lo_, rolls, tb, opt, spared)
     if log is not None:
         r = log_rolls(log, ds, turn, a, b, win, ra, rb, di)
         if r >= 0:

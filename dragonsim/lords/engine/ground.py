@@ -12,9 +12,9 @@ import numpy as np
 from ..._kernels import game_fn
 from ..bots import scripted as _scripted
 from ..bots.dispatch import (
-    bot_move,
     choose_ground_move,
     choose_landing,
+    choose_move,
 )
 from ..game.mechanics import (
     apply_move,
@@ -68,15 +68,12 @@ from ..game.state import (
     OPT_CRASH_ZEROED,
 )
 from ..game.tables import (
-    S_ALTITUDE_LEVELS,
-    S_BASE_TO_HIT,
     S_BOARD_DEPTH,
     S_BOARD_WIDTH,
     S_CRASH_DICE_PER_LEVEL,
     S_GROUND_MOVE_DICE,
     S_GROUND_MOVE_PLUS,
     S_LANDING_COST,
-    S_MAX_RANGE,
     S_RIDER_FALL_KILLS,
     S_TAKEOFF_OVER_MIN,
     SIDE_REAR,
@@ -94,8 +91,7 @@ def ground_move(ds, i, run, w, cnt, turn, log):
     dragon stuck in its hex (a zeroed tail or wing, or any crash under the reading
     ``lords.crash_stuck = every-crash``) "may turn in that hex but it may not move from it"
     (no roll)."""
-    tb, range_mod, plan = run.tb, run.range_mod, run.plan
-    scal = tb.scalars
+    scal = run.tb.scalars
     reach = np.int64(0)
     roll = np.int64(0)
     if not stuck_on_ground(ds, i):
@@ -106,21 +102,7 @@ def ground_move(ds, i, run, w, cnt, turn, log):
         g = roll - scal[S_GROUND_MOVE_PLUS] - nd6
         if 0 <= g < 6:
             cnt[C_GROUND_ROLLS + g] += 1
-    q, r, f = choose_ground_move(
-        ds[i, F_POLICY],
-        ds,
-        i,
-        reach,
-        plan,
-        scal[S_BASE_TO_HIT],
-        tb.arc,
-        range_mod,
-        tb.alt_mod,
-        scal[S_MAX_RANGE],
-        scal[S_BOARD_WIDTH],
-        scal[S_BOARD_DEPTH],
-        w.pst,
-    )
+    q, r, f = choose_ground_move(ds[i, F_POLICY], ds, i, reach, run, w)
     if log is not None:
         lr = log_row(log, ds, turn, K_MOVE, i, -1)
         if lr >= 0:
@@ -170,7 +152,7 @@ def take_off(ds, i, run, w, cnt, turn, log):
     ds[i, F_R] = r
     ds[i, F_ALT] = 1
     rest = speed - cost
-    e, dalt = bot_move(ds[i, F_POLICY], ds, i, rest, run, w)
+    e, dalt = choose_move(ds[i, F_POLICY], ds, i, rest, run, w)
     move = (np.int64(e), np.int64(dalt), np.int64(rest), np.int64(MK_TAKE_OFF), q0, r0)
     return fly(ds, i, move, mv, w, cnt, turn, log)
 
@@ -189,27 +171,7 @@ def land(ds, i, run, w, cnt, turn, log):
     speed = ds[i, F_SPEED] - scal[S_LANDING_COST]
     if speed < 0:
         return False
-    e, dalt = choose_landing(
-        ds[i, F_POLICY],
-        ds,
-        i,
-        speed,
-        mv.off,
-        mv.h,
-        mv.rq,
-        mv.rr,
-        mv.f,
-        mv.box,
-        mv.pk,
-        mv.pe,
-        mv.alt_off,
-        mv.alt,
-        width,
-        depth,
-        scal[S_ALTITUDE_LEVELS],
-        w.pst,
-        mv.bk,
-    )
+    e, dalt = choose_landing(ds[i, F_POLICY], ds, i, speed, run, w)
     if e < 0:
         return False
     fits, q, r = landing_hex(ds, i, e, dalt, mv.rq, mv.rr, mv.f, width, depth)

@@ -68,26 +68,13 @@ def record_rider_actions(ds, na, run, w, turn, log):
     Crossbow Shooter records a target in reach (or none); the Lancer acts only in close
     combat. With the Wizard (``OPT_WIZARD``) "Wizards must also record on their
     player's game log which spell they will cast" (:func:`record_spells`)."""
-    opt, tb, plan = run.opt, run.tb, run.plan
-    scal = tb.scalars
+    opt = run.opt
     for k in range(na):
         i = w.order[k]
         ds[i, F_RTARGET] = -1
         if ds[i, F_ALIVE] == 0 or opt[OPT_RIDER_ATTACKS] == 0:
             continue
-        t = choose_rider_target(
-            ds[i, F_POLICY],
-            ds,
-            i,
-            plan,
-            scal[S_BASE_TO_HIT],
-            tb.alt_mod,
-            tb.rider_range,
-            tb.rider_dice,
-            scal,
-            opt,
-            w.pst,
-        )
+        t = choose_rider_target(ds[i, F_POLICY], ds, i, run, w)
         ds[i, F_RTARGET] = t
         if log is not None:
             if t >= 0:

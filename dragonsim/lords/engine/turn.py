@@ -20,9 +20,9 @@ from ...random import (
 )
 from ..bots import FAMILIES, FAMILY_SEARCH, P_ROLLOUT
 from ..bots.dispatch import (
-    bot_move,
     choose_engage,
     choose_land,
+    choose_move,
 )
 from ..bots.search import (
     HORIZON,
@@ -63,11 +63,6 @@ from ..game.state import (
     OPT_RIDER_ATTACKS,
     OPT_TURN_LIMIT,
     OPT_WIZARD,
-)
-from ..game.tables import (
-    S_BASE_TO_HIT,
-    S_CC_SELF_DAMAGE_DICE,
-    S_MAX_RANGE,
 )
 from .breath import breath_combat, record_targets
 from .close_combat import close_combat
@@ -133,11 +128,7 @@ def move_one(ds, nd, na, k, run, w, cnt, turn, log, srch):
     ground (advanced rules, p.17) moves on the ground (:func:`ground_move`) or takes off
     (:func:`take_off`); with ``OPT_LANDING`` a dragon whose bot chooses to may land
     (:func:`land`)."""
-    opt, tb, range_mod, mv, plan = run.opt, run.tb, run.range_mod, run.mv, run.plan
-    scal = tb.scalars
-    base = scal[S_BASE_TO_HIT]
-    max_range = scal[S_MAX_RANGE]
-    self_dice = scal[S_CC_SELF_DAMAGE_DICE]
+    opt, mv = run.opt, run.mv
     i = w.order[k]
     if ds[i, F_ALIVE] == 0 or ds[i, F_MOVED] == 1:
         return 0
@@ -158,7 +149,7 @@ def move_one(ds, nd, na, k, run, w, cnt, turn, log, srch):
         if srch is not None and FAMILIES[ds[i, F_POLICY]] == FAMILY_SEARCH:
             e, dalt, jeng = look_ahead(ds, nd, na, k, run, w, srch, turn)
         else:
-            e, dalt = bot_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], run, w)
+            e, dalt = choose_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], run, w)
         move = (
             np.int64(e),
             np.int64(dalt),
@@ -171,22 +162,7 @@ def move_one(ds, nd, na, k, run, w, cnt, turn, log, srch):
             return 0
     j = jeng
     if jeng == ASK_BOT:
-        j = choose_engage(
-            ds[i, F_POLICY],
-            ds,
-            i,
-            plan,
-            base,
-            tb.arc,
-            range_mod,
-            tb.alt_mod,
-            max_range,
-            tb.cc_by_mr,
-            self_dice,
-            opt,
-            scal,
-            w.pst,
-        )
+        j = choose_engage(ds[i, F_POLICY], ds, i, run, w)
     if j >= 0 and can_engage(ds, i, j, opt):
         if log is not None:
             log_row(log, ds, turn, K_ENGAGE, i, j)

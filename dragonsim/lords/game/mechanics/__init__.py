@@ -69,6 +69,7 @@ from .to_hit import (
     rider_at_risk,
     rider_check,
     rider_target_number,
+    standing,
     target_number,
 )
 from .wounds import (
@@ -106,6 +107,7 @@ __all__ = [
     "forced_roll",
     "forced_turn",
     "target_number",
+    "standing",
     "is_enemy",
     "rider_target_number",
     "may_shoot_at",

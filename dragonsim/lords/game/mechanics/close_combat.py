@@ -82,34 +82,23 @@ def cc_winner(ds, a, b, ra, rb, cc_by_mr, scal, opt):
     return a if sa > sb else b
 
 
-@game_fn
-def resolve_close_combat(
-    ds,
-    w,
-    l,
-    col,
-    loc_roll,
-    dmg_roll,
-    self_roll,
-    facing_roll,
-    winner_facing,
-    tb_alloc,
-    tb_weapon,
-    scal,
-    opt,
-    spared=False,
-):
-    """The rest of a decided close combat: "the winning dragon then rolls 1d6 to determine
-    ... which column to use" (``col`` 0..5), 2d6 location, tooth and claw dice (sum
-    ``dmg_roll``); the winner takes ``self_roll`` points itself; "The loser now rolls 1d6 and
-    consults the direction template. This is the direction (relative to its original facing)
-    in which the losing dragon is now facing" (``facing_roll`` 0..5 = template hexside); the
-    winner turns to ``winner_facing``. ``spared``: the rider check killed the loser's rider
-    instead, and "The dragon takes no damage from the attack" (p.18). Returns the part hit
-    (p.13)."""
-    part = tb_alloc[loc_roll, col]
+@game_fn(forceinline=True)  # records: inlined by LLVM (see _kernels.inner_fn)
+def resolve_close_combat(ds, w, l, rolls, tb, opt, spared=False):
+    """The rest of a decided close combat of winner ``w`` and loser ``l``, its dice ``rolls =
+    (col, loc_roll, dmg_roll, self_roll, facing_roll, winner_facing)`` (int64s): "the winning
+    dragon then rolls 1d6 to determine ... which column to use" (``col`` 0..5), 2d6 location,
+    tooth and claw dice (sum ``dmg_roll``); the winner takes ``self_roll`` points itself; "The
+    loser now rolls 1d6 and consults the direction template. This is the direction (relative
+    to its original facing) in which the losing dragon is now facing" (``facing_roll`` 0..5 =
+    template hexside); the winner turns to ``winner_facing``. ``tb``: the rules tables (the
+    hit locations, the claws' dice, the scalars). ``spared``: the rider check killed the
+    loser's rider instead, and "The dragon takes no damage from the attack" (p.18). Returns
+    the part hit (p.13)."""
+    col, loc_roll, dmg_roll, self_roll, facing_roll, winner_facing = rolls
+    scal = tb.scalars
+    part = tb.alloc[loc_roll, col]
     if not spared:
-        dmg = dmg_roll + tb_weapon[ds[w, F_CLAW], 1]
+        dmg = dmg_roll + tb.weapon[ds[w, F_CLAW], 1]
         if opt[OPT_RIDERS] == 1 and ds[w, F_RIDER] == 1:
             dmg += scal[S_LANCER_DAMAGE]
         ds[w, F_DEALT] += damage(ds, l, hit_part(ds, l, part, opt), dmg)

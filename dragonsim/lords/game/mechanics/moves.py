@@ -38,6 +38,9 @@ from ..state import (
 )
 from ..tables import (
     S_ACCEL,
+    S_ALTITUDE_LEVELS,
+    S_BOARD_DEPTH,
+    S_BOARD_WIDTH,
     S_COOLDOWN_FACTOR,
     S_QUICKEN_ALLOWANCE,
     S_QUICKEN_OVER_LAST,
@@ -66,9 +69,11 @@ def hex_free(ds, i, q, r):
     return occupant(ds, i, q, r) < 0
 
 
-@game_fn
-def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
+@game_fn(forceinline=True)  # records: inlined by LLVM (see _kernels.inner_fn)
+def move_fits(ds, i, e, dalt, mv, scal):
     """Is move-table entry ``e`` with altitude change ``dalt`` legal for dragon ``i`` now?
+    ``mv``: the move tables (``MoveTables``); ``scal``: the rules scalars (the board's width
+    and depth, the altitude levels).
 
     "Your dragon has a number of movement points corresponding exactly to the speed you
     recorded" (p.8); a climb or a dive moves 1 hex forward and "can only dive one altitude
@@ -78,22 +83,23 @@ def move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_leve
     Very Low..Very High, the path's bounding box on the board (rotated to the dragon's facing,
     offset-row parity aware), and the end hex not occupied by another dragon in play.
     """
-    h = mv_h[e]
+    mv_box = mv.box
+    h = mv.h[e]
     if dalt > h or -dalt > h:
         return False
     alt = ds[i, F_ALT] + dalt
-    if alt < 1 or alt > alt_levels:
+    if alt < 1 or alt > scal[S_ALTITUDE_LEVELS]:
         return False
     f = ds[i, F_F]
     q0 = ds[i, F_Q]
     r0 = ds[i, F_R]
     p = r0 & 1
     col0 = q0 + (r0 - p) // 2
-    if r0 + mv_box[e, f, 0] < 0 or r0 + mv_box[e, f, 1] >= depth:
+    if r0 + mv_box[e, f, 0] < 0 or r0 + mv_box[e, f, 1] >= scal[S_BOARD_DEPTH]:
         return False
-    if col0 + mv_box[e, f, 2 + 2 * p] < 0 or col0 + mv_box[e, f, 3 + 2 * p] >= width:
+    if col0 + mv_box[e, f, 2 + 2 * p] < 0 or col0 + mv_box[e, f, 3 + 2 * p] >= scal[S_BOARD_WIDTH]:
         return False
-    return hex_free(ds, i, q0 + mv_rq[e, f], r0 + mv_rr[e, f])
+    return hex_free(ds, i, q0 + mv.rq[e, f], r0 + mv.rr[e, f])
 
 
 @game_fn(inline="always")
@@ -139,48 +145,43 @@ def other_path_fits(e, f, q0, r0, adal, width, depth, mv_alt_off, mv_alt):
     return False
 
 
-@game_fn
-def move_fits_exact(
-    ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, width, depth, alt_levels
-):
+@game_fn(forceinline=True)  # records: inlined by LLVM (see _kernels.inner_fn)
+def move_fits_exact(ds, i, e, dalt, mv, scal):
     """:func:`move_fits` with the board edge checked exactly: the end state is reachable when
     SOME legal path to it ("a number of movement points corresponding exactly to the speed you
     recorded", p.8) stays on the board, the stored one or one of the entry's alternatives
     (:func:`other_path_fits`; tables built with ``edges=True``). A dragon leaves the board
     only when no such move exists (rule ``lords.board``: "A dragon that leaves the board is
     out of the game"; the campaign rules score "Leaving the board", p.28)."""
-    if move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, width, depth, alt_levels):
+    if move_fits(ds, i, e, dalt, mv, scal):
         return True
-    h = mv_h[e]
+    width, depth = scal[S_BOARD_WIDTH], scal[S_BOARD_DEPTH]
+    h = mv.h[e]
     if dalt > h or -dalt > h:
         return False
     alt = ds[i, F_ALT] + dalt
-    if alt < 1 or alt > alt_levels:
+    if alt < 1 or alt > scal[S_ALTITUDE_LEVELS]:
         return False
     f = ds[i, F_F]
     q0 = ds[i, F_Q]
     r0 = ds[i, F_R]
-    q = q0 + mv_rq[e, f]
-    r = r0 + mv_rr[e, f]
+    q = q0 + mv.rq[e, f]
+    r = r0 + mv.rr[e, f]
     if r < 0 or r >= depth or q + (r - (r & 1)) // 2 < 0 or q + (r - (r & 1)) // 2 >= width:
         return False  # no path ends off the board
     if not hex_free(ds, i, q, r):
         return False
     adal = dalt if dalt >= 0 else -dalt
-    return other_path_fits(e, f, q0, r0, adal, width, depth, mv_alt_off, mv_alt)
+    return other_path_fits(e, f, q0, r0, adal, width, depth, mv.alt_off, mv.alt)
 
 
 @game_fn(inline="always")
-def move_fits_as(
-    exact, ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, w, d, levels
-):
+def move_fits_as(exact, ds, i, e, dalt, mv, scal):
     """A bot's board-edge check: :func:`move_fits_exact` when ``exact``, else
     :func:`move_fits` (the stored path only: the check of the bots released before it)."""
     if exact:
-        return move_fits_exact(
-            ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, mv_alt_off, mv_alt, w, d, levels
-        )
-    return move_fits(ds, i, e, dalt, mv_h, mv_rq, mv_rr, mv_box, w, d, levels)
+        return move_fits_exact(ds, i, e, dalt, mv, scal)
+    return move_fits(ds, i, e, dalt, mv, scal)
 
 
 @game_fn

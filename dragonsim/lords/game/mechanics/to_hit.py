@@ -20,6 +20,7 @@ from ..state import (
     F_ALIVE,
     F_ALT,
     F_ENG,
+    F_F,
     F_Q,
     F_R,
     F_RIDER,
@@ -32,6 +33,8 @@ from ..state import (
 )
 from ..tables import (
     ALT_MOD_GROUND,
+    S_BASE_TO_HIT,
+    S_MAX_RANGE,
     S_RIDER_GROUND_MOD,
     S_RIDER_HIT_ROLL,
     S_RIDER_LONG_MOD,
@@ -39,10 +42,20 @@ from ..tables import (
 )
 
 
-@game_fn
-def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, max_range):
-    """Breath target number of ``a`` (placed at qa, ra, fa, alta) against ``t`` where ``t``
-    stands now; -1 when ``t`` cannot be breathed at (arc, range, neck bend).
+@game_fn(forceinline=True)  # four loads, on every shot: inlined by LLVM
+def standing(ds, i):
+    """Where dragon ``i`` stands now, as :func:`target_number` reads an attacker's place:
+    ``(q, r, facing, altitude)``."""
+    return ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT]
+
+
+@game_fn(forceinline=True)  # records: inlined by LLVM (see _kernels.inner_fn)
+def target_number(ds, a, t, at, tb, range_mod):
+    """Breath target number of ``a`` placed at ``at = (q, r, facing, altitude)`` (int64s;
+    where it stands now: :func:`standing`) against ``t`` where ``t`` stands now; -1 when
+    ``t`` cannot be breathed at (arc, range, neck bend). ``tb``: the rules tables
+    (``KernelTables``: the base number, the arc, altitude modifiers and maximum range);
+    ``range_mod``: the range row in force.
 
     "Start with the base number 8 and modify this number appropriately, using the To-Hit
     Modifiers Table" (p.10): the target's size (wings and body rows, ``F_TOHIT``), the arc area
@@ -50,8 +63,10 @@ def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, 
     "If the attacker is on the ground, it gets a -1 to its attack number" (p.19; altitude 0
     is only reached under them). "A dragon can only breathe at a target in its arc of fire
     and within 6 hexes" (p.10)."""
+    qa, ra, fa, alta = at
+    scal, arc, alt_mod = tb.scalars, tb.arc, tb.alt_mod
     dist = distance(qa, ra, ds[t, F_Q], ds[t, F_R])
-    if dist < 1 or dist > max_range:
+    if dist < 1 or dist > scal[S_MAX_RANGE]:
         return -1
     da = alta - ds[t, F_ALT]
     if not may_breathe_angle(dist, da):
@@ -61,7 +76,7 @@ def target_number(ds, a, t, qa, ra, fa, alta, tb_base, arc, range_mod, alt_mod, 
         return -1
     if da < 0:
         da = -da
-    tn = tb_base + ds[t, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[da]
+    tn = scal[S_BASE_TO_HIT] + ds[t, F_TOHIT] + arc[area] + range_mod[dist] + alt_mod[da]
     if alta == 0:
         tn += alt_mod[ALT_MOD_GROUND]  # "Attacker is on the Ground" (advanced rules, p.19)
     return tn
