@@ -12,11 +12,12 @@ Prints, measured in one run on this machine:
 * the cost of the move choice with ``EDGE_EXACT`` off and on, for the random bot and hunter-3,
   at positions within 3 hexes of an edge and at least 8 hexes from every edge (one compiled
   loop of ``choose_move`` calls), and the time per turn of a hunter-3 duel (Reaper vs
-  Skyblazer, one thread) on the standard board and on a 9 x 7 board, flag off and on. No
-  released bot has the flag, so a subprocess adds two benchmark-only ids (hunter-3 and
-  random-1 with the flag) to the policy tuples before the bots are imported, on an empty numba
-  cache (numba freezes the tuples when it compiles; a cached kernel would keep the old ones),
-  and times both settings alternately, the best of 7, on the same tables.
+  Skyblazer, one thread) on the standard board and on a 9 x 7 board, flag off and on. Only
+  hunter-4 has the flag (and its own weights), so a subprocess appends two benchmark-only
+  ids (hunter-3 and random-1 with the flag) to the policy tuples before the bots are
+  imported, on an empty numba cache (numba freezes the tuples when it compiles; a cached
+  kernel would keep the old ones), and times both settings alternately, the best of 7, on
+  the same tables.
 """
 
 from __future__ import annotations
@@ -116,11 +117,13 @@ import json, sys, time
 import numpy as np
 calls, n = int(sys.argv[1]), int(sys.argv[2])
 from dragonsim.lords import bots as B
-# benchmark-only ids 7 and 8: hunter-3 and random-1 with the exact edge check
+# benchmark-only ids after the released ones: hunter-3 and random-1 with the exact edge check
+HUNTER_X, RANDOM_X = len(B.FAMILIES), len(B.FAMILIES) + 1
 B.FAMILIES = B.FAMILIES + (B.FAMILY_PLANNER, B.FAMILY_RANDOM)
 B.KINDS = B.KINDS + (B.P_HUNTER, B.P_RANDOM)
 B.FAIR = B.FAIR + (1, 1)
 B.EDGE_EXACT = B.EDGE_EXACT + (1, 1)
+B.WEIGHTED = B.WEIGHTED + (0, 0)
 import numba
 from numba import njit
 from dragonsim.lords import engine as E
@@ -181,7 +184,7 @@ for where in ("edge", "open"):
                       int(rng.integers(5, 13)), eq, er))
     cases = np.array(cases, np.int64)
     reps = max(1, calls // len(cases))
-    for name, ids in (("random", (B.P_RANDOM, 8)), ("hunter-3", (B.P_HUNTER_3, 7))):
+    for name, ids in (("random", (B.P_RANDOM, RANDOM_X)), ("hunter-3", (B.P_HUNTER_3, HUNTER_X))):
         for flag, pid in enumerate(ids):
             args = (pid, cases, reps, ds, run, E.new_work())
             loop(*args)
@@ -191,7 +194,7 @@ for label, rules in (("33x24", None), ("9x7", {"lords.board": {"width": 9, "dept
     p = prepare("Reaper", "Skyblazer", rules=rules)
     dragons, scen, opt, tbl, _, pl = p["args"]
     mvp = tables(p)
-    for flag, pid in enumerate((B.P_HUNTER_3, 7)):
+    for flag, pid in enumerate((B.P_HUNTER_3, HUNTER_X)):
         d = dragons.copy()
         d[:, S.D_POLICY] = pid
         a = (0, n, 1, d, scen, opt, tbl, mvp, pl, rec)
@@ -251,9 +254,9 @@ def main(argv=None) -> int:
     )
     for mr in (0, 4, 8):
         row = np.ascontiguousarray(tb.turn_cost[mr], dtype=np.int64)
-        part = MT._extract(*MT._move_dp(row, MT.MAX_BUDGET), MT.MAX_BUDGET)
+        part = MT._part(row, MT.MAX_BUDGET, None, mr, 0, None)  # (no bank, no turn carried)
         t0 = time.perf_counter()
-        MT._alternatives(row, MT.MAX_BUDGET, part)
+        MT._alternatives(row, MT.MAX_BUDGET, part, 0, None)
         print(f"  MR {'ABCDEFGHI'[mr]}: alternatives built in {time.perf_counter() - t0:.2f} s")
     rng = np.random.default_rng(12)
     pos = edge_positions(rng, a.positions)
