@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from ... import _kernels, random
-from ..._kernels import chunk_bounds, game_fn, guard_caches, n_chunks
+from ..._kernels import chunk_bounds, game_fn, guard_caches, inner_fn, n_chunks
 from ...random import below_s, steps_between, stream_seed
 from .. import data
 from ..data import BLUE, D_BREATH, D_TREASURE, D_WING, GREEN
@@ -63,7 +63,6 @@ from .layout import (
     O_TREASURE_FIRST,
     P_ARMY,
     P_DRAGON,
-    phase_fn,
 )
 from .phases import (
     ArmyWork,
@@ -234,7 +233,7 @@ def _finish_chunk(row, ph, ends, moved_d, moved_a, hcap, turns, lone):
 # -- the games
 
 
-@phase_fn
+@inner_fn
 def _count_game(row, r, k, slain, flew, left, destroyed, played, first_slain):
     """Several dragons: how a game ended, into ``row`` (a lone dragon's games are counted by
     their end bin, :func:`_finish_chunk`)."""

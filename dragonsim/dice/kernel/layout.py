@@ -14,8 +14,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._kernels import game_fn
-
 __all__ = [
     "P_DRAGON",
     "P_ARMY",
@@ -103,22 +101,7 @@ __all__ = [
     "Shape",
     "army_layout",
     "dvd_size",
-    "phase_fn",
 ]
-
-
-def phase_fn(fn):
-    """Compile a phase of a game: a game function (:func:`~dragonsim._kernels.game_fn`) that
-    only kernels call, compiled once on its own and inlined by LLVM where it is called.
-
-    Not numba's ``inline="always"``: that copies the phase's IR into every caller and types
-    it again there, and a game built of inlined phases inlined in turn took 3-5x the cold
-    compile of the one-body game loop it was cut from. A plain call would pass every array
-    of the records it takes (seven words each) on every call, the game 1.5-2.5x slower;
-    ``forceinline`` has LLVM inline it, so the records' fields stay in registers, at little
-    compile cost. No Python or C wrapper: only compiled code calls a phase, and a wrapper
-    that unboxes whole records is a large part of compiling one (2026-12, 1 thread)."""
-    return game_fn(fn, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 # stream purposes

@@ -4,8 +4,8 @@ kills units, then slaying promotions, treasure and wing. Each reads the chunk's 
 and rules (:class:`ArmyWork`, :class:`AttackRules`, built once per chunk by
 :mod:`~dragonsim.dice.kernel.army`) and allocates nothing (:func:`~dragonsim._kernels.game_fn`).
 
-The phases that take the records are :func:`~.layout.phase_fn`: each compiles once, on its
-own, and LLVM inlines it into the game (numba's ``inline="always"``, which retypes the
+The phases that take the records are :func:`~dragonsim._kernels.inner_fn`: each compiles once,
+on its own, and LLVM inlines it into the game (numba's ``inline="always"``, which retypes the
 callee in every caller, is kept for a few scalar helpers).
 """
 
@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ... import _kernels, random
-from ..._kernels import game_fn, guard_caches
+from ..._kernels import game_fn, guard_caches, inner_fn
 from ...random import below_s
 from .. import data
 from ..data import (  # the codes (numba freezes them as constants)
@@ -34,7 +34,7 @@ from ..data import (  # the codes (numba freezes them as constants)
     RED,
 )
 from . import layout, response
-from .layout import C_BURIED, phase_fn
+from .layout import C_BURIED
 from .response import _covered
 
 _U6 = np.uint64(6)
@@ -266,7 +266,7 @@ def _promotion_round(alive, dead, snap, promo, unlimited):
 # -- the phases of an attack
 
 
-@phase_fn
+@inner_fn
 def _roll_lone(s_d1, v1, ft, tail_d, ahead):
     """The lone dragon rolls until a non-tail icon, its first die rolled one attack ahead:
     ``s_d1``, ``v1`` are the stream after that die and its packed face. Returns ``(stream
@@ -291,7 +291,7 @@ def _roll_lone(s_d1, v1, ft, tail_d, ahead):
     return s_d, s_d1, v1, v & 7, tails * tail_d + (v >> 3)
 
 
-@phase_fn
+@inner_fn
 def _roll_dragons(s_d, w, tail_d):
     """Each dragon present rolls until a non-tail icon (its final icon to ``w.final``, -1
     for one gone): ``(stream state, damage, breaths, treasures)``."""
@@ -316,7 +316,7 @@ def _roll_dragons(s_d, w, tail_d):
     return s_d, dmg, breaths, treasures
 
 
-@phase_fn
+@inner_fn
 def _breath(s_a, breaths, w, r, row):
     """Breath, resolved immediately (before the army responds), ``breaths`` times: black
     kills each unit that rolls no ID, red kills ``r.flame`` health-worth in casualty order
@@ -371,7 +371,7 @@ def _breath(s_a, breaths, w, r, row):
     return s_a, lost, paralysed, frost
 
 
-@phase_fn
+@inner_fn
 def _slay_two(w, r, mel, mis, id_att):
     """Several dragons: the army's best use of its melee and missile (each on one dragon)
     and ID, the most dragons slain, then the least ID: ``(slain, ID used, first slain,
@@ -415,7 +415,7 @@ def _slay_two(w, r, mel, mis, id_att):
     return nslain, used, sa1, sa2
 
 
-@phase_fn
+@inner_fn
 def _damage(w, round_up, rem, nk):
     """The damage the saves did not stop (``rem``) kills whole units in casualty order (with
     ``round_up`` a remainder kills one more); killed units other than dragonkin go to the dead
@@ -447,7 +447,7 @@ def _damage(w, round_up, rem, nk):
     return killed_hw, nk
 
 
-@phase_fn
+@inner_fn
 def _promotions(w, r, nslain, treasures, destroyed, count_only):
     """After the attack: treasure first when ``r.treasure_first`` (promotion_order), then a
     round of slaying promotions per dragon slain (one with ``r.promo_once``), then treasure.
@@ -477,7 +477,7 @@ def _promotions(w, r, nslain, treasures, destroyed, count_only):
     return promos, changed
 
 
-@phase_fn
+@inner_fn
 def _fly_away(w, sa1, sa2):
     """'Wing: ... the dragon flies away' (unless slain): the dragons slain this attack
     (``sa1``, ``sa2``; -1 none) and those that rolled a wing leave. Returns how many flew."""

@@ -12,12 +12,11 @@ import sys
 import numpy as np
 
 from ... import _kernels, random
-from ..._kernels import game_fn, guard_caches
+from ..._kernels import game_fn, guard_caches, inner_fn
 from ...random import below_s
 from .. import data
 from ..data import F_BELLY, F_ID, F_MELEE, F_MISSILE, F_SAVE
 from . import layout
-from .layout import phase_fn
 
 _U6 = np.uint64(6)
 
@@ -162,7 +161,7 @@ def _use_of_roll(mel, mis, sav, idr, armor, dmg, frost, paralysed, save_first):
     return mel, mis, id_att, sav + armor + idr
 
 
-@phase_fn
+@inner_fn
 def _roll_response(s_a, frost, packed, w, r):
     """The army's response roll: ``(stream state, melee, missile, save, ID, armor, frost)``.
 
