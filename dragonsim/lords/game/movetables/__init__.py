@@ -185,12 +185,7 @@ def move_tables(
     # room for the new tables first: the least recently used go before it is read or built,
     # not after (under advanced+optional two sets at once would be 2.5 GB), its size guessed
     # as the largest kept
-    guess = max((_nbytes(t) for t in _TABLES.values()), default=0)
-    while _TABLES and (
-        len(_TABLES) >= _TABLES_KEPT
-        or sum(_nbytes(t) for t in _TABLES.values()) + guess > _TABLES_BYTES
-    ):
-        del _TABLES[next(iter(_TABLES))]
+    _evict(0, _TABLES_KEPT - 1, max((_nbytes(t) for t in _TABLES.values()), default=0))
     disk_key = b"tables" + repr(whole).encode()
     tables = _disk_load(disk_key, MoveTables) if on_disk else None
     if tables is None:
@@ -198,11 +193,17 @@ def move_tables(
         if on_disk:
             _disk_save(disk_key, tables)
     _TABLES[whole] = tables
-    while len(_TABLES) > _TABLES_KEPT or (
-        len(_TABLES) > 1 and sum(_nbytes(t) for t in _TABLES.values()) > _TABLES_BYTES
-    ):
-        del _TABLES[next(iter(_TABLES))]  # the least recently used
+    _evict(1, _TABLES_KEPT, 0)  # the guess may have been short; the new set always stays
     return tables
+
+
+def _evict(floor: int, most: int, room: int) -> None:
+    """Drop the least recently used whole tables, never below ``floor`` of them, until at most
+    ``most`` are kept and ``room`` more bytes fit under ``_TABLES_BYTES``."""
+    while len(_TABLES) > floor and (
+        len(_TABLES) > most or sum(_nbytes(t) for t in _TABLES.values()) + room > _TABLES_BYTES
+    ):
+        del _TABLES[next(iter(_TABLES))]
 
 
 #: the assembled tables of the last few calls (the arrays are shared: nothing writes to them),
