@@ -71,6 +71,85 @@ def play_counts(counters: np.ndarray, options: dict[str, Any]) -> dict[str, Any]
     return out
 
 
+def _snake(name: str) -> str:
+    return name.lower().replace(" ", "_")
+
+
+def event_counts(counters: np.ndarray) -> dict[str, int]:
+    """What the dragons did over a run, one count per rule action, from the engine's counters
+    (every key always present, 0 where the rule is off or never used): speeds recorded more
+    than the basic acceleration (3, p.7) above last turn's (``speed_gain_over_3``: the wings'
+    allowance, optional p.16, or Quicken), landings, take-offs, early moves (p.15-17),
+    crashes by any cause (p.17), rider shots and riders killed by any cause (breath, close
+    combat, rider shots, falls, fumbles; p.18-20), close combats fought (both-Defend fights
+    included, p.13 and 22), criticals and fumbles (p.19-20), one ``spell_<name>`` per spell
+    cast (pp.24-25; the spellbook's name in snake case) and one ``tactic_<name>`` per tactic
+    chosen by either side of a fight (p.22)."""
+    from ..rules.lords import SPELLS, TACTICS
+
+    c = counters
+    out = {
+        "speed_gain_over_3": int(c[S.C_SPEED_GAIN]),
+        "landings": int(c[S.C_LANDINGS]),
+        "take_offs": int(c[S.C_TAKEOFFS]),
+        "early_moves": int(c[S.C_EARLY]),
+        "crashes": int(c[S.C_CRASHES : S.C_CRASHES + 3].sum()),
+        "rider_shots": int(c[S.C_RIDER_TRIES : S.C_RIDER_TRIES + 2].sum()),
+        "rider_kills": int(
+            c[S.C_RIDER_KILLED : S.C_RIDER_KILLED + 3].sum()
+            + c[S.C_FALL_KILLED]
+            + c[S.C_FUMBLE_RIDER_KILLED]
+        ),
+        "close_combats": int(
+            c[S.C_CC : S.C_CC + 3 * (S.CC_DIFF_MAX + 1)].sum() + c[S.C_BOTH_DEFEND]
+        ),
+        "criticals": int(c[S.C_CRITS : S.C_CRITS + 11].sum()),
+        "fumbles": int(c[S.C_FUMBLES : S.C_FUMBLES + 11].sum()),
+    }
+    for k, name in enumerate(SPELLS):
+        out[f"spell_{_snake(name)}"] = int(c[S.C_SPELLS + k])
+    pairs = c[S.C_TACTICS : S.C_LUNGE].reshape(S.N_TACTICS, S.N_TACTICS, 3).sum(axis=2)
+    for k, name in enumerate(TACTICS):
+        out[f"tactic_{_snake(name)}"] = int(pairs[k, :].sum() + pairs[:, k].sum())
+    return out
+
+
+def events_per_game(counters: np.ndarray) -> dict[str, float]:
+    """:func:`event_counts` per game played (NaN with no games)."""
+    games = int(counters[S.C_GAMES])
+    return {k: (v / games if games else math.nan) for k, v in event_counts(counters).items()}
+
+
+def events_line(counters: np.ndarray) -> str | None:
+    """The text reports' lines of the events that happened, per game (the rule actions, the
+    spells cast, the tactics chosen), None when none did."""
+    ev = events_per_game(counters)
+    groups = {"events a game": [], "spells a game": [], "tactics a game": []}
+    for k, v in ev.items():
+        if not v or v != v:
+            continue
+        for prefix, g in (("spell_", "spells a game"), ("tactic_", "tactics a game")):
+            if k.startswith(prefix):
+                groups[g].append(f"{k[len(prefix) :].replace('_', ' ')} {v:.3g}")
+                break
+        else:
+            groups["events a game"].append(f"{k.replace('_', ' ')} {v:.3g}")
+    lines = [f"  {g:<17}" + _wrap(parts, 19) for g, parts in groups.items() if parts]
+    return "\n".join(lines) if lines else None
+
+
+def _wrap(parts: list[str], indent: int, width: int = 96) -> str:
+    lines, cur = [], ""
+    for p in parts:
+        nxt = f"{cur}, {p}" if cur else p
+        if cur and indent + len(nxt) > width:
+            lines.append(cur + ",")
+            nxt = p
+        cur = nxt
+    lines.append(cur)
+    return ("\n" + " " * indent).join(lines)
+
+
 @dataclass(frozen=True)
 class FirstMover:
     """The first-mover advantage of a duel, from who moved first on turn 1.
@@ -290,6 +369,7 @@ class DuelResult:
             "engagements_per_game": self.engagements_per_game,
             "dice_per_game": self.dice_per_game,
             "play": play_counts(self.counters, self.manifest.get("options", {})),
+            "events": events_per_game(self.counters),
             "game_length": self.game_length().to_dict(),
             "first_mover": None if self.first_mover is None else self.first_mover.to_dict(),
             "interval": self.rate_a.method,
@@ -454,6 +534,9 @@ class DuelResult:
             f"  close combat     {self.engagements_per_game:.2f} engagements per game "
             "(a dragon moving in to fight at close quarters)"
         )
+        ev = events_line(self.counters)
+        if ev:
+            lines.append(ev)
         if self.turn_limit_hits:
             lines.append(
                 f"  turn limit       {self.turn_limit} turns reached in "
@@ -538,6 +621,7 @@ class BattleResult:
             "draw_rate": self.rate_draw.rate,
             "mean_turns": self.mean_turns,
             "turn_limit_hits": self.turn_limit_hits,
+            "events": events_per_game(self.counters),
             "seconds": self.seconds,
             "interrupted": self.interrupted,
             "records": self.records,
@@ -612,6 +696,9 @@ class BattleResult:
             f"  turn limit       {limit} turns reached in {self.turn_limit_hits:,} games "
             "(counted as draws)"
         )
+        ev = events_line(self.counters)
+        if ev:
+            lines.append(ev)
         if self.precision is not None:
             lines.append(self.precision.line())
         rl = rules_line(self.manifest.get("rules_hash"), self.manifest.get("rules_overrides"))

@@ -18,6 +18,7 @@ from ..game.mechanics import (
 )
 from ..game.state import (
     C_GROUND_TURNS,
+    C_SPEED_GAIN,
     C_SPELL_FX,
     C_SPELL_FX_SQ,
     F_ALT,
@@ -40,6 +41,7 @@ from ..game.state import (
     SPELL_SLOW,
 )
 from ..game.tables import (
+    S_ACCEL,
     S_BOARD_DEPTH,
     S_BOARD_WIDTH,
 )
@@ -71,6 +73,8 @@ def record_speeds(ds, na, run, w, cnt, turn, log):
             if ds[i, F_QUICKEN] + ds[i, F_SLOW] > 0:
                 count_speed_spells(ds, i, hi, run, cnt)
             s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, w.pst)
+            if ds[i, F_LAST] >= 0 and s - ds[i, F_LAST] > scal[S_ACCEL]:
+                cnt[C_SPEED_GAIN] += 1
         if log is not None:
             r = log_row(log, ds, turn, K_SPEED, i, -1)
             if r >= 0:

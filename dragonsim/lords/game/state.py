@@ -350,7 +350,10 @@ C_BANK_DROPS = C_BANKS + 1
 # those of them that continued it
 C_TURN_CARRIED = C_BANK_DROPS + 1
 C_TURN_CONTINUED = C_TURN_CARRIED + 1
-N_COUNTERS = C_TURN_CONTINUED + 1
+# speeds recorded in the air more than the basic acceleration (3, p.7) above last turn's: what
+# the wings' acceleration allowance (optional, p.16) or Quicken (p.25) let a dragon do
+C_SPEED_GAIN = C_TURN_CONTINUED + 1
+N_COUNTERS = C_SPEED_GAIN + 1
 
 # ---- per-game records (int64 [games, N_REC]) -----------------------------------------------------
 R_WINNER = 0  # winning team, -1 draw
