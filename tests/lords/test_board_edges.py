@@ -231,7 +231,7 @@ def test_released_bots_keep_the_stored_path_check():
     assert len(B.EDGE_EXACT) == len(B.KINDS) == len(B.FAMILIES) == len(B.FAIR)
     assert len(B.WEIGHTED) == len(B.KINDS)
     exact = sorted(label for pid, label in B.RELEASED.values() if B.EDGE_EXACT[pid] == 1)
-    assert exact == ["hunter-4"]
+    assert exact == ["hunter-4", "hunter-5"]
     assert not B.edge_exact(["hunter@2", "hunter@3", "brawler", "sniper@1", "random", "search"])
     assert B.edge_exact(["random", "hunter"])
 

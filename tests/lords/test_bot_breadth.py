@@ -19,7 +19,7 @@ from dragonsim.lords.bots import (
     MAX_PLAN_SAMPLES,
     P_HUNTER,
     P_HUNTER_3,
-    P_HUNTER_4,
+    P_HUNTER_5,
     parse_policy,
     policy_id,
     policy_spec,
@@ -33,10 +33,10 @@ def test_policy_spellings():
     assert parse_policy(" Hunter:32 ") == ("hunter", 32)
     assert parse_policy("sniper:1") == ("sniper", 1)
     assert policy_spec("BRAWLER:8") == "brawler:8"
-    assert policy_id("hunter:4") == P_HUNTER_4
+    assert policy_id("hunter:4") == P_HUNTER_5
     assert policy_id("hunter@3:4") == P_HUNTER_3
-    assert policy_version("hunter") == "hunter-4"
-    assert policy_version("hunter:32") == "hunter-4:32"
+    assert policy_version("hunter") == "hunter-5"
+    assert policy_version("hunter:32") == "hunter-5:32"
 
 
 def test_released_versions_stay_selectable():
@@ -48,7 +48,7 @@ def test_released_versions_stay_selectable():
     assert policy_version("hunter@2:8") == "hunter-2:8"
     assert policy_version("brawler@1") == "brawler-1"
     assert policy_version("sniper") == "sniper-2"
-    with pytest.raises(UserError, match="released: hunter@2, hunter@3, hunter@4"):
+    with pytest.raises(UserError, match="released: hunter@2, hunter@3, hunter@4, hunter@5"):
         parse_policy("hunter@1")
 
 
@@ -83,7 +83,7 @@ def test_the_default_breadth_written_out_changes_nothing():
     )
     assert np.array_equal(a.counters, b.counters)
     assert b.policies == (f"hunter:{defaults.PLAN_SAMPLES}", "hunter")
-    assert b.manifest["policies"] == [f"hunter-4:{defaults.PLAN_SAMPLES}", "hunter-4"]
+    assert b.manifest["policies"] == [f"hunter-5:{defaults.PLAN_SAMPLES}", "hunter-5"]
 
 
 def _decisive_share(res):
@@ -92,13 +92,15 @@ def _decisive_share(res):
 
 
 @pytest.mark.parametrize(
-    "pa, pb, a_stronger", [("hunter:128", "hunter:1", True), ("hunter:1", "hunter:128", False)]
+    "pa, pb, a_stronger",
+    [("hunter@4:128", "hunter@4:1", True), ("hunter@4:1", "hunter@4:128", False)],
 )
 def test_the_broader_planner_wins_the_mirror_match(pa, pb, a_stronger):
     """The same dragon on both sides (the rules give neither an edge): the side whose hunter
     scores more end states per move wins more of the decided games, whichever side it is
-    on, so each dragon's breadth reaches its own decisions. (hunter-2 looks up the end
-    states behind its enemy at any breadth, so the edge is modest: about 54% here.)"""
+    on, so each dragon's breadth reaches its own decisions. (hunter-4 looks up the end
+    states behind its enemy at any breadth, so the edge is modest: about 54% here; hunter-5,
+    flying as fast as it may, gains nothing measurable from breadth in this mirror.)"""
     res = api.duel("Reaper", "Reaper", n=8000, seed=3, progress=False, policies=f"{pa},{pb}")
     lo, hi = _decisive_share(res)
     if a_stronger:
@@ -113,9 +115,9 @@ def test_battle_takes_a_breadth_per_dragon():
         n=1500,
         seed=2,
         progress=False,
-        policies="hunter:32,hunter:2,hunter:2",
+        policies="hunter@4:32,hunter@4:2,hunter@4:2",
     )
-    assert res.policies == ["hunter:32", "hunter:2", "hunter:2"]
+    assert res.policies == ["hunter@4:32", "hunter@4:2", "hunter@4:2"]
     assert res.manifest["policies"] == ["hunter-4:32", "hunter-4:2", "hunter-4:2"]
     wins = np.asarray(res.wins)
     assert wins[0] > wins[1] and wins[0] > wins[2]

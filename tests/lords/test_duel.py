@@ -23,7 +23,7 @@ def test_duel_counts_add_up_and_carry_a_manifest():
     m = r.manifest
     for k in ("dragonsim", "rules_hash", "policies", "seed", "n", "seconds"):
         assert k in m
-    assert m["policies"] == ["hunter-4", "hunter-4"]  # the newest hunter, by version
+    assert m["policies"] == ["hunter-5", "hunter-5"]  # the newest hunter, by version
     f = r.to_frame()
     assert list(f["dragon"]) == ["Reaper", "Skyblazer", "(draw)"]
     assert int(f["wins"].sum()) == 600

@@ -20,6 +20,7 @@ from dragonsim.lords import engine as E
 from dragonsim.lords.bots import (
     EDGE_EXACT,
     P_HUNTER_4,
+    P_HUNTER_5,
     POLICIES,
     RELEASED,
     WEIGHTED,
@@ -43,22 +44,25 @@ def _counters(a, b, policy, n=600, seed=3, edit=None):
     return E.duel_kernel(0, n, seed, *args, rec)
 
 
-def test_hunter_4_is_released_and_the_default():
-    """hunter-4 is selectable by version and is what a plain ``hunter`` means; it is the
-    only released planner with fitted weights and the exact edge check."""
+def test_hunter_4_is_released_and_hunter_5_builds_on_it():
+    """hunter-4 stays selectable by version; a plain ``hunter`` now means hunter-5, which
+    keeps hunter-4's fitted weights and exact edge check (the only two planners with them)."""
     assert RELEASED["hunter@4"] == (P_HUNTER_4, "hunter-4")
-    assert POLICIES["hunter"] == RELEASED["hunter@4"]
-    assert policy_version("hunter") == "hunter-4"
-    assert [pid for pid, _ in RELEASED.values() if WEIGHTED[pid]] == [P_HUNTER_4]
-    assert EDGE_EXACT[P_HUNTER_4] == 1
+    assert POLICIES["hunter"] == RELEASED["hunter@5"] == (P_HUNTER_5, "hunter-5")
+    assert policy_version("hunter") == "hunter-5"
+    assert [pid for pid, _ in RELEASED.values() if WEIGHTED[pid]] == [P_HUNTER_4, P_HUNTER_5]
+    assert EDGE_EXACT[P_HUNTER_4] == EDGE_EXACT[P_HUNTER_5] == 1
 
 
 def test_the_planning_table_carries_the_released_weights_and_breadths():
-    """The weights row holds HUNTER_4_WEIGHTS; the breadth row, per maneuverability rating,
-    the points a 60-degree turn costs (p.8), at least 1: 1 for A-F, 2 for G-I."""
+    """The weights row holds HUNTER_4_WEIGHTS, then hunter-5's W_GAIN_MAX; the breadth row, per
+    maneuverability rating, the points a 60-degree turn costs (p.8), at least 1: 1 for A-F,
+    2 for G-I."""
     tb = kernel_tables(lords_rules())
     plan = BP.plan_table(tb)
-    assert tuple(plan[BP.PLAN_WEIGHTS, : BP.N_WEIGHTS]) == BP.HUNTER_4_WEIGHTS
+    four = len(BP.HUNTER_4_WEIGHTS)
+    assert tuple(plan[BP.PLAN_WEIGHTS, :four]) == BP.HUNTER_4_WEIGHTS
+    assert plan[BP.PLAN_WEIGHTS, BP.W_GAIN_MAX] == BP.HUNTER_5_GAIN_MAX and BP.W_GAIN_MAX == four
     want = [max(1, int(c)) for c in tb.turn_cost[:, 1]]
     assert list(plan[BP.PLAN_BREADTH, : len(want)].astype(int)) == want
     assert want == [1, 1, 1, 1, 1, 1, 2, 2, 2]

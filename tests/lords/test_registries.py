@@ -4,7 +4,7 @@ derived from the rows."""
 import pytest
 
 from dragonsim.lords import bots as B
-from dragonsim.lords.bots.registry import BOTS, FAMILY_PLANNER, Bot, derive
+from dragonsim.lords.bots.registry import BOTS, FAMILY_PLANNER, SKILL_SPEED, Bot, derive
 
 #: the kernel ids every published result was played with: rows are only ever appended
 PUBLISHED_IDS = (
@@ -17,6 +17,7 @@ PUBLISHED_IDS = (
     "sniper@2",
     "search@1",
     "hunter@4",
+    "hunter@5",
 )
 
 
@@ -30,16 +31,16 @@ def test_released_bots_keep_their_kernel_ids():
 def test_the_package_tables_are_the_registrys():
     t = derive(BOTS)
     assert (B.RELEASED, B.POLICIES, B.FAMILIES, B.KINDS) == t[:4]
-    assert (B.FAIR, B.EDGE_EXACT, B.WEIGHTED) == t[4:]
-    assert B.POLICIES["hunter"] == B.RELEASED["hunter@4"]
+    assert (B.FAIR, B.EDGE_EXACT, B.WEIGHTED, B.SKILLS) == t[4:]
+    assert B.POLICIES["hunter"] == B.RELEASED["hunter@5"]
     assert B.KINDS[B.P_SEARCH] == B.P_HUNTER  # the look-ahead's other decisions: the hunter's
 
 
 def test_a_new_version_is_one_row():
     """Appending one row registers the version everywhere: its id, its label, the plain name
-    now meaning it, its family, its scoring and its three switches; the older rows keep
-    theirs."""
-    row = Bot("sniper", 3, FAMILY_PLANNER, "sniper", True, True, True, "test row")
+    now meaning it, its family, its scoring, its three switches and its skills; the older
+    rows keep theirs."""
+    row = Bot("sniper", 3, FAMILY_PLANNER, "sniper", True, True, True, "test row", SKILL_SPEED)
     old, new = derive(BOTS), derive((*BOTS, row))
     i = len(BOTS)
     assert new.released["sniper@3"] == (i, "sniper-3")
@@ -47,8 +48,8 @@ def test_a_new_version_is_one_row():
     assert new.policies["hunter"] == old.policies["hunter"]
     assert new.families[i] == FAMILY_PLANNER
     assert new.kinds[i] == B.P_SNIPER
-    assert (new.fair[i], new.edge_exact[i], new.weighted[i]) == (1, 1, 1)
-    for field in range(2, 7):
+    assert (new.fair[i], new.edge_exact[i], new.weighted[i], new.skills[i]) == (1, 1, 1, 1)
+    for field in range(2, 8):
         assert new[field][:i] == old[field]
 
 

@@ -38,3 +38,15 @@ def test_stored_baseline_still_holds():
     results/baseline.json; fails only on a Holm-significant change (alpha 0.001)."""
     lines = []
     assert baseline.check(n=20_000, seed=7, echo=lines.append), "\n".join(lines)
+
+
+def test_check_replays_the_bot_versions_the_baseline_was_written_with():
+    """A released bot's results never change, so a baseline written when ``hunter`` meant
+    hunter-4 is replayed with hunter-4 after a newer hunter became the default: the names
+    map through the manifest's versions, and the games are hunter-4's, not the newest's."""
+    m = [("Tankerous", "Tankerous", "hunter", "hunter")]
+    old = baseline._play(300, 3, m, None, None, {"hunter": "hunter-4"})
+    pinned = baseline._play(300, 3, [("Tankerous", "Tankerous", "hunter@4", "hunter@4")], None)
+    newest = baseline._play(300, 3, m, None)
+    assert list(old.values()) == list(pinned.values())
+    assert list(old.values()) != list(newest.values())

@@ -94,14 +94,16 @@ def test_search_decisions_are_legal_in_a_logged_game():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("dragon, n", [("Reaper", 600), ("Tankerous", 500)])
-def test_search_beats_the_hunter_in_a_mirror_match(dragon, n):
-    """The look-ahead plays better than the default hunter: in a mirror match against
-    hunter-4, from both seats, search scores more than half (wins plus half the draws; a
+def test_search_beats_hunter_4_in_a_mirror_match(dragon, n):
+    """The look-ahead plays better than hunter-4 (the default it was built to teach): in a
+    mirror match, from both seats, search scores more than half (wins plus half the draws; a
     one-sided binomial test on the decided games, p < 0.001). Measured at 2,000 games a
     dragon: Reaper 0.575, Tankerous 0.579 (against hunter-3, the bot it rolls out with:
-    0.59 and 0.69)."""
-    r1 = api.duel(dragon, dragon, n=n, seed=31, policies=["search", "hunter"], progress=False)
-    r2 = api.duel(dragon, dragon, n=n, seed=32, policies=["hunter", "search"], progress=False)
+    0.59 and 0.69). Against hunter-5, which flies as fast as it may, search-1 loses (it
+    keeps hunter-3's speeds): a reference stronger than the default is still to come."""
+    pols = ["search", "hunter@4"]
+    r1 = api.duel(dragon, dragon, n=n, seed=31, policies=pols, progress=False)
+    r2 = api.duel(dragon, dragon, n=n, seed=32, policies=pols[::-1], progress=False)
     won = r1.wins_a + r2.wins_b
     lost = r1.wins_b + r2.wins_a
     p = stats.binomtest(won, won + lost, 0.5, alternative="greater").pvalue

@@ -54,7 +54,7 @@ def test_skill_tables_are_each_bots_own_studies(tiny):
     every option once per bot with that bot's verdict, and a pair ``changes`` exactly when
     its verdicts differ."""
     labels = tiny.labels
-    assert labels == ["random-1", "hunter-4:4"]
+    assert labels == ["random-1", "hunter-5:4"]
     rb = tiny.tournament
     p = tiny.pairs()
     assert len(p) == 3

@@ -62,7 +62,7 @@ def test_robustness_shares_are_the_round_robins_of_each_bot():
         got = [t.wins[i, j] / 200 for i, j in res.pairs]
         np.testing.assert_allclose(res.shares[b], got)
     f = res.frame()
-    assert len(f) == 2 * 3 and set(f["bot"]) == {"hunter-2", "hunter-4"}
+    assert len(f) == 2 * 3 and set(f["bot"]) == {"hunter-2", "hunter-5"}
     assert (f["lo"] <= f["share"]).all() and (f["share"] <= f["hi"]).all()
     fig = res.plot()
     assert len(fig.axes[0].get_yticklabels()) == 3
@@ -96,7 +96,7 @@ def test_robustness_records_one_file_per_bot(tmp_path):
 
     path = tmp_path / "games.csv"
     robustness(["Reaper", "Skyblazer"], n=20, seed=2, bots=["hunter@2", "hunter"], records=path)
-    for slug, label in (("hunter-2", "hunter-2"), ("hunter", "hunter-4")):
+    for slug, label in (("hunter-2", "hunter-2"), ("hunter", "hunter-5")):
         f = tmp_path / f"games.{slug}.csv"
         rows = f.read_text().splitlines()
         assert len(rows) == 1 + 20, f

@@ -2,7 +2,8 @@
 
 ``write`` plays a fixed list of Dragon Lords matchups with a large ``n`` and stores the counts
 with a manifest (dragonsim version, rules hash, policies). ``check`` replays them with a
-*different* seed (an independent sample), tests each matchup's win rate against the baseline
+*different* seed (an independent sample) and the bot versions the manifest names (a newer
+default does not move a released bot's results), tests each matchup's win rate against the baseline
 with a two-proportion test, and controls the family-wise error over all matchups with Holm's
 procedure: with ``alpha = 0.001`` an unchanged engine fails the gate at most once in a
 thousand runs, while a real shift of a couple of percentage points is caught.
@@ -57,10 +58,13 @@ class Finding:
 
 
 def _play(
-    n: int, seed: int, matchups, threads: int | None, rules=None
+    n: int, seed: int, matchups, threads: int | None, rules=None, versions=None
 ) -> dict[str, dict[str, int]]:
+    """The counts of ``matchups``; ``versions`` maps a plain bot name to the released version
+    to play (a baseline's manifest: ``{"hunter": "hunter-4"}``), else the newest."""
     from ..api import duel
 
+    versions = versions or {}
     out = {}
     for m in matchups:
         r = duel(
@@ -68,7 +72,7 @@ def _play(
             m[1],
             n=n,
             seed=seed,
-            policies=(m[2], m[3]),
+            policies=(versions.get(m[2], m[2]), versions.get(m[3], m[3])),
             progress=False,
             threads=threads,
             rules=rules,
@@ -188,7 +192,14 @@ def check(
         )
         return False
     wanted = [m for m in MATCHUPS if _key(m) in data["matchups"]]
-    current = _play(n, seed, wanted, threads, rs)
+    # a released bot's results never change: the matchups are replayed with the versions the
+    # baseline was written with, whatever a plain name means now
+    versions = data["manifest"].get("policies") or {}
+    if not isinstance(versions, dict):
+        versions = {}
+    names = sorted({p for m in wanted for p in m[2:]})
+    echo("bots as the baseline played them: " + ", ".join(versions.get(p, p) for p in names))
+    current = _play(n, seed, wanted, threads, rs, versions)
     found = compare(data["matchups"], current, alpha=alpha)
     if findings is not None:
         findings.extend(found)

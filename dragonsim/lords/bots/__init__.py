@@ -38,7 +38,8 @@ Policies
     (end state, altitude change) pairs that stay on the board and end in an empty hex, engages
     with probability 1/2, breathes at a uniformly chosen legal target (never declines a shot:
     breath is free in the basic rules), corner sides and a winner's facing uniform.
-``hunter`` (hunter-4, the default; hunter-3 as ``hunter@3``, hunter-2 as ``hunter@2``)
+``hunter`` (hunter-5, the default; hunter-4 as ``hunter@4``, hunter-3 as ``hunter@3``,
+hunter-2 as ``hunter@2``)
     Scores an end state by the expected breath damage it can deal next breath phase (best
     target: P(hit) from the exact 2d6 odds times the mean damage of its breath weapon) minus
     the expected breath damage the enemies can deal to it from where they stand, with a small
@@ -75,6 +76,13 @@ Policies
     its win shares sit 2.7 points from search-1's on average (hunter-3: 4.6), within 2
     points on 36 (hunter-3: 16); the agile dragons are still played below the look-ahead
     (Zippinchill 4, Skyblazer 3.5 points) and Stalwyrm and Reaper above it (4 and 3).
+    hunter-5 is hunter-4 flying as fast as it may (``SKILL_SPEED``): after the first turn it
+    records the fastest speed the rules allow it, where hunter-4 cruises at 9 and slows to 7
+    within 4 hexes of the enemy (:func:`~dragonsim.lords.bots.speeds.plan_speed_skilled`);
+    where the wings' acceleration allowance (p.16) or Quicken (p.25) let it gain more than
+    3, it does. Its other decisions are hunter-4's. Over the 12 mirror pairings, both seats,
+    it wins about two games of three against hunter-4 under every preset
+    (``benchmarks/speed_skill.py``): at 7 a dragon that turns slowly is left behind.
 ``brawler`` (brawler-2; brawler-1 as ``brawler@1``)
     Closes in: maximises engagement chances (adjacent, facing, same altitude), engages whenever
     it may. brawler-2 breaks ties as hunter-3 does.
@@ -110,10 +118,13 @@ __all__ = [
     "P_SNIPER_2",
     "P_SEARCH",
     "P_HUNTER_4",
+    "P_HUNTER_5",
     "P_ROLLOUT",
     "RELEASED",
     "KINDS",
     "WEIGHTED",
+    "SKILLS",
+    "SKILL_SPEED",
     "FAIR",
     "EDGE_EXACT",
     "edge_exact",
@@ -125,7 +136,15 @@ __all__ = [
     "policy_family",
 ]
 
-from .registry import BOTS, FAMILY_PLANNER, FAMILY_RANDOM, FAMILY_SEARCH, TABLES, kernel_id
+from .registry import (
+    BOTS,
+    FAMILY_PLANNER,
+    FAMILY_RANDOM,
+    FAMILY_SEARCH,
+    SKILL_SPEED,
+    TABLES,
+    kernel_id,
+)
 
 # ---- kernel ids, by the registry's rows (:mod:`.registry`) ---------------------------------------
 P_RANDOM = kernel_id("random@1")
@@ -137,6 +156,7 @@ P_BRAWLER_2 = kernel_id("brawler@2")
 P_SNIPER_2 = kernel_id("sniper@2")
 P_SEARCH = kernel_id("search@1")
 P_HUNTER_4 = kernel_id("hunter@4")
+P_HUNTER_5 = kernel_id("hunter@5")
 #: the bot that plays every dragon in the look-ahead's rollouts
 P_ROLLOUT = P_HUNTER_3
 
@@ -154,6 +174,7 @@ KINDS = TABLES.kinds
 FAIR = TABLES.fair
 EDGE_EXACT = TABLES.edge_exact
 WEIGHTED = TABLES.weighted
+SKILLS = TABLES.skills
 
 
 #: the most end states a planner may score per move (``hunter:N``)

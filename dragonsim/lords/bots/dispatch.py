@@ -42,17 +42,16 @@ from . import plan as _plan
 from . import planner as _planner
 from . import random as _random_bot
 from . import scripted as _scripted
+from . import speeds as _speeds
 from . import spells as _spells
 from . import tactics as _tactics
 from .planner import (
     plan_engage,
     plan_facing,
     plan_ground_move,
-    plan_ground_speed,
     plan_move,
     plan_rider_target,
     plan_side,
-    plan_speed,
     plan_target,
 )
 from .random import (
@@ -84,18 +83,19 @@ from .scripted import (
     script_tactic,
     script_target,
 )
+from .speeds import plan_ground_speed, plan_speed_skilled
 from .spells import pick_spell, plan_spell
 from .tactics import pick_tactic, plan_tactic
 
 
 @game_fn(inline="always")
-def choose_speed(pid, ds, i, lo, hi, pst):
+def choose_speed(pid, ds, i, lo, hi, plan, pst):
     """The speed dragon ``i`` records this turn, ``lo <= speed <= hi``."""
     if pst.shape[0] > 1:
         return script_speed(ds, i, lo, hi, pst)
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_speed(lo, hi, pst)
-    return plan_speed(pid, ds, i, lo, hi)
+    return plan_speed_skilled(pid, ds, i, lo, hi, plan)
 
 
 @game_fn(inline="always")
@@ -288,6 +288,7 @@ guard_caches(
         _planner,
         _random_bot,
         _scripted,
+        _speeds,
         _spells,
         _tactics,
         mechanics,

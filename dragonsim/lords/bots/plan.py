@@ -57,13 +57,18 @@ W_ENGAGE = 6
 #: winner turns to face any hexside beside a loser that faces a random way (p.13), the
 #: position it starts the next turn from, which the exchange does not count
 W_ENGAGE_BONUS = 7
-N_WEIGHTS = 8
+#: hunter-5: the most its speed gains on last turn's when it flies as fast as it may (above
+#: any allowance: it takes all the rules give; 3 plays as if the allowance were not in force)
+W_GAIN_MAX = 8
+N_WEIGHTS = 9
 
 #: hunter-4's released weights (index: W_*). Fitted to agree with the look-ahead bot
 #: (search-1) across the 66 ready-made pairings: ``benchmarks/fit_hunter.py`` (the grid and
 #: the reference) and the README's "hunter-4" paragraph. A released bot's weights never
 #: change; a new fit is a new version.
 HUNTER_4_WEIGHTS = (1.0, 0.5, 1.0, 0.6, 0.4, 0.05, 1.0, 10.0)
+#: hunter-5's ``W_GAIN_MAX`` (its other weights are hunter-4's): more than any speed range
+HUNTER_5_GAIN_MAX = 99.0
 
 #: the mean of one d6 (a close-combat winner's own damage is ``self_dice`` of them)
 MEAN_D6 = 3.5
@@ -222,7 +227,8 @@ def plan_table(rules_tables) -> np.ndarray:
         loss = sum(px * py for x, px in two.items() for y, py in two.items() if x + diff < y)
         plan[PLAN_CC_WIN, d] = float(win)
         plan[PLAN_CC_LOSS, d] = float(loss)
-    plan[PLAN_WEIGHTS, :N_WEIGHTS] = HUNTER_4_WEIGHTS
+    plan[PLAN_WEIGHTS, : len(HUNTER_4_WEIGHTS)] = HUNTER_4_WEIGHTS
+    plan[PLAN_WEIGHTS, W_GAIN_MAX] = HUNTER_5_GAIN_MAX
     # a weighted planner scores `samples` end states times the points a 60-degree turn costs
     # (at least 1): with 2-point turns (ratings G-I) the good end states are rarer, and 16
     # miss them (Reaper against Fiercival, hunter-3, 4,000 games: Fiercival's breadth 16,

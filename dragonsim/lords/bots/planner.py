@@ -37,7 +37,6 @@ from ..game.mechanics import (
     ground_fits,
     is_enemy,
     may_shoot_at,
-    may_take_off,
     move_fits_as,
     move_row,
     other_path_fits,
@@ -158,44 +157,6 @@ FAR = 1 << 30
 #: take-off's straight leap (its minimum speed in hexes) would leave the board from there, so
 #: that it could not take off next turn
 GROUND_NO_TAKEOFF = 3.0
-
-
-@game_fn
-def plan_speed(pid, ds, i, lo, hi):
-    """The speed a planner records, ``lo <= speed <= hi``."""
-    kind = KINDS[pid]
-    near = FAR
-    for j in range(ds.shape[0]):
-        if is_enemy(ds, i, j):
-            d = distance(ds[i, F_Q], ds[i, F_R], ds[j, F_Q], ds[j, F_R])
-            if d < near:
-                near = d
-    if kind == P_BRAWLER:
-        want = near + BRAWLER_SPEED_OVER_DISTANCE
-    elif kind == P_SNIPER:
-        want = SNIPER_SPEED
-    else:
-        # hunter: the safe speed 9 (no cool-down debt) unless the enemy is far away
-        want = HUNTER_CRUISE_SPEED if near <= HUNTER_FAR else hi
-        if near <= HUNTER_CLOSE:
-            want = HUNTER_CLOSE_SPEED
-    if want < lo:
-        want = lo
-    if want > hi:
-        want = hi
-    return want
-
-
-@game_fn
-def plan_ground_speed(pid, ds, i, lo, hi, width, depth):
-    """What a planner on the ground records (advanced rules, p.17): a take-off speed
-    ``lo..hi`` (the speed it would fly at, :func:`plan_speed`) when it can take off and the
-    leap straight ahead stays on the board and ends in a free hex
-    (:func:`~dragonsim.lords.game.mechanics.may_take_off`); otherwise 0, "ground" (it stays, turns
-    and moves on the ground, :func:`plan_ground_move`, and takes off when it faces open sky)."""
-    if lo > hi or not may_take_off(ds, i, width, depth):
-        return 0
-    return plan_speed(pid, ds, i, lo, hi)
 
 
 @inner_fn

@@ -25,6 +25,10 @@ FAMILY_PLANNER = 1
 #: decision is the planner's it plays (its row's ``plays``)
 FAMILY_SEARCH = 2
 
+#: planner skills (a row's ``skills``, a bit each): the fastest speed allowed
+#: (:func:`~dragonsim.lords.bots.speeds.plan_speed_skilled`)
+SKILL_SPEED = 1
+
 
 class Bot(NamedTuple):
     """One released bot version."""
@@ -37,6 +41,8 @@ class Bot(NamedTuple):
     edge_exact: bool  # the board edge checked exactly (needs the move tables' ``alt`` paths)
     weighted: bool  # the planner weighs its terms with the planning table's ``PLAN_WEIGHTS``
     summary: str  # one line for help texts and manifests
+    #: what a planner does beyond its scoring, by ``SKILL_*`` bit (0: as hunter-4)
+    skills: int = 0
 
     @property
     def key(self) -> str:
@@ -55,7 +61,9 @@ class Bot(NamedTuple):
 #: it misses some legal end states, 10.5% of those from 200 positions within 3 hexes of an
 #: edge of the standard board, ``benchmarks/bench_edges.py``; search-1 keeps 0, its
 #: candidates and rollouts are the released planners' moves); ``weighted`` -- 1 where the
-#: planner's weights are the fitted ``PLAN_WEIGHTS`` row of :mod:`.plan` (hunter-4).
+#: planner's weights are the fitted ``PLAN_WEIGHTS`` row of :mod:`.plan` (hunter-4);
+#: ``skills`` -- what it does beyond its scoring (hunter-5: ``SKILL_SPEED``, the fastest
+#: speed allowed instead of the rule of thumb).
 BOTS = (
     Bot("random", 1, FAMILY_RANDOM, "random", True, False, False, "uniformly random legal choices"),
     Bot("hunter", 2, FAMILY_PLANNER, "hunter", False, False, False, "expected breath exchange"),
@@ -66,6 +74,17 @@ BOTS = (
     Bot("sniper", 2, FAMILY_PLANNER, "sniper", True, False, False, "sniper-1, fair ties"),
     Bot("search", 1, FAMILY_SEARCH, "hunter", True, False, False, "look-ahead over rollouts"),
     Bot("hunter", 4, FAMILY_PLANNER, "hunter", True, True, True, "hunter-3 taught by search-1"),
+    Bot(
+        "hunter",
+        5,
+        FAMILY_PLANNER,
+        "hunter",
+        True,
+        True,
+        True,
+        "flies as fast as it may",
+        SKILL_SPEED,
+    ),
 )
 
 
@@ -79,6 +98,7 @@ class Tables(NamedTuple):
     fair: tuple[int, ...]
     edge_exact: tuple[int, ...]
     weighted: tuple[int, ...]
+    skills: tuple[int, ...]
 
 
 def derive(rows: tuple[Bot, ...]) -> Tables:
@@ -103,6 +123,7 @@ def derive(rows: tuple[Bot, ...]) -> Tables:
         tuple(int(b.fair) for b in rows),
         tuple(int(b.edge_exact) for b in rows),
         tuple(int(b.weighted) for b in rows),
+        tuple(int(b.skills) for b in rows),
     )
 
 

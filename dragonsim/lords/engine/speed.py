@@ -72,7 +72,7 @@ def record_speeds(ds, na, run, w, cnt, turn, log):
             lo, hi = speed_limits(ds, i, scal, tb.accel_wings, opt)
             if ds[i, F_QUICKEN] + ds[i, F_SLOW] > 0:
                 count_speed_spells(ds, i, hi, run, cnt)
-            s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, w.pst)
+            s = choose_speed(ds[i, F_POLICY], ds, i, lo, hi, run.plan, w.pst)
             if ds[i, F_LAST] >= 0 and s - ds[i, F_LAST] > scal[S_ACCEL]:
                 cnt[C_SPEED_GAIN] += 1
         if log is not None:
