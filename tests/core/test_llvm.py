@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 from numba import njit
 
+from dragonsim import _kernels, _llvm
+from dragonsim._kernels import guard_caches
 from dragonsim._llvm import prefetch, shaped, stack_empty
 from dragonsim.lords import engine as E
 from dragonsim.lords.api import prepare
@@ -129,3 +131,7 @@ def test_the_game_loop_counts_no_references():
     assert E.play_chunks.targetoptions.get("_nrt") is False
     w = E.new_work()
     assert all(isinstance(a, np.ndarray) for a in w)
+
+
+# the compiled helpers above inline the package's: their cache goes when those files change
+guard_caches(sys.modules[__name__], [_llvm, _kernels])

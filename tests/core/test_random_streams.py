@@ -1,9 +1,14 @@
 """Per-game streams (DESIGN.md 'Randomness is explicit and per game')."""
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 from scipy import stats as st
 
+from dragonsim import _kernels
+from dragonsim import random as _random
+from dragonsim._kernels import guard_caches
 from dragonsim.random import d6, new_state, roll, seed_stream, stream_seed, two_d6, uniform
 
 
@@ -101,3 +106,7 @@ def test_scalar_state_draw_and_split_seeding_match_the_array_forms():
             s, v = below_s(np.uint64(s), k)
             assert v == below(st, k)
             assert s == st[0]
+
+
+# the compiled helpers above inline the package's: their cache goes when those files change
+guard_caches(sys.modules[__name__], [_random, _kernels])

@@ -16,6 +16,7 @@ within an exact binomial test at a family-wise alpha of 1e-3 (Bonferroni over th
 from __future__ import annotations
 
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ from numba import njit
 
 from dragonsim.lords import engine as E
 from dragonsim.lords.api import prepare
+from dragonsim.lords.engine.inputs import guard
 from dragonsim.lords.game import odds
 from dragonsim.lords.game import state as S
 from dragonsim.lords.game.sheets import ROSTER, close_combat_modifier, sheet
@@ -153,3 +155,8 @@ def test_brawler_games_agree_with_the_odds(label):
         assert odds.close_combat_by_difference(diff) == first
         assert odds.close_combat_by_difference(-diff) == second
     assert fought >= 60  # the brawler really fights in (almost) every pairing
+
+
+# the compiled helpers above inline the engine's phases: their cache goes whenever a file of
+# the engine, the bots or the game changes (a kept one would run yesterday's engine)
+guard(sys.modules[__name__])

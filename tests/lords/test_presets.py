@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from fractions import Fraction
 from itertools import product
 
@@ -23,6 +24,7 @@ from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords import engine as E
 from dragonsim.lords.api import duel, prepare
+from dragonsim.lords.engine.inputs import guard
 from dragonsim.lords.game import mechanics as M
 from dragonsim.lords.game import odds
 from dragonsim.lords.game import state as S
@@ -347,3 +349,8 @@ def test_every_bot_is_legal_under_advanced():
             basic = ref.check_log(log, 2, rows, tb)
             faster += sum(v.kind == "speed" and "outside" in v.why for v in basic)
     assert faster > 0
+
+
+# the compiled helpers above inline the engine's phases: their cache goes whenever a file of
+# the engine, the bots or the game changes (a kept one would run yesterday's engine)
+guard(sys.modules[__name__])

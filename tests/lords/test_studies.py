@@ -38,7 +38,7 @@ def test_compare_detects_a_real_change_and_reports_the_pairing_gain():
     """Swapping Skyblazer for a second Reaper changes A's chances a lot; the paired interval
     excludes 0 and agrees with the two independent rates."""
     r = study.compare("Reaper", "Skyblazer", n=4000, seed=2, alt={"b": "Reaper"})
-    assert r.ci[0] > 0
+    assert r.ci[0] > 0 or r.ci[1] < 0
     assert r.difference == pytest.approx(r.alt.rate - r.base.rate)
     assert r.variance_reduction > 0
     with pytest.raises(UserError, match="unknown configuration key"):

@@ -136,6 +136,7 @@ __all__ = [
     "policy_family",
 ]
 
+from . import registry as _registry
 from .registry import (
     BOTS,
     FAMILY_PLANNER,
@@ -145,6 +146,10 @@ from .registry import (
     TABLES,
     kernel_id,
 )
+
+#: the file the tables below come from: a module whose compiled code reads them depends on it
+#: (:func:`dragonsim._kernels.guard_caches` reads ``SOURCES``), so a new row flushes their caches
+SOURCES = (_registry.__file__,)
 
 # ---- kernel ids, by the registry's rows (:mod:`.registry`) ---------------------------------------
 P_RANDOM = kernel_id("random@1")
