@@ -82,7 +82,11 @@ hunter-2 as ``hunter@2``)
     where the wings' acceleration allowance (p.16) or Quicken (p.25) let it gain more than
     3, it does. Its other decisions are hunter-4's. Over the 12 mirror pairings, both seats,
     it wins about two games of three against hunter-4 under every preset
-    (``benchmarks/speed_skill.py``): at 7 a dragon that turns slowly is left behind.
+    (``benchmarks/speed_skill.py``): at 7 a dragon that turns slowly is left behind. Its
+    Wizard (``SKILL_SPELLS``) also weighs the four next-turn spells (p.25) at the planning
+    table's named values (:func:`~dragonsim.lords.bots.spells.next_turn_value`): it casts
+    Quicken and Vigor on its own dragon when nothing else is worth a point; Slow and
+    Lethargy are worth less than what they would displace (``benchmarks/spell_values.py``).
 ``brawler`` (brawler-2; brawler-1 as ``brawler@1``)
     Closes in: maximises engagement chances (adjacent, facing, same altitude), engages whenever
     it may. brawler-2 breaks ties as hunter-3 does.
@@ -125,6 +129,7 @@ __all__ = [
     "WEIGHTED",
     "SKILLS",
     "SKILL_SPEED",
+    "SKILL_SPELLS",
     "FAIR",
     "EDGE_EXACT",
     "edge_exact",
@@ -143,6 +148,7 @@ from .registry import (
     FAMILY_RANDOM,
     FAMILY_SEARCH,
     SKILL_SPEED,
+    SKILL_SPELLS,
     TABLES,
     kernel_id,
 )

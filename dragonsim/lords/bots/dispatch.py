@@ -228,7 +228,7 @@ def choose_rider_target(pid, ds, i, run, w):
 
 
 @game_fn(inline="always")
-def choose_spell(ds, i, tb, range_mod, opt, pst):
+def choose_spell(ds, i, tb, range_mod, opt, plan, pst):
     """The spell dragon ``i``'s Wizard records in the Record Rider Actions phase ("Wizards must
     also record on their player's game log which spell they will cast", p.15), its target and
     argument: ``(spell, target, argument)``, ``(-1, -1, 0)`` for none. The run's spell policy
@@ -242,7 +242,7 @@ def choose_spell(ds, i, tb, range_mod, opt, pst):
         return -1, -1, 0
     if pol == SP_RANDOM:
         return pick_spell(ds, i, tb, opt, pst)
-    return plan_spell(ds, i, tb, range_mod, opt)
+    return plan_spell(ds, i, tb, range_mod, opt, plan)
 
 
 @game_fn(inline="always")

@@ -60,7 +60,14 @@ W_ENGAGE_BONUS = 7
 #: hunter-5: the most its speed gains on last turn's when it flies as fast as it may (above
 #: any allowance: it takes all the rules give; 3 plays as if the allowance were not in force)
 W_GAIN_MAX = 8
-N_WEIGHTS = 9
+#: hunter-5's Wizard: what each next-turn spell landing is worth, in damage points (the bot
+#: policy prices the other spells by this turn's effect, :mod:`.spells`): Slow on an enemy,
+#: Lethargy on an enemy, Quicken on its own dragon, Vigor on its own dragon (p.25)
+W_SLOW = 9
+W_LETHARGY = 10
+W_QUICKEN = 11
+W_VIGOR = 12
+N_WEIGHTS = 13
 
 #: hunter-4's released weights (index: W_*). Fitted to agree with the look-ahead bot
 #: (search-1) across the 66 ready-made pairings: ``benchmarks/fit_hunter.py`` (the grid and
@@ -69,6 +76,14 @@ N_WEIGHTS = 9
 HUNTER_4_WEIGHTS = (1.0, 0.5, 1.0, 0.6, 0.4, 0.05, 1.0, 10.0)
 #: hunter-5's ``W_GAIN_MAX`` (its other weights are hunter-4's): more than any speed range
 HUNTER_5_GAIN_MAX = 99.0
+#: hunter-5's W_SLOW, W_LETHARGY, W_QUICKEN, W_VIGOR (``benchmarks/spell_values.py``,
+#: ``results/spell-values.txt``): Slow or Lethargy on an enemy, or Quicken or Vigor on its own
+#: dragon, cast in place of what the Wizard casts now (a value above a Fireball's, 8) costs
+#: its side 2 to 4 points of win share over the Wizard pairings; Slow and Lethargy valued
+#: below it are never cast (an enemy out of a Fireball's reach is out of theirs); Quicken and
+#: Vigor valued at 2 are cast when nothing else is worth a point, about a third of a game,
+#: and change nothing measurable
+HUNTER_5_NEXT_TURN_SPELLS = (0.0, 0.0, 2.0, 2.0)
 
 #: the mean of one d6 (a close-combat winner's own damage is ``self_dice`` of them)
 MEAN_D6 = 3.5
@@ -229,6 +244,7 @@ def plan_table(rules_tables) -> np.ndarray:
         plan[PLAN_CC_LOSS, d] = float(loss)
     plan[PLAN_WEIGHTS, : len(HUNTER_4_WEIGHTS)] = HUNTER_4_WEIGHTS
     plan[PLAN_WEIGHTS, W_GAIN_MAX] = HUNTER_5_GAIN_MAX
+    plan[PLAN_WEIGHTS, W_SLOW : W_VIGOR + 1] = HUNTER_5_NEXT_TURN_SPELLS
     # a weighted planner scores `samples` end states times the points a 60-degree turn costs
     # (at least 1): with 2-point turns (ratings G-I) the good end states are rarer, and 16
     # miss them (Reaper against Fiercival, hunter-3, 4,000 games: Fiercival's breadth 16,

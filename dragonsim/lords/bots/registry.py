@@ -28,6 +28,9 @@ FAMILY_SEARCH = 2
 #: planner skills (a row's ``skills``, a bit each): the fastest speed allowed
 #: (:func:`~dragonsim.lords.bots.speeds.plan_speed_skilled`)
 SKILL_SPEED = 1
+#: the Wizard's next-turn spells (Slow, Lethargy, Quicken, Vigor) valued and cast
+#: (:func:`~dragonsim.lords.bots.spells.plan_spell`)
+SKILL_SPELLS = 2
 
 
 class Bot(NamedTuple):
@@ -63,7 +66,8 @@ class Bot(NamedTuple):
 #: candidates and rollouts are the released planners' moves); ``weighted`` -- 1 where the
 #: planner's weights are the fitted ``PLAN_WEIGHTS`` row of :mod:`.plan` (hunter-4);
 #: ``skills`` -- what it does beyond its scoring (hunter-5: ``SKILL_SPEED``, the fastest
-#: speed allowed instead of the rule of thumb).
+#: speed allowed instead of the rule of thumb; ``SKILL_SPELLS``, its Wizard weighs all 13
+#: spells).
 BOTS = (
     Bot("random", 1, FAMILY_RANDOM, "random", True, False, False, "uniformly random legal choices"),
     Bot("hunter", 2, FAMILY_PLANNER, "hunter", False, False, False, "expected breath exchange"),
@@ -83,7 +87,7 @@ BOTS = (
         True,
         True,
         "flies as fast as it may",
-        SKILL_SPEED,
+        SKILL_SPEED | SKILL_SPELLS,
     ),
 )
 

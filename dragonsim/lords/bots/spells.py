@@ -54,9 +54,13 @@ from ..game.state import (
     F_F,
     F_INIT,
     F_MAGIC,
+    F_POLICY,
     F_Q,
+    F_QUICKEN,
     F_R,
     F_RIDER,
+    F_SLOW,
+    F_SPELL_MR,
     F_TEAM,
     OPT_DULL_TO_BLUNT,
     OPT_RANGE_MOD,
@@ -68,10 +72,14 @@ from ..game.state import (
     SPELL_DULL,
     SPELL_FIREBALL,
     SPELL_HEAL,
+    SPELL_LETHARGY,
+    SPELL_QUICKEN,
     SPELL_SADDLESORE,
     SPELL_SHARPEN,
     SPELL_SHIELD,
+    SPELL_SLOW,
     SPELL_SPIN,
+    SPELL_VIGOR,
 )
 from ..game.tables import (
     S_AUTO_HIT,
@@ -88,6 +96,9 @@ from ..game.tables import (
     SX_SHIELD,
     SX_SPIN_HEXSIDES,
 )
+from . import SKILL_SPELLS, SKILLS
+from . import plan as _plan
+from .plan import PLAN_WEIGHTS, W_LETHARGY, W_QUICKEN, W_SLOW, W_VIGOR
 
 N_SPELLS = 13
 #: magic points below which each point is priced (:func:`point_price`)
@@ -114,6 +125,8 @@ BOT_ORDER = (
     -1,
     -1,
 )
+#: the order a Wizard whose bot has ``SKILL_SPELLS`` weighs them in: every spell
+SKILLED_ORDER = (*BOT_ORDER[:9], SPELL_SLOW, SPELL_LETHARGY, SPELL_QUICKEN, SPELL_VIGOR)
 
 
 @game_fn(inline="always")
@@ -306,20 +319,41 @@ def spell_value(ds, i, s, t, tb, range_mod, opt, need):
     return 0.0, np.int64(0)  # Lethargy, Vigor, Quicken, Slow: next turn's, not priced
 
 
+@game_fn(inline="always")
+def next_turn_value(ds, i, s, t, plan):
+    """What a next-turn spell (p.25) landing on ``t`` is worth to a Wizard whose bot has
+    ``SKILL_SPELLS`` (hunter-5), in damage points: the planning table's named weights (Slow and
+    Lethargy on an enemy, Quicken and Vigor on its own dragon or an ally), 0 where the spell
+    would not act (on the wrong side, or its effect already pending)."""
+    enemy = is_enemy(ds, i, t)
+    if s == SPELL_SLOW:
+        return 0.0 if not enemy or ds[t, F_SLOW] > 0 else plan[PLAN_WEIGHTS, W_SLOW]
+    if s == SPELL_LETHARGY:
+        return 0.0 if not enemy or ds[t, F_SPELL_MR] > 0 else plan[PLAN_WEIGHTS, W_LETHARGY]
+    if s == SPELL_QUICKEN:
+        return 0.0 if enemy or ds[t, F_QUICKEN] > 0 else plan[PLAN_WEIGHTS, W_QUICKEN]
+    if s == SPELL_VIGOR:
+        return 0.0 if enemy or ds[t, F_SPELL_MR] < 0 else plan[PLAN_WEIGHTS, W_VIGOR]
+    return 0.0
+
+
 @game_fn
-def plan_spell(ds, i, tb, range_mod, opt):
+def plan_spell(ds, i, tb, range_mod, opt, plan):
     """The "bot" policy: ``(spell, target, argument)`` of the highest chance x value less the
-    points' price, or ``(-1, -1, 0)`` when none is worth casting."""
+    points' price, or ``(-1, -1, 0)`` when none is worth casting. A Wizard whose dragon's bot
+    has ``SKILL_SPELLS`` (hunter-5) weighs the four next-turn spells too
+    (:func:`next_turn_value`)."""
     scal = tb.scalars
     magic = ds[i, F_MAGIC]
     price = point_price(magic)
+    skilled = SKILLS[ds[i, F_POLICY]] & SKILL_SPELLS != 0
     best = 0.0
     bs = np.int64(-1)
     bt = np.int64(-1)
     ba = np.int64(0)
     for t in range(ds.shape[0]):
         for k in range(N_SPELLS):
-            s = BOT_ORDER[k]
+            s = SKILLED_ORDER[k] if skilled else BOT_ORDER[k]
             cost = tb.spells[s, 0]
             if s < 0 or cost > magic or not may_cast_at(ds, i, t, s, opt):
                 continue
@@ -331,7 +365,12 @@ def plan_spell(ds, i, tb, range_mod, opt):
             p = p_hit(tn, scal[S_AUTO_MISS], scal[S_AUTO_HIT])
             if p <= 0.0:
                 continue
-            v, arg = spell_value(ds, i, s, t, tb, range_mod, opt, (best + price * cost) / p)
+            if skilled and (
+                s == SPELL_SLOW or s == SPELL_LETHARGY or s == SPELL_QUICKEN or s == SPELL_VIGOR
+            ):
+                v, arg = next_turn_value(ds, i, s, t, plan), np.int64(0)
+            else:
+                v, arg = spell_value(ds, i, s, t, tb, range_mod, opt, (best + price * cost) / p)
             if v <= 0.0:
                 continue
             score = p * v - price * cost
@@ -379,4 +418,7 @@ def pick_spell(ds, i, tb, opt, pst):
     return bs, bt, arg
 
 
-guard_caches(sys.modules[__name__], [hexes, mechanics, state, tables, _kernels])
+guard_caches(
+    sys.modules[__name__],
+    [_plan, hexes, mechanics, state, tables, _kernels, sys.modules[__package__]],
+)

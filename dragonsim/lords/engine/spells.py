@@ -111,7 +111,7 @@ def record_spells(ds, na, run, w, turn, log):
         ds[i, F_SARG] = 0
         if ds[i, F_ALIVE] == 0:
             continue
-        sp, t, arg = choose_spell(ds, i, tb, range_mod, opt, w.pst)
+        sp, t, arg = choose_spell(ds, i, tb, range_mod, opt, run.plan, w.pst)
         if sp < 0:
             continue
         ds[i, F_SPELL] = sp
