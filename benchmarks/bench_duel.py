@@ -225,7 +225,9 @@ def main(argv=None) -> int:
 
     # the hunter's versions, interleaved rounds on one thread
     numba.set_num_threads(1)
-    versions = ("hunter@2", "hunter@3", "hunter@4")
+    from dragonsim.lords.bots import RELEASED
+
+    versions = tuple(k for k in RELEASED if k.startswith("hunter@"))
     for a_, b_ in (("Reaper", "Skyblazer"), ("Reaper", "Fiercival")):
         vargs = {v: prepare(a_, b_, policies=(v, v))["args"] for v in versions}
         best = dict.fromkeys(versions, 0.0)
