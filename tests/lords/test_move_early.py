@@ -137,3 +137,24 @@ def test_a_script_moves_early_and_the_riders_keep_the_initiative_order():
     assert "Ozonic moves earlier in the phase, before Fiercival (p.15)" in rep.text()
     plain = play_script(_spec(False))
     assert [e["dragon"] for e in plain.events if e["event"] == "move"] == ["Fiercival", "Ozonic"]
+
+
+def test_hunter_5_moves_early_only_when_its_switch_says_so_and_loses_for_it():
+    """hunter-5's ``W_EARLY`` (the planning table's weights row) at 1 makes it announce at
+    every chance; hunter-4 does not read it, and its games against hunter-4 then go to the
+    dragon that moves last: the later mover gets behind the earlier one (measured over the 12
+    mirrors, ``benchmarks/early_moves.py``: 63% as released, 10% moving early)."""
+    from dragonsim.lords.bots import plan as BP
+
+    def games(pols, early):
+        args = list(prepare("Reaper", "Reaper", policies=pols, rules=ADVANCED)["args"])
+        args[5] = args[5].copy()
+        args[5][BP.PLAN_WEIGHTS, BP.W_EARLY] = early
+        return E.duel_kernel(0, 400, 6, *args, np.zeros((0, S.N_REC), np.int64))
+
+    released = games(("hunter@5", "hunter@4"), 0.0)
+    early = games(("hunter@5", "hunter@4"), 1.0)
+    assert released[S.C_EARLY] == 0 and early[S.C_EARLY] > 0
+    assert early[S.C_WIN] < released[S.C_WIN] / 2
+    four = games(("hunter@4", "hunter@4"), 1.0)
+    assert np.array_equal(four, games(("hunter@4", "hunter@4"), 0.0))

@@ -37,7 +37,7 @@ from ..game.tables import (
     S_BOARD_DEPTH,
     S_BOARD_WIDTH,
 )
-from . import FAMILIES, FAMILY_RANDOM
+from . import FAMILIES, FAMILY_RANDOM, SKILLS
 from . import plan as _plan
 from . import planner as _planner
 from . import random as _random_bot
@@ -45,6 +45,7 @@ from . import scripted as _scripted
 from . import speeds as _speeds
 from . import spells as _spells
 from . import tactics as _tactics
+from .plan import PLAN_WEIGHTS, W_EARLY
 from .planner import (
     plan_engage,
     plan_facing,
@@ -196,18 +197,20 @@ def choose_target(pid, ds, i, run, w):
 
 
 @game_fn(inline="always")
-def choose_early(pid, ds, i, pst):
+def choose_early(pid, ds, i, plan, pst):
     """Does dragon ``i``, not yet moved and later in the initiative order than the dragon due
     to move now, announce that it moves first ("Moving Earlier in the Phase", p.15)? It
     decides from what every player sees: which dragons have moved, never a roll not yet
     revealed (the initiative rolls may be kept secret, p.15). The planners never do: a later
     mover sees more of the board (in the default duel the dragon moving first wins 7.9
-    points less often), and an engagement needs an enemy that has already moved (p.9)."""
+    points less often), and an engagement needs an enemy that has already moved (p.9). A
+    planner with skills (hunter-5) moves early at every chance when the planning table's
+    ``W_EARLY`` is 1 (0 as released: a benchmark's switch)."""
     if pst.shape[0] > 1:
         return script_early(ds, i, pst)
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_early(pst)
-    return False
+    return SKILLS[pid] != 0 and plan[PLAN_WEIGHTS, W_EARLY] >= 1.0
 
 
 @game_fn(inline="always")

@@ -67,7 +67,12 @@ W_SLOW = 9
 W_LETHARGY = 10
 W_QUICKEN = 11
 W_VIGOR = 12
-N_WEIGHTS = 13
+#: hunter-5: 1 to move early at every chance (p.15), 0 never; the released table says 0:
+#: moving early gives the enemy the engagement and the last look (``benchmarks/early_moves.py``,
+#: against hunter-4 over the 12 mirrors under the advanced rules: 63% never early, 10% early at
+#: every chance); a benchmark sets 1 to measure it
+W_EARLY = 13
+N_WEIGHTS = 14
 
 #: hunter-4's released weights (index: W_*). Fitted to agree with the look-ahead bot
 #: (search-1) across the 66 ready-made pairings: ``benchmarks/fit_hunter.py`` (the grid and

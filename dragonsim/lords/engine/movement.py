@@ -46,7 +46,7 @@ from .log import log_row
 
 
 @game_fn
-def announce_early(ds, na, k, w, cnt, turn, log):
+def announce_early(ds, na, k, run, w, cnt, turn, log):
     """ "Moving Earlier in the Phase" (advanced rules, p.15): before the dragon at slot ``k``
     moves, each dragon later in the initiative order that has not moved may announce that it
     moves now ("Once you commit to move early, you may not change your mind"); each decides
@@ -61,7 +61,7 @@ def announce_early(ds, na, k, w, cnt, turn, log):
         j = w.order[s]
         if ds[j, F_ALIVE] == 0 or ds[j, F_MOVED] == 1:
             continue
-        if choose_early(ds[j, F_POLICY], ds, j, w.pst):
+        if choose_early(ds[j, F_POLICY], ds, j, run.plan, w.pst):
             mask |= np.int64(1) << s
             cnt[C_EARLY] += 1
             if log is not None:

@@ -108,7 +108,7 @@ def movement(ds, nd, na, k0, run, w, cnt, turn, log, srch):
         # initiative roll first, then the dragon whose turn it was (slots hi..k, marked ones)
         mask = np.int64(0)
         if early:
-            mask = announce_early(ds, na, k, w, cnt, turn, log)
+            mask = announce_early(ds, na, k, run, w, cnt, turn, log)
         hi = na - 1 if mask != 0 else k
         for s in range(hi, k - 1, -1):
             if s != k and (mask >> s) & 1 == 0:
