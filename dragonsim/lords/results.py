@@ -95,11 +95,9 @@ def event_counts(counters: np.ndarray) -> dict[str, int]:
         "early_moves": int(c[S.C_EARLY]),
         "crashes": int(c[S.C_CRASHES : S.C_CRASHES + 3].sum()),
         "rider_shots": int(c[S.C_RIDER_TRIES : S.C_RIDER_TRIES + 2].sum()),
-        "rider_kills": int(
-            c[S.C_RIDER_KILLED : S.C_RIDER_KILLED + 3].sum()
-            + c[S.C_FALL_KILLED]
-            + c[S.C_FUMBLE_RIDER_KILLED]
-        ),
+        # a fumble's rider check is a breath's (RK_BREATH): C_FUMBLE_RIDER_KILLED counts
+        # those deaths again, so it is not added; a fall's 1d6 is counted apart
+        "rider_kills": int(c[S.C_RIDER_KILLED : S.C_RIDER_KILLED + 3].sum() + c[S.C_FALL_KILLED]),
         "close_combats": int(
             c[S.C_CC : S.C_CC + 3 * (S.CC_DIFF_MAX + 1)].sum() + c[S.C_BOTH_DEFEND]
         ),

@@ -91,3 +91,15 @@ def test_a_duel_reports_its_events_per_game_and_shows_only_those_that_happened()
     assert set(basic.to_dict()["events"]) == set(ev)
     assert "spells a game" not in basic.summary()
     assert basic.to_dict()["events"]["spell_heal"] == 0
+
+
+def test_a_rider_killed_counts_once_whatever_killed_it():
+    """A rider dies to a 2d6 of 7 on a body hit (p.18), a fumble's rider check among them
+    (p.20: the breath's own check, so the fumble's count of it is not added again), or to the
+    1d6 of a fall (p.17): each death is one ``rider_kills``."""
+    c = np.zeros(S.N_COUNTERS, np.int64)
+    c[S.C_RIDER_KILLED + S.RK_BREATH] = 1  # a fumble's rider check that killed ...
+    c[S.C_FUMBLE_RIDER_KILLED] = 1  # ... counted again among the fumbles
+    c[S.C_RIDER_KILLED + S.RK_CLOSE_COMBAT] = 1
+    c[S.C_FALL_KILLED] = 1
+    assert event_counts(c)["rider_kills"] == 3
