@@ -82,9 +82,10 @@ def event_counts(counters: np.ndarray) -> dict[str, int]:
     allowance, optional p.16, or Quicken), landings, take-offs, early moves (p.15-17),
     crashes by any cause (p.17), rider shots and riders killed by any cause (breath, close
     combat, rider shots, falls, fumbles; p.18-20), close combats fought (both-Defend fights
-    included, p.13 and 22), criticals and fumbles (p.19-20), one ``spell_<name>`` per spell
-    cast (pp.24-25; the spellbook's name in snake case) and one ``tactic_<name>`` per tactic
-    chosen by either side of a fight (p.22)."""
+    included, p.13 and 22), criticals and fumbles (the Critical Hit and Fumble Tables rolled,
+    p.19-20: a fumble settled by the rider check alone rolls no table), one ``spell_<name>``
+    per spell cast (pp.24-25; the spellbook's name in snake case) and one ``tactic_<name>``
+    per tactic chosen by either side of a fight (p.22)."""
     from ..rules.lords import SPELLS, TACTICS
 
     c = counters
