@@ -87,8 +87,9 @@ def plan_ground_speed(pid, ds, i, lo, hi, width, depth):
     """What a planner on the ground records (advanced rules, p.17): a take-off speed
     ``lo..hi`` (the speed it would fly at, :func:`plan_speed`) when it can take off and the
     leap straight ahead stays on the board and ends in a free hex
-    (:func:`~dragonsim.lords.game.mechanics.may_take_off`); otherwise 0, "ground" (it stays, turns
-    and moves on the ground, :func:`plan_ground_move`, and takes off when it faces open sky)."""
+    (:func:`~dragonsim.lords.game.mechanics.may_take_off`); otherwise 0, "ground" (it stays,
+    turns and moves on the ground, :func:`~dragonsim.lords.bots.planner.plan_ground_move`, and
+    takes off when it faces open sky). hunter-5 takes off at its rule-of-thumb speed too."""
     if lo > hi or not may_take_off(ds, i, width, depth):
         return 0
     return plan_speed(pid, ds, i, lo, hi)
