@@ -134,19 +134,6 @@ SNIPER_TOO_FAR = 0.3
 #: target choice: the value of a target grows by 1 for every this many damage points its most
 #: damaged part has lost (finishing a wounded dragon is worth more than a fresh shot)
 WOUND_SCALE = 60.0
-#: speeds: the hunter's cruising speed (the fastest speed that runs up no cool-down debt:
-#: speed 10 or more must be paid back, p.7) ...
-HUNTER_CRUISE_SPEED = 9
-#: ... its speed when the nearest enemy is at most HUNTER_CLOSE hexes away (a tighter turn
-#: circle for the same maneuverability) ...
-HUNTER_CLOSE = 4
-HUNTER_CLOSE_SPEED = 7
-#: ... and beyond HUNTER_FAR hexes it flies as fast as it may, to close the distance
-HUNTER_FAR = 12
-#: brawler: the speed it records is the distance to the nearest enemy plus this (to reach it)
-BRAWLER_SPEED_OVER_DISTANCE = 2
-#: sniper: its speed (holds its range band)
-SNIPER_SPEED = 8
 #: ways to roll each 2d6 total 2..12 (the weights of a hit location)
 TWO_D6_WAYS = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
 #: sentinels: "no close combat available" (a score below any real one) and "no enemy" /

@@ -17,15 +17,21 @@ from . import KINDS, P_BRAWLER, P_SNIPER, SKILL_SPEED, SKILLS
 from . import plan as _plan
 from . import planner as _planner
 from .plan import PLAN_WEIGHTS, W_GAIN_MAX
-from .planner import (
-    BRAWLER_SPEED_OVER_DISTANCE,
-    FAR,
-    HUNTER_CLOSE,
-    HUNTER_CLOSE_SPEED,
-    HUNTER_CRUISE_SPEED,
-    HUNTER_FAR,
-    SNIPER_SPEED,
-)
+from .planner import FAR
+
+#: speeds: the hunter's cruising speed (the fastest speed that runs up no cool-down debt:
+#: speed 10 or more must be paid back, p.7) ...
+HUNTER_CRUISE_SPEED = 9
+#: ... its speed when the nearest enemy is at most HUNTER_CLOSE hexes away (a tighter turn
+#: circle for the same maneuverability) ...
+HUNTER_CLOSE = 4
+HUNTER_CLOSE_SPEED = 7
+#: ... and beyond HUNTER_FAR hexes it flies as fast as it may, to close the distance
+HUNTER_FAR = 12
+#: brawler: the speed it records is the distance to the nearest enemy plus this (to reach it)
+BRAWLER_SPEED_OVER_DISTANCE = 2
+#: sniper: its speed (holds its range band)
+SNIPER_SPEED = 8
 
 
 @game_fn

@@ -365,9 +365,8 @@ def plan_spell(ds, i, tb, range_mod, opt, plan):
             p = p_hit(tn, scal[S_AUTO_MISS], scal[S_AUTO_HIT])
             if p <= 0.0:
                 continue
-            if skilled and (
-                s == SPELL_SLOW or s == SPELL_LETHARGY or s == SPELL_QUICKEN or s == SPELL_VIGOR
-            ):
+            # (only SKILLED_ORDER holds the next-turn spells)
+            if s == SPELL_SLOW or s == SPELL_LETHARGY or s == SPELL_QUICKEN or s == SPELL_VIGOR:
                 v, arg = next_turn_value(ds, i, s, t, plan), np.int64(0)
             else:
                 v, arg = spell_value(ds, i, s, t, tb, range_mod, opt, (best + price * cost) / p)
