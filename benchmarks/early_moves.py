@@ -17,34 +17,16 @@ from __future__ import annotations
 import argparse
 import math
 
-import numpy as np
+from mirrors import mirrors
 
-from dragonsim.lords import engine as E
-from dragonsim.lords.api import prepare
 from dragonsim.lords.bots import plan as BP
 from dragonsim.lords.game import state as S
-from dragonsim.lords.game.sheets import roster
-
-NO_RECORDS = np.zeros((0, S.N_REC), np.int64)
 
 
 def share(early: float, n: int, seed: int, rules: str) -> tuple[float, float, list[str]]:
     """hunter-5's share against hunter-4 over the mirrors, its early moves a game, by dragon."""
-    pts = games = moves = 0.0
-    per = []
-    for s in roster():
-        p = 0.0
-        for seat, pols in enumerate((("hunter@5", "hunter@4"), ("hunter@4", "hunter@5"))):
-            args = list(prepare(s.name, s.name, policies=pols, rules=rules)["args"])
-            args[5] = args[5].copy()
-            args[5][BP.PLAN_WEIGHTS, BP.W_EARLY] = early
-            c = E.duel_kernel(0, n, seed + seat, *args, NO_RECORDS)
-            p += float(c[S.C_WIN + seat]) + 0.5 * float(c[S.C_DRAWS])
-            moves += float(c[S.C_EARLY])
-        pts += p
-        games += 2 * n
-        per.append(f"{s.name[:5]} {100 * p / (2 * n):.1f}")
-    return pts / games, moves / games, per
+    m = mirrors(n, seed, rules, {BP.W_EARLY: early}, count=S.C_EARLY)
+    return m.share, m.count / m.games, m.per
 
 
 def main() -> None:

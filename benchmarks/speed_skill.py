@@ -20,46 +20,23 @@ import argparse
 import math
 import time
 
-import numpy as np
+from mirrors import NO_RECORDS, kernel_args, mirrors
 
 from dragonsim.lords import engine as E
-from dragonsim.lords.api import prepare
 from dragonsim.lords.bots import plan as BP
 from dragonsim.lords.game import state as S
-from dragonsim.lords.game.sheets import roster
 
 PRESETS = ("basic", "advanced", "advanced+optional")
-NO_RECORDS = np.zeros((0, S.N_REC), np.int64)
 
 
-def _args(a, b, pols, rules, gain_max=None):
-    args = list(prepare(a, b, policies=pols, rules=rules)["args"])
-    if gain_max is not None:
-        args[5] = args[5].copy()
-        args[5][BP.PLAN_WEIGHTS, BP.W_GAIN_MAX] = gain_max
-    return args
-
-
-def mirrors(n: int, seed: int, rules: str, gain_max=None) -> str:
+def released(n: int, seed: int, rules: str, gain_max=None) -> str:
     """hunter-5's pooled share against hunter-4 over the 12 mirror pairings."""
-    pts = games = gains = 0.0
-    per = []
-    for s in roster():
-        p = 0.0
-        for seat, pols in enumerate((("hunter@5", "hunter@4"), ("hunter@4", "hunter@5"))):
-            c = E.duel_kernel(
-                0, n, seed + seat, *_args(s.name, s.name, pols, rules, gain_max), NO_RECORDS
-            )
-            p += float(c[S.C_WIN + seat]) + 0.5 * float(c[S.C_DRAWS])
-            gains += float(c[S.C_SPEED_GAIN])
-        pts += p
-        games += 2 * n
-        per.append(f"{s.name[:5]} {100 * p / (2 * n):.1f}")
-    share = pts / games
-    half = 1.96 * math.sqrt(share * (1 - share) / games)
+    weights = None if gain_max is None else {BP.W_GAIN_MAX: gain_max}
+    m = mirrors(n, seed, rules, weights, count=S.C_SPEED_GAIN)
+    half = 1.96 * math.sqrt(m.share * (1 - m.share) / m.games)
     return (
-        f"hunter-5 {100 * share:6.2f}% +- {100 * half:.2f}, gains above 3 a game "
-        f"{gains / games:.2f}\n      " + ", ".join(per)
+        f"hunter-5 {100 * m.share:6.2f}% +- {100 * half:.2f}, gains above 3 a game "
+        f"{m.count / m.games:.2f}\n      " + ", ".join(m.per)
     )
 
 
@@ -67,7 +44,7 @@ def cost_ratio(rules: str, rounds: int = 3, n: int = 10_000) -> str:
     best = {}
     for _ in range(rounds):
         for pol in ("hunter@4", "hunter@5"):
-            args = _args("Reaper", "Skyblazer", (pol, pol), rules)
+            args = kernel_args("Reaper", "Skyblazer", (pol, pol), rules)
             E.duel_kernel(0, 100, 1, *args, NO_RECORDS)
             t = time.perf_counter()
             E.duel_kernel(0, n, 5, *args, NO_RECORDS)
@@ -83,9 +60,9 @@ def main() -> None:
     a = ap.parse_args()
     print(f"hunter-5 against hunter-4, 12 mirror pairings x 2 seats x {a.n} games, seed {a.seed}")
     for rules in PRESETS:
-        print(f"{rules}:\n  as released   {mirrors(a.n, a.seed, rules)}", flush=True)
+        print(f"{rules}:\n  as released   {released(a.n, a.seed, rules)}", flush=True)
         if rules == "advanced+optional":
-            print(f"  gain <= 3     {mirrors(a.n, a.seed, rules, gain_max=3)}", flush=True)
+            print(f"  gain <= 3     {released(a.n, a.seed, rules, gain_max=3)}", flush=True)
         print(f"  {cost_ratio(rules)}", flush=True)
 
 
