@@ -212,6 +212,29 @@ def test_records_are_written_one_file_per_cell(tmp_path):
     assert names == sorted(f"games.{x}.{y}.parquet" for x in (h, s) for y in (h, s))
 
 
+def test_an_interruption_keeps_the_finished_cells_and_solves_nothing(monkeypatch):
+    """Ctrl-C in the fourth cell: the three that finished are kept, the result says it was
+    interrupted (3 of 9 cells) and has no equilibrium, and it still writes as JSON."""
+    import dragonsim.lords.api as api
+
+    real, calls = api.duel, []
+
+    def stopping(*args, **kwargs):
+        calls.append(kwargs["policies"])
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(api, "duel", stopping)
+    r = equilibrium_duel("Reaper", "Skyblazer", n=50, progress=False)
+    assert r.interrupted and (r.finished, r.requested) == (3, 9) and r.solution is None
+    assert np.isfinite(r.matrix[0]).all() and np.isnan(r.matrix[1:]).all()
+    assert "INTERRUPTED: 3 of 9 cells" in r.summary()
+    d = r.to_dict()
+    json.dumps(d)
+    assert d["equilibrium"]["mixture_a"] is None and d["cells_finished"] == 3
+
+
 @pytest.mark.parametrize(
     "kwargs, match",
     [

@@ -153,8 +153,8 @@ class EquilibriumResult:
     numbers (``cells``, row-major: A's style, then B's), the zero-sum game of A's win shares
     (``matrix``) and its ``solution``; the rates are the cells' weighted by both mixtures.
 
-    An interrupted study keeps the cells that finished (the interrupted one last, shorter) and
-    has no solution: every cell is needed to solve the game.
+    An interrupted study keeps the cells that finished and has no solution: every cell is
+    needed to solve the game.
     """
 
     a: str
@@ -184,11 +184,11 @@ class EquilibriumResult:
     @property
     def finished(self) -> int:
         """Cells played to the end."""
-        return len(self.cells) - (1 if self.interrupted and self.cells else 0)
+        return len(self.cells)
 
     def _grid(self, of) -> np.ndarray:
         g = np.full(self.shape, math.nan)
-        for k, r in enumerate(self.cells[: self.finished]):
+        for k, r in enumerate(self.cells):
             g[divmod(k, self.shape[1])] = of(r)
         return g
 
@@ -469,6 +469,40 @@ def _styles(styles, sa, sb) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return out[0], out[1]
 
 
+def _play_cells(a, b, styles_a, styles_b, run_kw, checkpoint, records) -> list:
+    """Every style of A against every style of B, row-major, each the plain
+    :func:`~dragonsim.lords.api.duel` of ``run_kw`` (the same seed and ``n``: common random
+    numbers), each cell's checkpoint and records beside the study's. An interruption ends the
+    study with the cells that finished (the one in flight is dropped: its games are in its
+    checkpoint); none finished: KeyboardInterrupt."""
+    from ..api import duel
+    from ..bots import policy_version
+
+    cells: list = []
+    for s in styles_a:
+        for t in styles_b:
+            tag = _tag(policy_version(s), policy_version(t))
+            try:
+                r = duel(
+                    a,
+                    b,
+                    policies=(s, t),
+                    checkpoint=_cell_path(checkpoint, tag, keep_suffix=False),
+                    records=_cell_path(records, tag, keep_suffix=True),
+                    **run_kw,
+                )
+            except KeyboardInterrupt:
+                if not cells:
+                    raise
+                return cells
+            if r.interrupted:
+                if not cells:
+                    raise KeyboardInterrupt
+                return cells
+            cells.append(r)
+    return cells
+
+
 def equilibrium_duel(
     a,
     b,
@@ -506,7 +540,6 @@ def equilibrium_duel(
     UserErrors (the styles are the choice; every cell plays the same ``n``).
     """
     from ...report import manifest
-    from ..api import duel
     from ..bots import policy_version
     from ..game.sheets import sheet
     from ..inputs import _rules
@@ -537,26 +570,8 @@ def equilibrium_duel(
         backend=backend,
         dask_client=dask_client,
     )
-    cells, interrupted = [], False
-    for s, la in zip(styles_a, labels_a, strict=True):
-        for t, lb in zip(styles_b, labels_b, strict=True):
-            tag = _tag(la, lb)
-            r = duel(
-                a,
-                b,
-                policies=(s, t),
-                checkpoint=_cell_path(checkpoint, tag, keep_suffix=False),
-                records=_cell_path(records, tag, keep_suffix=True),
-                **run_kw,
-            )
-            cells.append(r)
-            if r.interrupted:
-                interrupted = True
-                break
-        if interrupted:
-            break
-    if interrupted and len(cells) == 1 and cells[0].n == 0:
-        raise KeyboardInterrupt
+    cells = _play_cells(a, b, styles_a, styles_b, run_kw, checkpoint, records)
+    interrupted = len(cells) < len(styles_a) * len(styles_b)
     res = EquilibriumResult(
         a=sa.name,
         b=sb.name,
