@@ -297,7 +297,7 @@ def test_cli_text_prints_the_matrix_mixtures_and_value(capsys, study):
     rc, out, _ = _duel_cli(capsys)
     assert rc == 0
     assert "rows A's style, columns B's" in out and "A's mixture" in out
-    assert "B mixture" in out and f"{100 * study.value:.2f}%" in out
+    assert "B's mixture" in out and f"{100 * study.value:.2f}%" in out
     for label in study.labels_a:
         assert label in out
 

@@ -369,7 +369,7 @@ class EquilibriumResult:
     def _matrix_lines(self) -> list[str]:
         """A's win share by style (rows A's, columns B's), each side's mixture beside it."""
         m, sol = self.matrix, self.solution
-        w = max(9, *(len(s) for s in (*self.labels_a, *self.labels_b)))
+        w = max(11, *(len(s) for s in (*self.labels_a, *self.labels_b)))
         corner = "A \\ B"
         head = f"  {corner:<{w}}" + "".join(f"  {s:>{w}}" for s in self.labels_b)
         lines = [
@@ -383,7 +383,8 @@ class EquilibriumResult:
             mix = f"  {sol.mixture_a[i]:>11.3f}" if sol is not None else ""
             lines.append(f"  {s:<{w}}{cells}{mix}")
         if sol is not None:
-            lines.append(f"  {'B mixture':<{w}}" + "".join(f"  {y:>{w}.3f}" for y in sol.mixture_b))
+            mix_b = "".join(f"  {y:>{w}.3f}" for y in sol.mixture_b)
+            lines.append("  " + "B's mixture".ljust(w) + mix_b)
         se = self.cell_se
         if np.any(np.isfinite(se)):
             lines.append(
@@ -407,11 +408,27 @@ class EquilibriumResult:
             f"{100 * self.draw_rate:.2f}%",
             f"  game length      {self.weighted(lambda r: r.mean_turns):.2f} turns on average",
         ]
-        ev = [f"{k.replace('_', ' ')} {v:.3g}" for k, v in self.events().items() if v]
-        if ev:
-            text = textwrap.wrap(", ".join(ev), 96 - 19)
-            lines.append("  events a game    " + ("\n" + " " * 19).join(text))
+        lines += _events_lines(self.events())
         return lines
+
+
+def _events_lines(events: dict[str, float]) -> list[str]:
+    """The events per game that happened, grouped as the duel's report groups them (rule
+    actions, spells cast, tactics chosen), one wrapped line each."""
+    groups: dict[str, list[str]] = {"events a game": [], "spells a game": [], "tactics a game": []}
+    for k, v in events.items():
+        if not v or v != v:
+            continue
+        group, name = "events a game", k
+        for prefix, g in (("spell_", "spells a game"), ("tactic_", "tactics a game")):
+            if k.startswith(prefix):
+                group, name = g, k[len(prefix) :]
+        groups[group].append(f"{name.replace('_', ' ')} {v:.3g}")
+    return [
+        f"  {g:<17}" + ("\n" + " " * 19).join(textwrap.wrap(", ".join(parts), 96 - 19))
+        for g, parts in groups.items()
+        if parts
+    ]
 
 
 def _tag(la: str, lb: str) -> str:
