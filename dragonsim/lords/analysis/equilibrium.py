@@ -57,6 +57,7 @@ __all__ = [
     "styles_for",
     "solve_zero_sum",
     "ZeroSumSolution",
+    "cell_share",
     "equilibrium_duel",
     "EquilibriumResult",
 ]
