@@ -97,6 +97,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _register_duel(sub: argparse._SubParsersAction) -> None:
     """The ``duel`` command."""
+    from ..lords.analysis.equilibrium import STYLES
+
     p = sub.add_parser(
         "duel",
         help="play many Dragon Lords games between two dragons",
@@ -106,7 +108,10 @@ def _register_duel(sub: argparse._SubParsersAction) -> None:
         "and report who wins, with Wilson 95% intervals (with --precision: until a confidence "
         "sequence is that narrow), the first mover's advantage and the game length. Each "
         "dragon is a ready-made name or "
-        "an inline design such as body=Heavy,wings=Large,breath=Ice,claws=Sharp.",
+        "an inline design such as body=Heavy,wings=Large,breath=Ice,claws=Sharp. With "
+        "--policy equilibrium each side chooses its style: every style of A plays every "
+        "style of B (-n games a cell, the same games in each), and the report is the style "
+        "matrix, both sides' equilibrium mixtures and the matchup's value.",
     )
     p.add_argument("a", help="first dragon: ready-made name or inline design")
     p.add_argument("b", help="second dragon: ready-made name or inline design")
@@ -116,7 +121,13 @@ def _register_duel(sub: argparse._SubParsersAction) -> None:
         default="hunter",
         help=f"bot for both dragons: {', '.join(POLICIES)} (default hunter); a "
         f"planner may carry its breadth, e.g. hunter:32 (end states scored per "
-        f"move; default {DEFAULT_PLAN_SAMPLES}): a stronger player",
+        f"move; default {DEFAULT_PLAN_SAMPLES}): a stronger player. Or equilibrium: "
+        f"styles at equilibrium, each dragon choosing among {', '.join(STYLES)}; every "
+        "style against every style on common random numbers (-n games a cell), the zero-sum "
+        "game of A's win shares (draws half) solved; prints the matrix, both mixtures and "
+        "the value (A's win share at equilibrium), and the rates and events per game are the "
+        "cells' weighted by both mixtures (not with --policies or --precision; --records and "
+        "--checkpoint: one file per cell beside the one named)",
     )
     p.add_argument(
         "--policies",
@@ -365,6 +376,8 @@ def add_spells_option(p: argparse.ArgumentParser) -> None:
 def cmd_duel(args: argparse.Namespace) -> int:
     from ..lords.api import duel
 
+    if str(args.policy).strip().lower() == "equilibrium":
+        return _duel_at_equilibrium(args)
     with backend_options(args) as where:
         res = duel(
             args.a,
@@ -383,6 +396,31 @@ def cmd_duel(args: argparse.Namespace) -> int:
             **where,
         )
     return finish(args, res)
+
+
+def _duel_at_equilibrium(args: argparse.Namespace) -> int:
+    """``duel A B --policy equilibrium``: the styles at equilibrium
+    (:func:`~dragonsim.lords.analysis.equilibrium.equilibrium_duel`); --policies and
+    --precision are one-line errors there."""
+    from ..lords.analysis.equilibrium import equilibrium_duel
+
+    with backend_options(args) as where:
+        res = equilibrium_duel(
+            args.a,
+            args.b,
+            **n_or_precision(args),
+            seed=args.seed,
+            policies=args.policies,
+            turn_limit=args.turn_limit,
+            records=args.records,
+            threads=args.threads,
+            progress=False if args.no_progress else None,
+            rules=rules_from(args, "lords"),
+            checkpoint=args.checkpoint,
+            spells=args.spells,
+            **where,
+        )
+    return finish(args, res, "cells")
 
 
 def cmd_battle(args: argparse.Namespace) -> int:

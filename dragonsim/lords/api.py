@@ -170,7 +170,8 @@ def duel(
     policy, policies
         One bot for both dragons, or two (``"hunter,random"`` or a pair). A planner may carry
         its own breadth, ``"hunter:32,hunter:8"``: end states scored per move, overriding
-        ``plan_samples`` for that dragon (a stronger or weaker player).
+        ``plan_samples`` for that dragon (a stronger or weaker player). ``"equilibrium"``
+        (each side choosing its style) is a study: :func:`dragonsim.lords.equilibrium_duel`.
     turn_limit
         Turns after which a game is a stalemate (a draw, reported separately).
     records
@@ -211,7 +212,7 @@ def duel(
     plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
     if records is not None:
         check_path(records)
-    pols = resolve_policies(policy, policies)
+    pols = resolve_policies(_not_equilibrium(policy), policies)
     check_spells(spells)
     if scenario is not None:
         rs_ = _rules(rules)
@@ -268,6 +269,18 @@ def duel(
     if prun is not None:
         n = out.n
     return _duel_result(out, prun, n, prep, pols, seed, turn_limit, scenario, records)
+
+
+def _not_equilibrium(policy):
+    """``policy``, a bot; UserError for ``"equilibrium"``: no bot but a study of every style
+    against every style (the analyses sit above this module), reached by its own function."""
+    if isinstance(policy, str) and policy.strip().lower() == "equilibrium":
+        raise UserError(
+            "policy 'equilibrium' is a study of many duels, every style against every style: "
+            "call dragonsim.lords.equilibrium_duel(a, b, n=...) (on the command line: duel A B "
+            "--policy equilibrium)"
+        )
+    return policy
 
 
 def _duel_identity(prep, pols, seed: int, n: int, spells: str) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 numbers (``paired``), a rule's sensitivity (``rulesweep``), round robins (``study``, which also
 offers the other two's functions), every legal design in one run (``designs``), fair prices
 (``pricing``), the best build (``race``), balance across bot strengths (``skill``), verdicts
-that survive the bot (``robustness``) and the committed baseline (``baseline``).
+that survive the bot (``robustness``), the committed baseline (``baseline``) and the styles at
+equilibrium (``equilibrium``: both sides of a duel choosing how to fly).
 
 Each module is an attribute, imported on first use (``dragonsim.lords.analysis.study`` after a
 plain ``import dragonsim``)."""
@@ -14,6 +15,7 @@ import importlib
 MODULES = (
     "baseline",
     "designs",
+    "equilibrium",
     "paired",
     "pricing",
     "race",
