@@ -229,8 +229,9 @@ def plan_ground_move(pid, ds, i, reach, run, w):
                         bq = q
                         br = r
                         bf = f
-    ds[i, F_Q] = q0
-    ds[i, F_R] = r0
+            # back to where it stands: the next hex's reach is measured from there
+            ds[i, F_Q] = q0
+            ds[i, F_R] = r0
     return bq, br, bf
 
 
