@@ -59,10 +59,11 @@ def write(path: str, quick: bool) -> None:
             "Ozonic", "Slash", n=n, seed=5, policies=["sniper", "brawler"], rules=rules, **kw
         )
         put(f"duel|{rules}|mixed", mixed)
-        search = L.duel(
-            "Reaper", "Slash", n=40, seed=9, policy="search", rules=rules, plan_samples=4, **kw
-        )
-        put(f"duel|{rules}|search", search)
+        for pol, key in (("search@1", "search"), ("search@2", "search-2")):
+            search = L.duel(
+                "Reaper", "Slash", n=40, seed=9, policy=pol, rules=rules, plan_samples=4, **kw
+            )
+            put(f"duel|{rules}|{key}", search)
         put(
             f"battle|{rules}|3",
             L.battle(["Reaper", "Slash", "Ozonic"], n=n // 3, seed=11, rules=rules, **kw),

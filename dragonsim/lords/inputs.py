@@ -22,6 +22,7 @@ from .bots import (
     POLICIES,
     edge_exact,
     parse_policy,
+    policy_ablation,
     policy_id,
     policy_spec,
 )
@@ -91,7 +92,7 @@ def dragon_row(s, team: int, policy: str) -> np.ndarray:
     row[S.D_CC] = s.cc
     row[S.D_TEAM] = team
     name, breadth = parse_policy(policy)
-    row[S.D_POLICY] = policy_id(name)
+    row[S.D_POLICY] = policy_id(name) | (policy_ablation(policy) << S.POLICY_BITS)
     row[S.D_SAMPLES] = breadth or 0  # 0: the run's plan_samples
     return row
 

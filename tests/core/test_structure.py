@@ -169,3 +169,27 @@ def test_the_house_style_is_written_down(path):
     text = (PACKAGE.parent / path).read_text()
     for section in ("## The layers", "## Records", "## Registries", "bit-identical"):
         assert section in text
+
+
+def test_every_cache_guard_comes_after_the_functions_it_flushes():
+    """A compiled module ends with its cache guard (``guard_caches`` or the engine's ``guard``):
+    the guard flushes the numba caches of the functions the module has defined when it runs, so
+    a function defined below it would keep a cache compiled against older code (the look-ahead's
+    rollouts did: an edited bot ran its previous version until the cache was wiped by hand)."""
+    late = []
+    for name, _, tree in MODULES:
+        calls = [
+            i
+            for i, node in enumerate(tree.body)
+            if isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "id", "") in ("guard", "guard_caches")
+        ]
+        if not calls:
+            continue
+        late += [
+            f"{name}.{node.name}"
+            for node in tree.body[calls[-1] + 1 :]
+            if isinstance(node, ast.FunctionDef)
+        ]
+    assert late == [], f"defined after the module's cache guard: {late}"

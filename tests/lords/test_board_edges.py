@@ -227,12 +227,13 @@ def test_alternatives_are_built_only_on_request_and_then_are_small():
 def test_released_bots_keep_the_stored_path_check():
     """A released bot's results never change (bots module, Versions): every bot released
     before the exact check checks the board edge by the stored path, exactly as when it was
-    released; hunter-4, the first released with it, checks exactly."""
+    released; hunter-4, the first released with it, checks exactly, and so do the bots since
+    (hunter-5, and search-2 whose candidates and rollouts are hunter-5's)."""
     assert len(B.EDGE_EXACT) == len(B.KINDS) == len(B.FAMILIES) == len(B.FAIR)
     assert len(B.WEIGHTED) == len(B.KINDS)
     exact = sorted(label for pid, label in B.RELEASED.values() if B.EDGE_EXACT[pid] == 1)
-    assert exact == ["hunter-4", "hunter-5"]
-    assert not B.edge_exact(["hunter@2", "hunter@3", "brawler", "sniper@1", "random", "search"])
+    assert exact == ["hunter-4", "hunter-5", "search-2"]
+    assert not B.edge_exact(["hunter@2", "hunter@3", "brawler", "sniper@1", "random", "search@1"])
     assert B.edge_exact(["random", "hunter"])
 
 

@@ -101,11 +101,19 @@ def test_a_matrix_that_is_not_a_game_is_a_user_error():
 # ---------------------------------------------------------------------------------------------
 
 
-def test_every_ready_made_dragon_chooses_among_the_three_styles():
-    """Until the caster's variants come, every dragon chooses among hunter, brawler, sniper."""
+def test_every_ready_made_dragon_chooses_among_the_three_styles_and_a_wizards_among_five():
+    """Every dragon chooses among hunter, brawler, sniper; a dragon a Wizard rides, where the
+    Wizard's rule is in force (advanced rules, pp. 18, 24-25), also among the caster's
+    variants: the hunter without the next-turn spells and the hunter that never casts."""
+    from dragonsim.rules import lords_rules
+
     assert STYLES == ("hunter", "brawler", "sniper")
+    adv = lords_rules(preset="advanced")
     for name in ROSTER:
         assert styles_for(sheet(name)) == STYLES
+        wizard = name in ("Slash", "Stalwyrm")
+        want = STYLES + ("hunter~spells", "hunter~cast") if wizard else STYLES
+        assert styles_for(sheet(name, rules=adv), adv) == want
 
 
 def test_the_study_names_the_styles_by_version(study):

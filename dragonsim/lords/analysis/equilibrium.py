@@ -65,18 +65,24 @@ __all__ = [
 #: the styles every dragon chooses among: the planning bots, plain names (the newest released
 #: version of each; results and manifests name the versions, ``hunter-5``)
 STYLES = ("hunter", "brawler", "sniper")
+#: a Wizard's dragon's styles besides (advanced rules, pp. 18, 24-25): the hunter whose Wizard
+#: leaves out the next-turn spells (hunter-4's caster), and the hunter whose Wizard keeps
+#: its magic points (never casts); both are the default bot without a capability
+CASTER_STYLES = ("hunter~spells", "hunter~cast")
 #: a mixture weight below this is the solver's rounding, reported as 0
 _ZERO = 1e-12
 
 
-def styles_for(sheet) -> tuple[str, ...]:
+def styles_for(sheet, rules=None) -> tuple[str, ...]:
     """The styles the dragon of ``sheet`` (a :class:`~dragonsim.lords.game.sheets.Sheet`)
-    chooses among at equilibrium: :data:`STYLES` for every dragon.
+    chooses among at equilibrium under ``rules`` (a RuleSet; None: the basic rules):
+    :data:`STYLES`, and for a dragon a Wizard rides where the Wizard's rule is in force the
+    caster's variants too (:data:`CASTER_STYLES`: the hunter casting without the next-turn
+    spells, and never casting). The one place a dragon's choices are decided."""
+    from ..game.state import RIDER_WIZARD
 
-    The one place a dragon's choices are decided: the caster's variants, the styles that use a
-    Wizard rider's spells (advanced rules, pp. 24-25), are to come, for a dragon a Wizard rides
-    only.
-    """
+    if sheet.rider_i == RIDER_WIZARD and rules is not None and rules.get("lords.advanced.wizard"):
+        return STYLES + CASTER_STYLES
     return STYLES
 
 
@@ -467,13 +473,13 @@ def _check_choices(policy, policies, precision, max_n) -> None:
         )
 
 
-def _styles(styles, sa, sb) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _styles(styles, sa, sb, rules=None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Each side's styles, canonical: ``styles`` (one list for both sides) or
     :func:`styles_for` each sheet."""
     from ..bots import policy_spec
 
     if styles is None:
-        pa, pb = styles_for(sa), styles_for(sb)
+        pa, pb = styles_for(sa, rules), styles_for(sb, rules)
     else:
         if isinstance(styles, str):
             styles = [s.strip() for s in styles.split(",") if s.strip()]
@@ -568,7 +574,7 @@ def equilibrium_duel(
     n = parse_count(n)
     rs = _rules(rules)
     sa, sb = sheet(a, rules=rs), sheet(b, rules=rs)
-    styles_a, styles_b = _styles(styles, sa, sb)
+    styles_a, styles_b = _styles(styles, sa, sb, rs)
     labels_a = tuple(policy_version(s) for s in styles_a)
     labels_b = tuple(policy_version(s) for s in styles_b)
     if records is not None:

@@ -31,6 +31,15 @@ A released bot's results never change. A change of play is a new version with a 
 id; the old one stays selectable as ``name@version`` (``--policy hunter@2``), and a plain
 name means the newest. Results and manifests name the version (``hunter-3``).
 
+Capabilities
+------------
+A planner may be asked to play without one of its capabilities, to measure what it is worth:
+``hunter~engage`` never engages, ``hunter@5~speed~spells`` is hunter-5 with hunter-4's speeds
+and spells (:data:`.registry.CAPABILITIES`: ``speed``, ``spells``, ``cast``, ``engage``,
+``rider``, ``tactics``). An ablated bot is named in full in every manifest
+(``hunter-5~engage``) and plays the released bot exactly in every decision the capability
+does not make; ``benchmarks/ablations.py`` plays each against the full bot.
+
 Policies
 --------
 ``random``  (random-1)
@@ -93,7 +102,7 @@ hunter-2 as ``hunter@2``)
 ``sniper`` (sniper-2; sniper-1 as ``sniper@1``)
     Keeps range 3-5, stays out of the enemies' dark and grey areas, never engages. sniper-2
     breaks ties as hunter-3 does.
-``search`` (search-1)
+``search`` (search-2, ``reference``; search-1 as ``search@1``)
     The look-ahead reference bot (:mod:`dragonsim.lords.bots.search`): its candidate moves are
     three hunter samples, the brawler's and the sniper's moves and two random legal ones,
     each with and without the engagement it allows; it plays each forward (the rest of the
@@ -101,7 +110,11 @@ hunter-2 as ``hunter@2``)
     best only when its rollouts beat the hunter's own choice by more than a standard error of
     the paired differences. Its speeds, targets, corner sides and facings are hunter-3's.
     About a hundred times slower than the hunter; a breadth (``search:32``) widens the hunter
-    samples it draws candidates from.
+    samples it draws candidates from. search-2, the reference (``--policy reference`` names
+    it in every manifest), is the same look-ahead over the default: hunter-5's samples as
+    candidates and in the rollouts, and landing (p.17) among its moves where the rule is in
+    force; its other decisions are hunter-5's. ``benchmarks/reference_strength.py`` plays it
+    against the default in the 12 mirrors under every preset (``results/reference.txt``).
 """
 
 from __future__ import annotations
@@ -124,17 +137,21 @@ __all__ = [
     "P_HUNTER_4",
     "P_HUNTER_5",
     "P_ROLLOUT",
+    "P_SEARCH_2",
+    "P_ROLLOUT_2",
     "RELEASED",
     "KINDS",
     "WEIGHTED",
     "SKILLS",
     "SKILL_SPEED",
     "SKILL_SPELLS",
+    "CAPABILITIES",
     "FAIR",
     "EDGE_EXACT",
     "edge_exact",
     "MAX_PLAN_SAMPLES",
     "parse_policy",
+    "policy_ablation",
     "policy_spec",
     "policy_id",
     "policy_version",
@@ -144,9 +161,11 @@ __all__ = [
 from . import registry as _registry
 from .registry import (
     BOTS,
+    CAPABILITIES,
     FAMILY_PLANNER,
     FAMILY_RANDOM,
     FAMILY_SEARCH,
+    REFERENCE,
     SKILL_SPEED,
     SKILL_SPELLS,
     TABLES,
@@ -168,8 +187,10 @@ P_SNIPER_2 = kernel_id("sniper@2")
 P_SEARCH = kernel_id("search@1")
 P_HUNTER_4 = kernel_id("hunter@4")
 P_HUNTER_5 = kernel_id("hunter@5")
-#: the bot that plays every dragon in the look-ahead's rollouts
+P_SEARCH_2 = kernel_id("search@2")
+#: the bot that plays every dragon in search-1's rollouts (search-2's: :data:`P_ROLLOUT_2`)
 P_ROLLOUT = P_HUNTER_3
+P_ROLLOUT_2 = P_HUNTER_5
 
 #: every released bot, ``name@version`` -> (kernel id, version label). A released bot's
 #: results never change: a new version gets a new id and the old one stays selectable, so a
@@ -196,23 +217,71 @@ def _versions(base: str) -> list[str]:
     return [k for k in RELEASED if k.partition("@")[0] == base]
 
 
-def parse_policy(spec: str) -> tuple[str, int | None]:
-    """A bot as written by a user: a policy name, optionally pinned to a released version and
-    optionally with its planning breadth.
+def _split_ablation(text: str) -> tuple[str, list[str]]:
+    """``"hunter:32~engage~rider"`` -> ``("hunter:32", ["engage", "rider"])``."""
+    head, *caps = str(text).split("~")
+    return head, [c.strip().lower() for c in caps]
 
+
+def _ablation(text: str, entry: tuple[int, str]) -> int:
+    """The ``ABLATE_*`` bits of the capabilities after ``~`` in ``text``, for the bot of kernel
+    entry ``entry``; UserError naming the capabilities it has when one is unknown or not its."""
+    from ...errors import UserError
+
+    _, caps = _split_ablation(text)
+    if not caps:
+        return 0
+    pid, label = entry
+    if FAMILIES[pid] != FAMILY_PLANNER:
+        raise UserError(
+            f"policy {text!r}: only a planner (hunter, brawler, sniper) can play without a "
+            f"capability; {label} has none to leave out"
+        )
+    have = [c for c in CAPABILITIES if c.skill == 0 or SKILLS[pid] & c.skill]
+    names = {c.name: c.bit for c in have}
+    mask = 0
+    for cap in caps:
+        if cap not in names:
+            raise UserError(
+                f"policy {text!r}: {label} has no capability {cap!r} to play without; its "
+                f"capabilities: {', '.join(names)} (e.g. {label.partition('-')[0]}~engage)"
+            )
+        mask |= names[cap]
+    return mask
+
+
+def _ablation_suffix(mask: int) -> str:
+    return "".join(f"~{c.name}" for c in CAPABILITIES if mask & c.bit)
+
+
+def policy_ablation(spec: str) -> int:
+    """The ``ABLATE_*`` bits a bot plays without (``"hunter~engage"`` -> ``ABLATE_ENGAGE``;
+    0 for a bot as released)."""
+    name, _ = parse_policy(spec)
+    return _ablation(spec, _entry(name))
+
+
+def parse_policy(spec: str) -> tuple[str, int | None]:
+    """A bot as written by a user: a policy name, optionally pinned to a released version,
+    optionally with its planning breadth and optionally without some capabilities.
+
+    ``"reference"`` is the reference bot, :data:`.registry.REFERENCE` (``"search@2"``).
     ``"hunter"`` -> ``("hunter", None)``: the newest hunter, with the run's ``plan_samples``
     (default 16); ``"hunter@2"`` -> ``("hunter@2", None)``: the released hunter-2 exactly
     (``"hunter-2"`` is read the same way); ``"hunter:32"`` -> ``("hunter", 32)``: this
     dragon's planner scores the first 32 end states that fit at its own altitude (and 16 with
     an altitude change) per move, a stronger player; ``"hunter@2:4"`` a weaker hunter-2. Only
-    planners (hunter, brawler, sniper) take a breadth. UserError on anything else, naming what
-    is allowed.
+    planners (hunter, brawler, sniper) take a breadth, and only they play without a
+    capability (``"hunter~engage"``: checked here, the bits are :func:`policy_ablation`'s;
+    the pair returned leaves them out). UserError on anything else, naming what is allowed.
     """
     from ...errors import UserError, resolve_name
 
     text = str(spec).strip()
-    head, sep, breadth = text.partition(":")
+    head, sep, breadth = _split_ablation(text)[0].partition(":")
     head = head.strip()
+    if head.lower() == "reference":
+        head = REFERENCE
     name, at, version = head.partition("@")
     if not at and "-" in head and head.rpartition("-")[2].strip().isdigit():
         name, _, version = head.rpartition("-")
@@ -233,6 +302,7 @@ def parse_policy(spec: str) -> tuple[str, int | None]:
             )
         name = key
     table = RELEASED if at else POLICIES
+    _ablation(text, table[name])
     if not sep:
         return name, None
     if FAMILIES[table[name][0]] == FAMILY_RANDOM:
@@ -258,9 +328,10 @@ def _entry(name: str) -> tuple[int, str]:
 
 def policy_spec(spec: str) -> str:
     """The canonical spelling of a bot (``"Hunter : 32"`` -> ``"hunter:32"``,
-    ``"Hunter-2"`` -> ``"hunter@2"``)."""
+    ``"Hunter-2"`` -> ``"hunter@2"``, ``"hunter~Rider~engage"`` -> ``"hunter~engage~rider"``)."""
     name, n = parse_policy(spec)
-    return name if n is None else f"{name}:{n}"
+    cut = _ablation_suffix(_ablation(spec, _entry(name)))
+    return (name if n is None else f"{name}:{n}") + cut
 
 
 def policy_id(name: str) -> int:
@@ -273,7 +344,8 @@ def policy_version(name: str) -> str:
     (``hunter`` names the newest version, ``hunter@2`` the released hunter-2)."""
     base, n = parse_policy(name)
     label = _entry(base)[1]
-    return label if n is None else f"{label}:{n}"
+    cut = _ablation_suffix(_ablation(name, _entry(base)))
+    return (label if n is None else f"{label}:{n}") + cut
 
 
 def policy_family(name: str) -> int:

@@ -25,6 +25,7 @@ from ..._kernels import game_fn, guard_caches
 from ..game import mechanics, movetables, state, tables
 from ..game.mechanics import can_engage
 from ..game.state import (
+    F_ABLATE,
     F_ENG,
     F_RIDER,
     OPT_SPELL_POLICY,
@@ -69,6 +70,7 @@ from .random import (
     pick_speed,
     pick_target,
 )
+from .registry import ABLATE_CAST, ABLATE_ENGAGE, ABLATE_RIDER, ABLATE_TACTICS
 from .scripted import (
     script_early,
     script_engage,
@@ -129,6 +131,8 @@ def choose_engage(pid, ds, i, run, w):
         return -1
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_engage(j, w.pst)
+    if ds[i, F_ABLATE] & ABLATE_ENGAGE:
+        return -1
     return plan_engage(pid, ds, i, j, run)
 
 
@@ -227,6 +231,8 @@ def choose_rider_target(pid, ds, i, run, w):
         return -1  # no Javelin Thrower, Archer or Crossbow Shooter (or it was killed)
     if FAMILIES[pid] == FAMILY_RANDOM:
         return pick_rider_target(ds, i, base, tb.alt_mod, tb.rider_range, scal, opt, w.pst)
+    if ds[i, F_ABLATE] & ABLATE_RIDER:
+        return -1
     return plan_rider_target(pid, ds, i, run, w)
 
 
@@ -241,7 +247,7 @@ def choose_spell(ds, i, tb, range_mod, opt, plan, pst):
     if ds[i, F_RIDER] != RIDER_WIZARD:
         return -1, -1, 0
     pol = opt[OPT_SPELL_POLICY]
-    if pol == SP_NEVER:
+    if pol == SP_NEVER or ds[i, F_ABLATE] & ABLATE_CAST:
         return -1, -1, 0
     if pol == SP_RANDOM:
         return pick_spell(ds, i, tb, opt, pst)
@@ -277,7 +283,7 @@ def choose_tactic(pid, ds, i, j, attacker, run, w):
     scal = run.tb.scalars
     if w.pst.shape[0] > 1:
         return script_tactic(ds, i, scal, w.pst)
-    if FAMILIES[pid] == FAMILY_RANDOM:
+    if FAMILIES[pid] == FAMILY_RANDOM or ds[i, F_ABLATE] & ABLATE_TACTICS:
         return pick_tactic(ds, i, scal, w.pst)
     return plan_tactic(ds, i, j, attacker, run, w)
 

@@ -32,6 +32,35 @@ SKILL_SPEED = 1
 #: (:func:`~dragonsim.lords.bots.spells.plan_spell`)
 SKILL_SPELLS = 2
 
+#: capabilities a planner can be asked to play without (``hunter~engage``, a bit each in the
+#: dragon's ``F_ABLATE``): what each one is worth is the ablation's measure
+#: (``benchmarks/ablations.py``). The skills' bits are their own; the rest every planner has.
+ABLATE_SPEED = SKILL_SPEED  # records the rule of thumb's speed, as hunter-4
+ABLATE_SPELLS = SKILL_SPELLS  # its Wizard leaves out the next-turn spells, as hunter-4's
+ABLATE_CAST = 4  # its Wizard casts nothing
+ABLATE_ENGAGE = 8  # never engages (it still fights when an enemy engages it)
+ABLATE_RIDER = 16  # its Javelin Thrower, Archer or Crossbow Shooter never shoots
+ABLATE_TACTICS = 32  # close-combat tactics drawn uniformly from those with uses left
+
+
+class Capability(NamedTuple):
+    """One capability a planner can play without."""
+
+    name: str  # what a user writes after ``~``
+    bit: int  # ``ABLATE_*``
+    skill: int  # the ``SKILL_*`` bit a version needs to have it (0: every planner)
+    summary: str  # what the bot does without it
+
+
+CAPABILITIES = (
+    Capability("speed", ABLATE_SPEED, SKILL_SPEED, "the rule of thumb's speed, as hunter-4"),
+    Capability("spells", ABLATE_SPELLS, SKILL_SPELLS, "no next-turn spells, as hunter-4"),
+    Capability("cast", ABLATE_CAST, 0, "its Wizard casts nothing"),
+    Capability("engage", ABLATE_ENGAGE, 0, "never engages (fights when engaged)"),
+    Capability("rider", ABLATE_RIDER, 0, "its shooting rider never shoots"),
+    Capability("tactics", ABLATE_TACTICS, 0, "tactics drawn uniformly, not at the equilibrium"),
+)
+
 
 class Bot(NamedTuple):
     """One released bot version."""
@@ -89,7 +118,23 @@ BOTS = (
         "flies as fast as it may",
         SKILL_SPEED | SKILL_SPELLS,
     ),
+    Bot(
+        "search",
+        2,
+        FAMILY_SEARCH,
+        "hunter",
+        True,
+        True,
+        True,
+        "look-ahead over hunter-5 rollouts, landings among its moves",
+        SKILL_SPEED | SKILL_SPELLS,
+    ),
 )
+
+
+#: what ``--policy reference`` plays: the strongest released bot, the one the default is
+#: measured against (manifests name the version it resolves to, ``search-2``)
+REFERENCE = "search@2"
 
 
 class Tables(NamedTuple):

@@ -1,4 +1,5 @@
-"""The look-ahead bot, ``search`` (search-1): a move judged by the games that follow it.
+"""The look-ahead bots, ``search`` (search-1 and search-2, the reference): a move judged by the
+games that follow it.
 
 When a ``search`` dragon comes up in the movement phase, it gathers candidate moves from the
 planners it can imitate -- three independent hunter samples (each a different scattered
@@ -25,6 +26,21 @@ The rollouts model every dragon, the opponent included, as the hunter: the searc
 improvement over the hunter (Tesauro & Galperin 1996; Bertsekas, *Rollout algorithms*). A game
 with a ``search`` dragon compiles the game loop once more with the look-ahead in it
 (:func:`~dragonsim.lords.engine.movement`'s ``srch``); games without one never compile it.
+
+search-2 (``--policy reference``) is the same look-ahead over the default: its candidates
+are hunter-5's samples (:data:`GENERATORS_2`) with the brawler's, the sniper's and two random
+moves, each with and without its engagement, and, where the landing rule is in force
+(p.17) and the dragon can land this move, landing (:data:`LAND`); its rollouts play every
+dragon as hunter-5 (:data:`~dragonsim.lords.bots.P_ROLLOUT_2`), so a landing is judged with
+hunter-5's ground play after it (it takes off at the rule of thumb's speed). Its other
+decisions -- the speed (as fast as it may), targets, rider shots, spells, tactics -- are
+hunter-5's. Why a rollout over the default rather than a tree search: the move is the
+decision where a planner's one-turn scoring is most often wrong (search-1 taught hunter-4
+its engagements and breadth that way), a rollout improves on the bot it rolls out with
+whatever that bot does (the policy-improvement property), and a handful of candidates times
+8 rollouts of 3 turns keeps it fast enough to play the thousands of games a verdict needs.
+What it does not search: the speed recorded, moving early (p.15) and the spell, each of
+them decided in its own phase before the move; a rollout at those phases is the next step.
 """
 
 from __future__ import annotations
@@ -37,7 +53,7 @@ import numpy as np
 from ... import _kernels
 from ... import random as _random
 from ..._kernels import game_fn, guard_caches
-from ..game import mechanics, state
+from ..game import mechanics, state, tables
 from ..game.mechanics import apply_move, can_engage, draw_below
 from ..game.state import (
     F_ALIVE,
@@ -46,6 +62,7 @@ from ..game.state import (
     F_DP0,
     F_F,
     F_MOVED,
+    F_POLICY,
     F_Q,
     F_R,
     F_SPEED,
@@ -55,19 +72,30 @@ from ..game.state import (
     N_COUNTERS,
     N_PARTS,
     NF,
+    OPT_LANDING,
 )
-from . import P_BRAWLER_2, P_HUNTER_3, P_RANDOM, P_SNIPER_2
+from ..game.tables import S_LANDING_COST
+from . import P_BRAWLER_2, P_HUNTER_3, P_HUNTER_5, P_RANDOM, P_SEARCH_2, P_SNIPER_2
 from . import dispatch as _dispatch
 from . import planner as _planner
 from . import random as _random_bot
 from .dispatch import choose_move
 from .planner import plan_engage
+from .random import pick_landing
 
 #: the planners whose moves are candidates, in the order they are asked (the policy stream
 #: draws in this order): three hunter samples, the brawler, the sniper, two random moves
 GENERATORS = (P_HUNTER_3, P_HUNTER_3, P_HUNTER_3, P_BRAWLER_2, P_SNIPER_2, P_RANDOM, P_RANDOM)
-#: the most candidates (every generator's move, with and without an engagement)
-MAX_CANDIDATES = 2 * len(GENERATORS)
+#: search-2's: hunter-5's samples in the hunter's place (the first is the reference)
+GENERATORS_2 = (P_HUNTER_5, P_HUNTER_5, P_HUNTER_5, P_BRAWLER_2, P_SNIPER_2, P_RANDOM, P_RANDOM)
+#: by version (row 0 search-1, row 1 search-2)
+GENS = np.array([GENERATORS, GENERATORS_2], dtype=np.int64)
+#: a candidate row's entry meaning "land" (p.17): search-2 also judges landing, where the
+#: landing rule is in force and the dragon can land this move; its flight is the one the
+#: landing move draws (the bots' ``choose_landing``)
+LAND = -2
+#: the most candidates (every generator's move, with and without an engagement, and landing)
+MAX_CANDIDATES = 2 * len(GENERATORS) + 1
 #: rollouts per candidate (the same streams for every candidate)
 ROLLOUTS = 8
 #: full turns played after the rest of this one before a rollout is scored
@@ -77,6 +105,11 @@ HORIZON = 2
 #: same streams): the best of a dozen noisy means is biased upwards (the winner's curse), and
 #: this is what keeps the search from trading a good move for a lucky one
 SWITCH_Z = 1.0
+#: ... and a landing (search-2) only by more than this many: a landed dragon's next turns
+#: (a ground move or a take-off at the rule of thumb's speed) cost more than the rollouts'
+#: horizon shows. At SWITCH_Z the reference landed 1.1 times a game and scored 1.5 to 2
+#: points less against the default than without landings (``benchmarks/reference_strength.py``)
+LAND_Z = 2.5
 #: the rollout bot's breadth (end states scored per move), whatever the game's: a search's own
 #: breadth (``search:32``) widens its candidate hunter samples only. (8 plays about 15% faster
 #: and is measurably weaker: Tankerous's mirror against the hunter 0.66 instead of 0.69.)
@@ -171,9 +204,10 @@ def gather(ds, nd, k, run, w, srch):
     opt, mv = run.opt, run.mv
     i = w.order[k]
     cand = srch.cand
+    v = 1 if ds[i, F_POLICY] == P_SEARCH_2 else 0
     nc = 0
-    for g in range(len(GENERATORS)):
-        pid = GENERATORS[g]
+    for g in range(GENS.shape[1]):
+        pid = GENS[v, g]
         e, dalt = choose_move(pid, ds, i, ds[i, F_SPEED], run, w)
         if e < 0:
             continue  # no legal move at all: every generator says so
@@ -189,12 +223,16 @@ def gather(ds, nd, k, run, w, srch):
                 break
         first = -1
         if nc == 0 and jj >= 0:
-            first = plan_engage(P_HUNTER_3, ds, i, jj, run)
+            first = plan_engage(GENS[v, 0], ds, i, jj, run)
         ds[i, F_Q], ds[i, F_R], ds[i, F_F], ds[i, F_ALT] = q, r, f, alt
         ds[i, F_MOVED] = 0
         ds[i, F_TURNED] = turned
         nc = _add(cand, nc, e, dalt, first)
         nc = _add(cand, nc, e, dalt, jj if first < 0 else -1)
+    if v == 1 and nc > 0 and opt[OPT_LANDING] == 1 and ds[i, F_ALT] > 0:
+        speed = ds[i, F_SPEED] - run.tb.scalars[S_LANDING_COST]
+        if speed >= 0 and pick_landing(GENS[v, 0], ds, i, speed, run, w)[0] >= 0:
+            nc = _add(cand, nc, LAND, 0, -1)
     return nc
 
 
@@ -219,7 +257,8 @@ def pick(srch, nc, pst):
         m = s1 / ROLLOUTS
         var = (s2 - s1 * m) / (ROLLOUTS - 1)
         se = np.sqrt(var / ROLLOUTS) if var > 0.0 else 0.0
-        if m <= SWITCH_Z * se:
+        z = LAND_Z if cand[c, 0] == LAND else SWITCH_Z
+        if m <= z * se:
             continue  # not shown better than the hunter's choice
         if m > best:
             best = m
@@ -235,5 +274,5 @@ def pick(srch, nc, pst):
 _names = sys.modules[__package__]
 guard_caches(
     sys.modules[__name__],
-    [_names, _dispatch, _planner, _random_bot, mechanics, state, _random, _kernels],
+    [_names, _dispatch, _planner, _random_bot, mechanics, state, tables, _random, _kernels],
 )

@@ -12,7 +12,7 @@ from ..._kernels import game_fn, guard_caches
 from ..game import hexes, mechanics, state, tables
 from ..game.hexes import distance
 from ..game.mechanics import is_enemy, may_take_off
-from ..game.state import F_LAST, F_Q, F_R
+from ..game.state import F_ABLATE, F_LAST, F_Q, F_R
 from . import KINDS, P_BRAWLER, P_SNIPER, SKILL_SPEED, SKILLS
 from . import plan as _plan
 from . import planner as _planner
@@ -77,7 +77,7 @@ def plan_speed_skilled(pid, ds, i, lo, hi, plan):
     allowance changes nothing measurable (its row "gain <= 3")."""
     want = plan_speed(pid, ds, i, lo, hi)
     last = ds[i, F_LAST]
-    if SKILLS[pid] & SKILL_SPEED == 0 or last < 0:
+    if SKILLS[pid] & ~ds[i, F_ABLATE] & SKILL_SPEED == 0 or last < 0:
         return want
     s = hi
     cap = last + int(plan[PLAN_WEIGHTS, W_GAIN_MAX])

@@ -45,6 +45,7 @@ from ..game.mechanics import (
 )
 from ..game.mechanics import target_number as breath_tn
 from ..game.state import (
+    F_ABLATE,
     F_ALIVE,
     F_BREATH,
     F_CLAW,
@@ -346,7 +347,7 @@ def plan_spell(ds, i, tb, range_mod, opt, plan):
     scal = tb.scalars
     magic = ds[i, F_MAGIC]
     price = point_price(magic)
-    skilled = SKILLS[ds[i, F_POLICY]] & SKILL_SPELLS != 0
+    skilled = SKILLS[ds[i, F_POLICY]] & ~ds[i, F_ABLATE] & SKILL_SPELLS != 0
     best = 0.0
     bs = np.int64(-1)
     bt = np.int64(-1)

@@ -23,6 +23,7 @@ from ..game.state import (
     N_COUNTERS,
     N_LOG,
     N_REC,
+    POLICY_BITS,
 )
 from .game import play_game
 from .inputs import Log, guard, make_inputs, new_work
@@ -130,7 +131,8 @@ def duel_kernel(start, stop, seed, dragons, scen, opt, tb, mv, plan, rec):
 def _search_work(dragons):
     """The look-ahead's scratch when a dragon of ``dragons`` plays the ``search`` bot, else
     None (then no look-ahead is compiled into the game)."""
-    if any(_bots.FAMILIES[int(p)] == FAMILY_SEARCH for p in dragons[:, D_POLICY]):
+    ids = dragons[:, D_POLICY] & ((1 << POLICY_BITS) - 1)
+    if any(_bots.FAMILIES[int(p)] == FAMILY_SEARCH for p in ids):
         return new_search_work(new_work())
     return None
 

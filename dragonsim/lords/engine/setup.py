@@ -23,6 +23,7 @@ from ..game.state import (
     D_SAMPLES,
     D_TEAM,
     D_WINGS,
+    F_ABLATE,
     F_ALIVE,
     F_ALT,
     F_BODY,
@@ -58,6 +59,7 @@ from ..game.state import (
     OPT_PLAN_SAMPLES,
     OPT_SETUP,
     OPT_WIZARD,
+    POLICY_BITS,
     RIDER_WIZARD,
     SC_ALT,
     SC_F,
@@ -102,7 +104,8 @@ def init_dragons(ds, dragons, tb, opt):
         wings = dragons[i, D_WINGS]
         ds[i, F_ALIVE] = 1
         ds[i, F_TEAM] = dragons[i, D_TEAM]
-        ds[i, F_POLICY] = dragons[i, D_POLICY]
+        ds[i, F_POLICY] = dragons[i, D_POLICY] & ((1 << POLICY_BITS) - 1)
+        ds[i, F_ABLATE] = dragons[i, D_POLICY] >> POLICY_BITS
         ds[i, F_BODY] = body
         ds[i, F_WINGS] = wings
         ds[i, F_BREATH0] = dragons[i, D_BREATH]

@@ -18,7 +18,7 @@ from ...random import (
     next_u64,
     purpose_seed,
 )
-from ..bots import FAMILIES, FAMILY_SEARCH, P_ROLLOUT
+from ..bots import FAMILIES, FAMILY_SEARCH, P_ROLLOUT, P_ROLLOUT_2, P_SEARCH_2
 from ..bots.dispatch import (
     choose_engage,
     choose_land,
@@ -26,6 +26,7 @@ from ..bots.dispatch import (
 )
 from ..bots.search import (
     HORIZON,
+    LAND,
     ROLLOUT_BREADTH,
     ROLLOUTS,
     gather,
@@ -40,6 +41,7 @@ from ..game.mechanics import (
 )
 from ..game.state import (
     C_ENGAGES,
+    F_ABLATE,
     F_ALIVE,
     F_ALT,
     F_ENG,
@@ -148,8 +150,15 @@ def move_one(ds, nd, na, k, run, w, cnt, turn, log, srch):
     if kind == MK_FLY:
         if srch is not None and FAMILIES[ds[i, F_POLICY]] == FAMILY_SEARCH:
             e, dalt, jeng = look_ahead(ds, nd, na, k, run, w, srch, turn)
+            if e == LAND:  # search-2 judged landing best (p.17)
+                jeng = ASK_BOT
+                if land(ds, i, run, w, cnt, turn, log):
+                    kind = MK_LAND
+                else:
+                    e, dalt = choose_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], run, w)
         else:
             e, dalt = choose_move(ds[i, F_POLICY], ds, i, ds[i, F_SPEED], run, w)
+    if kind == MK_FLY:
         move = (
             np.int64(e),
             np.int64(dalt),
@@ -203,9 +212,6 @@ def finish_turn(ds, nd, na, k0, run, w, cnt, turn, log, srch):
     return made, nteams, last_team
 
 
-guard(sys.modules[__name__])
-
-
 @game_fn
 def rollout(ds0, nd, na, k, order, c, run, srch, turn):
     """Play the position ``ds0`` (the dragon at initiative slot ``k`` about to move) forward
@@ -219,16 +225,22 @@ def rollout(ds0, nd, na, k, order, c, run, srch, turn):
     e, dalt, jeng = srch.cand[c, 0], srch.cand[c, 1], srch.cand[c, 2]
     rw = srch.rw
     ds = rw.ds[:nd]
+    i = order[k]
+    bot = P_ROLLOUT_2 if ds0[i, F_POLICY] == P_SEARCH_2 else P_ROLLOUT
     for j in range(nd):
         for col in range(NF):
             ds[j, col] = ds0[j, col]
-        ds[j, F_POLICY] = P_ROLLOUT
+        ds[j, F_POLICY] = bot
         ds[j, F_SAMPLES] = ROLLOUT_BREADTH
+        ds[j, F_ABLATE] = 0
     for s in range(na):
         rw.order[s] = order[s]
-    i = order[k]
     team = ds[i, F_TEAM]
-    apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
+    if e == LAND:
+        if not land(ds, i, run, rw, srch.cnt, turn, None):
+            e, dalt = choose_move(bot, ds, i, ds[i, F_SPEED], run, rw)
+    if e != LAND:
+        apply_move(ds, i, e, dalt, mv.rq, mv.rr, mv.f, mv.bk)
     if jeng >= 0:
         ds[i, F_ENG] = jeng
         ds[jeng, F_ENG] = i
@@ -287,3 +299,7 @@ def look_ahead(ds, nd, na, k, run, w, srch, turn):
                 turn,
             )
     return pick(srch, nc, w.pst)
+
+
+# last: it flushes the caches of the functions defined above it
+guard(sys.modules[__name__])

@@ -92,7 +92,10 @@ F_HEALED = 71  # damage points Heal restored to this dragon this game
 F_TURNED = 72
 F_CC_FACING = 73  # its facing before this turn's close combat (lords.turn_between_close_combat)
 F_STUCK = 74  # 1: crashed and may not move from its hex (p.17; lords.crash_stuck = every-crash)
-NF = 75
+#: the capabilities its bot plays without (``hunter~engage``: ``ABLATE_*`` bits of
+#: :mod:`dragonsim.lords.bots.registry`; 0 for a bot as released)
+F_ABLATE = 75
+NF = 76
 
 RIDER_LANCER, RIDER_WIZARD = 1, 5
 
@@ -206,6 +209,10 @@ def options_of(opt: np.ndarray) -> dict[str, int | bool]:
 
 # ---- dragons: one int64 sheet row per dragon for the kernel (int64 [nd, N_DCOLS]) ----------------
 D_BODY, D_WINGS, D_BREATH, D_CLAWS, D_RIDER, D_MR, D_TEAM, D_POLICY = range(8)
+#: D_POLICY holds the bot's kernel id in its low POLICY_BITS bits and, above them, the
+#: capabilities it plays without (F_ABLATE): a bot as released writes its id alone, so the
+#: rows (and the checkpoints' digests of them) of every earlier run are unchanged
+POLICY_BITS = 8
 D_SAMPLES = 8  # this dragon's planning breadth (``hunter:N``); 0: the run's OPT_PLAN_SAMPLES
 D_CC = 9  # the sheet's close-combat modifier (Sheet.cc: derived, or printed with
 # lords.printed_sheet_values), the value the exact odds use
