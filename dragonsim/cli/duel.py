@@ -119,9 +119,12 @@ def _register_duel(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--policy",
         default="hunter",
-        help=f"bot for both dragons: {', '.join(POLICIES)} (default hunter); a "
-        f"planner may carry its breadth, e.g. hunter:32 (end states scored per "
-        f"move; default {DEFAULT_PLAN_SAMPLES}): a stronger player. Or equilibrium: "
+        help=f"bot for both dragons: {', '.join(POLICIES)} (default hunter), or "
+        "reference (the look-ahead the default is measured against, search-2); a version "
+        "with @ (hunter@4); a planner may carry its breadth, e.g. hunter:32 (end states "
+        f"scored per move; default {DEFAULT_PLAN_SAMPLES}): a stronger player, and play "
+        "without a capability, e.g. hunter~engage (speed, spells, cast, engage, rider, "
+        "tactics: what each is worth, benchmarks/ablations.py). Or equilibrium: "
         f"styles at equilibrium, each dragon choosing among {', '.join(STYLES)}; every "
         "style against every style on common random numbers (-n games a cell), the zero-sum "
         "game of A's win shares (draws half) solved; prints the matrix, both mixtures and "
@@ -133,7 +136,8 @@ def _register_duel(sub: argparse._SubParsersAction) -> None:
         "--policies",
         metavar="P,Q",
         default=None,
-        help="one bot per dragon, e.g. hunter,random or hunter:32,hunter:8 (overrides --policy)",
+        help="one bot per dragon, e.g. hunter,random, hunter:32,hunter:8 or reference,hunter "
+        "(overrides --policy)",
     )
     p.add_argument(
         "--turn-limit",
@@ -172,8 +176,9 @@ def _register_battle(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--policy",
         default="hunter",
-        help=f"bot for every dragon: {', '.join(POLICIES)} (default hunter); a "
-        "planner may carry its breadth, e.g. hunter:32",
+        help=f"bot for every dragon: {', '.join(POLICIES)} (default hunter) or reference; a "
+        "planner may carry its breadth, e.g. hunter:32, or leave out a capability, "
+        "e.g. hunter~engage",
     )
     p.add_argument(
         "--policies",

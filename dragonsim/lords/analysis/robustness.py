@@ -124,7 +124,10 @@ class RobustnessResult:
 
     def by_bot(self):
         """Per bot: how far its shares sit from the reference's (mean and largest absolute
-        difference, in points of win share) and how many verdicts it reverses."""
+        difference, in points of win share; the pairs within 2 points) and how many verdicts
+        it reverses. Two independent shares of ``n`` games each differ by about
+        ``100 * sqrt(0.5 / n)`` points by chance alone (2.2 at 1,000 games a pair): "within
+        2 points" needs several thousand games a pair to mean the bots agree."""
         import pandas as pd
 
         _, _, verdict = self._tests()
@@ -140,6 +143,7 @@ class RobustnessResult:
                     "bot": label,
                     "mean_abs_diff_points": float(d.mean()),
                     "max_abs_diff_points": float(d.max()),
+                    "within_2_points": int(np.sum(d <= 2.0)),
                     "reversed_vs_reference": int(rev),
                     "decided": int(np.sum(verdict[b] != "even?")),
                 }
@@ -182,12 +186,13 @@ class RobustnessResult:
             f"  pairs where a bot cannot decide what another decides: {int(v['moves'].sum())}",
             "",
             f"  {'bot':<14} {'decided':>7} {'reversed':>9} {'mean |diff|':>12} "
-            f"{'max |diff|':>11}   (vs {ref_label}, points of win share)",
+            f"{'max |diff|':>11} {'within 2':>9}   (vs {ref_label}, points of win share)",
         ]
         for _, r in self.by_bot().iterrows():
             lines.append(
                 f"  {r['bot']:<14} {r['decided']:>7} {r['reversed_vs_reference']:>9} "
-                f"{r['mean_abs_diff_points']:>12.1f} {r['max_abs_diff_points']:>11.1f}"
+                f"{r['mean_abs_diff_points']:>12.1f} {r['max_abs_diff_points']:>11.1f} "
+                f"{r['within_2_points']:>9}"
             )
         flips = v[v["flips"]].sort_values("spread", ascending=False)
         if len(flips):
