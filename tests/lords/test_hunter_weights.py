@@ -21,6 +21,7 @@ from dragonsim.lords.bots import (
     EDGE_EXACT,
     P_HUNTER_4,
     P_HUNTER_5,
+    P_SEARCH_2,
     POLICIES,
     RELEASED,
     WEIGHTED,
@@ -46,11 +47,13 @@ def _counters(a, b, policy, n=600, seed=3, edit=None):
 
 def test_hunter_4_is_released_and_hunter_5_builds_on_it():
     """hunter-4 stays selectable by version; a plain ``hunter`` now means hunter-5, which
-    keeps hunter-4's fitted weights and exact edge check (the only two planners with them)."""
+    keeps hunter-4's fitted weights and exact edge check (the only two planners with them;
+    search-2, whose decisions besides its moves are hunter-5's, has them too)."""
     assert RELEASED["hunter@4"] == (P_HUNTER_4, "hunter-4")
     assert POLICIES["hunter"] == RELEASED["hunter@5"] == (P_HUNTER_5, "hunter-5")
     assert policy_version("hunter") == "hunter-5"
-    assert [pid for pid, _ in RELEASED.values() if WEIGHTED[pid]] == [P_HUNTER_4, P_HUNTER_5]
+    weighted = [pid for pid, _ in RELEASED.values() if WEIGHTED[pid]]
+    assert weighted == [P_HUNTER_4, P_HUNTER_5, P_SEARCH_2]
     assert EDGE_EXACT[P_HUNTER_4] == EDGE_EXACT[P_HUNTER_5] == 1
 
 
