@@ -42,6 +42,16 @@ def test_a_flip_is_two_opposite_verdicts_and_a_move_a_verdict_against_even():
     assert "flips between bots (one says A, another B): 1 of 3" in res.summary()
 
 
+def test_within_2_points_counts_the_pairs_a_bot_sits_that_close_to_the_reference():
+    """The default is measured against the reference pair by pair: differences of 0, 1.5 and
+    2.5 points put two of three pairs within 2 points (the boundary counts as within)."""
+    res = _planted([[0.500, 0.600, 0.400], [0.500, 0.615, 0.425]])
+    by = res.by_bot().set_index("bot")
+    assert by.loc["search-1", "within_2_points"] == 2
+    assert by.loc["hunter-4", "within_2_points"] == 3
+    assert "within 2" in res.summary()
+
+
 def test_holm_needs_more_than_one_test_at_five_percent():
     """A share whose single test has p just under 5% is not a verdict in a family of six: at
     n = 1,000, 0.532 has z = 2.03 (p = 0.042) but Holm's first step needs p < 0.05 / 6."""
