@@ -1,7 +1,15 @@
 """Fair prices that depend on the bot: the 15-DP prices under two hunters side by side.
 
     python benchmarks/prices_by_bot.py [--bots hunter@4,hunter@5] [--seed 1] [-n 1000]
+        [--designs K] [--presets basic,advanced,advanced+optional]
         [--out results/prices-15-bots.txt]
+
+    python benchmarks/prices_by_bot.py --bots hunter,reference --designs 120 -n 200 \
+        --out results/prices-15-reference.txt
+
+``--designs K`` prices a subsample of K designs drawn from the band (the same K for every bot:
+the seed draws them), for a bot too slow for every design (the reference plays about a
+hundredth as many games a second as the default).
 
 For each preset (basic, advanced, advanced+optional) it runs ``prices --budget 15`` (every
 legal design of the band, the same seed and games) under each bot, and prints every option's
@@ -44,19 +52,26 @@ def main() -> None:
     ap.add_argument("--bots", default="hunter@4,hunter@5")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-n", type=int, default=1000, help="games a pairing for close combats")
+    ap.add_argument("--designs", type=int, default=None, help="a subsample of K designs")
+    ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--out", default=str(ROOT / "results" / "prices-15-bots.txt"))
     a = ap.parse_args()
     bots = [b.strip() for b in a.bots.split(",")]
     labels = [policy_version(b) for b in bots]
+    which = "every legal design" if a.designs is None else f"{a.designs} designs drawn from those"
     lines = [
-        f"Fair design-point prices at 15 DP by bot ({', '.join(labels)}), seed {a.seed}: every "
-        "legal design costing 12..18 against the 12 ready-made dragons and two other designs, "
-        "20 games from each seat (`python benchmarks/prices_by_bot.py`)",
+        f"Fair design-point prices at 15 DP by bot ({', '.join(labels)}), seed {a.seed}: {which} "
+        "costing 12..18 against the 12 ready-made dragons and two other designs, "
+        "20 games from each seat (`python benchmarks/prices_by_bot.py"
+        + (f" --bots {a.bots} --designs {a.designs} -n {a.n}`)" if a.designs else "`)"),
         f"MOVES: the fair prices under {labels[0]} and {labels[-1]} differ by more than 1 DP",
     ]
-    for rules in PRESETS:
+    for rules in [p.strip() for p in a.presets.split(",")]:
         t0 = time.perf_counter()
-        res = [prices(15, seed=a.seed, policy=b, rules=rules) for b in bots]
+        res = [
+            prices(15, seed=a.seed, policy=b, rules=rules, designs=a.designs, progress=False)
+            for b in bots
+        ]
         cc = [close_combats(b, rules, a.n, a.seed) for b in bots]
         first = len(lines)
         lines += ["", f"{rules} ({time.perf_counter() - t0:.0f} s)"]
