@@ -4,7 +4,8 @@ value of that choice.
 A duel under one bot judges a build flown one way against an opponent flown the same way. But
 the rulebook leaves every decision to the player, and the planning bots fly three ways
 (:mod:`dragonsim.lords.bots`): ``hunter`` (trade breath fire at the best expected exchange),
-``brawler`` (close in and engage) and ``sniper`` (keep range 3-5, never engage). Which way
+``brawler`` (close in and engage) and ``sniper`` (keep range 3-5, never engage), and a dragon a
+Wizard rides may also hold back its Wizard's spells (:data:`CASTER_STYLES`). Which way
 suits a dragon depends on the dragon it meets, so :func:`equilibrium_duel` lets both sides
 choose: it plays every style of A against every style of B and solves the zero-sum game of
 that matrix. Its value is A's win share (draws count half) when A flies the mixture of styles
