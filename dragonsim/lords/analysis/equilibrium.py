@@ -104,9 +104,9 @@ def _mixture(x: np.ndarray) -> np.ndarray:
 
 def solve_zero_sum(matrix) -> ZeroSumSolution:
     """Value and optimal mixtures of the zero-sum game ``matrix`` (rows: the maximising player,
-    A; entries: A's payoff) by two linear programs (``scipy.optimize.linprog``, HiGHS): A's
-    ``max v`` subject to ``x^T M >= v``, ``sum(x) = 1``, ``x >= 0``, and B's ``min u``
-    subject to ``M y <= u``, ``sum(y) = 1``, ``y >= 0``.
+    A; entries: A's payoff), the tactics' solver
+    (:func:`~dragonsim.lords.game.odds.solve_matrix_game`: two linear programs, HiGHS) on a
+    checked matrix, the mixtures cleaned of the solver's rounding.
 
     A strictly dominated style gets weight 0. When several mixtures are optimal (a tie), the
     solver's vertex is reported; the value is the same for all.
@@ -115,33 +115,13 @@ def solve_zero_sum(matrix) -> ZeroSumSolution:
     >>> round(s.value, 9), s.mixture_a.tolist(), s.mixture_b.tolist()
     (0.5, [0.5, 0.5], [0.5, 0.5])
     """
-    from scipy.optimize import linprog
+    from ..game.odds import solve_matrix_game
 
     m = np.asarray(matrix, dtype=np.float64)
     if m.ndim != 2 or 0 in m.shape or not np.all(np.isfinite(m)):
         raise UserError(f"a zero-sum game needs a finite matrix with a row and a column, got {m}")
-    nr, nc = m.shape
-    rx = linprog(
-        np.r_[np.zeros(nr), -1.0],
-        A_ub=np.hstack([-m.T, np.ones((nc, 1))]),
-        b_ub=np.zeros(nc),
-        A_eq=np.r_[np.ones(nr), 0.0][None, :],
-        b_eq=[1.0],
-        bounds=[(0, None)] * nr + [(None, None)],
-        method="highs",
-    )
-    ry = linprog(
-        np.r_[np.zeros(nc), 1.0],
-        A_ub=np.hstack([m, -np.ones((nr, 1))]),
-        b_ub=np.zeros(nr),
-        A_eq=np.r_[np.ones(nc), 0.0][None, :],
-        b_eq=[1.0],
-        bounds=[(0, None)] * nc + [(None, None)],
-        method="highs",
-    )
-    if not (rx.success and ry.success):  # a finite game always has a solution
-        raise RuntimeError(f"linprog failed on {m.tolist()}: {rx.message} / {ry.message}")
-    return ZeroSumSolution(float(-rx.fun), _mixture(rx.x[:nr]), _mixture(ry.x[:nc]))
+    value, x, y = solve_matrix_game(m)
+    return ZeroSumSolution(value, _mixture(np.asarray(x)), _mixture(np.asarray(y)))
 
 
 def cell_share(r) -> tuple[float, float]:

@@ -258,11 +258,12 @@ def close_combat_by_difference(diff: int) -> tuple[Fraction, Fraction, Fraction]
     return win, draw, loss
 
 
-def _solve_matrix_game(m) -> tuple[float, list[float], list[float]]:
+def solve_matrix_game(m) -> tuple[float, list[float], list[float]]:
     """Value and optimal mixtures of the zero-sum game ``m`` (rows maximise) by two linear
     programs (``scipy.optimize.linprog``): the row player's ``max v`` subject to
     ``x^T m >= v``, ``sum(x) = 1``, ``x >= 0``, and the column player's ``min u`` subject to
-    ``m y <= u``, ``sum(y) = 1``, ``y >= 0``."""
+    ``m y <= u``, ``sum(y) = 1``, ``y >= 0``. The close-combat tactics (p.22) and the styles
+    at equilibrium (:mod:`dragonsim.lords.analysis.equilibrium`) are both solved here."""
     import numpy as np
     from scipy.optimize import linprog
 
@@ -287,6 +288,8 @@ def _solve_matrix_game(m) -> tuple[float, list[float], list[float]]:
         bounds=[(0, None)] * nc + [(None, None)],
         method="highs",
     )
+    if not (rx.success and ry.success):  # a finite game always has a solution
+        raise RuntimeError(f"linprog failed on {m.tolist()}: {rx.message} / {ry.message}")
     return float(-rx.fun), [float(v) for v in rx.x[:nr]], [float(v) for v in ry.x[:nc]]
 
 
@@ -336,7 +339,7 @@ def tactics(
             w, _, lo = close_combat_by_difference(ma - mb + table[x][TACTICS.index(y)])
             row.append(float(w) * gain(sa, x) - float(lo) * gain(sb, y))
         m.append(row)
-    v, px, py = _solve_matrix_game(m)
+    v, px, py = solve_matrix_game(m)
     return {
         "attacker": sa.name,
         "defender": sb.name,
