@@ -379,41 +379,21 @@ def add_spells_option(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
+    """``duel A B``: a plain duel, or with ``--policy equilibrium`` the styles at equilibrium
+    (:func:`~dragonsim.lords.analysis.equilibrium.equilibrium_duel`; --policies and
+    --precision are one-line errors there)."""
+    from ..lords.analysis.equilibrium import equilibrium_duel
     from ..lords.api import duel
 
-    if str(args.policy).strip().lower() == "equilibrium":
-        return _duel_at_equilibrium(args)
+    at_equilibrium = str(args.policy).strip().lower() == "equilibrium"
+    play = equilibrium_duel if at_equilibrium else duel
+    bot = {} if at_equilibrium else {"policy": args.policy}
     with backend_options(args) as where:
-        res = duel(
+        res = play(
             args.a,
             args.b,
             **n_or_precision(args),
-            seed=args.seed,
-            policy=args.policy,
-            policies=args.policies,
-            turn_limit=args.turn_limit,
-            records=args.records,
-            threads=args.threads,
-            progress=False if args.no_progress else None,
-            rules=rules_from(args, "lords"),
-            checkpoint=args.checkpoint,
-            spells=args.spells,
-            **where,
-        )
-    return finish(args, res)
-
-
-def _duel_at_equilibrium(args: argparse.Namespace) -> int:
-    """``duel A B --policy equilibrium``: the styles at equilibrium
-    (:func:`~dragonsim.lords.analysis.equilibrium.equilibrium_duel`); --policies and
-    --precision are one-line errors there."""
-    from ..lords.analysis.equilibrium import equilibrium_duel
-
-    with backend_options(args) as where:
-        res = equilibrium_duel(
-            args.a,
-            args.b,
-            **n_or_precision(args),
+            **bot,
             seed=args.seed,
             policies=args.policies,
             turn_limit=args.turn_limit,
@@ -425,7 +405,7 @@ def _duel_at_equilibrium(args: argparse.Namespace) -> int:
             spells=args.spells,
             **where,
         )
-    return finish(args, res, "cells")
+    return finish(args, res, "cells") if at_equilibrium else finish(args, res)
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
