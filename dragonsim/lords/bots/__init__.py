@@ -290,7 +290,8 @@ def parse_policy(spec: str) -> tuple[str, int | None]:
         name,
         list(POLICIES),
         "policy",
-        hint="a bot may name its version and carry its breadth, e.g. hunter@2 or hunter:32",
+        hint="a bot may name its version and carry its breadth, e.g. hunter@2 or hunter:32; "
+        "reference is the reference bot (search-2)",
     )
     if at:
         key = f"{name}@{version.strip()}"
