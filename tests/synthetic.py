@@ -41,10 +41,12 @@ def _first(slot: str) -> int:
     return next(i for i, (s, _) in enumerate(D.OPTIONS) if s == slot)
 
 
-def synthetic_kernel(beta: np.ndarray, seat: float = SEAT):
+def synthetic_kernel(beta: np.ndarray, seat: float = SEAT, terms=()):
     """A pairs kernel (``D.pairs_kernel``'s signature) playing each game as one Bernoulli
     draw from the planted strengths; game ``k`` of pair ``p`` uses a hash of ``(seed, p, k)``,
-    so counts do not depend on the blocks."""
+    so counts do not depend on the blocks. ``terms``: ``(u, v, value)``, a design holding
+    options ``u`` and ``v`` (indices in ``D.OPTIONS``) is ``value`` log-odds stronger than
+    the sum of its options (a planted interaction)."""
     starts = np.array([_first(s) for s in D.SLOTS])
     cols = [S.D_BODY, S.D_WINGS, S.D_BREATH, S.D_CLAWS, S.D_RIDER]
 
@@ -56,7 +58,10 @@ def synthetic_kernel(beta: np.ndarray, seat: float = SEAT):
         g = np.arange(start, stop, dtype=np.uint64)
         p = (g // np.uint64(m)).astype(np.int64)
         k = (g % np.uint64(m) if common else g) + np.uint64(offset)
-        s = beta[starts + rows[:, :, cols]].sum(axis=2)  # [P, 2]
+        held = starts + rows[:, :, cols]  # [P, 2, slots]: each side's options
+        s = beta[held].sum(axis=2)  # [P, 2]
+        for u, v, value in terms:
+            s = s + value * ((held == u).any(axis=2) & (held == v).any(axis=2))
         pr = 1 / (1 + np.exp(-(s[:, 0] - s[:, 1] + seat)))
         u = _uniform(seed, p.astype(np.uint64), k)
         win = u < pr[p]

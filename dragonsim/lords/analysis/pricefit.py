@@ -13,12 +13,13 @@ import itertools
 import math
 from collections.abc import Sequence
 from statistics import NormalDist
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from ...stats import holm
-from .designs import OPTIONS, SLOTS
+from .designs import OPTIONS, SLOTS, option_matrix
 
 #: the family-wise error of the verdicts (Holm) and one minus the intervals' level
 ALPHA = 0.05
@@ -163,25 +164,6 @@ def _sigmoid(v):
     return 1.0 / (1.0 + np.exp(-np.clip(v, -30, 30)))
 
 
-def _nanvar(a):
-    """Variance over replicates (axis 0) of the finite ones; NaN with fewer than two."""
-    a = np.asarray(a, dtype=float)
-    ok = np.isfinite(a)
-    k = ok.sum(axis=0)
-    m = np.where(ok, a, 0.0).sum(axis=0) / np.maximum(k, 1)
-    ss = np.where(ok, (a - m) ** 2, 0.0).sum(axis=0)
-    return np.where(k >= 2, ss / np.maximum(k - 1, 1), np.nan)
-
-
-def _boot_prices(coefs, full_beta, costs, acting, refs):
-    """Fair prices and exchange rates of many coefficient vectors (NaN where ``lam <= 0``)."""
-    fair = np.full((len(coefs), len(OPTIONS)), np.nan)
-    lam = np.full(len(coefs), np.nan)
-    for r, c in enumerate(coefs):
-        fair[r], lam[r] = fair_prices(full_beta(c), costs, acting, refs)
-    return fair, lam
-
-
 def _calibration(x, points, games, pairs, held, nd):
     """Refit without the held-out designs; predict their share of points against the field."""
     a, b = pairs[:, 0], pairs[:, 1]
@@ -245,10 +227,11 @@ def _calibration(x, points, games, pairs, held, nd):
     return cal, {"pred": pred.tolist(), "obs": obs.tolist(), "se": np.sqrt(var).tolist()}
 
 
-def _interactions(x, points, games, pairs, coef, index, nd, lam):
-    """Residual points of the designs holding each pair of options from two slots (games
-    against the field, full fit): a log-odds shift (residual / information), a z score, and
-    Holm over every cell with a design."""
+def _interactions(x, points, games, pairs, coef, index, nd, lam, slots=SLOTS):
+    """Residual points of the designs holding each pair of options from two of ``slots`` (the
+    slots that act: an option that does nothing cannot interact) against the field, under the
+    chosen model's fit: a log-odds shift (residual / information), a z score, and Holm over
+    every cell with a design."""
     a, b = pairs[:, 0], pairs[:, 1]
     mu = _sigmoid(_linear(np.ascontiguousarray(x), coef))
     res = np.zeros(nd)
@@ -265,6 +248,8 @@ def _interactions(x, points, games, pairs, coef, index, nd, lam):
     opts = _slot_options()
     cells = []
     for i, j in itertools.combinations(range(len(SLOTS)), 2):
+        if SLOTS[i] not in slots or SLOTS[j] not in slots:
+            continue
         for u in range(len(opts[SLOTS[i]])):
             for v in range(len(opts[SLOTS[j]])):
                 sel = (index[:, i] == u) & (index[:, j] == v)
@@ -290,3 +275,456 @@ def _interactions(x, points, games, pairs, coef, index, nd, lam):
         c["significant"] = bool(s)
     cells.sort(key=lambda c: -abs(c["z"]))
     return cells, len(cells)
+
+
+# ------------------------------------------------------------------- the model and its terms
+class Model(NamedTuple):
+    """The columns of a fit: ``free`` (the priced options' indices in
+    :data:`~dragonsim.lords.analysis.designs.OPTIONS`, one column each), ``terms`` (pairs of
+    options from two slots, one column each: the strength a design holding both has beyond
+    the sum), ``slot_pairs`` (the slot pairs whose terms are in), then one column per field
+    dragon and the seat."""
+
+    free: np.ndarray
+    terms: list[tuple[int, int]]
+    slot_pairs: list[tuple[str, str]]
+    nf: int
+
+    @property
+    def p(self) -> int:
+        return len(self.free) + len(self.terms) + self.nf + 1
+
+
+def model_for(ind: np.ndarray, refs: np.ndarray, nf: int, slot_pairs=()) -> Model:
+    """The model with every non-reference option some design holds and, for each slot pair
+    of ``slot_pairs``, a term per pair of their non-reference options that some design holds
+    together (``ind``: the drawn designs' option indicators, float [nd, 26])."""
+    held = ind.sum(axis=0) > 0
+    free = np.flatnonzero(~refs & held)
+    terms = []
+    for s1, s2 in slot_pairs:
+        for u in free:
+            for v in free:
+                if OPTIONS[u][0] == s1 and OPTIONS[v][0] == s2 and (ind[:, u] * ind[:, v]).any():
+                    terms.append((int(u), int(v)))
+    return Model(free, terms, list(slot_pairs), nf)
+
+
+def design_matrix(model: Model, ind: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """One row per pairing: side 0's columns minus side 1's, and 1 in the seat column
+    (entities: the drawn designs, then the field dragons)."""
+    nd, nfree, nt = ind.shape[0], len(model.free), len(model.terms)
+    ent = np.zeros((nd + model.nf, model.p - 1))
+    ent[:nd, :nfree] = ind[:, model.free]
+    for k, (u, v) in enumerate(model.terms):
+        ent[:nd, nfree + k] = ind[:, u] * ind[:, v]
+    ent[nd:, nfree + nt :] = np.eye(model.nf)
+    a, b = pairs[:, 0], pairs[:, 1]
+    return np.hstack([ent[a] - ent[b], np.ones((len(pairs), 1))])
+
+
+def option_strengths(model: Model, ind: np.ndarray) -> np.ndarray:
+    """The linear map from a fit's coefficients to every option's strength over its slot's
+    reference, averaged over the band (float [26, p]): an option's own coefficient plus, for
+    each term it is in, the term's times the share of the designs holding the option that
+    hold the term's other option. References and options no design holds are zero rows."""
+    m = np.zeros((len(OPTIONS), model.p))
+    nfree = len(model.free)
+    for k, o in enumerate(model.free):
+        m[o, k] = 1.0
+    holding = ind.sum(axis=0)
+    for k, (u, v) in enumerate(model.terms):
+        both = float((ind[:, u] * ind[:, v]).sum())
+        m[u, nfree + k] = both / holding[u]
+        m[v, nfree + k] = both / holding[v]
+    return m
+
+
+def pair_strengths(model: Model, u: int, v: int) -> np.ndarray:
+    """The linear map from the coefficients to option ``u``'s strength on designs holding
+    ``v`` (float [p]): its own coefficient plus the term of the pair, if the model has one."""
+    row = np.zeros(model.p)
+    if u in model.free:
+        row[int(np.flatnonzero(model.free == u)[0])] = 1.0
+    for k, t in enumerate(model.terms):
+        if t in ((u, v), (v, u)):
+            row[len(model.free) + k] = 1.0
+    return row
+
+
+def exchange_row(m: np.ndarray, costs, acting, refs, held) -> tuple[np.ndarray, np.ndarray]:
+    """The exchange rate as a linear map of the coefficients (``lam = row @ coef``: the slope
+    through the origin of the band-average strengths ``m @ coef`` on the printed premiums over
+    the acting slots, step 4), and every option's reference cost."""
+    ref, prem = _reference_costs(costs, refs)
+    mask = np.array([s in acting for s, _ in OPTIONS]) & held
+    den = float(np.sum(prem[mask] ** 2))
+    if den <= 0:
+        return np.zeros(m.shape[1]), ref
+    return (prem * mask) @ m / den, ref
+
+
+def delta_prices(rows: np.ndarray, lam_row: np.ndarray, coef: np.ndarray, cov: np.ndarray):
+    """Strengths ``s = rows @ coef`` turned into design points ``s / lam`` (``lam = lam_row @
+    coef``), with their variances by the delta method: the gradient of ``s / lam`` is
+    ``rows / lam - s / lam**2 * lam_row``. Returns ``(s / lam, var)``; NaN where ``lam <= 0``."""
+    s = rows @ coef
+    lam = float(lam_row @ coef)
+    if not lam > 0:
+        nan = np.full(len(s), math.nan)
+        return nan, nan
+    grad = rows / lam - np.outer(s / lam**2, lam_row)
+    var = np.einsum("ij,jk,ik->i", grad, cov, grad)
+    return s / lam, np.clip(var, 0.0, None)
+
+
+# -------------------------------------------------------------------- the misfit's variance
+def design_covariance(x, points, games, coef, cov, pairs, nd) -> np.ndarray:
+    """The covariance of the coefficients clustered by design (a sandwich): the scores of every
+    pairing a design plays are summed into the design's cluster, and the meat is the sum of
+    the clusters' outer products, so what a design does beyond its options' sum (the model's
+    misfit) counts as noise alongside the games'. A pairing of two drawn designs belongs to
+    both clusters (dyadic clustering, Fafchamps and Gubert 2007): its scores enter both sums,
+    and the outer product of the pair's own sum is taken off once, so no pair of pairings is
+    counted twice. The field dragons are fixed opponents, not clusters. Small-sample factor
+    ``nd / (nd - 1)``."""
+    a, b = pairs[:, 0], pairs[:, 1]
+    mu = _sigmoid(_linear(np.ascontiguousarray(x), coef))
+    score = x * (points - games * mu)[:, None]
+    ma, mb = a < nd, b < nd
+    sums = np.zeros((nd, x.shape[1]))
+    np.add.at(sums, a[ma], score[ma])
+    np.add.at(sums, b[mb], score[mb])
+    meat = sums.T @ sums
+    both = ma & mb
+    if both.any():
+        key = np.minimum(a[both], b[both]) * nd + np.maximum(a[both], b[both])
+        _, inv = np.unique(key, return_inverse=True)
+        joint = np.zeros((int(inv.max()) + 1, x.shape[1]))
+        np.add.at(joint, inv, score[both])
+        meat -= joint.T @ joint
+    return cov @ meat @ cov * (nd / max(nd - 1, 1))
+
+
+def wald(beta: np.ndarray, cov: np.ndarray) -> tuple[float, int, float]:
+    """The Wald test that every coefficient of ``beta`` is zero: ``(chi2, df, p)``."""
+    from scipy.stats import chi2
+
+    df = len(beta)
+    if df == 0:
+        return math.nan, 0, math.nan
+    stat = float(beta @ np.linalg.pinv(cov) @ beta)
+    return stat, df, float(chi2.sf(stat, df))
+
+
+# ------------------------------------------------------------------------ choosing the terms
+def heldout_loglik(model: Model, ind, pairs, points, games, held) -> np.ndarray | None:
+    """Each held-out design's binomial log-likelihood of its pairings under ``model`` fitted
+    without the held-out designs (a pairing of two held-out designs counts for its first
+    seat's design); None with none held out."""
+    nd = ind.shape[0]
+    a, b = pairs[:, 0], pairs[:, 1]
+    ha = np.where(a < nd, held[np.minimum(a, nd - 1)], False)
+    hb = np.where(b < nd, held[np.minimum(b, nd - 1)], False)
+    out = ha | hb
+    if not out.any() or out.all():
+        return None
+    x = design_matrix(model, ind, pairs)
+    coef, _ = fit_strengths(x[~out], points[~out], games[~out])
+    mu = np.clip(_sigmoid(_linear(np.ascontiguousarray(x[out]), coef)), 1e-12, 1 - 1e-12)
+    ll = points[out] * np.log(mu) + (games[out] - points[out]) * np.log(1 - mu)
+    owner = np.where(ha[out], a[out], b[out])
+    per = np.zeros(nd)
+    np.add.at(per, owner, ll)
+    return per[held]
+
+
+#: a slot pair's terms are kept when they raise the held-out log-likelihood by this many
+#: standard errors (over the designs): one-sided 2.5%, so noise rarely adds a term
+KEEP_Z = 1.96
+#: the designs are split in this many folds, each held out once, to choose the terms
+FOLDS = 5
+
+
+def crossval_loglik(model: Model, ind, pairs, points, games, folds) -> np.ndarray | None:
+    """Every design's held-out log-likelihood under ``model``, each fold of designs
+    (``folds``: int [nd]) predicted by the fit on the others; None with fewer than two folds."""
+    k = int(folds.max()) + 1 if len(folds) else 0
+    if k < 2:
+        return None
+    out = np.zeros(ind.shape[0])
+    for f in range(k):
+        held = folds == f
+        out[held] = heldout_loglik(model, ind, pairs, points, games, held)
+    return out
+
+
+def choose_terms(ind, refs, nf, pairs, points, games, folds, acting) -> tuple[Model, list]:
+    """The model the held-out designs choose (``folds``: each design's fold; every fold is held
+    out once): every pair of acting slots is tried alone beside the additive model; those
+    that raise the held-out log-likelihood by :data:`KEEP_Z` standard errors (the spread of
+    the gain over the designs) are added one by one, best first, each kept only if it still
+    does so beside the ones kept before. Returns the model and the trials (slot pair, terms,
+    the drop in held-out deviance alone, its z, and whether it was kept)."""
+    base = model_for(ind, refs, nf)
+    ll0 = crossval_loglik(base, ind, pairs, points, games, folds)
+    if ll0 is None:
+        return base, []
+
+    def gain(m, ref):
+        d = crossval_loglik(m, ind, pairs, points, games, folds) - ref
+        se = float(np.std(d, ddof=1) * math.sqrt(len(d)))
+        return float(d.sum()), (float(d.sum()) / se if se > 0 else 0.0)
+
+    trials = []
+    for pair in itertools.combinations([s for s in SLOTS if s in acting], 2):
+        m = model_for(ind, refs, nf, [pair])
+        if not m.terms:
+            continue
+        g, z = gain(m, ll0)
+        trials.append(
+            {
+                "slots": f"{pair[0]} x {pair[1]}",
+                "pair": pair,
+                "terms": len(m.terms),
+                "deviance_drop": 2 * g,
+                "z": z,
+                "kept": False,
+            }
+        )
+    trials.sort(key=lambda t: -t["z"])
+    chosen, current = [], ll0
+    for t in trials:
+        if t["z"] < KEEP_Z:
+            break
+        m = model_for(ind, refs, nf, chosen + [t["pair"]])
+        per = crossval_loglik(m, ind, pairs, points, games, folds)
+        d = per - current
+        se = float(np.std(d, ddof=1) * math.sqrt(len(d)))
+        if se > 0 and d.sum() / se >= KEEP_Z:
+            chosen.append(t["pair"])
+            current = per
+            t["kept"] = True
+    for t in trials:
+        del t["pair"]
+    return model_for(ind, refs, nf, chosen), trials
+
+
+# ---------------------------------------------------------------------------- the analysis
+def analyse(drawn, held, nf, pairs, counts, costs, acting, rng, bootstrap=0) -> dict:
+    """Fit, intervals, verdicts, held-out calibration, the terms the held-out designs choose,
+    the negative control and the interactions (see :mod:`~dragonsim.lords.analysis.pricing`'s
+    docstring); the fields of a ``PricesResult`` the games decide."""
+    nd = len(drawn)
+    index = np.array([d.index for d in drawn])
+    ind = option_matrix(index)
+    held_by = ind.sum(axis=0)  # drawn designs holding each option
+    refs = _references(held_by, costs)
+    games = counts.sum(axis=1).astype(float)
+    points = counts[:, 0] + 0.5 * counts[:, 2]
+
+    additive = model_for(ind, refs, nf)
+    x_add = design_matrix(additive, ind, pairs)
+    coef_add = _fit_or_explain(x_add, points, games, len(additive.free), nd, len(pairs))
+    folds = rng.permutation(nd) % FOLDS if nd >= 2 * FOLDS else np.zeros(nd, dtype=int)
+    model, selection = choose_terms(ind, refs, nf, pairs, points, games, folds, acting)
+    x = design_matrix(model, ind, pairs) if model.terms else x_add
+    coef, cov = fit_strengths(x, points, games, start=None if model.terms else coef_add)
+    cov_d = design_covariance(x, points, games, coef, cov, pairs, nd)
+
+    m = option_strengths(model, ind)
+    lam_row, ref = exchange_row(m, costs, acting, refs, held_by > 0)
+    lam = float(lam_row @ coef)
+    rate, var_d = delta_prices(m, lam_row, coef, cov_d)
+    _, var_g = delta_prices(m, lam_row, coef, cov)
+    fair = ref + rate
+    var_lam = [max(0.0, float(lam_row @ c @ lam_row)) for c in (cov_d, cov)]
+    boot_sd = _design_bootstrap(x, points, games, pairs, nd, coef, m, lam_row, rng, bootstrap)
+
+    zq = NormalDist().inv_cdf(1 - ALPHA / 2)
+    printed = ref + _reference_costs(costs, refs)[1]
+    sd, sd_g = np.sqrt(var_d), np.sqrt(var_g)
+    beta = m @ coef
+    table = _verdicts(fair, sd, sd_g, boot_sd, printed, beta, m, cov_d, refs, held_by, zq)
+    calibration, heldout_points = _calibration(x, points, games, pairs, held, nd)
+    additive_cal, _ = _calibration(x_add, points, games, pairs, held, nd)
+    calibration["additive_dispersion"] = additive_cal["dispersion"]
+    interactions, cells = _interactions(
+        x, points, games, pairs, coef, index, nd, lam, [s for s in SLOTS if s in acting]
+    )
+    calibration["cells"] = cells
+    return {
+        "table": table,
+        "lam": lam,
+        "lam_ci": (lam - zq * math.sqrt(var_lam[0]), lam + zq * math.sqrt(var_lam[0])),
+        "lam_ci_games": (lam - zq * math.sqrt(var_lam[1]), lam + zq * math.sqrt(var_lam[1])),
+        "seat": float(coef[-1]),
+        "calibration": calibration,
+        "interactions": interactions,
+        "heldout_points": heldout_points,
+        "terms": [f"{a} x {b}" for a, b in model.slot_pairs],
+        "selection": selection,
+        "pair_prices": _pair_prices(model, ind, ref, coef, cov_d, lam_row, printed, zq),
+        "negative_control": _negative_control(acting, refs, held_by, m, coef, cov_d, cov),
+    }
+
+
+def _references(held_by, costs) -> np.ndarray:
+    """Each slot's reference: its cheapest option some drawn design holds (the first, unless
+    the band leaves it out)."""
+    refs = np.zeros(len(OPTIONS), dtype=bool)
+    for slot in SLOTS:
+        mine = [i for i, (s, _) in enumerate(OPTIONS) if s == slot and held_by[i] > 0]
+        refs[min(mine, key=lambda i: (costs[slot][_option_index(*OPTIONS[i])], i))] = True
+    return refs
+
+
+def _fit_or_explain(x, points, games, nfree, nd, npairs) -> np.ndarray:
+    """The additive fit's coefficients, or a user error saying why the games cannot give them
+    (an option whose designs won or lost every game; options the designs cannot tell apart)."""
+    from ...errors import UserError
+
+    coef, _ = fit_strengths(x, points, games)
+    if not np.all(np.isfinite(coef)) or np.max(np.abs(coef), initial=0.0) > SEPARATED:
+        raise UserError(
+            f"too few games to price the options: with {int(games.sum())} games over "
+            f"{npairs} pairings some option's designs won or lost every game, so its "
+            "strength has no finite estimate; raise n (games a pairing, e.g. -n 200)"
+        )
+    if np.linalg.matrix_rank(x[games > 0]) < x.shape[1]:
+        raise UserError(
+            f"{nd} designs cannot tell the {nfree} options they hold apart (a price for "
+            "each needs designs that differ in it, more designs than options): raise "
+            "--designs or leave it out to play every design of the band"
+        )
+    return coef
+
+
+def _design_bootstrap(x, points, games, pairs, nd, coef, m, lam_row, rng, reps):
+    """Standard deviations of the fair prices over ``reps`` resamplings of the designs (each
+    drawn design gets a multiplicity, a pairing the product of its designs'; the model
+    refitted): a check of the clustered covariance, which needs no refit. None when 0."""
+    if not reps:
+        return None
+    a, b = pairs[:, 0], pairs[:, 1]
+    out = np.full((reps, m.shape[0]), np.nan)
+    for r in range(reps):
+        mult = rng.multinomial(nd, np.full(nd, 1.0 / nd)).astype(float)
+        w = np.where(a < nd, mult[np.minimum(a, nd - 1)], 1.0) * np.where(
+            b < nd, mult[np.minimum(b, nd - 1)], 1.0
+        )
+        c, _ = fit_strengths(x, points * w, games * w, start=coef, iters=25, tol=1e-8)
+        lam = float(lam_row @ c)
+        if lam > 0:
+            out[r] = (m @ c) / lam
+    return np.nanstd(out, axis=0, ddof=1)
+
+
+def _verdicts(fair, sd, sd_g, boot_sd, printed, beta, m, cov, refs, held_by, zq) -> list[dict]:
+    """One row per option with its interval and Holm's verdict over the priced options."""
+    free = [i for i in range(len(OPTIONS)) if not refs[i] and held_by[i] > 0]
+    dev = fair - printed
+    pvals = [
+        2 * (1 - NormalDist().cdf(abs(dev[i] / sd[i])))
+        if np.isfinite(dev[i]) and sd[i] > 0
+        else 1.0
+        for i in free
+    ]
+    rej = dict(zip(free, holm(pvals, alpha=ALPHA) if pvals else [], strict=True))
+    pv = dict(zip(free, pvals, strict=True))
+    se_beta = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", m, cov, m), 0, None))
+    table = []
+    for i, (slot, name) in enumerate(OPTIONS):
+        row = {
+            "slot": slot,
+            "option": name,
+            "printed": int(printed[i]),
+            "fair": float(fair[i]),
+            "lo": float(fair[i] - zq * sd[i]),
+            "hi": float(fair[i] + zq * sd[i]),
+            "strength": float(beta[i]),
+            "strength_se": float(se_beta[i]),
+            "deviation": float(dev[i]),
+            "se": float(sd[i]),
+            "se_games": float(sd_g[i]),
+            **({} if boot_sd is None else {"se_bootstrap": float(boot_sd[i])}),
+            "p": 1.0,
+            "verdict": "reference",
+            "designs": int(held_by[i]),
+        }
+        if held_by[i] == 0:
+            row.update(verdict="not in the band", p=math.nan, se=math.nan, se_games=math.nan)
+            row["fair"] = row["lo"] = row["hi"] = row["deviation"] = math.nan
+        elif refs[i]:
+            row.update(lo=float(fair[i]), hi=float(fair[i]), se=0.0, se_games=0.0)
+        else:
+            row["p"] = float(pv[i])
+            row["verdict"] = (
+                "no price"
+                if not math.isfinite(dev[i])
+                else ("over-priced" if dev[i] < 0 else "under-priced")
+                if rej[i]
+                else "fair?"
+            )
+        table.append(row)
+    return table
+
+
+def _pair_prices(model, ind, ref, coef, cov, lam_row, printed, zq) -> list[dict]:
+    """For every slot pair with terms in the model: each option's fair price on the designs
+    holding each option of the other slot (Very Heavy with each wing size), with 95%
+    intervals, where some drawn design holds both."""
+    out = []
+    for s1, s2 in model.slot_pairs:
+        for first, second in ((s1, s2), (s2, s1)):
+            us = [i for i in range(len(OPTIONS)) if OPTIONS[i][0] == first]
+            vs = [i for i in range(len(OPTIONS)) if OPTIONS[i][0] == second]
+            for u in us:
+                if u not in model.free:
+                    continue
+                for v in vs:
+                    k = int((ind[:, u] * ind[:, v]).sum())
+                    if not k:
+                        continue
+                    rate, var = delta_prices(
+                        pair_strengths(model, u, v)[None, :], lam_row, coef, cov
+                    )
+                    f, sd = float(ref[u] + rate[0]), float(np.sqrt(var[0]))
+                    out.append(
+                        {
+                            "slots": f"{first} x {second}",
+                            "option": OPTIONS[u][1],
+                            "with": OPTIONS[v][1],
+                            "printed": int(printed[u]),
+                            "fair": f,
+                            "lo": f - zq * sd,
+                            "hi": f + zq * sd,
+                            "designs": k,
+                        }
+                    )
+    return out
+
+
+def _negative_control(acting, refs, held_by, m, coef, cov_d, cov_g) -> dict:
+    """Where riders do not act (the basic rules), their options must be worth nothing: the
+    Wald test that their strengths are all zero, under the clustered covariance and under the
+    games' noise alone."""
+    if "rider" in acting:
+        return {}
+    idx = [i for i, (s, _) in enumerate(OPTIONS) if s == "rider" and not refs[i] and held_by[i] > 0]
+    if not idx:
+        return {}
+    beta = m[idx] @ coef
+    chi, df, p = wald(beta, m[idx] @ cov_d @ m[idx].T)
+    chi_g, _, p_g = wald(beta, m[idx] @ cov_g @ m[idx].T)
+    return {
+        "slot": "rider",
+        "why": "riders do not act under these rules (the basic sequence of play has no rider "
+        "phase, p.7)",
+        "options": [OPTIONS[i][1] for i in idx],
+        "chi2": chi,
+        "df": df,
+        "p": p,
+        "chi2_games": chi_g,
+        "p_games": p_g,
+    }

@@ -12,59 +12,83 @@ wings, breath, tooth and claw, rider: the Cost Table, p.26) what it is worth in 
    them (drawn by the seed) is kept out of the validation fit; the prices use them all.
 2. **Games.** Every drawn design plays every dragon of the field (default: the twelve
    ready-made dragons, pp.30-35) ``n`` games from each seat, and its two neighbours in a cycle
-   of the drawn designs (a fixed pseudo-random order, the same for every seed) ``n`` games
-   from each seat, all under one bot and one rules set. Every pairing plays from streams of
-   its own (``common=True`` plays game ``k`` of every pairing from the streams ``(seed, k)``,
-   common random numbers; see step 5 for why that is not the default here).
+   of the designs ``n`` games from each seat (one cycle through the fitted designs, one
+   through the held-out ones; the permutation is fixed, but the designs it orders are the
+   seed's split, so two seeds share few design-design pairings), all under one bot and one
+   rules set. Every pairing plays from streams of its own (``common=True`` plays game ``k`` of
+   every pairing from the streams ``(seed, k)``, common random numbers; see step 5 for why
+   that is not the default here).
 3. **Model.** Bradley-Terry on option indicators (a logistic model of the share of points,
    draws counting half): side 0 of a pairing scores with probability
    ``sigmoid(s_0 - s_1 + h)``, where a drawn design's strength is the sum of its options'
-   strengths, ``s = sum_slot beta[option]``, a field dragon's strength ``a_j`` is a free
-   parameter of its own, and ``h`` is the first seat's advantage. Identification: the cheapest
-   option of each slot (Very Light, Tiny, Cold, Blunt, no rider) is the slot's reference,
-   ``beta = 0``; 21 option strengths, one per field dragon and ``h`` are fitted by maximum
-   likelihood (Newton-Raphson on the aggregated counts).
+   strengths, ``s = sum_slot beta[option]``, plus a term for each pair of options of two
+   slots the model holds (below), a field dragon's strength ``a_j`` is a free parameter of
+   its own, and ``h`` is the first seat's advantage. Identification: the cheapest option of
+   each slot (Very Light, Tiny, Cold, Blunt, no rider) is the slot's reference, ``beta = 0``,
+   and a pair term involving a reference is 0. Fitted by maximum likelihood (Newton-Raphson
+   on the aggregated counts). **Pair terms are chosen by the held-out designs**, not by cell
+   tests: each pair of acting slots (body x wings, ...) is tried alone beside the additive
+   model (16 terms at most), fitted without the held-out designs, and scored by the held-out
+   designs' binomial log-likelihood; those that predict them better are added best first,
+   each kept only if it still helps. (Under the basic rules at 15 DP, body x wings alone cuts
+   the held-out squared error from about 6 to about 2 binomial variances.)
 4. **Design points.** Strength identifies only differences within a slot (adding a constant to
-   every option of a slot changes every design alike), and its unit is log-odds. Fair prices
-   keep each slot's reference at its printed price and convert the rest at one exchange rate:
-   ``fair(o) = cost(ref) + beta(o) / lam``, where ``lam`` (log-odds per design point) is the
-   least-squares slope through the origin of the options' fitted strengths on their printed
-   premiums over the reference, ``cost(o) - cost(ref)``, over the slots that act in the game.
-   So ``lam`` is what one printed design point buys on average, and a fair price says what an
-   option would cost if every point bought that much. Under the basic rules riders do not act
-   (the sequence of play has no rider phase, p.7), so the rider slot is fitted (its options
-   should come out worth nothing) but left out of ``lam``: their printed costs say nothing
-   about what a point buys in a game without riders.
-5. **Intervals.** The prices estimate the additive model's best fit to *every* legal design
-   of the band (each design weighted alike). With every design played, only the games'
-   noise is left: its variance comes from the fit's covariance (the inverse Fisher
-   information), carried to the prices by ``bootstrap`` draws of the strengths from their
-   normal approximation. With a sample of the designs, which designs were drawn adds a part:
-   the variance of a bootstrap over the drawn designs (designs resampled with replacement,
-   every pairing of a drawn copy kept, the model refitted) times the finite-population
-   correction ``1 - share`` (``share`` = drawn / legal), plus ``share`` times the games' part.
-   95% intervals are normal, +-1.96 of that standard deviation. The binomial covariance
-   treats games as independent, which they are with a stream per pairing. On common random
-   numbers they are not: every design then meets the field in the same ``2 n`` game
-   situations per field dragon (placement, initiative, dice), and an option's strength is
-   measured in those situations only. At 15 DP with ``n = 20`` two seeds on common random
-   numbers gave fair prices up to 1.7 DP apart (Very Heavy; Average, Heavy, Ice, Magma about
-   0.9), where the binomial standard error of a difference was 0.05 to 0.13 DP (the mean
-   squared z of the 21 differences was 52, against about 1 for honest intervals). So a price
-   study plays every pairing from its own streams, and the pairing, which helps when two
-   designs are compared on the same games, is left to the race (:mod:`~dragonsim.lords.
-   race`).
-6. **Verdicts.** For each non-reference option, ``fair - printed`` over its bootstrap standard
-   error is a z statistic (normal p-value); Holm's step-down procedure over the 21 options
-   (family-wise 5%) says which are over-priced (fair below printed) or under-priced.
-7. **Fit.** The model refitted on the designs not held out predicts the held-out designs'
-   point shares against the field: the report gives the RMSE of observed minus predicted
-   share, the ratio of the squared errors to the binomial variance of the games (about 1 when
-   the model predicts as well as the dice allow), and the calibration slope (observed on
-   predicted log-odds, 1 when calibrated); the figure shows them. Where the additive model
-   fails: for every two slots and every pair of their options, the residual points of the
-   designs holding both (full fit, games against the field), as a log-odds shift and a z score,
-   Holm over every such cell.
+   every option of a slot changes every design alike), and its unit is log-odds. An option's
+   strength is its average over the band: its own coefficient plus each of its pair terms
+   times the share of the designs holding it that hold the term's other option (what
+   switching a design from the reference to the option buys, on the designs that hold it).
+   Fair prices keep each slot's reference at its printed price and convert the rest at one
+   exchange rate: ``fair(o) = cost(ref) + beta(o) / lam``, where ``lam`` (log-odds per design
+   point) is the least-squares slope through the origin of the options' strengths on their
+   printed premiums over the reference, ``cost(o) - cost(ref)``, over the slots that act in
+   the game. So ``lam`` is what one printed design point buys on average, and a fair price
+   says what an option would cost if every point bought that much. Where a pair term is in
+   the model an option's price also depends on the other slot, and the report gives it on
+   the designs holding each option of that slot (:attr:`PricesResult.pair_prices`: Very
+   Heavy with each wing size). Under the basic rules riders do not act (the sequence of play
+   has no rider phase, p.7), so the rider slot is fitted (its options must come out worth
+   nothing: the negative control, step 6) but left out of ``lam``.
+5. **Intervals.** A designer asks what an option is worth, not what the best additive fit to
+   this band's designs happens to give it: what a design does beyond its options' sum (the
+   model's misfit) spills through the budget into every option's fit, so it belongs in the
+   interval with the games' noise. The coefficients' covariance is therefore clustered by
+   design (a sandwich: the scores of every pairing a design plays summed into its cluster; a
+   pairing of two designs in both, counted once; the designs treated as drawn from the
+   builds a designer might make, no finite-population correction), and carried to the
+   prices, the exchange rate and the pair prices by the delta method (exact gradients of
+   ``beta / lam``, no random draws). The report prints beside each the half-width from the
+   games' noise alone (the inverse Fisher information). Why not a bootstrap over designs:
+   it estimates the same clustered variance with 200 refits where the sandwich needs none;
+   ``bootstrap=B`` still runs one, as a check (``se_bootstrap``). Why it matters: with the
+   games' noise alone the additive fit priced the inert riders of the basic rules at up to
+   3.9 standard errors from zero (Wald p = 2e-5); the clustered intervals and the pair terms
+   each bring them back to zero. 95% intervals are normal, +-1.96 standard deviations. The
+   games are independent with a stream per pairing. On common random numbers they are not:
+   every design then meets the field in the same ``2 n`` game situations per field dragon
+   (placement, initiative, dice), and an option's strength is measured in those situations
+   only. At 15 DP with ``n = 20`` two seeds on common random numbers gave fair prices up to
+   1.7 DP apart (Very Heavy; Average, Heavy, Ice, Magma about 0.9), where the binomial
+   standard error of a difference was 0.05 to 0.13 DP. So a price study plays every pairing
+   from its own streams, and the pairing, which helps when two designs are compared on the
+   same games, is left to the race (:mod:`~dragonsim.lords.race`).
+6. **Verdicts and the negative control.** For each non-reference option, ``fair - printed``
+   over its standard error is a z statistic (normal p-value); Holm's step-down procedure over
+   the priced options (family-wise 5%) says which are over-priced (fair below printed) or
+   under-priced. Where riders do not act, the Wald test that their strengths are all zero is
+   the study's negative control, printed with the games-only covariance's for contrast.
+7. **Fit.** The chosen model refitted on the designs not held out predicts the held-out
+   designs' point shares against the field: the report gives the RMSE of observed minus
+   predicted share, the ratio of the squared errors to the binomial variance of the games
+   (about 1 when the model predicts as well as the dice allow; the additive model's beside
+   it), and the calibration slope (observed on predicted log-odds, 1 when calibrated); the
+   figure shows them. The same held-out designs chose the terms, so these figures flatter
+   the chosen model slightly (at most six choices). What the model still misses: for every
+   two acting slots (an option that does nothing cannot interact) and every pair of their
+   options, the residual points of the designs holding both (full fit, games against the
+   field), as a log-odds shift and a z score, Holm over every such cell.
+8. **Raw counts.** :attr:`PricesResult.counts` and ``to_frame(level="pairing")`` hold every
+   pairing's wins, losses and draws, so the fit can be redone with other tools
+   (``docs/prices.md`` re-fits them with statsmodels).
 
 Examples
 --------
@@ -78,36 +102,21 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 from ... import defaults
 from ...errors import UserError, check_int, check_seed
-from ...stats import holm
 from ..game.sheets import rule_switches
 from .designs import (
-    OPTIONS,
     SLOTS,
     field_text,
     legal_designs,
-    option_matrix,
     pair_setup,
     play_pairs,
 )
-from .pricefit import (
-    ALPHA,
-    SEPARATED,
-    _boot_prices,
-    _calibration,
-    _interactions,
-    _nanvar,
-    _option_index,
-    _reference_costs,
-    fair_prices,
-    fit_strengths,
-)
+from .pricefit import ALPHA, analyse, fair_prices, fit_strengths
 
 __all__ = ["prices", "PricesResult", "fit_strengths", "fair_prices", "ALPHA"]
 
@@ -142,24 +151,81 @@ class PricesResult:
     acting: list[str]
     bootstrap: int
     interval_method: str = ""
+    legal_designs: int = 0
+    #: the exchange rate's interval from the games' noise alone (``lam_ci`` adds the misfit)
+    lam_ci_games: tuple[float, float] = (math.nan, math.nan)
+    #: the slot pairs whose terms the held-out designs chose (empty: the additive model)
+    terms: list[str] = field(default_factory=list)
+    #: each pair of acting slots tried beside the additive model: its terms, the drop in
+    #: held-out deviance it brings alone, whether it was kept
+    selection: list[dict[str, Any]] = field(default_factory=list)
+    #: for each chosen slot pair, an option's fair price on the designs holding each option
+    #: of the other slot (Very Heavy with each wing size)
+    pair_prices: list[dict[str, Any]] = field(default_factory=list)
+    #: where riders do not act: the Wald test that their strengths are all zero
+    negative_control: dict[str, Any] = field(default_factory=dict)
     manifest: dict[str, Any] = field(default_factory=dict)
     interrupted: bool = False
     requested: int | None = None
     heldout_points: dict[str, list] = field(default_factory=dict, repr=False)
+    #: the games behind the fit: pairing ``k`` set entity ``pairings[k, 0]`` (side 0, the
+    #: first seat) against ``pairings[k, 1]``, entities numbered as the drawn designs then the
+    #: field; ``counts[k]`` is side 0's wins, side 1's wins and draws
+    pairings: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), int), repr=False)
+    counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), int), repr=False)
 
     @property
     def finished(self) -> int:
         return self.games
 
-    def to_frame(self):
-        """One row per option: ``slot``, ``option``, ``printed``, ``fair`` with ``lo`` /
-        ``hi`` (95%, bootstrap over designs), ``strength`` (log-odds over the slot's
-        reference) and ``strength_se`` (the fit's), ``deviation`` (fair - printed) and its
-        bootstrap ``se``, ``p``, ``verdict`` (over-priced / under-priced / fair? after Holm;
-        ``reference`` for the slot's reference), ``designs`` (drawn designs holding it)."""
+    def to_frame(self, level: str = "option"):
+        """``level="option"`` (default): one row per option: ``slot``, ``option``,
+        ``printed``, ``fair`` (its average over the band) with ``lo`` / ``hi`` (95%, the games'
+        noise and the model's misfit: clustered by design), ``strength`` (log-odds over the
+        slot's reference, averaged over the band) and ``strength_se``, ``deviation`` (fair -
+        printed) and its ``se``, ``se_games`` (the games' noise alone), ``se_bootstrap`` (with
+        ``bootstrap`` replicates), ``p``, ``verdict`` (over-priced / under-priced / fair?
+        after Holm; ``reference`` for the slot's reference), ``designs`` (drawn designs
+        holding it).
+
+        ``level="pair"``: the fair prices of :attr:`pair_prices` (an option on the designs
+        holding each option of a slot it interacts with).
+
+        ``level="pairing"``: the raw counts, one row per pairing and seat, to re-fit with other
+        tools (the docs re-fit them with statsmodels): ``side_0`` and ``side_1`` (design labels
+        or field dragons' names, side 0 the first seat), ``kind_0``/``kind_1`` (``design`` or
+        ``field``), ``cost_0``/``cost_1`` (design points; NaN for a field dragon),
+        ``held_out_0``/``held_out_1``, ``wins_0``, ``wins_1``, ``draws``, ``games``."""
         import pandas as pd
 
-        return pd.DataFrame(self.table)
+        if level == "option":
+            return pd.DataFrame(self.table)
+        if level == "pair":
+            return pd.DataFrame(self.pair_prices)
+        if level != "pairing":
+            raise UserError(f"level must be 'option', 'pair' or 'pairing', got {level!r}")
+        nd = len(self.designs)
+        names = list(self.designs) + list(self.field_names)
+        cost = np.array(list(self.design_costs) + [math.nan] * len(self.field_names), float)
+        held = np.array(list(self.held_out) + [False] * len(self.field_names))
+        a, b = self.pairings[:, 0], self.pairings[:, 1]
+        c = self.counts
+        return pd.DataFrame(
+            {
+                "side_0": [names[i] for i in a],
+                "side_1": [names[i] for i in b],
+                "kind_0": np.where(a < nd, "design", "field"),
+                "kind_1": np.where(b < nd, "design", "field"),
+                "cost_0": cost[a],
+                "cost_1": cost[b],
+                "held_out_0": held[a],
+                "held_out_1": held[b],
+                "wins_0": c[:, 0],
+                "wins_1": c[:, 1],
+                "draws": c[:, 2],
+                "games": c.sum(axis=1),
+            }
+        )
 
     def flagged(self) -> list[dict[str, Any]]:
         """The options Holm calls over- or under-priced, largest deviation first."""
@@ -181,6 +247,12 @@ class PricesResult:
             "prices": self.table,
             "lambda_per_dp": self.lam,
             "lambda_ci": list(self.lam_ci),
+            "lambda_ci_games": list(self.lam_ci_games),
+            "terms": self.terms,
+            "selection": self.selection,
+            "pair_prices": self.pair_prices,
+            "negative_control": self.negative_control,
+            "legal_designs": self.legal_designs,
             "seat_advantage": self.seat,
             "calibration": self.calibration,
             "interactions": self.interactions,
@@ -190,6 +262,14 @@ class PricesResult:
             "bootstrap": self.bootstrap,
             "interval_method": self.interval_method,
             "interrupted": self.interrupted,
+            "pairings": {
+                "entities": "drawn designs (designs[i]) then the field (field[i - len(designs)])",
+                "side_0": self.pairings[:, 0].tolist(),
+                "side_1": self.pairings[:, 1].tolist(),
+                "wins_0": self.counts[:, 0].tolist(),
+                "wins_1": self.counts[:, 1].tolist(),
+                "draws": self.counts[:, 2].tolist(),
+            },
             "manifest": self.manifest,
         }
 
@@ -197,15 +277,7 @@ class PricesResult:
         from ...report import rules_line
 
         lo, hi = self.band
-        c = self.calibration
         ndes = len(self.designs)
-        nh = int(sum(self.held_out))
-        widths = [
-            (r["hi"] - r["lo"]) / 2
-            for r in self.table
-            if r["verdict"] not in ("reference", "not in the band", "no price")
-        ]
-        widest = max(widths) if widths and all(math.isfinite(w) for w in widths) else math.nan
         lines = [
             f"Fair design-point prices at {self.budget} DP: {ndes} legal designs costing "
             f"{lo}..{hi}, each against {field_text(self.field_names)} and two other designs, "
@@ -220,6 +292,13 @@ class PricesResult:
             ),
             "  model: Bradley-Terry on option indicators (log-odds of a point, draws half), "
             "reference per slot = its cheapest option;",
+            "    "
+            + (
+                f"with the pair terms the held-out designs chose: {', '.join(self.terms)}; "
+                "a price is the option's average over the band"
+                if self.terms
+                else "additive (no pair term predicted the held-out designs better)"
+            ),
             (
                 f"  one printed design point buys {self.lam:.4f} log-odds [{self.lam_ci[0]:.4f}, "
                 f"{self.lam_ci[1]:.4f}] (slots {', '.join(self.acting)}); fair = reference "
@@ -228,74 +307,131 @@ class PricesResult:
                 else f"  NO EXCHANGE RATE: strength does not grow with the printed cost in "
                 f"these games (slope {self.lam:.4f} log-odds per point); no fair prices"
             ),
-            f"  95% intervals: {self.interval_method}; widest half-width {widest:.2f} DP",
+            f"  95% intervals: {self.interval_method}",
             "",
             f"  {'slot':<7} {'option':<17} {'printed':>7} {'fair':>6}  {'95% interval':>15}  "
-            f"{'fair-printed':>12}  verdict (Holm 5%)",
+            f"{'games only':>10}  {'fair-printed':>12}  verdict (Holm 5%)",
         ]
-        slot = None
+        lines += self._table_lines()
+        lines += self._verdict_lines()
+        lines += self._control_lines()
+        lines += self._pair_lines()
+        lines += self._fit_lines()
+        return "\n".join(lines)
+
+    def _table_lines(self) -> list[str]:
+        out, slot = [], None
         for r in self.table:
             s = r["slot"] if r["slot"] != slot else ""
             slot = r["slot"]
             if r["verdict"] in ("reference", "not in the band"):
-                lines.append(
-                    f"  {s:<7} {r['option']:<17} {r['printed']:>7} {r['fair']:>6.2f}  "
+                fair = f"{r['fair']:>6.2f}" if math.isfinite(r["fair"]) else f"{'':>6}"
+                out.append(
+                    f"  {s:<7} {r['option']:<17} {r['printed']:>7} {fair}  "
                     f"{'(' + r['verdict'] + ')':>15}"
                 )
                 continue
-            lines.append(
+            games_only = f"+-{1.96 * r['se_games']:.2f}"
+            out.append(
                 f"  {s:<7} {r['option']:<17} {r['printed']:>7} {r['fair']:>6.2f}  "
-                f"[{r['lo']:>5.2f}, {r['hi']:>5.2f}]  {r['deviation']:>+12.2f}  {r['verdict']}"
+                f"[{r['lo']:>5.2f}, {r['hi']:>5.2f}]  {games_only:>10}"
+                f"  {r['deviation']:>+12.2f}  {r['verdict']}"
             )
+        return out
+
+    def _verdict_lines(self) -> list[str]:
         fl = self.flagged()
-        lines += [
+
+        def listed(verdict):
+            return ", ".join(
+                f"{r['option']} {r['deviation']:+.1f}" for r in fl if r["verdict"] == verdict
+            )
+
+        return [
             "",
-            "  over-priced (worth less than printed): "
-            + (
-                ", ".join(
-                    f"{r['option']} {r['deviation']:+.1f}"
-                    for r in fl
-                    if r["verdict"] == "over-priced"
+            "  over-priced (worth less than printed): " + (listed("over-priced") or "none"),
+            "  under-priced (worth more than printed): " + (listed("under-priced") or "none"),
+        ]
+
+    def _control_lines(self) -> list[str]:
+        nc = self.negative_control
+        if not nc:
+            return []
+        verdict = "worth nothing, as they must be" if nc["p"] >= ALPHA else "NOT zero"
+        return [
+            f"  negative control: {nc['why']}: their strengths are {verdict} "
+            f"(Wald chi2 {nc['chi2']:.1f} on {nc['df']} df, p {nc['p']:.2f}; with the games' "
+            f"noise alone p {nc['p_games']:.2g})"
+        ]
+
+    def _pair_lines(self) -> list[str]:
+        out = []
+        for pair in self.terms:
+            first, second = pair.split(" x ")
+            rows = [r for r in self.pair_prices if r["slots"] == pair]
+            withs = list(dict.fromkeys(r["with"] for r in rows))
+            if not rows:
+                continue
+            out += [
+                "",
+                f"  {first} by {second} (fair price of the {first} on the designs with each "
+                f"{second}; '-' none in the band):",
+                f"    {'':<17}" + "".join(f"{w[:9]:>10}" for w in withs),
+            ]
+            for opt in dict.fromkeys(r["option"] for r in rows):
+                cell = {r["with"]: r for r in rows if r["option"] == opt}
+                out.append(
+                    f"    {opt:<17}"
+                    + "".join(
+                        f"{cell[w]['fair']:>10.2f}" if w in cell else f"{'-':>10}" for w in withs
+                    )
                 )
-                or "none"
-            ),
-            "  under-priced (worth more than printed): "
-            + (
-                ", ".join(
-                    f"{r['option']} {r['deviation']:+.1f}"
-                    for r in fl
-                    if r["verdict"] == "under-priced"
-                )
-                or "none"
-            ),
+        return out
+
+    def _fit_lines(self) -> list[str]:
+        c = self.calibration
+        nh = int(sum(self.held_out))
+        kept = [t for t in self.selection if t["kept"]]
+        out = [
             "",
             f"  fit on {nh} held-out designs (model refitted without them), share of points "
             "against the field:",
             f"    RMSE observed - predicted {c['rmse']:.4f} (the games' own noise alone: "
             f"{c['noise_rmse']:.4f}); squared error / binomial variance {c['dispersion']:.2f} "
-            "(1 = as good as the dice allow);",
+            f"(additive model: {c.get('additive_dispersion', math.nan):.2f}; 1 = as good as "
+            "the dice allow);",
             f"    calibration slope {c['slope']:.3f} [{c['slope_lo']:.3f}, {c['slope_hi']:.3f}]"
             " (observed on predicted log-odds; 1 = calibrated)",
         ]
+        if self.selection:
+            out.append(
+                "    pair terms tried (drop in held-out deviance alone): "
+                + ", ".join(
+                    f"{t['slots']} {t['deviance_drop']:+.0f}{' kept' if t['kept'] else ''}"
+                    for t in self.selection
+                )
+            )
+        if not kept and not self.selection:
+            out.append("    no pair terms tried (no designs held out)")
         sig = [r for r in self.interactions if r["significant"]]
         by_pair: dict[str, int] = {}
         for r in sig:
             by_pair[r["slots"]] = by_pair.get(r["slots"], 0) + 1
-        lines.append(
-            f"  where the additive model fails (Holm 5% over {self.calibration['cells']} "
-            "option pairs): "
+        out.append(
+            f"  beyond the model (Holm 5% over {c['cells']} option pairs of the slots that "
+            "act): "
             + (
                 ", ".join(f"{k} {v} cells" for k, v in sorted(by_pair.items(), key=lambda t: -t[1]))
                 or "no significant interaction"
             )
         )
         for r in sig[:8]:
-            lines.append(
+            out.append(
                 f"    {r['a']} with {r['b']}: {r['shift']:+.3f} log-odds "
-                f"({r['shift_dp']:+.1f} DP) beyond the sum, z {r['z']:+.1f}, "
+                f"({r['shift_dp']:+.1f} DP) beyond the model, z {r['z']:+.1f}, "
                 f"{r['designs']} designs"
             )
-        return "\n".join(lines)
+        return out
 
     def plot(self):
         """Left: every option's fair price (dot, 95% interval) beside its printed cost
@@ -415,7 +551,7 @@ def prices(
     rules=None,
     field_dragons: Sequence | None = None,
     holdout: float = 0.2,
-    bootstrap: int = 200,
+    bootstrap: int = 0,
     common: bool = False,
     turn_limit: int = defaults.TURN_LIMIT,
     progress: bool | None = False,
@@ -443,7 +579,9 @@ def prices(
     field_dragons
         The fixed opponents (default the twelve ready-made dragons).
     holdout, bootstrap
-        The share of drawn designs held out of the validation fit; bootstrap replicates.
+        The share of drawn designs held out of the validation fit and of the choice of pair
+        terms; replicates of a bootstrap over designs that checks the clustered intervals
+        (0, the default: none).
     common
         Play every pairing on common random numbers (default: each its own streams; the
         intervals assume independent games, module docstring step 5).
@@ -466,7 +604,7 @@ def prices(
     ndes = None if designs is None else check_int(designs, "designs", 10, MAX_DESIGNS)
     n = check_int(n, "n", 1, 10**7)
     seed = check_seed(seed)
-    bootstrap = check_int(bootstrap, "bootstrap", 20, MAX_BOOTSTRAP)
+    bootstrap = 0 if bootstrap == 0 else check_int(bootstrap, "bootstrap", 20, MAX_BOOTSTRAP)
     if not 0.0 <= float(holdout) < 0.9:
         raise UserError(f"holdout must be a share in 0..0.9, got {holdout!r}")
     lo, hi = _band(rs, budget, band)
@@ -504,7 +642,7 @@ def prices(
     )
     seconds = time.perf_counter() - t0
     acting = [s for s in SLOTS if s != "rider" or riders_in_play(rs)]
-    fit = _analyse(
+    fit = analyse(
         drawn,
         held,
         nf,
@@ -514,7 +652,6 @@ def prices(
         acting,
         rng,
         bootstrap,
-        nd / len(pool),
     )
     return PricesResult(
         budget=budget,
@@ -531,6 +668,7 @@ def prices(
         acting=acting,
         bootstrap=bootstrap,
         interval_method=_interval_method(nd, len(pool), bootstrap),
+        legal_designs=len(pool),
         interrupted=out.interrupted,
         requested=n * len(pairs),
         manifest=manifest(
@@ -548,6 +686,8 @@ def prices(
             field=[s.name for s in fsheets],
             interrupted=out.interrupted,
         ),
+        pairings=np.array(pairs, dtype=np.int64).reshape(-1, 2),
+        counts=np.asarray(counts, dtype=np.int64),
         **fit,
     )
 
@@ -612,150 +752,9 @@ def _pairings(nd: int, nf: int, held: np.ndarray) -> list[tuple[int, int]]:
 
 def _interval_method(nd: int, npool: int, bootstrap: int) -> str:
     """How the prices' intervals were made, in words."""
-    if nd == npool:
-        return (
-            f"every legal design of the band played; the games' noise from the fit's "
-            f"covariance ({bootstrap} draws)"
-        )
+    played = "every legal design of the band" if nd == npool else f"{nd} of {npool} legal designs"
     return (
-        f"{nd} of {npool} legal designs drawn: bootstrap over designs x "
-        f"(1 - {nd / npool:.2f}) + the games' noise ({bootstrap} replicates)"
+        f"{played}; the games' noise and the model's misfit (covariance clustered by design, "
+        "delta method); 'games only': the games' noise alone"
+        + (f"; design bootstrap ({bootstrap} replicates) in se_bootstrap" if bootstrap else "")
     )
-
-
-def _analyse(
-    drawn, held, nf, pairs, counts, costs, acting, rng, bootstrap, share
-) -> dict[str, Any]:
-    """Fit, bootstrap, verdicts, held-out calibration and interactions (see the module
-    docstring); the fields of a :class:`PricesResult` the games decide."""
-    nd = len(drawn)
-    index = np.array([d.index for d in drawn])
-    held_by = option_matrix(index).sum(axis=0)  # drawn designs holding each option
-    # each slot's reference: its cheapest option some drawn design holds (the first, unless
-    # the band leaves it out); options no drawn design holds are not priced
-    refs = np.zeros(len(OPTIONS), dtype=bool)
-    for slot in SLOTS:
-        mine = [i for i, (s, _) in enumerate(OPTIONS) if s == slot and held_by[i] > 0]
-        refs[min(mine, key=lambda i: (costs[slot][_option_index(*OPTIONS[i])], i))] = True
-    free = np.flatnonzero(~refs & (held_by > 0))
-    xo = option_matrix(index)[:, free]
-    nfree = xo.shape[1]
-    # entity rows: a design's free option indicators, a field dragon's own column
-    ent = np.zeros((nd + nf, nfree + nf))
-    ent[:nd, :nfree] = xo
-    ent[nd:, nfree:] = np.eye(nf)
-    a, b = pairs[:, 0], pairs[:, 1]
-    x = np.hstack([ent[a] - ent[b], np.ones((len(pairs), 1))])  # last column: the seat
-    games = counts.sum(axis=1).astype(float)
-    points = counts[:, 0] + 0.5 * counts[:, 2]
-    design_of = np.where(a < nd, a, -1), np.where(b < nd, b, -1)
-
-    def full_beta(coef):
-        beta = np.where(refs, 0.0, np.nan)
-        beta[free] = coef[:nfree]
-        return beta
-
-    coef, cov = fit_strengths(x, points, games)
-    if not np.all(np.isfinite(coef)) or np.max(np.abs(coef), initial=0.0) > SEPARATED:
-        raise UserError(
-            f"too few games to price the options: with {int(games.sum())} games over "
-            f"{len(pairs)} pairings some option's designs won or lost every game, so its "
-            "strength has no finite estimate; raise n (games a pairing, e.g. -n 200)"
-        )
-    beta = full_beta(coef)
-    fair, lam = fair_prices(beta, costs, acting, refs)
-    se_fit = np.where(refs, 0.0, np.nan)
-    se_fit[free] = np.sqrt(np.clip(np.diag(cov)[:nfree], 0, None))
-
-    # the games' noise: the fit's covariance, carried to the prices by drawing strengths
-    try:
-        draws = rng.multivariate_normal(coef, cov, size=bootstrap, method="cholesky")
-    except np.linalg.LinAlgError:
-        # a singular fit: options the drawn designs cannot tell apart, or too few games
-        if np.linalg.matrix_rank(x[games > 0]) < x.shape[1]:
-            raise UserError(
-                f"{nd} designs cannot tell the {nfree} options they hold apart (a price for "
-                "each needs designs that differ in it, more designs than options): raise "
-                "--designs or leave it out to play every design of the band"
-            ) from None
-        raise UserError(
-            "too few games to give the prices intervals (the fit's covariance is singular); "
-            "raise n (games a pairing) or --designs"
-        ) from None
-    game_fair, game_lam = _boot_prices(draws, full_beta, costs, acting, refs)
-    var_f = _nanvar(game_fair)
-    var_l = float(_nanvar(game_lam))
-    if share < 1.0:
-        # which designs were drawn: a bootstrap over them (each drawn design gets a
-        # multiplicity, a pairing the product), its variance times the finite-population
-        # correction 1 - share; the games' own part of it is replaced by the fit's
-        boot = np.zeros((bootstrap, len(coef)))
-        for r in range(bootstrap):
-            mult = rng.multinomial(nd, np.full(nd, 1.0 / nd)).astype(float)
-            wa = np.where(design_of[0] >= 0, mult[np.maximum(design_of[0], 0)], 1.0)
-            wb = np.where(design_of[1] >= 0, mult[np.maximum(design_of[1], 0)], 1.0)
-            w = wa * wb
-            boot[r], _ = fit_strengths(x, points * w, games * w, start=coef, iters=25, tol=1e-8)
-        des_fair, des_lam = _boot_prices(boot, full_beta, costs, acting, refs)
-        var_f = (1 - share) * _nanvar(des_fair) + share * var_f
-        var_l = (1 - share) * float(_nanvar(des_lam)) + share * var_l
-    zq = NormalDist().inv_cdf(1 - ALPHA / 2)
-    sd = np.sqrt(var_f)
-    lo_hi = np.vstack([fair - zq * sd, fair + zq * sd])
-    lam_ci = (lam - zq * math.sqrt(var_l), lam + zq * math.sqrt(var_l))
-    ref_cost, prem = _reference_costs(costs, refs)
-    printed = ref_cost + prem
-    dev = fair - printed
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = dev / sd
-    pvals = [
-        2 * (1 - NormalDist().cdf(abs(float(z[i])))) if np.isfinite(z[i]) else 1.0 for i in free
-    ]
-    rej = holm(pvals, alpha=ALPHA) if pvals else []
-    table = []
-    k = 0
-    for i, (slot, name) in enumerate(OPTIONS):
-        row = {
-            "slot": slot,
-            "option": name,
-            "printed": int(printed[i]),
-            "fair": float(fair[i]),
-            "lo": float(lo_hi[0, i]),
-            "hi": float(lo_hi[1, i]),
-            "strength": float(beta[i]),
-            "strength_se": float(se_fit[i]),
-            "deviation": float(dev[i]),
-            "se": float(sd[i]) if not refs[i] else 0.0,
-            "p": 1.0,
-            "verdict": "reference",
-            "designs": int(held_by[i]),
-        }
-        if held_by[i] == 0:
-            row.update(verdict="not in the band", p=math.nan, se=math.nan)
-        elif not refs[i]:
-            row["p"] = float(pvals[k])
-            row["verdict"] = (
-                "no price"
-                if not math.isfinite(dev[i])
-                else ("over-priced" if dev[i] < 0 else "under-priced")
-                if rej[k]
-                else "fair?"
-            )
-            k += 1
-        else:
-            row["lo"] = row["hi"] = float(fair[i])
-        table.append(row)
-
-    calibration, heldout_points = _calibration(x, points, games, pairs, held, nd)
-    interactions, cells = _interactions(x, points, games, pairs, coef, index, nd, lam)
-    calibration["cells"] = cells
-    seat = float(coef[-1])
-    return {
-        "table": table,
-        "lam": float(lam),
-        "lam_ci": lam_ci,
-        "seat": seat,
-        "calibration": calibration,
-        "interactions": interactions,
-        "heldout_points": heldout_points,
-    }
