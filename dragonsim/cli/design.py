@@ -69,10 +69,14 @@ def register(sub) -> None:
         description="Plays every legal design of the budget band (or --designs of them) "
         "against the ready-made dragons and two other designs, fits a Bradley-Terry model in "
         "which a design's strength is the sum of its options' (the cheapest option of each "
-        "slot the reference), and converts strength to design points at the rate one printed "
-        "point buys. Reports each option's fair price beside its printed cost with a 95% "
-        "interval, the options over- or under-priced (Holm 5%), the fit on held-out designs "
-        "and the option pairs where the additive model fails.",
+        "slot the reference) plus the pair terms (body x wings, ...) that predict held-out "
+        "designs better, and converts strength to design points at the rate one printed point "
+        "buys. Reports each option's fair price (its average over the band) beside its printed "
+        "cost with a 95% interval that holds the games' noise and the model's misfit "
+        "(clustered by design), the options over- or under-priced (Holm 5%), the negative "
+        "control (riders under the basic rules), prices per pair of interacting options, the "
+        "fit on held-out designs and the option pairs the model still misses. --json holds "
+        "every pairing's counts.",
     )
     _common(p)
     p.add_argument(
@@ -92,7 +96,11 @@ def register(sub) -> None:
         help="share of designs held out of the validation fit (default 0.2)",
     )
     p.add_argument(
-        "--bootstrap", type=count, default=200, help="bootstrap replicates (default 200)"
+        "--bootstrap",
+        type=_replicates,
+        default=0,
+        help="also resample the designs this many times (20 or more) to check the clustered "
+        "intervals, reported as se_bootstrap (default 0: none)",
     )
     p.set_defaults(func=cmd_prices)
 
@@ -218,6 +226,11 @@ def _output(args, res, unit: str) -> int:
     else:
         print(res.summary())
     return interrupted_code(res, unit)
+
+
+def _replicates(text: str) -> int:
+    """argparse type for --bootstrap: 0 (none) or a count of 20 or more."""
+    return 0 if text.strip() == "0" else count(text)
 
 
 def cmd_prices(args: argparse.Namespace) -> int:

@@ -375,3 +375,34 @@ def test_raw_counts_are_in_the_result():
     assert d["side_0"][:2] == [0, 40]
     with pytest.raises(UserError, match="level must be"):
         r.to_frame(level="design")
+
+
+def test_the_docs_refit_of_the_raw_counts_matches_the_fit(capsys):
+    """docs/prices.md re-fits a study's raw counts with statsmodels: its code runs as printed,
+    and its coefficients are the additive model's strengths as dragonsim fits them."""
+    pytest.importorskip("statsmodels")
+    import re
+    from pathlib import Path
+
+    from dragonsim.lords.analysis import pricefit as F
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "prices.md").read_text()
+    code = re.search(r"```python\n(.*?)```", page, re.S).group(1)
+    ns: dict = {}
+    exec(compile(code, "docs/prices.md", "exec"), ns)
+    r, fit = ns["r"], ns["fit"]
+    assert "breath=Magma" in capsys.readouterr().out
+    index = np.zeros((len(r.designs), len(D.SLOTS)), dtype=int)  # a label may omit "no rider"
+    for k, label in enumerate(r.designs):
+        for part in label.split(","):
+            slot, option = part.split("=")
+            index[k, D.SLOTS.index(slot)] = D._slot_options()[slot].index(option)
+    ind = D.option_matrix(index)
+    refs = np.array([row["verdict"] == "reference" for row in r.table])
+    model = F.model_for(ind, refs, len(r.field_names))
+    x = F.design_matrix(model, ind, r.pairings)
+    games = r.counts.sum(axis=1).astype(float)
+    coef, _ = F.fit_strengths(x, r.counts[:, 0] + 0.5 * r.counts[:, 2], games)
+    names = [f"{D.OPTIONS[i][0]}={D.OPTIONS[i][1]}" for i in model.free]
+    for k, name in enumerate([*names, *r.field_names, "seat"]):
+        assert fit.params[name] == pytest.approx(coef[k], abs=1e-6), name

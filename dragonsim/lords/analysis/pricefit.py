@@ -511,10 +511,13 @@ def choose_terms(ind, refs, nf, pairs, points, games, folds, acting) -> tuple[Mo
 
 
 # ---------------------------------------------------------------------------- the analysis
-def analyse(drawn, held, nf, pairs, counts, costs, acting, rng, bootstrap=0) -> dict:
+def analyse(drawn, held, nf, pairs, counts, costs, acting, rng, bootstrap=0, band=None) -> dict:
     """Fit, intervals, verdicts, held-out calibration, the terms the held-out designs choose,
     the negative control and the interactions (see :mod:`~dragonsim.lords.analysis.pricing`'s
-    docstring); the fields of a ``PricesResult`` the games decide."""
+    docstring); the fields of a ``PricesResult`` the games decide. ``band``: every legal
+    design of the band (default the drawn ones), over which an option's strength is
+    averaged: over the band, not the draw, so the price a sample estimates does not move with
+    the sample."""
     nd = len(drawn)
     index = np.array([d.index for d in drawn])
     ind = option_matrix(index)
@@ -532,7 +535,7 @@ def analyse(drawn, held, nf, pairs, counts, costs, acting, rng, bootstrap=0) -> 
     coef, cov = fit_strengths(x, points, games, start=None if model.terms else coef_add)
     cov_d = design_covariance(x, points, games, coef, cov, pairs, nd)
 
-    m = option_strengths(model, ind)
+    m = option_strengths(model, ind if band is None else option_matrix([d.index for d in band]))
     lam_row, ref = exchange_row(m, costs, acting, refs, held_by > 0)
     lam = float(lam_row @ coef)
     rate, var_d = delta_prices(m, lam_row, coef, cov_d)

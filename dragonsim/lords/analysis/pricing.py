@@ -498,7 +498,7 @@ class PricesResult:
                 [],
                 "o",
                 color="0.35",
-                label="fair price, 95% interval (most\nnarrower than the dot)",
+                label="fair price (band average), 95%\ninterval: games and misfit",
             )
             ax.plot([], [], "o", color="tab:red", label="over-priced (Holm 5%)")
             ax.plot([], [], "o", color="tab:blue", label="under-priced (Holm 5%)")
@@ -525,11 +525,16 @@ class PricesResult:
                 bx.set_ylim(lo, hi)
                 bx.legend(loc="upper left", fontsize=8)
             c = self.calibration
-            bx.set_xlabel("predicted share of points vs the field (additive fit)")
+            bx.set_xlabel(
+                "predicted share of points vs the field ("
+                + ("with " + ", ".join(self.terms) if self.terms else "additive")
+                + ")"
+            )
             bx.set_ylabel("observed share (95% interval of its games)")
             bx.set_title(
                 f"{len(pred)} held-out designs: RMSE {c.get('rmse', math.nan):.3f}, "
-                f"error/noise {c.get('dispersion', math.nan):.2f},\n"
+                f"error/noise {c.get('dispersion', math.nan):.2f} "
+                f"(additive {c.get('additive_dispersion', math.nan):.2f}),\n"
                 f"calibration slope {c.get('slope', math.nan):.2f}",
                 fontsize=10,
             )
@@ -652,6 +657,7 @@ def prices(
         acting,
         rng,
         bootstrap,
+        pool,
     )
     return PricesResult(
         budget=budget,
