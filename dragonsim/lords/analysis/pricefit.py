@@ -340,15 +340,21 @@ def option_strengths(model: Model, ind: np.ndarray) -> np.ndarray:
     return m
 
 
-def pair_strengths(model: Model, u: int, v: int) -> np.ndarray:
-    """The linear map from the coefficients to option ``u``'s strength on designs holding
-    ``v`` (float [p]): its own coefficient plus the term of the pair, if the model has one."""
+def pair_strengths(model: Model, u: int, v: int, ind: np.ndarray) -> np.ndarray:
+    """The linear map from the coefficients to option ``u``'s strength averaged over the
+    designs of ``ind`` (float [k, 26] indicators) holding both ``u`` and ``v`` (float [p]): its
+    own coefficient, the term of the pair if the model has one, and each other term of ``u``
+    times the share of those designs that hold its other option."""
     row = np.zeros(model.p)
     if u in model.free:
         row[int(np.flatnonzero(model.free == u)[0])] = 1.0
-    for k, t in enumerate(model.terms):
-        if t in ((u, v), (v, u)):
-            row[len(model.free) + k] = 1.0
+    both = (ind[:, u] * ind[:, v]) > 0
+    if not both.any():
+        return row
+    for k, (a, b) in enumerate(model.terms):
+        if u in (a, b):
+            w = b if a == u else a
+            row[len(model.free) + k] = float(ind[both, w].mean())
     return row
 
 
@@ -535,7 +541,8 @@ def analyse(drawn, held, nf, pairs, counts, costs, acting, rng, bootstrap=0, ban
     coef, cov = fit_strengths(x, points, games, start=None if model.terms else coef_add)
     cov_d = design_covariance(x, points, games, coef, cov, pairs, nd)
 
-    m = option_strengths(model, ind if band is None else option_matrix([d.index for d in band]))
+    band_ind = ind if band is None else option_matrix([d.index for d in band])
+    m = option_strengths(model, band_ind)
     lam_row, ref = exchange_row(m, costs, acting, refs, held_by > 0)
     lam = float(lam_row @ coef)
     rate, var_d = delta_prices(m, lam_row, coef, cov_d)
@@ -567,7 +574,7 @@ def analyse(drawn, held, nf, pairs, counts, costs, acting, rng, bootstrap=0, ban
         "heldout_points": heldout_points,
         "terms": [f"{a} x {b}" for a, b in model.slot_pairs],
         "selection": selection,
-        "pair_prices": _pair_prices(model, ind, ref, coef, cov_d, lam_row, printed, zq),
+        "pair_prices": _pair_prices(model, band_ind, ref, coef, cov_d, lam_row, printed, zq),
         "negative_control": _negative_control(acting, refs, held_by, m, coef, cov_d, cov),
     }
 
@@ -674,9 +681,9 @@ def _verdicts(fair, sd, sd_g, boot_sd, printed, beta, m, cov, refs, held_by, zq)
 
 
 def _pair_prices(model, ind, ref, coef, cov, lam_row, printed, zq) -> list[dict]:
-    """For every slot pair with terms in the model: each option's fair price on the designs
-    holding each option of the other slot (Very Heavy with each wing size), with 95%
-    intervals, where some drawn design holds both."""
+    """For every slot pair with terms in the model: each option's fair price averaged over the
+    band's designs holding each option of the other slot (Very Heavy with each wing size),
+    with 95% intervals, where some design of the band holds both (``ind``: the band's)."""
     out = []
     for s1, s2 in model.slot_pairs:
         for first, second in ((s1, s2), (s2, s1)):
@@ -690,7 +697,7 @@ def _pair_prices(model, ind, ref, coef, cov, lam_row, printed, zq) -> list[dict]
                     if not k:
                         continue
                     rate, var = delta_prices(
-                        pair_strengths(model, u, v)[None, :], lam_row, coef, cov
+                        pair_strengths(model, u, v, ind)[None, :], lam_row, coef, cov
                     )
                     f, sd = float(ref[u] + rate[0]), float(np.sqrt(var[0]))
                     out.append(

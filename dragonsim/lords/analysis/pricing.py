@@ -374,16 +374,16 @@ class PricesResult:
                 continue
             out += [
                 "",
-                f"  {first} by {second} (fair price of the {first} on the designs with each "
-                f"{second}; '-' none in the band):",
-                f"    {'':<17}" + "".join(f"{w[:9]:>10}" for w in withs),
+                f"  {first} by {second} (fair price of the {first}, averaged over the designs "
+                f"of the band with each {second}; '-' none):",
+                f"    {'':<17}" + "".join(f"{w[:11]:>12}" for w in withs),
             ]
             for opt in dict.fromkeys(r["option"] for r in rows):
                 cell = {r["with"]: r for r in rows if r["option"] == opt}
                 out.append(
                     f"    {opt:<17}"
                     + "".join(
-                        f"{cell[w]['fair']:>10.2f}" if w in cell else f"{'-':>10}" for w in withs
+                        f"{cell[w]['fair']:>12.2f}" if w in cell else f"{'-':>12}" for w in withs
                     )
                 )
         return out
