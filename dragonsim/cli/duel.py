@@ -14,6 +14,8 @@ from .common import (
     add_records_option,
     add_rules_option,
     add_run_options,
+    add_seed_option,
+    add_speed_options,
     backend_options,
     count,
     emit_json,
@@ -22,15 +24,16 @@ from .common import (
     interrupted_code,
     n_or_precision,
     positive_int,
+    progress_of,
     rules_from,
-    seed_int,
+    speed_of,
 )
 
 
 def _add_run_identity(p: argparse.ArgumentParser) -> None:
     """What names a run's games besides its dragons: seed, bots, turn limit (``find``,
     ``replay``, ``show``)."""
-    p.add_argument("--seed", type=seed_int, default=1, help="the run's seed (default 1)")
+    add_seed_option(p, what="the run's seed")
     p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
     p.add_argument("--policies", metavar="P,Q", default=None, help="one bot per dragon")
     p.add_argument(
@@ -210,9 +213,10 @@ def _register_tournament(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dragons", nargs="+", help="two or more ready-made names or inline designs")
     p.add_argument("-n", type=count, default=None, help="games per pair (default 10,000)")
     _add_precision(p, 10_000, "every pair's win share (draws half)")
-    p.add_argument("--seed", type=seed_int, default=1)
+    add_seed_option(p)
     p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_speed_options(p)
     add_records_option(p)
     add_rules_option(p)
     add_spells_option(p)
@@ -245,9 +249,13 @@ def _register_sensitivity(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-n", type=count, default=None, help="games per value (default 20,000)")
     _add_precision(p, 20_000, "every value's win rate of A")
-    p.add_argument("--seed", type=seed_int, default=1)
-    p.add_argument("--policies", metavar="P,Q", default="hunter,hunter")
+    add_seed_option(p)
+    p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
+    p.add_argument(
+        "--policies", metavar="P,Q", default=None, help="one bot per dragon (overrides --policy)"
+    )
     p.add_argument("--json", action="store_true", help="print JSON rows")
+    add_speed_options(p)
     add_records_option(p, "game and value")
     add_rules_option(p)
     add_checkpoint_option(p)
@@ -327,6 +335,7 @@ def _register_find(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--where", default=None, metavar="EXPR", help="a condition on the records")
     p.add_argument("--limit", type=positive_int, default=10, help="at most this many of each")
     p.add_argument("--json", action="store_true", help="print JSON rows")
+    add_speed_options(p)
     add_rules_option(p)
     p.set_defaults(func=cmd_find)
 
@@ -346,7 +355,7 @@ def _register_robustness(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("dragons", nargs="*", help="ready-made names or inline designs")
     p.add_argument("-n", type=count, default=1_000, help="games per pair per bot (default 1,000)")
-    p.add_argument("--seed", type=seed_int, default=1)
+    add_seed_option(p)
     p.add_argument(
         "--bots",
         default=",".join(DEFAULT_BOTS),
@@ -361,6 +370,7 @@ def _register_robustness(sub: argparse._SubParsersAction) -> None:
     add_records_option(p, "game (one file per bot, FILE.BOT.parquet)")
     p.add_argument("--csv", metavar="FILE.csv", help="write one row per pair and bot")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_speed_options(p)
     add_rules_option(p)
     add_checkpoint_option(p)
     p.set_defaults(func=cmd_robustness)
@@ -399,7 +409,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             turn_limit=args.turn_limit,
             records=args.records,
             threads=args.threads,
-            progress=False if args.no_progress else None,
+            progress=progress_of(args),
             rules=rules_from(args, "lords"),
             checkpoint=args.checkpoint,
             spells=args.spells,
@@ -438,7 +448,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
         policies=args.policies,
         turn_limit=args.turn_limit,
         threads=args.threads,
-        progress=False if args.no_progress else None,
+        progress=progress_of(args),
         rules=rules_from(args, "lords"),
         checkpoint=args.checkpoint,
         records=args.records,
@@ -458,7 +468,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             policy=args.policy,
             rules=rules_from(args, "lords"),
             checkpoint=args.checkpoint,
-            progress=None,
+            **speed_of(args),
             records=args.records,
             spells=args.spells,
             **where,
@@ -513,10 +523,10 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
             values=values,
             **n_or_precision(args),
             seed=args.seed,
-            policies=[p.strip() for p in args.policies.split(",")],
+            policies=_sensitivity_policies(args),
             rules=rules_from(args, "lords"),
             checkpoint=args.checkpoint,
-            progress=None,
+            **speed_of(args),
             records=args.records,
             **where,
         )
@@ -562,6 +572,13 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     return interrupted_code(done, "values")
 
 
+def _sensitivity_policies(args: argparse.Namespace) -> list[str]:
+    """The two bots of a sensitivity study: ``--policies P,Q``, else ``--policy`` for both."""
+    if args.policies is None:
+        return [args.policy, args.policy]
+    return [p.strip() for p in args.policies.split(",")]
+
+
 class _Done:
     """How much of a sensitivity study finished (its DataFrame's ``attrs``)."""
 
@@ -585,7 +602,7 @@ def cmd_robustness(args: argparse.Namespace) -> int:
         bots=args.bots,
         reference=args.reference,
         rules=rules_from(args, "lords"),
-        progress=None,
+        **speed_of(args),
         checkpoint=args.checkpoint,
         records=args.records,
     )
@@ -746,6 +763,7 @@ def cmd_find(args: argparse.Namespace) -> int:
         draws=args.draws,
         upsets=args.upsets,
         limit=args.limit,
+        **speed_of(args),
     )
     if len(args.dragons) == 2 and teams is None:
         df = find_games(*args.dragons, policies=args.policies, **what)

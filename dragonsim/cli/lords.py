@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from .common import add_rules_option, count, emit_json, rules_from
+from ..defaults import BASELINE_SEED
+from .common import (
+    add_rules_option,
+    add_seed_option,
+    add_speed_options,
+    count,
+    emit_json,
+    rules_from,
+    speed_of,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -194,16 +203,19 @@ def _register_baseline(sub: argparse._SubParsersAction) -> None:
     bsub.required = True
     q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
     q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
+    add_seed_option(q, default=BASELINE_SEED, what="the baseline's seed")
     q.add_argument("--file", default=None, help="default results/baseline.json")
     q.add_argument("--json", action="store_true", help="print the written baseline as JSON")
+    add_speed_options(q)
     add_rules_option(q)
     q.set_defaults(func=cmd_baseline_write)
     q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
     q.add_argument("-n", type=count, default=20_000, help="games per matchup (default 2e4)")
-    q.add_argument("--seed", type=int, default=7)
+    add_seed_option(q, default=7, what="the check's seed, not the baseline's")
     q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
     q.add_argument("--file", default=None, help="default results/baseline.json")
     q.add_argument("--json", action="store_true", help="print one JSON object")
+    add_speed_options(q)
     add_rules_option(q)
     q.set_defaults(func=cmd_baseline_check)
 
@@ -646,7 +658,11 @@ def cmd_baseline_write(args) -> int:
     from ..lords.analysis import baseline
 
     data = baseline.write(
-        args.file or baseline.DEFAULT_FILE, n=args.n, rules=rules_from(args, "lords")
+        args.file or baseline.DEFAULT_FILE,
+        n=args.n,
+        seed=args.seed,
+        rules=rules_from(args, "lords"),
+        **speed_of(args),
     )
     if args.json:
         emit_json({**data, "file": str(args.file or baseline.DEFAULT_FILE)})
@@ -673,6 +689,7 @@ def cmd_baseline_check(args) -> int:
         rules=rules_from(args, "lords"),
         echo=lines.append if args.json else print,
         findings=found,
+        **speed_of(args),
     )
     if args.json:
         emit_json(

@@ -258,7 +258,6 @@ CLI_CASES += [
 CLI_CASES += [
     pytest.param([*_base(cmd), "-n", "10", *opt], 2, msg, id=f"{cmd} {' '.join(opt)}")
     for cmd in MC_COMMANDS
-    if cmd not in ("tournament", "robustness", "sensitivity")
     for opt, msg in THREAD_CASES.items()
 ]
 CLI_CASES += [
