@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UserError, read_json
+from .errors import UserError, check_output, read_json
 
 __all__ = ["Checkpoint", "Section", "open_checkpoint", "digest"]
 
@@ -103,11 +103,9 @@ class Checkpoint:
     def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any]):
         from . import __version__
 
-        if not isinstance(path, str | os.PathLike) or not str(path):
-            raise UserError(f"checkpoint: expected a file path, got {path!r}")
-        self.path = Path(path)
-        if self.path.is_dir():
-            raise UserError(f"checkpoint {str(self.path)!r} is a directory; name a file")
+        # a file path, not a folder, in a folder that exists and can be written (the file is
+        # rewritten through a temporary file beside it)
+        self.path = Path(check_output(path, "checkpoint"))
         self.identity = json.loads(
             json.dumps({"format": FORMAT, "dragonsim": __version__, **identity}, default=str)
         )
@@ -122,8 +120,6 @@ class Checkpoint:
                     "resume with the same command and arguments, or name a new file"
                 )
             self.sections = dict(old.get("sections") or {})
-        elif not self.path.parent.exists():
-            raise UserError(f"checkpoint {str(self.path)!r}: no folder {str(self.path.parent)!r}")
 
     def section(self, name: str) -> Section:
         return Section(self, str(name))

@@ -233,6 +233,34 @@ def add_records_option(p: argparse.ArgumentParser, what: str = "game") -> None:
     )
 
 
+def check_outputs(args: argparse.Namespace, **suffixes: str) -> None:
+    """Refuse, before any game is played, an output file option (``--plot``, ``--csv``: the
+    keywords, each with the suffix its writer takes) that could not be written
+    (:func:`~dragonsim.errors.check_output`)."""
+    from ..errors import check_output
+
+    for option, suffix in suffixes.items():
+        path = getattr(args, option, None)
+        if path is not None:
+            check_output(path, f"--{option} file", (suffix,))
+
+
+def write_output(path: str, write) -> None:
+    """``write(path)``, an OSError (a disk full, a folder removed meanwhile) as one line."""
+    try:
+        write(path)
+    except OSError as e:
+        raise UserError(f"cannot write {path!r}: {e.strerror or e}") from None
+
+
+def save_figure(path: str, figure) -> None:
+    """Draw ``figure()`` (off screen) and save it to ``path`` at the project's resolution."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    write_output(path, lambda f: figure().savefig(f, dpi=130))
+
+
 def add_checkpoint_option(p: argparse.ArgumentParser) -> None:
     """``--checkpoint FILE``: save finished blocks as they finish; the same command resumes."""
     p.add_argument(

@@ -13,12 +13,15 @@ from .common import (
     add_seed_option,
     add_speed_options,
     backend_options,
+    check_outputs,
     count,
     emit_json,
     interrupted_code,
     positive_int,
     rules_from,
+    save_figure,
     speed_of,
+    write_output,
 )
 
 
@@ -183,11 +186,8 @@ def register(sub) -> None:
 
 
 def _check_paths(args) -> None:
-    from ..errors import UserError
-
-    for path, ext in ((args.plot, ".png"), (args.csv, ".csv")):
-        if path is not None and not str(path).lower().endswith(ext):
-            raise UserError(f"{path!r}: the file must end in {ext}")
+    """Refuse a --plot or --csv file that could not be written, before any game is played."""
+    check_outputs(args, plot=".png", csv=".csv")
 
 
 def _field(args):
@@ -198,12 +198,9 @@ def _field(args):
 
 def _output(args, res, unit: str) -> int:
     if args.csv:
-        res.to_frame().to_csv(args.csv, index=False)
+        write_output(args.csv, lambda f: res.to_frame().to_csv(f, index=False))
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        res.plot().savefig(args.plot, dpi=130)
+        save_figure(args.plot, res.plot)
     if args.json:
         emit_json(res.to_dict())
     else:
@@ -260,11 +257,9 @@ def cmd_best(args: argparse.Namespace) -> int:
 
 
 def cmd_skill(args: argparse.Namespace) -> int:
-    from ..errors import UserError
     from ..lords.analysis.skill import skill
 
-    if args.plot is not None and not str(args.plot).lower().endswith(".png"):
-        raise UserError(f"{args.plot!r}: the file must end in .png")
+    check_outputs(args, plot=".png")
     dragons = None
     if args.dragons is not None:
         dragons = [d.strip() for d in args.dragons.split(",") if d.strip()]
@@ -283,10 +278,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
         **speed_of(args),
     )
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        res.plot().savefig(args.plot, dpi=130)
+        save_figure(args.plot, res.plot)
     if args.json:
         emit_json(res.to_dict())
     else:

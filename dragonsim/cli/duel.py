@@ -17,6 +17,7 @@ from .common import (
     add_seed_option,
     add_speed_options,
     backend_options,
+    check_outputs,
     count,
     emit_json,
     finish,
@@ -26,7 +27,9 @@ from .common import (
     positive_int,
     progress_of,
     rules_from,
+    save_figure,
     speed_of,
+    write_output,
 )
 
 
@@ -589,12 +592,9 @@ class _Done:
 
 
 def cmd_robustness(args: argparse.Namespace) -> int:
-    from ..errors import UserError
     from ..lords.analysis.robustness import robustness
 
-    for path, ext in ((args.plot, ".png"), (args.csv, ".csv")):
-        if path is not None and not str(path).lower().endswith(ext):
-            raise UserError(f"{path!r}: the file must end in {ext}")
+    check_outputs(args, plot=".png", csv=".csv")
     res = robustness(
         args.dragons or None,
         n=args.n,
@@ -607,12 +607,9 @@ def cmd_robustness(args: argparse.Namespace) -> int:
         records=args.records,
     )
     if args.csv:
-        res.frame().to_csv(args.csv, index=False)
+        write_output(args.csv, lambda f: res.frame().to_csv(f, index=False))
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        res.plot().savefig(args.plot, dpi=130)
+        save_figure(args.plot, res.plot)
     if args.json:
         emit_json(res.to_dict())
     else:
@@ -655,8 +652,10 @@ def _replay_of(args: argparse.Namespace):
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from ..errors import UserError
+    from ..errors import UserError, check_output
 
+    if args.jsonl:
+        check_output(args.jsonl, "--jsonl file")
     res = _replay_of(args)
     if args.jsonl:
         try:
@@ -686,7 +685,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from ..errors import UserError
+    from ..errors import UserError, check_output
     from ..lords.views.picture import draw, save_gif, save_turns
 
     out = str(args.out)
@@ -699,6 +698,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         )
     if "%" in out and not per_turn:
         raise UserError(f"{out!r}: one %d (e.g. game_%d.png or game_%02d.png) names each turn")
+    check_output(out, "--out file")
     res = _replay_of(args)
     import matplotlib
 

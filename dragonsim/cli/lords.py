@@ -655,8 +655,10 @@ def cmd_odds_location(args) -> int:
 
 
 def cmd_baseline_write(args) -> int:
+    from ..errors import check_output
     from ..lords.analysis import baseline
 
+    check_output(args.file or baseline.DEFAULT_FILE, "baseline file", make_folder=True)
     data = baseline.write(
         args.file or baseline.DEFAULT_FILE,
         n=args.n,
