@@ -33,8 +33,9 @@ __all__ = ["Checkpoint", "Section", "open_checkpoint", "digest"]
 
 #: the layout of what a checkpoint holds; raised whenever a game's counters change, so that a
 #: checkpoint of another layout is refused in one line instead of resumed into the wrong counts
-#: (2: Dragon Lords counts speed gains above the basic acceleration)
-FORMAT = 2
+#: (2: Dragon Lords counts speed gains above the basic acceleration; 3: Dragon Dice counts a
+#: dragon flown away only when the army is still there)
+FORMAT = 3
 #: checkpoints hold per-game outcomes of sensitivity studies: allow big files
 MAX_CHECKPOINT_BYTES = 1 << 30
 

@@ -265,6 +265,7 @@ def cmd_exact(args) -> int:
             "p_army_destroyed": float(g.p_army_destroyed),
             "p_flew": float(g.p_flew),
             "p_still_fighting": float(g.still_fighting),
+            "p_slain_and_destroyed": float(g.p_slain_and_destroyed),
             "by_turn": rows,
             "health_lost_distribution": {str(k): float(v) for k, v in g.lost.items()},
         }
@@ -281,8 +282,12 @@ def cmd_exact(args) -> int:
                 ("p_army_destroyed", "army destroyed"),
                 ("p_flew", "dragon flew away"),
                 ("p_still_fighting", "still fighting"),
+                ("p_slain_and_destroyed", "slain & destroyed"),
             ):
                 print(f"    {label:<18} {d[k]:.6f}")
+            print("    (each game ends in exactly one of the first four, or in the first two at")
+            print("    once, slain & destroyed, by the same attack; a wing on the attack that")
+            print("    destroys the army counts as the army destroyed)")
             print("  by attack: P(it ends at that attack with ...)")
             print(
                 f"    {'attack':>6}  {'dragon slain':>12}  {'army destroyed':>14}  "

@@ -483,9 +483,11 @@ class ExactGame:
     """Exact multi-turn game of one dragon against an army.
 
     ``slain_at[t]``, ``destroyed_at[t]``, ``flew_at[t]``: probability that the dragon is
-    slain, the army destroyed, the dragon flies away at attack ``t`` (1-based; index 0
-    unused); ``still_fighting``: both still there after ``turns`` attacks; ``lost`` and
-    ``promotions``: distributions over the whole game.
+    slain, the army destroyed, the dragon flies away with the army still there at attack
+    ``t`` (1-based; index 0 unused); ``still_fighting``: both still there after ``turns``
+    attacks; ``lost`` and ``promotions``: distributions over the whole game. The game ends in
+    exactly one of slain, destroyed, flew and still fighting but for the dragon slain by the
+    attack that destroys the army (``p_slain_and_destroyed``, in both).
     """
 
     dragon: str
@@ -499,6 +501,8 @@ class ExactGame:
     lost: dict[int, Fraction]
     promotions: dict[int, Fraction]
     turns_dist: dict[int, Fraction]
+    #: the dragon slain by the attack that destroys the army (the one overlap of the ends)
+    p_slain_and_destroyed: Fraction = Fraction(0)
 
     @property
     def p_dragon_slain(self) -> Fraction:
@@ -528,7 +532,8 @@ def exact_game(
     chain over the army's state; damage to the dragon does not carry over).
 
     >>> g = exact_game("red-drake", "goblin-thug:2,goblin-pelter:1", turns=2)
-    >>> g.p_dragon_slain + g.p_army_destroyed + g.p_flew + g.still_fighting >= 1
+    >>> g.p_dragon_slain + g.p_army_destroyed - g.p_slain_and_destroyed + g.p_flew + (
+    ...     g.still_fighting) == 1
     True
     """
     cat = catalog or D.Catalog()
@@ -557,7 +562,7 @@ def exact_game(
     dead0 = tuple(0 for _ in a["dua0"]) if unlimited else tuple(a["dua0"])
     live = {(tuple(a["count0"]), dead0, 0, 0): Fraction(1)}  # (alive, dead, lost, promos)
     cache: dict = {}
-    still = Fraction(0)
+    still = both = Fraction(0)
     for t in range(1, turns + 1):
         nxt: dict[tuple, Fraction] = defaultdict(Fraction)
         for (al, de, lo, pm), p in live.items():
@@ -569,8 +574,10 @@ def exact_game(
                     slain_at[t] += pq
                 if destroyed:
                     destroyed_at[t] += pq
-                if flew:
+                if flew and not destroyed:  # an army destroyed ends the game first
                     flew_at[t] += pq
+                if slain and destroyed:
+                    both += pq
                 if slain or flew:
                     gone_at[t] += pq
                 if slain or flew or destroyed:
@@ -597,6 +604,7 @@ def exact_game(
         dict(sorted(lost.items())),
         dict(sorted(promos.items())),
         dict(tdist),
+        both,
     )
 
 

@@ -104,7 +104,8 @@ class DragonTable:
             )
         lines.append(
             "  (slain, destroyed, flew: share of games the dragon was slain, the army destroyed, "
-            "the dragon flew away; health lost: mean health-worth of the army's units lost)"
+            "the dragon flew away with the army still there; health lost: mean health-worth of "
+            "the army's units lost)"
         )
         if self.results:
             rs = self.results[0].options.rules
