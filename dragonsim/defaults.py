@@ -18,6 +18,13 @@ TURNS_HIST_MAX = 100
 #: matchups on another)
 BASELINE_SEED = 20261130
 
+#: Dragon Dice: the most attacks an exact game (``dice exact --turns``) follows. Every state of
+#: the army (units alive and dead, health lost, promotions) is carried with exact fractions
+#: whose denominators grow attack by attack, so each attack costs more than the last: 20
+#: attacks of a wyrm on 8 units take about two minutes on one core (1,000 of a drake on 5
+#: units, about 13). Monte Carlo (``dice attack --turns``) plays up to 1000.
+DICE_EXACT_TURNS = 20
+
 #: every kernel: a chunk of games owns one counter row; about this many games a chunk ...
 CHUNK_GAMES = 64
 
@@ -29,6 +36,7 @@ __all__ = [
     "PLAN_SAMPLES",
     "TURNS_HIST_MAX",
     "BASELINE_SEED",
+    "DICE_EXACT_TURNS",
     "CHUNK_GAMES",
     "MAX_CHUNKS",
 ]

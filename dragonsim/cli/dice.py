@@ -490,7 +490,17 @@ def register(subparsers) -> None:
     add_records_option(m)
     m.set_defaults(func=cmd_melee)
 
-    e = sub.add_parser("exact", help="exact single-attack outcome distribution (small armies)")
+    from ..defaults import DICE_EXACT_TURNS as MAX_EXACT_TURNS
+
+    e = sub.add_parser(
+        "exact",
+        help="exact outcome distribution of one attack, or of a game (small armies)",
+        description="Exact probabilities, no sampling: one attack's outcomes (armies of up to "
+        f"14 units), or with --turns 2..{MAX_EXACT_TURNS} how a game of that many attacks "
+        "at most ends (up to 8 units; every army state is carried with exact fractions, so "
+        f"each attack costs more than the last; beyond {MAX_EXACT_TURNS}, 'dice attack "
+        "--turns' plays up to 1000 by Monte Carlo).",
+    )
     e.add_argument("--dragon", required=True)
     e.add_argument("--army", required=True)
     _opt_args(e)

@@ -17,6 +17,7 @@ written from the seed's sentences, not from the kernel.
 from __future__ import annotations
 
 import math
+import numbers
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,11 +25,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..defaults import DICE_EXACT_TURNS
 from ..errors import UserError
 from ..rules import RuleSet, dice_rules
 from . import data as D
 from .api.armies import build_army, resolve_dragons
 from .api.options import Options, _catalog, _options
+
+#: the most attacks :func:`exact_game` follows (see :data:`dragonsim.defaults.DICE_EXACT_TURNS`)
+MAX_EXACT_TURNS = DICE_EXACT_TURNS
 
 __all__ = [
     "tail_chain",
@@ -528,8 +533,9 @@ def exact_game(
     max_units: int = 8,
     **option_kw: Any,
 ) -> ExactGame:
-    """Exact distribution of up to ``turns`` attacks of one dragon on a small army (a Markov
-    chain over the army's state; damage to the dragon does not carry over).
+    """Exact distribution of up to ``turns`` attacks (1..:data:`MAX_EXACT_TURNS`) of one dragon
+    on a small army (a Markov chain over the army's state; damage to the dragon does not carry
+    over).
 
     >>> g = exact_game("red-drake", "goblin-thug:2,goblin-pelter:1", turns=2)
     >>> g.p_dragon_slain + g.p_army_destroyed - g.p_slain_and_destroyed + g.p_flew + (
@@ -541,6 +547,13 @@ def exact_game(
     cat = cat.under(opts.rules)
     if opts.damage_carries:
         raise UserError("exact_game needs damage_carries=False")
+    ok = isinstance(turns, numbers.Integral) and not isinstance(turns, bool)
+    if not ok or not 1 <= turns <= MAX_EXACT_TURNS:
+        raise UserError(
+            f"exact games follow 1..{MAX_EXACT_TURNS} attacks, got {turns!r}: every army state "
+            "is carried with exact fractions and each attack costs more than the last; for "
+            "more, 'dice attack --turns' (Monte Carlo) plays up to 1000"
+        )
     dr = resolve_dragons(dragon, cat)
     if len(dr) != 1:
         raise UserError("exact answers are for one dragon")

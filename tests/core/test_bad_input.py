@@ -458,6 +458,10 @@ OWN = [
         "unknown casualty_policy 'x'",
     ),
     (["dice", "exact", "--dragon", "red-wyrm", "--army", "goblin-thug:400"], "at most 14 units"),
+    (
+        ["dice", "exact", "--dragon", "red-drake", "--army", "goblin-thug:3", "--turns", "1000"],
+        "exact games follow 1..20 attacks, got 1000: every army state is carried with exact",
+    ),
     (["dice", "units", "--army-file", "{badtoml}"], "not valid TOML"),
     (["dice", "table", "--army", "goblin-thug:1", "--dragons", "nope"], "unknown dragon 'nope'"),
     (["krynn", "battle", "--alliance", "foot=99", "--army", "foot=1"], "between 0 and 6, got 99"),
@@ -603,6 +607,7 @@ def test_cli_refuses_in_one_line(argv, code, fragment, files, capsys, tmp_path, 
 def _api_cases():
     import dragonsim
     from dragonsim import dice, krynn
+    from dragonsim.dice.odds import exact_game
     from dragonsim.krynn import odds as kodds
     from dragonsim.lords import api as L
     from dragonsim.lords.analysis import study
@@ -683,6 +688,9 @@ def _api_cases():
         (lambda: dice.attack("red-wyrm", army, n=10, options=5), "options must be dice"),
         (lambda: dice.attack("red-wyrm", army, n=10, catalog=5), "catalog must be"),
         (lambda: dice.attack("red-wyrm", army, n=10, claw_damage=10**9), "allowed 0..100"),
+        (lambda: exact_game("red-drake", army, turns=21), "exact games follow 1..20 attacks"),
+        (lambda: exact_game("red-drake", army, turns=0), "exact games follow 1..20 attacks"),
+        (lambda: exact_game("red-drake", army, turns=2.5), "exact games follow 1..20"),
         (lambda: dice.duel(42, "blue-drake", n=10), "dragons must be a name"),
         (lambda: dice.duel("red-wyrm", n=10), "at least two colours"),
         (lambda: dice.melee(army, "x:1", n=10), "unknown unit 'x'"),
