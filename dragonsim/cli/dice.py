@@ -378,8 +378,11 @@ def register(subparsers) -> None:
 
     p = subparsers.add_parser(
         "dice",
-        help="Dragon Dice: dragon attacks, duels, dragonkin",
-        description="Dragon Dice dragons against armies and dragons.",
+        help="Dragon Dice: dragon attacks, duels, army melee with dragonkin, exact odds",
+        description="Dragon Dice: dragons attacking an army (attack, table, sweep, exact), "
+        "dragons of different colours fighting each other (duel), one army's melee on "
+        "another with dragonkin breath (melee), and the dice and values they use (units, "
+        "assumed).",
     )
     sub = p.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")
     sub.required = True

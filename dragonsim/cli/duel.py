@@ -270,7 +270,8 @@ def _register_replay(sub: argparse._SubParsersAction) -> None:
     """The ``replay`` command."""
     p = sub.add_parser(
         "replay",
-        help="replay one game of a duel run exactly, every step with its dice",
+        help="replay one game of a duel or battle run (or a scripted game) exactly, every step "
+        "with its dice",
         description="Game I of `duel A B --seed S` plays from its own random streams, so it "
         "can be played again alone: this prints its every step (placement, initiative, "
         "speeds, moves, engagements, targets, each breath attack's target number, rolls, "
@@ -292,7 +293,8 @@ def _register_show(sub: argparse._SubParsersAction) -> None:
     """The ``show`` command."""
     p = sub.add_parser(
         "show",
-        help="draw one game of a duel run, or a scripted game, on the hex map (PNG or GIF)",
+        help="draw one game of a duel or battle run, or a scripted game, on the hex map (PNG "
+        "or GIF)",
         description="Replays game I of `duel A B --seed S` (see `replay`) and draws each "
         "dragon's course turn by turn: where each move ended (coloured by altitude, an arrow "
         "for the facing, the turn number), breath attacks that hit or missed, close combats "

@@ -34,7 +34,8 @@ def _register_rules(sub: argparse._SubParsersAction) -> None:
         description="Print every rules value of Dragon Lords, Dragon Dice and Warriors of Krynn "
         "with its provenance (printed, derived, published, assumed), where it is used, why it "
         "has its value, and how to override it in a rules file; then the switches of the "
-        "advanced rules, which preset turns each on, and the advanced rules still to come. "
+        "advanced and optional rules and the presets that turn each on (and any rule of the "
+        "book the engine does not play yet: none today). "
         "`rules presets` prints the Dragon Lords presets: each rule's page, the book's label "
         "(advanced, or optional: 'all players must agree to use them', p.15), the presets "
         "that play it and its readings.",
@@ -143,7 +144,8 @@ def _register_odds(sub: argparse._SubParsersAction) -> None:
         description="Exact odds of a Javelin Thrower's, Archer's or Crossbow Shooter's shot "
         "(Dragon Lords rulebook p.18: to-hit as for breath with a 360 degree arc, the Rider "
         "Abilities Table's medium and long ranges; rule lords.rider_to_hit). The engine "
-        "plays these shots under --rules advanced (switch lords.advanced.rider_attacks).",
+        "plays these shots under --rules advanced and advanced+optional (switch "
+        "lords.advanced.rider_attacks).",
     )
     q.add_argument("attacker", help="a dragon whose rider shoots (e.g. Ozonic, Fiercival)")
     q.add_argument("target")
@@ -159,7 +161,7 @@ def _register_odds(sub: argparse._SubParsersAction) -> None:
         "column of the Damage Allocation Table for the part, 1d6 of crash damage for each "
         "altitude level fallen, a rider killed in the fall on 1-3 of 1d6; rule lords.ground). "
         "The engine crashes dragons under the switches lords.advanced.crash_very_low, "
-        "crash_slow and crash_zeroed (p.17), none of them on in a preset yet.",
+        "crash_slow and crash_zeroed (p.17), on in --rules advanced and advanced+optional.",
     )
     q.add_argument(
         "--from",
@@ -178,7 +180,8 @@ def _register_odds(sub: argparse._SubParsersAction) -> None:
         "minimum + 1 to 7, the leap of minimum-speed hexes in a straight line at Very Low for "
         "minimum + 1 points, then the points left spent normally; rule lords.ground; the "
         "speed is also capped by the maximum speed). The engine plays the ground under the "
-        "switches lords.advanced.crash_very_low, crash_slow, crash_zeroed and landing.",
+        "switches lords.advanced.crash_very_low, crash_slow, crash_zeroed and landing, on in "
+        "--rules advanced and advanced+optional.",
     )
     q.add_argument("dragon", help="ready-made name or inline design")
     q.add_argument("--json", action="store_true")
