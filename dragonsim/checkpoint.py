@@ -27,14 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UserError, read_json
+from .errors import UserError, check_output, read_json
 
 __all__ = ["Checkpoint", "Section", "open_checkpoint", "digest"]
 
 #: the layout of what a checkpoint holds; raised whenever a game's counters change, so that a
 #: checkpoint of another layout is refused in one line instead of resumed into the wrong counts
-#: (2: Dragon Lords counts speed gains above the basic acceleration)
-FORMAT = 2
+#: (2: Dragon Lords counts speed gains above the basic acceleration; 3: Dragon Dice counts a
+#: dragon flown away only when the army is still there)
+FORMAT = 3
 #: checkpoints hold per-game outcomes of sensitivity studies: allow big files
 MAX_CHECKPOINT_BYTES = 1 << 30
 
@@ -97,33 +98,111 @@ def _differences(mine: Mapping[str, Any], theirs: Any) -> list[str]:
     return out
 
 
+#: what a checkpoint file holds at the top, and in each section
+FILE_FIELDS = ("identity", "sections")
+SECTION_FIELDS = ("key", "done", "counters", "extra")
+#: what a section's key holds: the kernel's name and its games, and a digest of its arguments
+KEY_FIELDS = {"kernel": str, "n": int, "seed": int, "first": int, "args": str}
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's kind as a reader knows it: 'a list', 'the string "x"', ..."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = json.dumps(value)
+    return f"{text[:40]}..." if len(text) > 40 else text
+
+
+def _fields(where: str, old: Any) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+    """``(identity, sections)`` of a checkpoint file's JSON, both objects; anything else (a
+    list, a field missing or unknown, a field of another kind) is one UserError naming it."""
+    if not isinstance(old, dict):
+        raise UserError(
+            f"{where} is not a dragonsim checkpoint: expected a JSON object with the fields "
+            f"identity and sections, got {_kind(old)}"
+        )
+    unknown = sorted(set(old) - set(FILE_FIELDS))
+    if unknown:
+        raise UserError(
+            f"{where}: unknown field {unknown[0]!r}; a checkpoint holds identity and sections "
+            "(not a dragonsim checkpoint? name a new file)"
+        )
+    for f in FILE_FIELDS:
+        if f not in old:
+            raise UserError(f"{where}: the field {f!r} is missing (not a dragonsim checkpoint?)")
+        if not isinstance(old[f], dict):
+            raise UserError(f"{where}: the field {f!r} must be an object, got {_kind(old[f])}")
+    return old["identity"], old["sections"]
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_section(where: str, s: Any) -> None:
+    """One section of a checkpoint file, field by field (``where``: the file and the
+    section); what is wrong is one UserError naming the field."""
+    if not isinstance(s, dict):
+        raise UserError(f"{where} must be an object, got {_kind(s)}")
+    unknown = sorted(set(s) - set(SECTION_FIELDS))
+    if unknown:
+        raise UserError(
+            f"{where}: unknown field {unknown[0]!r}; allowed: {', '.join(SECTION_FIELDS)}"
+        )
+    for f in SECTION_FIELDS:
+        if f not in s:
+            raise UserError(f"{where}: the field {f!r} is missing")
+    key = s["key"]
+    if not isinstance(key, dict) or set(key) != set(KEY_FIELDS):
+        raise UserError(
+            f"{where}.key must be an object with the fields {', '.join(KEY_FIELDS)}, got "
+            f"{_kind(key) if not isinstance(key, dict) else 'the fields ' + ', '.join(key)}"
+        )
+    for f, kind in KEY_FIELDS.items():
+        if not (_whole(key[f]) if kind is int else isinstance(key[f], kind)):
+            what = "a whole number" if kind is int else "a string"
+            raise UserError(f"{where}.key.{f} must be {what}, got {_kind(key[f])}")
+    done = s["done"]
+    if not _whole(done) or not 0 <= done <= key["n"]:
+        raise UserError(
+            f"{where}.done must be a whole number 0..{key['n']} (the games of key.n), got "
+            f"{_kind(done)}"
+        )
+    counters = s["counters"]
+    if not isinstance(counters, list) or not all(_whole(c) for c in counters):
+        raise UserError(f"{where}.counters must be a list of whole numbers, got {_kind(counters)}")
+    if not isinstance(s["extra"], str):
+        raise UserError(f"{where}.extra must be a string (base64), got {_kind(s['extra'])}")
+
+
 class Checkpoint:
     """The checkpoint file of one command run (see the module docstring)."""
 
     def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any]):
         from . import __version__
 
-        if not isinstance(path, str | os.PathLike) or not str(path):
-            raise UserError(f"checkpoint: expected a file path, got {path!r}")
-        self.path = Path(path)
-        if self.path.is_dir():
-            raise UserError(f"checkpoint {str(self.path)!r} is a directory; name a file")
+        # a file path, not a folder, in a folder that exists and can be written (the file is
+        # rewritten through a temporary file beside it)
+        self.path = Path(check_output(path, "checkpoint"))
         self.identity = json.loads(
             json.dumps({"format": FORMAT, "dragonsim": __version__, **identity}, default=str)
         )
         self.sections: dict[str, dict[str, Any]] = {}
         if self.path.exists():
             old = read_json(self.path, "checkpoint", limit=MAX_CHECKPOINT_BYTES)
-            theirs = old.get("identity") if isinstance(old, dict) else None
+            where = f"checkpoint {str(self.path)!r}"
+            theirs, sections = _fields(where, old)
             diff = _differences(self.identity, theirs)
             if diff:
                 raise UserError(
-                    f"checkpoint {str(self.path)!r} belongs to another run ({'; '.join(diff)}); "
+                    f"{where} belongs to another run ({'; '.join(diff)}); "
                     "resume with the same command and arguments, or name a new file"
                 )
-            self.sections = dict(old.get("sections") or {})
-        elif not self.path.parent.exists():
-            raise UserError(f"checkpoint {str(self.path)!r}: no folder {str(self.path.parent)!r}")
+            for name, s in sections.items():
+                _check_section(f"{where}: sections.{name}", s)
+            self.sections = dict(sections)
 
     def section(self, name: str) -> Section:
         return Section(self, str(name))
@@ -177,8 +256,30 @@ class Section:
         s = self.checkpoint.sections.get(self.name)
         if not s:
             return 0, None, b""
-        extra = zlib.decompress(base64.b64decode(s["extra"])) if s.get("extra") else b""
-        return int(s["done"]), np.asarray(s["counters"], dtype=np.int64), extra
+        try:
+            extra = zlib.decompress(base64.b64decode(s["extra"])) if s.get("extra") else b""
+        except (ValueError, zlib.error):  # binascii.Error is a ValueError
+            raise UserError(
+                f"checkpoint {str(self.checkpoint.path)!r}: sections.{self.name}.extra is not "
+                "what a checkpoint writes (zlib-compressed bytes in base64); name a new file"
+            ) from None
+        try:
+            counters = np.asarray(s["counters"], dtype=np.int64)
+        except OverflowError:
+            raise UserError(
+                f"checkpoint {str(self.checkpoint.path)!r}: sections.{self.name}.counters holds "
+                "a number beyond 64 bits; name a new file"
+            ) from None
+        return int(s["done"]), counters, extra
+
+    def check_counters(self, held: np.ndarray, played: np.ndarray) -> None:
+        """Refuse to add a block's counters to counters this section held of another size (a
+        file edited by hand, or of another layout)."""
+        if held.shape != played.shape:
+            raise UserError(
+                f"checkpoint {str(self.checkpoint.path)!r}: sections.{self.name}.counters holds "
+                f"{held.size} counters, the games count {played.size}; name a new file"
+            )
 
     def save(self, done: int, counters: np.ndarray, extra: bytes = b"") -> None:
         self.checkpoint.sections[self.name] = {

@@ -20,6 +20,7 @@ __all__ = [
     "check_seed",
     "read_text",
     "read_json",
+    "check_output",
     "MAX_FILE_BYTES",
 ]
 
@@ -154,3 +155,34 @@ def read_json(path: Any, what: str, *, limit: int = MAX_FILE_BYTES) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise UserError(f"{what} {str(path)!r} is not valid JSON: {e}") from None
+
+
+def check_output(
+    path: Any, what: str, suffixes: Iterable[str] = (), *, make_folder: bool = False
+) -> str:
+    """A file a command will write, checked before any game is played, so a long run never
+    ends in a traceback at the write: every way it can be wrong is one UserError naming it
+    (not a path, another suffix than ``suffixes`` (e.g. ``(".png",)``), a directory, no
+    such folder (with ``make_folder``: no folder above it that could hold one), a folder or
+    file that cannot be written). Returns the path as a string."""
+    if not isinstance(path, str | os.PathLike) or str(path) == "":
+        raise UserError(f"{what}: expected a file path, got {path!r}")
+    p = Path(path)
+    ends = tuple(s.lower() for s in suffixes)
+    if ends and not str(p).lower().endswith(ends):
+        raise UserError(f"{what} {str(p)!r} must end in {' or '.join(ends)}")
+    if p.is_dir():
+        raise UserError(f"{what} {str(p)!r} is a directory; name a file")
+    folder = p.parent
+    if make_folder:  # the writer creates the folders missing: the first one that exists
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+    if not folder.exists():
+        raise UserError(f"{what} {str(p)!r}: no folder {str(folder)!r}")
+    if not folder.is_dir():
+        raise UserError(f"{what} {str(p)!r}: {str(folder)!r} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"{what} {str(p)!r}: the folder {str(folder)!r} is not writable")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise UserError(f"{what} {str(p)!r} exists and is not writable")
+    return str(p)

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UserError
+from .errors import UserError, check_output
 
 __all__ = ["check_path", "RecordsFile", "RunRecords", "read_meta", "META_KEY"]
 
@@ -52,11 +52,7 @@ def check_path(path: Any) -> tuple[str, str]:
     kind = next((s[1:] for s in SUFFIXES if p.lower().endswith(s)), None)
     if kind is None:
         raise UserError(f"records file must end in .parquet or .csv, got {p!r}")
-    if Path(p).is_dir():
-        raise UserError(f"records file {p!r} is a directory; name a file")
-    parent = Path(p).parent
-    if not parent.exists():
-        raise UserError(f"records file {p!r}: no folder {str(parent)!r}")
+    check_output(p, "records file")
     if kind == "parquet":
         try:
             import pyarrow  # noqa: F401

@@ -327,6 +327,9 @@ def _run_local(
             compile_s = msg[1]
             if total is None:
                 total = msg[2].copy()
+            elif checkpoint is not None and total.shape != msg[2].shape:
+                abandoned.set()  # counters of another size resumed: play nothing
+                checkpoint.check_counters(total, msg[2])
             t_play = time.perf_counter()
             return True
         _, a, b, part, more = msg
@@ -609,6 +612,8 @@ def _run_dask(kernel, n, seed, args, first, client, nthreads, checkpoint=None) -
         parts = dask.compute(*(call(kernel, a, b, seed, shared) for a, b in ranges))
         for part in parts:
             c, more = _split(part)
+            if total is not None and checkpoint is not None:
+                checkpoint.check_counters(total, c)
             total = c.copy() if total is None else total + c
             if more:
                 extra.extend(more)
@@ -635,6 +640,8 @@ def _run_dask(kernel, n, seed, args, first, client, nthreads, checkpoint=None) -
         def take(part, end) -> None:
             nonlocal total, done
             c, more = _split(part)
+            if total is not None and checkpoint is not None:
+                checkpoint.check_counters(total, c)
             total = c.copy() if total is None else total + c
             if more:
                 extra.extend(more)

@@ -31,7 +31,8 @@ COMMAND_MODULES = (lords, duel, design, dice, krynn, plan, tools)
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="python -m dragonsim",
-        description="Monte Carlo balance analysis of dragon-combat tabletop games.",
+        description="Monte Carlo balance analysis and exact odds of three dragon tabletop "
+        "games: Dragon Lords, Dragon Dice and Warriors of Krynn.",
     )
     parser.add_argument("--version", action="version", version=f"dragonsim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)

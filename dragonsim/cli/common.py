@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import json
 import math
 import sys
@@ -16,10 +17,50 @@ from ..errors import UserError, parse_count
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage mistake is one line naming the command and ``--help``."""
+    """argparse, but a usage mistake is one line naming the command and ``--help``.
+
+    An argument no command takes is reported by the command it was given to (its own
+    ``--help``, not the top level's), with the nearest option it has when one is close."""
 
     def error(self, message: str):  # noqa: D401 - argparse API
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+    def parse_args(self, args=None, namespace=None):  # noqa: D401 - argparse API
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            leaf = chosen_parser(self, ns)
+            leaf.error(f"unrecognized arguments: {' '.join(extras)}{_nearest(leaf, extras)}")
+        return ns
+
+
+def chosen_parser(parser: argparse.ArgumentParser, ns: argparse.Namespace):
+    """The innermost (sub)command parser that ``ns`` was parsed by: ``duel``'s for
+    ``duel ...``, ``odds breath``'s for ``odds breath ...``."""
+    while True:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        name = getattr(ns, sub.dest, None) if sub is not None else None
+        if name not in (sub.choices if sub is not None else {}):
+            return parser
+        parser = sub.choices[name]
+
+
+def _nearest(parser: argparse.ArgumentParser, extras: list[str]) -> str:
+    """' (did you mean --threads?)' for the unknown options among ``extras`` that are close
+    to one of ``parser``'s, or ''."""
+    known = [o for o in parser._option_string_actions if o.startswith("--")]
+    pairs = []
+    for word in extras:
+        flag = word.split("=", 1)[0]
+        if not flag.startswith("-") or flag == "-":
+            continue
+        close = difflib.get_close_matches(flag, known, n=1, cutoff=0.6)
+        if close:
+            pairs.append((flag, close[0]))
+    if not pairs:
+        return ""
+    if len(pairs) == 1:
+        return f" (did you mean {pairs[0][1]}?)"
+    return " (did you mean " + ", ".join(f"{b} for {a}" for a, b in pairs) + "?)"
 
 
 def count(text: str) -> int:
@@ -89,16 +130,41 @@ def add_run_options(
             default=None,
             help="the most games a --precision run plays (default 1e8)",
         )
-    p.add_argument("--seed", type=seed_int, default=1, help="random seed (default 1)")
+    add_seed_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_speed_options(p)
+    add_checkpoint_option(p)
+
+
+def add_seed_option(p: argparse.ArgumentParser, default: int = 1, what: str = "random seed"):
+    """``--seed S``: a whole number ``0..2**63-1`` (``what`` says whose seed it is)."""
+    p.add_argument("--seed", type=seed_int, default=default, help=f"{what} (default {default})")
+
+
+def add_speed_options(p: argparse.ArgumentParser) -> None:
+    """``--threads N`` and ``--no-progress``: how a command that plays games runs, never what
+    it finds (read them with :func:`speed_of`). Every such command takes both."""
     p.add_argument(
         "--threads",
         type=positive_int,
         default=None,
         help="numba threads (default: all cores); results do not depend on it",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    add_checkpoint_option(p)
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="never show a progress bar (default: one on stderr when it is a terminal)",
+    )
+
+
+def progress_of(args: argparse.Namespace) -> bool | None:
+    """The API's ``progress=`` from ``--no-progress``: False, or None (a bar on a terminal)."""
+    return False if getattr(args, "no_progress", False) else None
+
+
+def speed_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The API's ``threads=`` and ``progress=`` from :func:`add_speed_options`' options."""
+    return {"threads": getattr(args, "threads", None), "progress": progress_of(args)}
 
 
 def n_or_precision(args: argparse.Namespace) -> dict[str, Any]:
@@ -165,6 +231,34 @@ def add_records_option(p: argparse.ArgumentParser, what: str = "game") -> None:
         "run's manifest (version, seed, sides, bots, rules hash and overrides) goes in the "
         "parquet schema metadata or a FILE.csv.json sidecar",
     )
+
+
+def check_outputs(args: argparse.Namespace, **suffixes: str) -> None:
+    """Refuse, before any game is played, an output file option (``--plot``, ``--csv``: the
+    keywords, each with the suffix its writer takes) that could not be written
+    (:func:`~dragonsim.errors.check_output`)."""
+    from ..errors import check_output
+
+    for option, suffix in suffixes.items():
+        path = getattr(args, option, None)
+        if path is not None:
+            check_output(path, f"--{option} file", (suffix,))
+
+
+def write_output(path: str, write) -> None:
+    """``write(path)``, an OSError (a disk full, a folder removed meanwhile) as one line."""
+    try:
+        write(path)
+    except OSError as e:
+        raise UserError(f"cannot write {path!r}: {e.strerror or e}") from None
+
+
+def save_figure(path: str, figure) -> None:
+    """Draw ``figure()`` (off screen) and save it to ``path`` at the project's resolution."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    write_output(path, lambda f: figure().savefig(f, dpi=130))
 
 
 def add_checkpoint_option(p: argparse.ArgumentParser) -> None:

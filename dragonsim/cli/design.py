@@ -10,13 +10,18 @@ from .common import (
     add_backend_options,
     add_checkpoint_option,
     add_rules_option,
+    add_seed_option,
+    add_speed_options,
     backend_options,
+    check_outputs,
     count,
     emit_json,
     interrupted_code,
     positive_int,
     rules_from,
-    seed_int,
+    save_figure,
+    speed_of,
+    write_output,
 )
 
 
@@ -30,7 +35,7 @@ def _share(text: str) -> float:
 def _common(p: argparse.ArgumentParser) -> None:
     add_backend_options(p)
     p.add_argument("--budget", type=int, default=15, help="design points (default 15)")
-    p.add_argument("--seed", type=seed_int, default=1, help="random seed (default 1)")
+    add_seed_option(p)
     p.add_argument(
         "--policy",
         default="hunter",
@@ -48,16 +53,10 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="A,B,...",
         help="the fixed opponents, ready-made names (default the twelve ready-made dragons)",
     )
-    p.add_argument(
-        "--threads",
-        type=positive_int,
-        default=None,
-        help="numba threads (default: all cores); results do not depend on it",
-    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--csv", metavar="FILE.csv", help="write the table (to_frame) to FILE.csv")
     p.add_argument("--plot", metavar="FILE.png", help="write the figure to FILE.png")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    add_speed_options(p)
     add_rules_option(p)
     add_checkpoint_option(p)
 
@@ -159,7 +158,7 @@ def register(sub) -> None:
         default=sk.DEFAULT_N,
         help=f"tournament games a pair under each bot (default {sk.DEFAULT_N})",
     )
-    p.add_argument("--seed", type=seed_int, default=1, help="random seed (default 1)")
+    add_seed_option(p)
     p.add_argument(
         "--dragons",
         default=None,
@@ -187,24 +186,16 @@ def register(sub) -> None:
         help=f"each bot's race game budget (default {sk.DEFAULT_BEST_GAMES:,})",
     )
     p.add_argument("--top", type=count, default=5, help="builds listed per bot (default 5)")
-    p.add_argument(
-        "--threads",
-        type=positive_int,
-        default=None,
-        help="numba threads (default: all cores); results do not depend on it",
-    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="write the figure to FILE.png")
+    add_speed_options(p)
     add_rules_option(p)
     p.set_defaults(func=cmd_skill)
 
 
 def _check_paths(args) -> None:
-    from ..errors import UserError
-
-    for path, ext in ((args.plot, ".png"), (args.csv, ".csv")):
-        if path is not None and not str(path).lower().endswith(ext):
-            raise UserError(f"{path!r}: the file must end in {ext}")
+    """Refuse a --plot or --csv file that could not be written, before any game is played."""
+    check_outputs(args, plot=".png", csv=".csv")
 
 
 def _field(args):
@@ -215,12 +206,9 @@ def _field(args):
 
 def _output(args, res, unit: str) -> int:
     if args.csv:
-        res.to_frame().to_csv(args.csv, index=False)
+        write_output(args.csv, lambda f: res.to_frame().to_csv(f, index=False))
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        res.plot().savefig(args.plot, dpi=130)
+        save_figure(args.plot, res.plot)
     if args.json:
         emit_json(res.to_dict())
     else:
@@ -250,9 +238,8 @@ def cmd_prices(args: argparse.Namespace) -> int:
             holdout=args.holdout,
             bootstrap=args.bootstrap,
             turn_limit=args.turn_limit,
-            progress=False if args.no_progress else None,
             checkpoint=args.checkpoint,
-            threads=args.threads,
+            **speed_of(args),
             **where,
         )
     return _output(args, res, "games")
@@ -275,20 +262,17 @@ def cmd_best(args: argparse.Namespace) -> int:
             field_dragons=_field(args),
             top=args.top,
             turn_limit=args.turn_limit,
-            progress=False if args.no_progress else None,
             checkpoint=args.checkpoint,
-            threads=args.threads,
+            **speed_of(args),
             **where,
         )
     return _output(args, res, "rounds")
 
 
 def cmd_skill(args: argparse.Namespace) -> int:
-    from ..errors import UserError
     from ..lords.analysis.skill import skill
 
-    if args.plot is not None and not str(args.plot).lower().endswith(".png"):
-        raise UserError(f"{args.plot!r}: the file must end in .png")
+    check_outputs(args, plot=".png")
     dragons = None
     if args.dragons is not None:
         dragons = [d.strip() for d in args.dragons.split(",") if d.strip()]
@@ -304,13 +288,10 @@ def cmd_skill(args: argparse.Namespace) -> int:
         best_games=args.best_games,
         top=args.top,
         rules=rules_from(args, "lords"),
-        threads=args.threads,
+        **speed_of(args),
     )
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        res.plot().savefig(args.plot, dpi=130)
+        save_figure(args.plot, res.plot)
     if args.json:
         emit_json(res.to_dict())
     else:

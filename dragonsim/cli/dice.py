@@ -134,6 +134,7 @@ def cmd_table(args) -> int:
         turns=_turns(args.turns),
         army_file=args.army_file,
         threads=args.threads,
+        progress=_progress(args),
         checkpoint=args.checkpoint,
         records=args.records,
         **_common(args),
@@ -201,7 +202,7 @@ def cmd_sweep(args) -> int:
         max_copies=mc,
         army_file=args.army_file,
         threads=args.threads,
-        progress=False,
+        progress=_progress(args),
         checkpoint=args.checkpoint,
         records=args.records,
         **_common(args),
@@ -264,6 +265,7 @@ def cmd_exact(args) -> int:
             "p_army_destroyed": float(g.p_army_destroyed),
             "p_flew": float(g.p_flew),
             "p_still_fighting": float(g.still_fighting),
+            "p_slain_and_destroyed": float(g.p_slain_and_destroyed),
             "by_turn": rows,
             "health_lost_distribution": {str(k): float(v) for k, v in g.lost.items()},
         }
@@ -280,8 +282,12 @@ def cmd_exact(args) -> int:
                 ("p_army_destroyed", "army destroyed"),
                 ("p_flew", "dragon flew away"),
                 ("p_still_fighting", "still fighting"),
+                ("p_slain_and_destroyed", "slain & destroyed"),
             ):
                 print(f"    {label:<18} {d[k]:.6f}")
+            print("    (each game ends in exactly one of the first four, or in the first two at")
+            print("    once, slain & destroyed, by the same attack; a wing on the attack that")
+            print("    destroys the army counts as the army destroyed)")
             print("  by attack: P(it ends at that attack with ...)")
             print(
                 f"    {'attack':>6}  {'dragon slain':>12}  {'army destroyed':>14}  "
@@ -372,8 +378,11 @@ def register(subparsers) -> None:
 
     p = subparsers.add_parser(
         "dice",
-        help="Dragon Dice: dragon attacks, duels, dragonkin",
-        description="Dragon Dice dragons against armies and dragons.",
+        help="Dragon Dice: dragon attacks, duels, army melee with dragonkin, exact odds",
+        description="Dragon Dice: dragons attacking an army (attack, table, sweep, exact), "
+        "dragons of different colours fighting each other (duel), one army's melee on "
+        "another with dragonkin breath (melee), and the dice and values they use (units, "
+        "assumed).",
     )
     sub = p.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")
     sub.required = True
@@ -484,7 +493,17 @@ def register(subparsers) -> None:
     add_records_option(m)
     m.set_defaults(func=cmd_melee)
 
-    e = sub.add_parser("exact", help="exact single-attack outcome distribution (small armies)")
+    from ..defaults import DICE_EXACT_TURNS as MAX_EXACT_TURNS
+
+    e = sub.add_parser(
+        "exact",
+        help="exact outcome distribution of one attack, or of a game (small armies)",
+        description="Exact probabilities, no sampling: one attack's outcomes (armies of up to "
+        f"14 units), or with --turns 2..{MAX_EXACT_TURNS} how a game of that many attacks "
+        "at most ends (up to 8 units; every army state is carried with exact fractions, so "
+        f"each attack costs more than the last; beyond {MAX_EXACT_TURNS}, 'dice attack "
+        "--turns' plays up to 1000 by Monte Carlo).",
+    )
     e.add_argument("--dragon", required=True)
     e.add_argument("--army", required=True)
     _opt_args(e)

@@ -14,7 +14,10 @@ from .common import (
     add_records_option,
     add_rules_option,
     add_run_options,
+    add_seed_option,
+    add_speed_options,
     backend_options,
+    check_outputs,
     count,
     emit_json,
     finish,
@@ -22,15 +25,18 @@ from .common import (
     interrupted_code,
     n_or_precision,
     positive_int,
+    progress_of,
     rules_from,
-    seed_int,
+    save_figure,
+    speed_of,
+    write_output,
 )
 
 
 def _add_run_identity(p: argparse.ArgumentParser) -> None:
     """What names a run's games besides its dragons: seed, bots, turn limit (``find``,
     ``replay``, ``show``)."""
-    p.add_argument("--seed", type=seed_int, default=1, help="the run's seed (default 1)")
+    add_seed_option(p, what="the run's seed")
     p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
     p.add_argument("--policies", metavar="P,Q", default=None, help="one bot per dragon")
     p.add_argument(
@@ -210,9 +216,10 @@ def _register_tournament(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dragons", nargs="+", help="two or more ready-made names or inline designs")
     p.add_argument("-n", type=count, default=None, help="games per pair (default 10,000)")
     _add_precision(p, 10_000, "every pair's win share (draws half)")
-    p.add_argument("--seed", type=seed_int, default=1)
+    add_seed_option(p)
     p.add_argument("--policy", default="hunter", help="bot for every dragon (default hunter)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_speed_options(p)
     add_records_option(p)
     add_rules_option(p)
     add_spells_option(p)
@@ -245,9 +252,13 @@ def _register_sensitivity(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-n", type=count, default=None, help="games per value (default 20,000)")
     _add_precision(p, 20_000, "every value's win rate of A")
-    p.add_argument("--seed", type=seed_int, default=1)
-    p.add_argument("--policies", metavar="P,Q", default="hunter,hunter")
+    add_seed_option(p)
+    p.add_argument("--policy", default="hunter", help="bot for both dragons (default hunter)")
+    p.add_argument(
+        "--policies", metavar="P,Q", default=None, help="one bot per dragon (overrides --policy)"
+    )
     p.add_argument("--json", action="store_true", help="print JSON rows")
+    add_speed_options(p)
     add_records_option(p, "game and value")
     add_rules_option(p)
     add_checkpoint_option(p)
@@ -259,7 +270,8 @@ def _register_replay(sub: argparse._SubParsersAction) -> None:
     """The ``replay`` command."""
     p = sub.add_parser(
         "replay",
-        help="replay one game of a duel run exactly, every step with its dice",
+        help="replay one game of a duel or battle run (or a scripted game) exactly, every step "
+        "with its dice",
         description="Game I of `duel A B --seed S` plays from its own random streams, so it "
         "can be played again alone: this prints its every step (placement, initiative, "
         "speeds, moves, engagements, targets, each breath attack's target number, rolls, "
@@ -281,7 +293,8 @@ def _register_show(sub: argparse._SubParsersAction) -> None:
     """The ``show`` command."""
     p = sub.add_parser(
         "show",
-        help="draw one game of a duel run, or a scripted game, on the hex map (PNG or GIF)",
+        help="draw one game of a duel or battle run, or a scripted game, on the hex map (PNG "
+        "or GIF)",
         description="Replays game I of `duel A B --seed S` (see `replay`) and draws each "
         "dragon's course turn by turn: where each move ended (coloured by altitude, an arrow "
         "for the facing, the turn number), breath attacks that hit or missed, close combats "
@@ -327,6 +340,7 @@ def _register_find(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--where", default=None, metavar="EXPR", help="a condition on the records")
     p.add_argument("--limit", type=positive_int, default=10, help="at most this many of each")
     p.add_argument("--json", action="store_true", help="print JSON rows")
+    add_speed_options(p)
     add_rules_option(p)
     p.set_defaults(func=cmd_find)
 
@@ -346,7 +360,7 @@ def _register_robustness(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("dragons", nargs="*", help="ready-made names or inline designs")
     p.add_argument("-n", type=count, default=1_000, help="games per pair per bot (default 1,000)")
-    p.add_argument("--seed", type=seed_int, default=1)
+    add_seed_option(p)
     p.add_argument(
         "--bots",
         default=",".join(DEFAULT_BOTS),
@@ -361,6 +375,7 @@ def _register_robustness(sub: argparse._SubParsersAction) -> None:
     add_records_option(p, "game (one file per bot, FILE.BOT.parquet)")
     p.add_argument("--csv", metavar="FILE.csv", help="write one row per pair and bot")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_speed_options(p)
     add_rules_option(p)
     add_checkpoint_option(p)
     p.set_defaults(func=cmd_robustness)
@@ -399,7 +414,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             turn_limit=args.turn_limit,
             records=args.records,
             threads=args.threads,
-            progress=False if args.no_progress else None,
+            progress=progress_of(args),
             rules=rules_from(args, "lords"),
             checkpoint=args.checkpoint,
             spells=args.spells,
@@ -438,7 +453,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
         policies=args.policies,
         turn_limit=args.turn_limit,
         threads=args.threads,
-        progress=False if args.no_progress else None,
+        progress=progress_of(args),
         rules=rules_from(args, "lords"),
         checkpoint=args.checkpoint,
         records=args.records,
@@ -458,7 +473,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             policy=args.policy,
             rules=rules_from(args, "lords"),
             checkpoint=args.checkpoint,
-            progress=None,
+            **speed_of(args),
             records=args.records,
             spells=args.spells,
             **where,
@@ -513,10 +528,10 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
             values=values,
             **n_or_precision(args),
             seed=args.seed,
-            policies=[p.strip() for p in args.policies.split(",")],
+            policies=_sensitivity_policies(args),
             rules=rules_from(args, "lords"),
             checkpoint=args.checkpoint,
-            progress=None,
+            **speed_of(args),
             records=args.records,
             **where,
         )
@@ -562,6 +577,13 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     return interrupted_code(done, "values")
 
 
+def _sensitivity_policies(args: argparse.Namespace) -> list[str]:
+    """The two bots of a sensitivity study: ``--policies P,Q``, else ``--policy`` for both."""
+    if args.policies is None:
+        return [args.policy, args.policy]
+    return [p.strip() for p in args.policies.split(",")]
+
+
 class _Done:
     """How much of a sensitivity study finished (its DataFrame's ``attrs``)."""
 
@@ -572,12 +594,9 @@ class _Done:
 
 
 def cmd_robustness(args: argparse.Namespace) -> int:
-    from ..errors import UserError
     from ..lords.analysis.robustness import robustness
 
-    for path, ext in ((args.plot, ".png"), (args.csv, ".csv")):
-        if path is not None and not str(path).lower().endswith(ext):
-            raise UserError(f"{path!r}: the file must end in {ext}")
+    check_outputs(args, plot=".png", csv=".csv")
     res = robustness(
         args.dragons or None,
         n=args.n,
@@ -585,17 +604,14 @@ def cmd_robustness(args: argparse.Namespace) -> int:
         bots=args.bots,
         reference=args.reference,
         rules=rules_from(args, "lords"),
-        progress=None,
+        **speed_of(args),
         checkpoint=args.checkpoint,
         records=args.records,
     )
     if args.csv:
-        res.frame().to_csv(args.csv, index=False)
+        write_output(args.csv, lambda f: res.frame().to_csv(f, index=False))
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        res.plot().savefig(args.plot, dpi=130)
+        save_figure(args.plot, res.plot)
     if args.json:
         emit_json(res.to_dict())
     else:
@@ -638,8 +654,10 @@ def _replay_of(args: argparse.Namespace):
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from ..errors import UserError
+    from ..errors import UserError, check_output
 
+    if args.jsonl:
+        check_output(args.jsonl, "--jsonl file")
     res = _replay_of(args)
     if args.jsonl:
         try:
@@ -669,7 +687,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from ..errors import UserError
+    from ..errors import UserError, check_output
     from ..lords.views.picture import draw, save_gif, save_turns
 
     out = str(args.out)
@@ -682,6 +700,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         )
     if "%" in out and not per_turn:
         raise UserError(f"{out!r}: one %d (e.g. game_%d.png or game_%02d.png) names each turn")
+    check_output(out, "--out file")
     res = _replay_of(args)
     import matplotlib
 
@@ -746,6 +765,7 @@ def cmd_find(args: argparse.Namespace) -> int:
         draws=args.draws,
         upsets=args.upsets,
         limit=args.limit,
+        **speed_of(args),
     )
     if len(args.dragons) == 2 and teams is None:
         df = find_games(*args.dragons, policies=args.policies, **what)

@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from ..errors import UserError
+from .common import progress_of
 
 
 def _int_arg(what: str):
@@ -226,7 +227,7 @@ def _battle_kwargs(args) -> dict[str, Any]:
         n=args.n,
         seed=args.seed,
         threads=args.threads,
-        progress=False if args.no_progress else None,
+        progress=progress_of(args),
         rules=_rules(args),
     )
 
@@ -321,7 +322,7 @@ def _battlefield(args) -> int:
         n=args.n,
         seed=args.seed,
         threads=args.threads,
-        progress=False if args.no_progress else None,
+        progress=progress_of(args),
         rules=_rules(args),
         checkpoint=args.checkpoint,
         records=args.records,
@@ -341,7 +342,7 @@ def _conflict(args) -> int:
         n=args.n,
         seed=args.seed,
         threads=args.threads,
-        progress=False if args.no_progress else None,
+        progress=progress_of(args),
         rules=_rules(args),
         checkpoint=args.checkpoint,
         records=args.records,

@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from .common import add_rules_option, count, emit_json, rules_from
+from ..defaults import BASELINE_SEED
+from .common import (
+    add_rules_option,
+    add_seed_option,
+    add_speed_options,
+    count,
+    emit_json,
+    rules_from,
+    speed_of,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,7 +34,8 @@ def _register_rules(sub: argparse._SubParsersAction) -> None:
         description="Print every rules value of Dragon Lords, Dragon Dice and Warriors of Krynn "
         "with its provenance (printed, derived, published, assumed), where it is used, why it "
         "has its value, and how to override it in a rules file; then the switches of the "
-        "advanced rules, which preset turns each on, and the advanced rules still to come. "
+        "advanced and optional rules and the presets that turn each on (and any rule of the "
+        "book the engine does not play yet: none today). "
         "`rules presets` prints the Dragon Lords presets: each rule's page, the book's label "
         "(advanced, or optional: 'all players must agree to use them', p.15), the presets "
         "that play it and its readings.",
@@ -134,7 +144,8 @@ def _register_odds(sub: argparse._SubParsersAction) -> None:
         description="Exact odds of a Javelin Thrower's, Archer's or Crossbow Shooter's shot "
         "(Dragon Lords rulebook p.18: to-hit as for breath with a 360 degree arc, the Rider "
         "Abilities Table's medium and long ranges; rule lords.rider_to_hit). The engine "
-        "plays these shots under --rules advanced (switch lords.advanced.rider_attacks).",
+        "plays these shots under --rules advanced and advanced+optional (switch "
+        "lords.advanced.rider_attacks).",
     )
     q.add_argument("attacker", help="a dragon whose rider shoots (e.g. Ozonic, Fiercival)")
     q.add_argument("target")
@@ -150,7 +161,7 @@ def _register_odds(sub: argparse._SubParsersAction) -> None:
         "column of the Damage Allocation Table for the part, 1d6 of crash damage for each "
         "altitude level fallen, a rider killed in the fall on 1-3 of 1d6; rule lords.ground). "
         "The engine crashes dragons under the switches lords.advanced.crash_very_low, "
-        "crash_slow and crash_zeroed (p.17), none of them on in a preset yet.",
+        "crash_slow and crash_zeroed (p.17), on in --rules advanced and advanced+optional.",
     )
     q.add_argument(
         "--from",
@@ -169,7 +180,8 @@ def _register_odds(sub: argparse._SubParsersAction) -> None:
         "minimum + 1 to 7, the leap of minimum-speed hexes in a straight line at Very Low for "
         "minimum + 1 points, then the points left spent normally; rule lords.ground; the "
         "speed is also capped by the maximum speed). The engine plays the ground under the "
-        "switches lords.advanced.crash_very_low, crash_slow, crash_zeroed and landing.",
+        "switches lords.advanced.crash_very_low, crash_slow, crash_zeroed and landing, on in "
+        "--rules advanced and advanced+optional.",
     )
     q.add_argument("dragon", help="ready-made name or inline design")
     q.add_argument("--json", action="store_true")
@@ -194,16 +206,19 @@ def _register_baseline(sub: argparse._SubParsersAction) -> None:
     bsub.required = True
     q = bsub.add_parser("write", help="play the baseline matchups and store their counts")
     q.add_argument("-n", type=count, default=200_000, help="games per matchup (default 2e5)")
+    add_seed_option(q, default=BASELINE_SEED, what="the baseline's seed")
     q.add_argument("--file", default=None, help="default results/baseline.json")
     q.add_argument("--json", action="store_true", help="print the written baseline as JSON")
+    add_speed_options(q)
     add_rules_option(q)
     q.set_defaults(func=cmd_baseline_write)
     q = bsub.add_parser("check", help="replay on a fresh seed; exit 1 on a significant change")
     q.add_argument("-n", type=count, default=20_000, help="games per matchup (default 2e4)")
-    q.add_argument("--seed", type=int, default=7)
+    add_seed_option(q, default=7, what="the check's seed, not the baseline's")
     q.add_argument("--alpha", type=float, default=0.001, help="family-wise error (Holm)")
     q.add_argument("--file", default=None, help="default results/baseline.json")
     q.add_argument("--json", action="store_true", help="print one JSON object")
+    add_speed_options(q)
     add_rules_option(q)
     q.set_defaults(func=cmd_baseline_check)
 
@@ -643,10 +658,16 @@ def cmd_odds_location(args) -> int:
 
 
 def cmd_baseline_write(args) -> int:
+    from ..errors import check_output
     from ..lords.analysis import baseline
 
+    check_output(args.file or baseline.DEFAULT_FILE, "baseline file", make_folder=True)
     data = baseline.write(
-        args.file or baseline.DEFAULT_FILE, n=args.n, rules=rules_from(args, "lords")
+        args.file or baseline.DEFAULT_FILE,
+        n=args.n,
+        seed=args.seed,
+        rules=rules_from(args, "lords"),
+        **speed_of(args),
     )
     if args.json:
         emit_json({**data, "file": str(args.file or baseline.DEFAULT_FILE)})
@@ -673,6 +694,7 @@ def cmd_baseline_check(args) -> int:
         rules=rules_from(args, "lords"),
         echo=lines.append if args.json else print,
         findings=found,
+        **speed_of(args),
     )
     if args.json:
         emit_json(

@@ -7,7 +7,15 @@ from __future__ import annotations
 import argparse
 import math
 
-from .common import add_rules_option, count, emit_json, rules_from, seed_int
+from .common import (
+    add_rules_option,
+    add_seed_option,
+    add_speed_options,
+    count,
+    emit_json,
+    rules_from,
+    speed_of,
+)
 
 
 def _share(text: str) -> float:
@@ -71,9 +79,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--against", default=None, help="the pilot's common opponent (--paired A B)")
     p.add_argument("--pilot", type=count, default=2000, help="pilot games (default 2,000)")
-    p.add_argument("--seed", type=seed_int, default=1, help="the pilot's seed (default 1)")
+    add_seed_option(p, what="the pilot's seed")
     p.add_argument("--policy", default="hunter", help="the pilot's bot (default hunter)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_speed_options(p)
     add_rules_option(p)
     p.set_defaults(func=cmd_plan)
 
@@ -106,6 +115,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
             seed=args.seed,
             policies=(args.policy, args.policy),
             rules=rules_from(args, "lords"),
+            **speed_of(args),
         )
         r = pil.correlation
         if base is None:

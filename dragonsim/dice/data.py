@@ -495,6 +495,10 @@ def _count(c: Any, where: str) -> int:
 def parse_army(spec: str | Mapping[str, int], catalog: Catalog | None = None) -> dict[str, int]:
     """An army from ``'goblin-thug:6,goblin-pelter:4'``, a ready-made army name or a mapping.
 
+    Each unit once (a second entry of a unit, under any spelling, is refused rather than
+    added up) and no empty entry (``'goblin-thug:1,,'``): a slip in the list is one line, not
+    another army.
+
     >>> parse_army("goblin-thug:6, goblin-pelter:4")
     {'goblin-thug': 6, 'goblin-pelter': 4}
     >>> parse_army("goblin-horde")
@@ -519,7 +523,10 @@ def parse_army(spec: str | Mapping[str, int], catalog: Catalog | None = None) ->
         for part in text.split(","):
             part = part.strip()
             if not part:
-                continue
+                raise UserError(
+                    f"army {text!r} has an empty entry (two commas, or one at an end); write "
+                    "UNIT:COUNT[,UNIT:COUNT...], e.g. goblin-thug:6,goblin-pelter:4"
+                )
             name, sep, cnt = part.partition(":")
             if not sep:
                 cnt = "1"
@@ -534,7 +541,13 @@ def parse_army(spec: str | Mapping[str, int], catalog: Catalog | None = None) ->
     out: dict[str, int] = {}
     for name, c in items:
         u = cat.unit(name).name
-        out[u] = out.get(u, 0) + _count(c, f"army entry {name!r}")
+        c = _count(c, f"army entry {name!r}")
+        if u in out:
+            raise UserError(
+                f"army: unit {u!r} given twice; give each unit once with its count, e.g. "
+                f"{u}:{out[u] + c}"
+            )
+        out[u] = c
     if out and all(cat.units[u].is_kin for u in out):
         raise UserError(
             "an army cannot consist solely of dragonkin (seed: 'Any army cannot "

@@ -17,6 +17,7 @@ written from the seed's sentences, not from the kernel.
 from __future__ import annotations
 
 import math
+import numbers
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,11 +25,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..defaults import DICE_EXACT_TURNS
 from ..errors import UserError
 from ..rules import RuleSet, dice_rules
 from . import data as D
 from .api.armies import build_army, resolve_dragons
 from .api.options import Options, _catalog, _options
+
+#: the most attacks :func:`exact_game` follows (see :data:`dragonsim.defaults.DICE_EXACT_TURNS`)
+MAX_EXACT_TURNS = DICE_EXACT_TURNS
 
 __all__ = [
     "tail_chain",
@@ -483,9 +488,11 @@ class ExactGame:
     """Exact multi-turn game of one dragon against an army.
 
     ``slain_at[t]``, ``destroyed_at[t]``, ``flew_at[t]``: probability that the dragon is
-    slain, the army destroyed, the dragon flies away at attack ``t`` (1-based; index 0
-    unused); ``still_fighting``: both still there after ``turns`` attacks; ``lost`` and
-    ``promotions``: distributions over the whole game.
+    slain, the army destroyed, the dragon flies away with the army still there at attack
+    ``t`` (1-based; index 0 unused); ``still_fighting``: both still there after ``turns``
+    attacks; ``lost`` and ``promotions``: distributions over the whole game. The game ends in
+    exactly one of slain, destroyed, flew and still fighting but for the dragon slain by the
+    attack that destroys the army (``p_slain_and_destroyed``, in both).
     """
 
     dragon: str
@@ -499,6 +506,8 @@ class ExactGame:
     lost: dict[int, Fraction]
     promotions: dict[int, Fraction]
     turns_dist: dict[int, Fraction]
+    #: the dragon slain by the attack that destroys the army (the one overlap of the ends)
+    p_slain_and_destroyed: Fraction = Fraction(0)
 
     @property
     def p_dragon_slain(self) -> Fraction:
@@ -524,11 +533,13 @@ def exact_game(
     max_units: int = 8,
     **option_kw: Any,
 ) -> ExactGame:
-    """Exact distribution of up to ``turns`` attacks of one dragon on a small army (a Markov
-    chain over the army's state; damage to the dragon does not carry over).
+    """Exact distribution of up to ``turns`` attacks (1..:data:`MAX_EXACT_TURNS`) of one dragon
+    on a small army (a Markov chain over the army's state; damage to the dragon does not carry
+    over).
 
     >>> g = exact_game("red-drake", "goblin-thug:2,goblin-pelter:1", turns=2)
-    >>> g.p_dragon_slain + g.p_army_destroyed + g.p_flew + g.still_fighting >= 1
+    >>> g.p_dragon_slain + g.p_army_destroyed - g.p_slain_and_destroyed + g.p_flew + (
+    ...     g.still_fighting) == 1
     True
     """
     cat = catalog or D.Catalog()
@@ -536,6 +547,13 @@ def exact_game(
     cat = cat.under(opts.rules)
     if opts.damage_carries:
         raise UserError("exact_game needs damage_carries=False")
+    ok = isinstance(turns, numbers.Integral) and not isinstance(turns, bool)
+    if not ok or not 1 <= turns <= MAX_EXACT_TURNS:
+        raise UserError(
+            f"exact games follow 1..{MAX_EXACT_TURNS} attacks, got {turns!r}: every army state "
+            "is carried with exact fractions and each attack costs more than the last; for "
+            "more, 'dice attack --turns' (Monte Carlo) plays up to 1000"
+        )
     dr = resolve_dragons(dragon, cat)
     if len(dr) != 1:
         raise UserError("exact answers are for one dragon")
@@ -557,7 +575,7 @@ def exact_game(
     dead0 = tuple(0 for _ in a["dua0"]) if unlimited else tuple(a["dua0"])
     live = {(tuple(a["count0"]), dead0, 0, 0): Fraction(1)}  # (alive, dead, lost, promos)
     cache: dict = {}
-    still = Fraction(0)
+    still = both = Fraction(0)
     for t in range(1, turns + 1):
         nxt: dict[tuple, Fraction] = defaultdict(Fraction)
         for (al, de, lo, pm), p in live.items():
@@ -569,8 +587,10 @@ def exact_game(
                     slain_at[t] += pq
                 if destroyed:
                     destroyed_at[t] += pq
-                if flew:
+                if flew and not destroyed:  # an army destroyed ends the game first
                     flew_at[t] += pq
+                if slain and destroyed:
+                    both += pq
                 if slain or flew:
                     gone_at[t] += pq
                 if slain or flew or destroyed:
@@ -597,6 +617,7 @@ def exact_game(
         dict(sorted(lost.items())),
         dict(sorted(promos.items())),
         dict(tdist),
+        both,
     )
 
 

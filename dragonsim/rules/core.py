@@ -359,8 +359,8 @@ def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
 RULES_FILE_TABLES = ("lords", "dice", "krynn")
 
 #: the rules presets: ``basic`` (the basic game, every default), ``advanced`` (every
-#: advanced rule implemented so far) and ``advanced+optional`` (those and every optional rule
-#: implemented so far); each game's switches per preset are its ``PRESETS``
+#: advanced rule the book does not label optional) and ``advanced+optional`` (those and every
+#: optional rule); each game's switches per preset are its ``PRESETS``
 PRESET_NAMES = ("basic", "advanced", "advanced+optional")
 
 

@@ -258,7 +258,6 @@ CLI_CASES += [
 CLI_CASES += [
     pytest.param([*_base(cmd), "-n", "10", *opt], 2, msg, id=f"{cmd} {' '.join(opt)}")
     for cmd in MC_COMMANDS
-    if cmd not in ("tournament", "robustness", "sensitivity")
     for opt, msg in THREAD_CASES.items()
 ]
 CLI_CASES += [
@@ -344,6 +343,16 @@ OWN = [
     (["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:100000"], "at most 500"),
     (["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:x"], "must be a whole"),
     (["dice", "attack", "--dragon", "red-wyrm", "--army", ""], "empty army"),
+    (
+        ["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:1,goblin-thug:2"],
+        "unit 'goblin-thug' given twice; give each unit once with its count, e.g. goblin-thug:3",
+    ),
+    (["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:1,,"], "an empty entry"),
+    (["dice", "table", "--army", ",goblin-thug:1"], "has an empty entry"),
+    (
+        ["dice", "melee", "--attacker", "goblin-thug:1,Goblin Thug:1", "--defender", "dwarf-guard"],
+        "unit 'goblin-thug' given twice",
+    ),
     (["dice", "attack", "--dragon", "red-wyrm:99", "--army", "goblin-thug:1"], "1..16, got 99"),
     (["dice", "attack", "--dragon", "42", "--army", "goblin-thug:1"], "unknown dragon '42'"),
     (["dice", "attack", "--dragon", "red-wyrm,blue-drake", "--army", "goblin-thug:1"], "colours"),
@@ -449,6 +458,10 @@ OWN = [
         "unknown casualty_policy 'x'",
     ),
     (["dice", "exact", "--dragon", "red-wyrm", "--army", "goblin-thug:400"], "at most 14 units"),
+    (
+        ["dice", "exact", "--dragon", "red-drake", "--army", "goblin-thug:3", "--turns", "1000"],
+        "exact games follow 1..20 attacks, got 1000: every army state is carried with exact",
+    ),
     (["dice", "units", "--army-file", "{badtoml}"], "not valid TOML"),
     (["dice", "table", "--army", "goblin-thug:1", "--dragons", "nope"], "unknown dragon 'nope'"),
     (["krynn", "battle", "--alliance", "foot=99", "--army", "foot=1"], "between 0 and 6, got 99"),
@@ -594,6 +607,7 @@ def test_cli_refuses_in_one_line(argv, code, fragment, files, capsys, tmp_path, 
 def _api_cases():
     import dragonsim
     from dragonsim import dice, krynn
+    from dragonsim.dice.odds import exact_game
     from dragonsim.krynn import odds as kodds
     from dragonsim.lords import api as L
     from dragonsim.lords.analysis import study
@@ -660,6 +674,8 @@ def _api_cases():
         (lambda: dice.attack("red-wyrm", 42, n=10), "unknown army or unit '42'"),
         (lambda: dice.attack("red-wyrm", {"goblin-thug": 1.5}, n=10), "count must be a whole"),
         (lambda: dice.attack("red-wyrm", {"goblin-thug": 10**9}, n=10), "at most 500"),
+        (lambda: dice.attack("red-wyrm", {"goblin-thug": 1, "Goblin Thug": 2}, n=10), "twice"),
+        (lambda: dice.attack("red-wyrm", "goblin-thug:1, ,goblin-pelter:1", n=10), "empty entry"),
         (lambda: dice.attack("red-wyrm", army, n=10, turns=1.5), "turns must be a whole"),
         (lambda: dice.attack("red-wyrm", army, n=10, turns=10**6), "turns must be 1..1000"),
         (lambda: dice.attack("red-wyrm", army, n=10, threads=1.5), "threads must be a whole"),
@@ -672,6 +688,9 @@ def _api_cases():
         (lambda: dice.attack("red-wyrm", army, n=10, options=5), "options must be dice"),
         (lambda: dice.attack("red-wyrm", army, n=10, catalog=5), "catalog must be"),
         (lambda: dice.attack("red-wyrm", army, n=10, claw_damage=10**9), "allowed 0..100"),
+        (lambda: exact_game("red-drake", army, turns=21), "exact games follow 1..20 attacks"),
+        (lambda: exact_game("red-drake", army, turns=0), "exact games follow 1..20 attacks"),
+        (lambda: exact_game("red-drake", army, turns=2.5), "exact games follow 1..20"),
         (lambda: dice.duel(42, "blue-drake", n=10), "dragons must be a name"),
         (lambda: dice.duel("red-wyrm", n=10), "at least two colours"),
         (lambda: dice.melee(army, "x:1", n=10), "unknown unit 'x'"),

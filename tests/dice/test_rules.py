@@ -173,6 +173,17 @@ def test_wing_flies_away_after_the_attack():
     assert always(r, K.C_ANY_SLAIN) and never(r, K.C_FLEW)
 
 
+def test_a_wing_on_the_attack_that_destroys_the_army_ends_the_game_as_destroyed():
+    """'After the attack is resolved, the dragon flies away': the attack that destroys the army
+    leaves no battle to fly from, so that game counts as the army destroyed, never as both.
+    Tails (3 damage each) then a wing destroy a lone 1-health unit; a wing first flies."""
+    r = run(dragon(tail=6, wing=6), {"blank": 1}, n=20_000, turns=5)
+    c = r.counters
+    assert int(c[K.C_DESTROYED]) + int(c[K.C_FLEW]) == r.n  # disjoint, and every game ends
+    assert binomial_consistent(int(c[K.C_FLEW]), r.n, 0.5)
+    assert r.p_slain_and_destroyed.k == 0 and never(r, K.C_TIMEOUT)
+
+
 # ---------------------------------------------------------------- the army's response
 def test_army_uses_melee_or_missile_whichever_higher():
     """'The army's owner chooses either melee or missile results (whichever are higher) to

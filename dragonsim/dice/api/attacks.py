@@ -26,15 +26,16 @@ from .options import Options, _catalog, _options
 #: what each column of a dragon attack's records holds (``records=``, ``--records``)
 ATTACK_COLUMNS = {
     "game": "game index (its random streams are (seed, game): replayable)",
-    "winner_side": "0: the dragons (the army destroyed, a dragon left), 1: the army (no dragon "
-    "left, slain or flown away, the army still there), -1: neither (both gone, or still "
-    "fighting)",
+    "winner_side": "0: the dragons (the army destroyed, not every dragon slain), 1: the army (no "
+    "dragon left, slain or flown away, the army still there), -1: neither (the army destroyed "
+    "and every dragon slain by the same attack, or still fighting)",
     "winner": "dragons, army or none (as winner_side)",
     "attacks": "attacks made",
     "dragons_slain": "dragons slain",
     "all_dragons_slain": "true when every dragon was slain",
     "army_destroyed": "true when the army was destroyed",
-    "dragon_flew_away": "true when no dragon was left and one flew away",
+    "dragon_flew_away": "true when no dragon was left, one flew away and the army was still "
+    "there (a wing on the attack that destroys the army: army_destroyed)",
     "still_fighting": "true when dragons and army were both still there after the last attack",
     "army_health_lost": "health-worth of the army's units lost (killed, buried, dragonkin removed)",
     "army_health_buried": "health-worth buried (black and red breath)",
@@ -108,6 +109,19 @@ class AttackResult:
         return self._rate(K.C_FLEW)
 
     @property
+    def p_slain_and_destroyed(self) -> Rate:
+        """Every dragon slain by the attack that destroys the army: the one way a game ends
+        in two of slain, destroyed, flew away and still fighting (counted in both), so that
+        ``p_all_slain + p_army_destroyed + p_flew + p_timeout - p_slain_and_destroyed`` is 1.
+        (A dragon whose wing shows on the attack that destroys the army counts as the army
+        destroyed, not flown away: the battle it left is over.)"""
+        from ...runner import precision_rates
+
+        c = self._c
+        both = c(K.C_ALL_SLAIN) + c(K.C_DESTROYED) + c(K.C_FLEW) + c(K.C_TIMEOUT) - c(K.C_GAMES)
+        return precision_rates(self.precision)[0](both, self.n)
+
+    @property
     def p_destroyed_by_breath(self) -> Rate:
         """The army destroyed by a breath before it could respond."""
         return self._rate(K.C_DESTROYED_BY_BREATH)
@@ -173,6 +187,7 @@ class AttackResult:
             ("p_army_destroyed_by_breath", self.p_destroyed_by_breath),
             ("p_dragon_flew_away", self.p_flew),
             ("p_still_fighting", self.p_timeout),
+            ("p_slain_and_destroyed", self.p_slain_and_destroyed),
             ("p_any_promotion", self.p_promotion),
         ):
             rows.append((name, r.rate, r.lo, r.hi))
@@ -221,6 +236,7 @@ class AttackResult:
         out.update(rate("army_destroyed_by_breath", self.p_destroyed_by_breath))
         out.update(rate("dragon_flew_away", self.p_flew))
         out.update(rate("still_fighting", self.p_timeout))
+        out.update(rate("slain_and_destroyed", self.p_slain_and_destroyed))
         out.update(rate("any_promotion", self.p_promotion))
         out.update(
             {
@@ -265,6 +281,7 @@ class AttackResult:
         hl = self.health_lost
         pm = self.promotions
         tp = self.turns_played
+        slain = "all dragons slain" if len(self.dragons) > 1 else "dragon slain"
         lines = [
             f"Dragon Dice attack: {' + '.join(self.dragons)} attacking "
             f"{', '.join(f'{u} x{c}' for u, c in self.army.items())}",
@@ -279,6 +296,10 @@ class AttackResult:
             f"  army destroyed    {self.p_army_destroyed}",
             f"  dragon flew away  {self.p_flew}",
             f"  still fighting    {self.p_timeout}",
+            f"  slain & destroyed {self.p_slain_and_destroyed}  (by the same attack)",
+            f"  (a game ends in exactly one of {slain}, army destroyed, flew away and still",
+            "  fighting, or in the first two at once: slain & destroyed; a wing on the attack",
+            "  that destroys the army counts as the army destroyed)",
             f"  army health lost  {hl[0]:.3f} [{hl[1]:.3f}, {hl[2]:.3f}]  (mean health-worth of "
             "the army's units lost, per game)",
             f"  promotions        {pm[0]:.3f} [{pm[1]:.3f}, {pm[2]:.3f}]  (mean units "

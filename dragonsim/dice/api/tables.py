@@ -104,7 +104,8 @@ class DragonTable:
             )
         lines.append(
             "  (slain, destroyed, flew: share of games the dragon was slain, the army destroyed, "
-            "the dragon flew away; health lost: mean health-worth of the army's units lost)"
+            "the dragon flew away with the army still there; health lost: mean health-worth of "
+            "the army's units lost)"
         )
         if self.results:
             rs = self.results[0].options.rules
@@ -124,6 +125,7 @@ def dragon_table(
     catalog: D.Catalog | None = None,
     army_file: str | Path | None = None,
     threads: int | None = None,
+    progress: bool | None = False,
     checkpoint=None,
     records=None,
     **option_kw: Any,
@@ -133,7 +135,8 @@ def dragon_table(
     All dragons play the same game indices, so the army rolls the same dice against each
     (common random numbers): 'wyrm or drake?' differences are paired. ``records``: a
     ``.parquet`` or ``.csv`` path for one row per game of every dragon (``dragon``, then
-    :data:`ATTACK_COLUMNS`).
+    :data:`ATTACK_COLUMNS`). ``threads``, ``progress``: as for :func:`attack` (a bar for each
+    dragon's games).
     """
     import time
 
@@ -189,7 +192,7 @@ def dragon_table(
                 options=opts,
                 catalog=cat,
                 threads=threads,
-                progress=False,
+                progress=progress,
                 checkpoint=None if ck is None else ck.section(nm),
                 records=file,
                 _records_context={"dragon": nm},

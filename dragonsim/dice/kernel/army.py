@@ -196,7 +196,9 @@ def _finish_chunk(row, ph, ends, moved_d, moved_a, hcap, turns, lone):
     """Once per chunk: dice counted from how far the streams moved, the sums and squares of
     the histograms, and (``lone``) the lone dragon's games by how they ended: slain, flew and
     destroyed are 0 or 1, and the dragon gone (slain or flown) ends the game, so it was
-    first slain at the last attack played."""
+    first slain at the last attack played. A game counts as flown away only when the army is
+    still there (:data:`~.layout.C_FLEW`): a wing on the attack that destroys the army ends the
+    game as the army destroyed."""
     lay_army = NHEAD + hcap + 1
     lay_drag = lay_army + turns + 1
     lay_slain = lay_drag + turns + 1
@@ -221,7 +223,7 @@ def _finish_chunk(row, ph, ends, moved_d, moved_a, hcap, turns, lone):
                     row[C_ALL_SLAIN] += sl * m
                     row[C_SLAIN_SUM] += sl * m
                     row[C_DESTROYED] += de * m
-                    row[C_FLEW] += fw * m
+                    row[C_FLEW] += fw * (1 - de) * m
                     row[C_TIMEOUT] += (1 - sl) * (1 - fw) * (1 - de) * m
                     row[C_TURNS] += pl * m
                     row[C_TURNS_SQ] += pl * pl * m
@@ -248,7 +250,7 @@ def _count_game(row, r, k, slain, flew, left, destroyed, played, first_slain):
     row[C_ALL_SLAIN] += slain == k
     row[C_SLAIN_SUM] += slain
     row[C_DESTROYED] += destroyed
-    row[C_FLEW] += left == 0 and flew > 0
+    row[C_FLEW] += left == 0 and flew > 0 and not destroyed
     row[C_TIMEOUT] += left > 0 and not destroyed
     row[C_TURNS] += played
     row[C_TURNS_SQ] += played * played

@@ -136,7 +136,11 @@ C_ANY_SLAIN = 1  # games in which at least one dragon was slain
 C_ALL_SLAIN = 2  # games in which every dragon was slain
 C_SLAIN_SUM = 3  # dragons slain, summed over games
 C_DESTROYED = 4  # army destroyed
-C_FLEW = 5  # no dragon left at the end and at least one flew away
+# no dragon left at the end, at least one flew away and the army still there (an army destroyed
+# takes precedence: it ends the game whatever the dragon's wing shows), so a game ends in
+# exactly one of C_ALL_SLAIN, C_DESTROYED, C_FLEW, C_TIMEOUT, but for the army destroyed and
+# every dragon slain by the same attack (counted in both; AttackResult.p_slain_and_destroyed)
+C_FLEW = 5
 C_TIMEOUT = 6  # dragons and army both still there after `turns` attacks
 C_LOST = 7  # health-worth of units lost (killed, buried, dragonkin removed)
 C_LOST_SQ = 8

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ... import defaults
 from ...stats import Rate, holm, two_proportion_pvalue
 from ..game.sheets import rule_switches
 
@@ -58,7 +59,7 @@ class Finding:
 
 
 def _play(
-    n: int, seed: int, matchups, threads: int | None, rules=None, versions=None
+    n: int, seed: int, matchups, threads: int | None, rules=None, versions=None, progress=False
 ) -> dict[str, dict[str, int]]:
     """The counts of ``matchups``; ``versions`` maps a plain bot name to the released version
     to play (a baseline's manifest: ``{"hunter": "hunter-4"}``), else the newest."""
@@ -73,7 +74,7 @@ def _play(
             n=n,
             seed=seed,
             policies=(versions.get(m[2], m[2]), versions.get(m[3], m[3])),
-            progress=False,
+            progress=progress,
             threads=threads,
             rules=rules,
         )
@@ -85,20 +86,22 @@ def write(
     path: str | Path = DEFAULT_FILE,
     *,
     n: int = 200_000,
-    seed: int = 20261130,
+    seed: int = defaults.BASELINE_SEED,
     threads: int | None = None,
     matchups=MATCHUPS,
     rules=None,
+    progress: bool | None = False,
 ) -> dict[str, Any]:
     """Play the matchups and store the counts with a manifest (``rules``: a RuleSet or
-    overrides; default the rules as printed and assumed)."""
+    overrides; default the rules as printed and assumed; ``threads``, ``progress``: as for
+    :func:`~dragonsim.lords.api.duel`)."""
     from ...report import manifest
     from ..bots import POLICIES
     from ..inputs import _rules
 
     rs = _rules(rules)
     t0 = time.perf_counter()
-    counts = _play(n, seed, matchups, threads, rs)
+    counts = _play(n, seed, matchups, threads, rs, progress=progress)
     data = {
         "manifest": manifest(
             rules_hash=rs.hash,
@@ -155,11 +158,13 @@ def check(
     echo: Callable[[str], None] = print,
     rules=None,
     findings: list | None = None,
+    progress: bool | None = False,
 ) -> bool:
     """Replay the stored matchups on a fresh seed; True when nothing changed significantly.
 
     ``rules`` (a RuleSet or overrides) must be the rules the baseline was written under.
-    ``findings``: a list that gets every matchup's :class:`Finding`."""
+    ``findings``: a list that gets every matchup's :class:`Finding`. ``threads``,
+    ``progress``: as for :func:`~dragonsim.lords.api.duel`."""
     from ...errors import UserError, read_json
     from ..inputs import _rules
 
@@ -199,7 +204,7 @@ def check(
         versions = {}
     names = sorted({p for m in wanted for p in m[2:]})
     echo("bots as the baseline played them: " + ", ".join(versions.get(p, p) for p in names))
-    current = _play(n, seed, wanted, threads, rs, versions)
+    current = _play(n, seed, wanted, threads, rs, versions, progress)
     found = compare(data["matchups"], current, alpha=alpha)
     if findings is not None:
         findings.extend(found)

@@ -45,6 +45,7 @@ def outcomes(
     first: int = 0,
     backend: str = "local",
     dask_client=None,
+    threads: int | None = None,
 ) -> np.ndarray:
     """The winner of each game ``first..first+n-1``: int8, 0 = ``a``, 1 = ``b``, -1 = draw.
 
@@ -55,7 +56,8 @@ def outcomes(
     ``records``: a :class:`~dragonsim.records.RecordsFile` that gets every game's row
     (:data:`~dragonsim.lords.results.DUEL_COLUMNS` and ``context``'s constant columns).
     ``backend``, ``dask_client``: as for :func:`~dragonsim.runner.run_blocks` (on ``"dask"``
-    each block sends its games' winners back with its counters; no records).
+    each block sends its games' winners back with its counters; no records). ``threads``:
+    numba threads (default all cores); the winners do not depend on it.
     """
     from ...runner import run_blocks
     from ..inputs import _rules, prepare, resolve_policies
@@ -108,6 +110,7 @@ def outcomes(
         checkpoint=section,
         backend=backend,
         dask_client=dask_client,
+        threads=threads,
         compiled=E.play_chunks,
         game="Dragon Lords",
         label=f"games {prep['a'].name}-{prep['b'].name}",
@@ -287,10 +290,12 @@ def pilot(
     policies: Sequence[str] = ("hunter", "hunter"),
     rules=None,
     progress: bool | None = False,
+    threads: int | None = None,
 ) -> Pilot:
     """Play ``a`` and ``b`` against ``against`` on games ``0..n-1`` of ``seed`` and measure the
     correlation of their wins (a draw is not a win), the variance reduction a paired study of
-    the two builds gets (:func:`dragonsim.stats.sample_size`)."""
+    the two builds gets (:func:`dragonsim.stats.sample_size`). ``progress``, ``threads``: as
+    for :func:`outcomes`."""
     from ..game.sheets import sheet
     from ..inputs import _rules
 
@@ -298,8 +303,9 @@ def pilot(
     if n < 10:
         raise UserError(f"a pilot needs at least 10 games to estimate a correlation, got {n}")
     rs = _rules(rules)
-    x = outcomes(a, against, n=n, seed=seed, policies=policies, rules=rs, progress=progress)
-    y = outcomes(b, against, n=n, seed=seed, policies=policies, rules=rs, progress=progress)
+    run = dict(n=n, seed=seed, policies=policies, rules=rs, progress=progress, threads=threads)
+    x = outcomes(a, against, **run)
+    y = outcomes(b, against, **run)
     x = (x == 0).astype(np.float64)
     y = (y == 0).astype(np.float64)
     sx, sy = float(x.std()), float(y.std())

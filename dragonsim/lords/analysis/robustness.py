@@ -283,6 +283,7 @@ def robustness(
     progress: bool | None = False,
     checkpoint=None,
     records=None,
+    threads: int | None = None,
 ) -> RobustnessResult:
     """Play the round robin of ``dragons`` (default: the twelve ready-made dragons) under each
     bot of ``bots`` (``n`` games a pair, the same seed for each) and compare the verdicts.
@@ -292,7 +293,8 @@ def robustness(
     resumes. ``records`` (a ``.parquet`` or ``.csv`` path): every game's row, one file per
     bot beside it (``games.parquet`` -> ``games.hunter-2.parquet``, each the bot's
     :func:`~dragonsim.lords.analysis.study.tournament` records). An interruption keeps the bots
-    whose round robin finished.
+    whose round robin finished. ``threads``: numba threads (default all cores); the result does
+    not depend on it.
     """
     from ...report import manifest
     from ..bots import policy_spec, policy_version
@@ -341,6 +343,7 @@ def robustness(
             progress=progress,
             checkpoint=None if checkpoint is None else f"{checkpoint}.{slug}",
             records=rec,
+            threads=threads,
         )
         if res.interrupted:
             interrupted = True

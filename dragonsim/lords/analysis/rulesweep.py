@@ -62,6 +62,7 @@ def sensitivity(
     records=None,
     backend: str = "local",
     dask_client=None,
+    threads: int | None = None,
 ):
     """``a``'s win rate for each value of one rule, paired against the rule's value in force.
 
@@ -84,8 +85,8 @@ def sensitivity(
     target bounds). ``df.attrs["n"]`` is the games each value needed and
     ``df.attrs["precision"]`` how the run went. Not with ``checkpoint`` or ``records``.
 
-    ``backend``, ``dask_client``: where the blocks run, as for
-    :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
+    ``backend``, ``dask_client``, ``threads``: where the blocks run and on how many numba
+    threads (default all), as for :func:`~dragonsim.runner.run_blocks`; the same result on any.
     """
     import pandas as pd
 
@@ -105,20 +106,9 @@ def sensitivity(
         start.with_overrides({key: v})
     if precision is not None:
         return _sensitivity_to_precision(
-            a,
-            b,
-            key,
-            values,
-            start,
-            default,
-            float(precision),
-            cap,
-            seed,
-            policies,
-            progress,
-            backend,
-            dask_client,
-        )
+            a, b, key, values, start, default, float(precision), cap, seed, policies, progress,
+            backend, dask_client, threads,
+        )  # fmt: skip
     identity = {
         "command": "sensitivity",
         "a": str(a),
@@ -151,6 +141,7 @@ def sensitivity(
             context={"value": json.dumps(value), "is_base": name == "default"},
             backend=backend,
             dask_client=dask_client,
+            threads=threads,
         )
         return None if stopped else w == 0
 
@@ -266,6 +257,7 @@ def _sensitivity_to_precision(
     progress,
     backend="local",
     dask_client=None,
+    threads=None,
 ):
     """:func:`sensitivity` with a precision target: every configuration (the value in force,
     then each value) extends its games look by look on the same game indices, until every
@@ -297,6 +289,7 @@ def _sensitivity_to_precision(
                     first=done,
                     backend=backend,
                     dask_client=dask_client,
+                    threads=threads,
                 )
                 wins[c] = np.concatenate([wins[c], w == 0])
                 if stopped:

@@ -571,8 +571,9 @@ def skill(
         t0 = time.perf_counter()
         ref = "hunter" if "hunter" in bots else bots[-1]
         out.tournament = robustness(
-            dragons, n=n, seed=seed, bots=bots, reference=ref, rules=rs, progress=progress
-        )
+            dragons, n=n, seed=seed, bots=bots, reference=ref, rules=rs, progress=progress,
+            threads=threads,
+        )  # fmt: skip
         out.seconds["tournament"] = time.perf_counter() - t0
     if "prices" in what:
         t0 = time.perf_counter()

@@ -178,6 +178,7 @@ def tournament(
     backend: str = "local",
     dask_client=None,
     spells: str = "bot",
+    threads: int | None = None,
 ):
     """Round robin: every pair plays ``n`` games (each side first-listed in half of them).
 
@@ -205,7 +206,8 @@ def tournament(
     :func:`~dragonsim.runner.run_blocks`; the result is the same on any.
 
     ``spells``: the Wizards' spell policy under the Wizard (``"bot"``, ``"never"``,
-    ``"random"``; :func:`~dragonsim.lords.api.duel`).
+    ``"random"``; :func:`~dragonsim.lords.api.duel`). ``threads``: numba threads (default all
+    cores); the result does not depend on it.
     """
     from ...runner import n_or_precision
     from ..inputs import check_spells, resolve_policies
@@ -258,6 +260,7 @@ def tournament(
         backend,
         dask_client,
         spells,
+        threads,
     )
     k = len(sheets)
     wins = np.zeros((k, k))
@@ -431,7 +434,8 @@ def _tournament_result(
 class _Games:
     """What every pair of a round robin plays with: the seed, the entrants (sheets and names),
     the bots and rules, the checkpoint, the records file with the rows the kernel caller keeps
-    (``current``), the kernel, and where and how the blocks run."""
+    (``current``), the kernel, and where and how the blocks run (``threads``: None, all
+    cores)."""
 
     seed: int
     sheets: list
@@ -446,6 +450,7 @@ class _Games:
     backend: str
     dask_client: Any
     spells: str
+    threads: int | None = None
 
 
 def _play_pair(got, strict, i, j, start, stop, g: _Games) -> None:
@@ -491,6 +496,7 @@ def _play_pair(got, strict, i, j, start, stop, g: _Games) -> None:
             label=f"games {g.names[first]}-{g.names[second]}",
             backend=g.backend,
             dask_client=g.dask_client,
+            threads=g.threads,
         )
         if runrec is not None:
             runrec.finish(out.n)

@@ -287,6 +287,8 @@ def find_games(
     draws: bool = False,
     upsets: bool = False,
     limit: int = 10,
+    threads: int | None = None,
+    progress: bool | None = False,
 ):
     """The games behind a number: play the duel run (``n`` games, ``seed``) with its records
     in a temporary file and pick games from them, each replayable by its index
@@ -294,7 +296,8 @@ def find_games(
     ``longest`` games, the ``draws``, the ``upsets`` (won by the side that wins less often
     in this run) and the games where ``where`` holds (a pandas query over the record
     columns, e.g. ``"winner_side == 1 and damage_points_left_b < 20"``), at most ``limit``
-    of each."""
+    of each. ``threads``, ``progress``: as for :func:`~dragonsim.lords.api.duel` (the games
+    found do not depend on them)."""
     import os
     import tempfile
 
@@ -317,7 +320,8 @@ def find_games(
             turn_limit=turn_limit,
             rules=rules,
             records=path,
-            progress=False,
+            threads=threads,
+            progress=progress,
         )
         rec = pd.read_parquet(path)
     return _pick_games(
@@ -349,6 +353,8 @@ def find_battle_games(
     draws: bool = False,
     upsets: bool = False,
     limit: int = 10,
+    threads: int | None = None,
+    progress: bool | None = False,
 ):
     """:func:`find_games` for a battle run (the same arguments as
     :func:`~dragonsim.lords.api.battle`: a free-for-all, or team games with ``teams``): the
@@ -377,7 +383,8 @@ def find_battle_games(
             turn_limit=turn_limit,
             rules=rules,
             records=path,
-            progress=False,
+            threads=threads,
+            progress=progress,
         )
         rec = pd.read_parquet(path)
     wins = list(res.wins)
