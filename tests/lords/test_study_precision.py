@@ -35,7 +35,7 @@ def test_share_interval_covers_a_known_share_at_its_nominal_rate():
     counts = rng.multinomial(150, [0.40, 0.35, 0.25], size=1000)
     miss = 0
     for wa, wb, _ in counts:
-        lo, hi = share_interval(wa, wb, 150, looks=1)
+        lo, hi = share_interval(wa, wb, 150)
         miss += not lo <= 0.525 <= hi
     assert miss <= 73
 
@@ -50,14 +50,15 @@ def test_tournament_precision_stops_at_the_first_look_within_the_target_and_repe
     r2 = study.tournament(dragons, precision=TARGET, seed=4, policy=BOT)
     assert r1.n_pairs == r2.n_pairs and np.array_equal(r1.wins, r2.wins)
     looks = r1.precision.looks
+    level = 1 - 0.05 / len(looks)
     assert r1.precision.met and r1.precision.widest <= TARGET
     for (a, b), n in r1.n_pairs.items():
         k = looks.index(n)
         wa, wb = _pair_wins(a, b, n, 4)
-        assert half_width(*share_interval(wa, wb, n, len(looks))) <= TARGET
+        assert half_width(*share_interval(wa, wb, n, confidence=level)) <= TARGET
         if k > 0:
             pa, pb = _pair_wins(a, b, looks[k - 1], 4)
-            assert half_width(*share_interval(pa, pb, looks[k - 1], len(looks))) > TARGET
+            assert half_width(*share_interval(pa, pb, looks[k - 1], confidence=level)) > TARGET
         i, j = r1.names.index(a), r1.names.index(b)
         assert r1.wins[i, j] == pytest.approx(wa + (n - wa - wb) / 2)
     (a, b), n = next(iter(r1.n_pairs.items()))

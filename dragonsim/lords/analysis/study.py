@@ -355,7 +355,8 @@ def _pair_to_look(games, got, strict, i, j, n, looks, precision):
         played = n_k
         taken = look
         if looks is not None:
-            lo, hi = share_interval(strict[0], strict[1], n_k, len(looks))
+            level = 1.0 - 0.05 / len(looks)
+            lo, hi = share_interval(strict[0], strict[1], n_k, confidence=level)
             widest = half_width(lo, hi)
             if widest <= precision:
                 break
