@@ -1,7 +1,8 @@
-"""Precision targets: the confidence sequence (dragonsim.stats.precision_schedule /
-sequence_interval, Bonferroni over a fixed schedule of looks) covers an exact answer at its
-nominal rate, runs stop with the promised half-width, and the same seed and precision give the
-same n and counts."""
+"""Precision targets: the confidence sequence (dragonsim.stats.precision_plan: Clopper-Pearson
+at each look of a plan fixed before any game, its errors summing to at most 5%) covers an exact
+answer at its nominal rate, per rate and all rates at once; the shaped plan stops no later than
+the even one (Bonferroni over the whole grid) on the same games; runs stop with the promised
+half-width, and the same seed and precision give the same n and counts."""
 
 import math
 
@@ -214,10 +215,9 @@ def test_precision_duel_is_reproducible_and_the_same_games_as_a_plain_duel():
     assert plain.first_mover == plain.first_mover and r1.first_mover.first_wins.k == (
         plain.first_mover.first_wins.k
     )
-    looks = len(r1.precision.looks)
     for rate in (r1.rate_a, r1.rate_b, r1.rate_draw):
         assert rate.method == "confidence-sequence"
-        assert (rate.lo, rate.hi) == sequence_interval(rate.k, r1.n, looks)
+        assert (rate.lo, rate.hi) == r1.precision.plan.interval(rate.k, r1.n)
         assert half_width(rate.lo, rate.hi) <= 0.04
     d = r1.to_dict()
     assert d["precision"]["met"] and d["interval"] == "confidence-sequence"
