@@ -4,6 +4,7 @@ answer at its nominal rate, per rate and all rates at once; the shaped plan stop
 the even one (Bonferroni over the whole grid) on the same games; runs stop with the promised
 half-width, and the same seed and precision give the same n and counts."""
 
+import json
 import math
 
 import numpy as np
@@ -241,6 +242,30 @@ def test_n_and_precision_exclude_each_other(capsys):
     assert "not both" in capsys.readouterr().err
     assert main(["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:2",
                  "-n", "100", "--precision", "0.01"]) == 2  # fmt: skip
+
+
+def test_simultaneous_covers_every_rate_at_once_at_more_games(capsys):
+    """``simultaneous`` splits the error over the three rates the duel's stop waits for: the
+    plan covers them at once, each interval is the plan's and within the target, and the run
+    needs at least the games of the default (each rate on its own). Without a target it is a
+    one-line error (exit 2 on the command line)."""
+    each = duel("Reaper", "Skyblazer", precision=0.04, seed=3, progress=False)
+    once = duel("Reaper", "Skyblazer", precision=0.04, seed=3, progress=False, simultaneous=True)
+    assert each.precision.plan.rates == 1 and once.precision.plan.rates == 3
+    assert once.precision.met and once.n >= each.n and once.precision.plan.spent <= 1 - 0.95
+    for rate in (once.rate_a, once.rate_b, once.rate_draw):
+        assert (rate.lo, rate.hi) == once.precision.plan.interval(rate.k, once.n)
+        assert half_width(rate.lo, rate.hi) <= 0.04
+    assert once.to_dict()["precision"]["simultaneous"]
+    assert "all 3 at once" in once.summary()
+    with pytest.raises(UserError, match="simultaneous"):
+        duel("Reaper", "Skyblazer", n=100, simultaneous=True)
+    argv = ["duel", "Reaper", "Skyblazer", "--simultaneous"]
+    assert main([*argv, "-n", "100"]) == 2
+    assert "--simultaneous" in capsys.readouterr().err
+    assert main([*argv, "--precision", "0.04", "--seed", "3", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["n"] == once.n and d["precision"]["rates_covered_at_once"] == 3
 
 
 def _lords_battle(**kw):

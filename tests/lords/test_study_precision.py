@@ -108,3 +108,9 @@ def test_n_and_precision_exclude_each_other_on_the_studies(capsys):
     assert main([*argv, "--precision", str(TARGET), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["precision"]["met"] and d["n"] == d["manifest"]["n"]
+    # --simultaneous: the value in force's win rate and the value's, covered at once
+    assert main([*argv, "--precision", str(TARGET), "--simultaneous", "--json"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert both["precision"]["rates_covered_at_once"] == 2 and both["n"] >= d["n"]
+    assert main([*argv, "-n", "10", "--simultaneous"]) == 2
+    assert "--simultaneous" in capsys.readouterr().err
