@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -681,33 +682,59 @@ def _run_dask(kernel, n, seed, args, first, client, nthreads, checkpoint=None) -
 
 @dataclass
 class PrecisionRun:
-    """How a precision run (:func:`run_to_precision`) went: the target, the looks planned and
-    taken, whether every rate met the target, and the widest half-width at the stop."""
+    """How a precision run (:func:`run_to_precision`) went: its plan of looks
+    (:class:`~dragonsim.stats.LookPlan`, fixed before any game), the looks taken, whether
+    every rate met the target, and the widest half-width at the stop."""
 
-    target: float
-    confidence: float
-    cap: int
-    looks: list[int]
+    plan: Any
     looks_taken: int
     met: bool
     widest: float
+
+    @property
+    def target(self) -> float:
+        return self.plan.target
+
+    @property
+    def confidence(self) -> float:
+        return self.plan.confidence
+
+    @property
+    def cap(self) -> int:
+        return self.plan.cap
+
+    @property
+    def looks(self) -> list[int]:
+        """The planned looks (game counts)."""
+        return list(self.plan.looks)
+
+    @property
+    def level(self) -> float:
+        """The confidence of each interval at the stop (the look taken last)."""
+        return 1.0 - self.plan.errors[max(self.looks_taken, 1) - 1]
 
     def to_dict(self) -> dict:
         return {
             "target": self.target,
             "confidence": self.confidence,
             "cap": self.cap,
-            "looks_planned": len(self.looks),
+            "looks_planned": len(self.plan.looks),
             "looks_taken": self.looks_taken,
             "met": self.met,
             "widest_half_width": self.widest,
-            "interval": "confidence sequence: Clopper-Pearson at level "
-            f"1 - {1 - self.confidence:g}/{len(self.looks)} at each planned look",
+            "spending": self.plan.spending,
+            "simultaneous": self.plan.rates > 1,
+            "rates_covered_at_once": self.plan.rates,
+            "looks": list(self.plan.looks),
+            "level_at_stop": self.level,
+            "interval": self.plan.describe(),
         }
 
     def line(self) -> str:
         """One line for a summary."""
         lvl = f"{100 * self.confidence:g}%"
+        if self.plan.rates > 1:
+            lvl += f", all {self.plan.rates} at once"
         if self.met:
             return (
                 f"  precision        every rate within +-{100 * self.target:g} pp ({lvl} "
@@ -726,25 +753,35 @@ def run_to_precision(
     args: Sequence = (),
     *,
     precision: float,
-    rates: Callable[[np.ndarray, int], Sequence[int]],
+    rates: Sequence[int],
     cap: int | None = None,
     confidence: float = 0.95,
+    simultaneous: bool = False,
     **run_kw,
 ) -> tuple[RunOutcome, PrecisionRun]:
     """Play blocks of games until every rate has a half-width of at most ``precision``.
 
-    The looks are :func:`~dragonsim.stats.precision_schedule` (fixed by ``precision`` and
-    ``cap`` before any game is played); at each the successes ``rates(counters, n)`` are
-    turned into intervals by :func:`~dragonsim.stats.sequence_interval`, a confidence
-    sequence (Bonferroni over the planned looks), so stopping at the first look where every
-    half-width is within the target keeps the stated coverage. Each look plays the next
-    game-index range with :func:`run_blocks` (``first=`` the games so far), so the same seed
-    and precision give the same n and counters, on any backend or thread count. An
-    interruption stops at the games finished. ``cap`` (default
-    :data:`~dragonsim.stats.PRECISION_CAP`): the last look; a run that reaches it without the
-    target says so (``PrecisionRun.met`` False, and a line on stderr).
+    ``rates``: the counters (indices into the kernel's output) whose rates the stop waits
+    for. The looks and the error each spends are :func:`~dragonsim.stats.precision_plan`'s,
+    fixed by ``precision``, ``cap`` and ``confidence`` before any game is played; at each
+    look every rate's interval is the plan's Clopper-Pearson interval there
+    (:meth:`~dragonsim.stats.LookPlan.interval`), a confidence sequence (the union bound over
+    the looks), so stopping at the first look where every half-width is within the target
+    keeps the stated coverage.
+
+    ``simultaneous``: split the error over the rates too, so that every rate is covered at
+    once with ``confidence`` (Bonferroni over ``len(rates)``); by default each rate is
+    covered on its own, the same statement a fixed-n run's 95% intervals make, at fewer
+    games (and the stop waiting for the other rates does not weaken it: the sequence holds
+    at every look).
+
+    Each look plays the next game-index range with :func:`run_blocks` (``first=`` the games so
+    far), so the same seed and precision give the same n and counters, on any backend or
+    thread count. An interruption stops at the games finished. ``cap`` (default
+    :data:`~dragonsim.stats.PRECISION_CAP`): the most games; a run that reaches it without
+    the target says so (``PrecisionRun.met`` False, and a line on stderr).
     """
-    from .stats import PRECISION_CAP, half_width, precision_schedule, sequence_interval
+    from .stats import PRECISION_CAP, half_width, precision_plan
 
     if isinstance(precision, bool) or not isinstance(precision, int | float):
         raise UserError(f"precision must be a number such as 0.005, got {precision!r}")
@@ -753,7 +790,10 @@ def run_to_precision(
     cap = PRECISION_CAP if cap is None else check_int(cap, "max_n", 1, 10**12)
     if run_kw.get("checkpoint") is not None:
         raise UserError("checkpoints are not supported with a precision target; give n instead")
-    looks = precision_schedule(float(precision), cap, confidence)
+    rates = [int(i) for i in rates]
+    plan = precision_plan(
+        float(precision), cap, confidence, rates=len(rates) if simultaneous else 1
+    )
     total = None
     done = 0
     seconds = compile_s = 0.0
@@ -761,7 +801,7 @@ def run_to_precision(
     out = None
     widest = 1.0
     taken = 0
-    for look, n_k in enumerate(looks, start=1):
+    for look, n_k in enumerate(plan.looks, start=1):
         taken = look
         out = run_blocks(kernel, n_k - done, seed, args, first=done, **run_kw)
         total = out.counters.copy() if total is None else total + out.counters
@@ -770,10 +810,7 @@ def run_to_precision(
         done += out.n
         if out.interrupted:
             interrupted = True
-        widest = max(
-            half_width(*sequence_interval(k, done, len(looks), confidence))
-            for k in rates(total, done)
-        )
+        widest = max(half_width(*plan.interval(int(total[i]), done)) for i in rates)
         if interrupted or widest <= precision:
             break
     met = widest <= precision and not interrupted
@@ -794,19 +831,25 @@ def run_to_precision(
         0,
         b"",
     )
-    return result, PrecisionRun(
-        float(precision), confidence, int(cap), looks, taken, met, float(widest)
-    )
+    return result, PrecisionRun(plan, taken, met, float(widest))
 
 
 def n_or_precision(
-    n, precision, max_n, default_n: int | None = None
+    n, precision, max_n, default_n: int | None = None, simultaneous: bool = False
 ) -> tuple[int | None, int | None]:
     """``(n, cap)``: a game count, or None and the cap of a precision run; UserError unless
-    exactly one of ``n`` and ``precision`` is given."""
+    exactly one of ``n`` and ``precision`` is given, or when ``simultaneous`` comes without
+    ``precision`` (it splits a precision run's error over its rates)."""
     from .errors import parse_count
     from .stats import PRECISION_CAP
 
+    if not isinstance(simultaneous, bool):
+        raise UserError(f"simultaneous must be True or False, got {simultaneous!r}")
+    if simultaneous and precision is None:
+        raise UserError(
+            "simultaneous covers a precision run's rates at once; give precision (a "
+            "half-width such as 0.005) too"
+        )
     if n is not None and precision is not None:
         raise UserError("give either n (games) or precision (a half-width), not both")
     if n is None and precision is None and default_n is not None:
@@ -828,16 +871,16 @@ def n_or_precision(
 
 
 def precision_rates(prun):
-    """``(rate_of, z)``: Wilson 95% rates and z for a fixed n; for a precision run the
-    confidence sequence's rates (:func:`~dragonsim.stats.sequence_interval`) and its z."""
-    from .stats import Rate, sequence_interval, z_for
+    """``(rate_of, z)``: Wilson 95% rates and z for a fixed n; for a precision run its plan's
+    confidence-sequence rates at the stop (:meth:`~dragonsim.stats.LookPlan.interval`) and
+    the z of their level."""
+    from .stats import Rate, z_for
 
     if prun is None:
         return Rate.of, z_for(0.95)
-    looks = len(prun.looks)
 
     def rate_of(k: int, n: int) -> Rate:
-        lo, hi = sequence_interval(k, n, looks, prun.confidence)
+        lo, hi = prun.plan.interval(k, n)
         return Rate(int(k), int(n), lo, hi, prun.confidence, "confidence-sequence")
 
-    return rate_of, z_for(1.0 - (1.0 - prun.confidence) / looks)
+    return rate_of, z_for(prun.level)

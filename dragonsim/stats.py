@@ -20,7 +20,12 @@ __all__ = [
     "binomial_consistent",
     "mean_interval",
     "PRECISION_CAP",
+    "SPENDING",
+    "LookPlan",
+    "precision_plan",
     "precision_schedule",
+    "guaranteed_n",
+    "worst_half_width",
     "sequence_interval",
     "share_interval",
     "half_width",
@@ -246,24 +251,27 @@ def nontransitive_cycles(wins, names=None, *, alpha: float = 0.05) -> list[tuple
 
 
 # ------------------------------------------------------------------------------------------------
-# precision targets: a confidence sequence over a fixed schedule of looks
+# precision targets: a confidence sequence over looks fixed before any game
 # ------------------------------------------------------------------------------------------------
 
 #: the most games a precision run plays before it stops short of its target
 PRECISION_CAP = 100_000_000
-#: each look plays this factor more games than the one before
+#: each look of the grid (:func:`precision_schedule`) plays this factor more games than the last
 LOOK_RATIO = math.sqrt(2.0)
+#: how a precision run can spend its error rate over its looks (:func:`precision_plan`)
+SPENDING = ("shaped", "even")
 
 
 def precision_schedule(
     precision: float, cap: int = PRECISION_CAP, confidence: float = 0.95
 ) -> list[int]:
-    """The game counts at which a precision run looks at its rates, fixed before any game.
+    """The geometric grid of game counts a precision run may look at, fixed before any game:
+    the looks of the even plan, and the early looks of the shaped one (:func:`precision_plan`).
 
     The first look is at 1/8 of the games a fixed-n 95% interval needs for a rate of 1/2
     (``z**2 / (4 precision**2)``), each next one :data:`LOOK_RATIO` times more, the last one
-    at ``cap``. The schedule depends on ``precision``, ``cap`` and ``confidence`` only, never
-    on the games, which is what lets :func:`sequence_interval` split the error rate over it.
+    at ``cap``. The grid depends on ``precision``, ``cap`` and ``confidence`` only, never on
+    the games, which is what lets a plan split the error rate over it.
 
     >>> precision_schedule(0.05, cap=2000)
     [49, 70, 99, 139, 197, 278, 393, 555, 785, 1109, 1569, 2000]
@@ -284,40 +292,233 @@ def precision_schedule(
 
 
 def sequence_interval(k: int, n: int, looks: int, confidence: float = 0.95):
-    """The confidence-sequence interval of ``k`` of ``n`` at one of ``looks`` planned looks:
-    the Clopper-Pearson interval at level ``1 - (1 - confidence) / looks``.
+    """The even plan's interval of ``k`` of ``n`` at one of ``looks`` planned looks: the
+    Clopper-Pearson interval at level ``1 - (1 - confidence) / looks``.
 
     Clopper-Pearson covers at least its level at every fixed n, so by the union bound
-    (Bonferroni over the looks of :func:`precision_schedule`) the chance that *any* look's
-    interval misses the true rate is at most ``1 - confidence``: the interval a run reports
-    where it stopped covers with at least that probability, however the stop was chosen.
+    (Bonferroni over the looks) the chance that *any* look's interval misses the true rate is
+    at most ``1 - confidence``. It is also the shaped plan's interval at its early looks
+    (:func:`precision_plan`); a run's own intervals come from its plan, :meth:`LookPlan.interval`.
     """
     if looks < 1:
         raise ValueError(f"looks must be at least 1, got {looks}")
     return clopper_pearson(int(k), int(n), 1.0 - (1.0 - confidence) / looks)
 
 
+def worst_half_width(n: int, confidence: float = 0.95) -> float:
+    """The widest half-width of any count's Clopper-Pearson interval among ``n`` trials at
+    ``confidence``: that of ``n // 2``, the middle, where a rate's variance is largest
+    (the test suite checks every count at several n).
+
+    >>> round(worst_half_width(1000), 4)
+    0.0315
+    """
+    return half_width(*clopper_pearson(int(n) // 2, int(n), confidence))
+
+
+def guaranteed_n(precision: float, confidence: float = 0.95) -> int:
+    """The fewest games at which every count's Clopper-Pearson interval at ``confidence`` has
+    a half-width of at most ``precision`` (:func:`worst_half_width`): a look there ends a
+    precision run whatever its games said.
+
+    >>> guaranteed_n(0.05)  # the normal approximation says z**2 / (4 precision**2), 385
+    402
+    """
+    if not 0.0 < precision < 0.5:
+        raise ValueError(f"precision must be in (0, 0.5), got {precision}")
+    z = z_for(confidence)
+    hi = max(2, math.ceil(z * z / (4.0 * precision * precision)))
+    while worst_half_width(hi, confidence) > precision:
+        hi *= 2
+    lo = 1
+    if worst_half_width(lo, confidence) <= precision:
+        return lo
+    while hi - lo > 1:  # worst_half_width(lo) > precision >= worst_half_width(hi)
+        mid = (lo + hi) // 2
+        if worst_half_width(mid, confidence) <= precision:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+@dataclass(frozen=True)
+class LookPlan:
+    """The looks of a precision run and the error rate each spends, fixed before any game
+    (:func:`precision_plan`).
+
+    At look ``i`` (``looks[i]`` games) a reported quantity's interval has confidence ``1 -
+    errors[i]``. Each such interval covers at least its level at its fixed n, so by the union
+    bound the chance that any look's interval misses is at most ``sum(errors)``, and the
+    interval at whichever look the run stops at covers with at least ``1 - sum(errors)``,
+    however the stop was chosen: a confidence sequence. ``rates`` is how many quantities the
+    error rate was split over (``1 - confidence`` divided by ``rates``: every one of them
+    covered at every look at once, with at least ``confidence``); 1 for each quantity on its
+    own. ``parts`` is how many Clopper-Pearson intervals make one quantity's (2 for a win
+    share, :func:`share_interval`).
+    """
+
+    target: float
+    confidence: float
+    cap: int
+    looks: tuple[int, ...]
+    errors: tuple[float, ...]
+    spending: str = "shaped"
+    rates: int = 1
+    parts: int = 1
+
+    @property
+    def spent(self) -> float:
+        """The error rate spent over every look and every quantity: at most ``1 -
+        confidence``."""
+        return math.fsum(self.errors) * self.rates
+
+    @property
+    def guaranteed(self) -> bool:
+        """Whether the last look meets the target whatever the games (every count's
+        interval within it): False when the cap comes first."""
+        return worst_half_width(self.looks[-1], 1.0 - self.errors[-1] / self.parts) <= self.target
+
+    def error_at(self, n: int) -> float:
+        """The error rate of the look at ``n`` games; for a count between two looks (a run
+        interrupted mid-look) that of the look it was playing to."""
+        import bisect
+
+        return self.errors[min(bisect.bisect_left(self.looks, int(n)), len(self.looks) - 1)]
+
+    def level(self, n: int) -> float:
+        """The confidence of a quantity's interval at ``n`` games (:meth:`error_at`)."""
+        return 1.0 - self.error_at(n)
+
+    def interval(self, k: int, n: int) -> tuple[float, float]:
+        """A rate's confidence-sequence interval, ``k`` of ``n`` at the look at ``n``: the
+        Clopper-Pearson interval at :meth:`level`."""
+        return clopper_pearson(int(k), int(n), self.level(n))
+
+    def describe(self) -> str:
+        """One phrase for a manifest: the interval, the spending and the coverage."""
+        over = "each rate on its own" if self.rates == 1 else f"all {self.rates} rates at once"
+        return (
+            f"confidence sequence: Clopper-Pearson at level 1 - a_k at look k, the a_k "
+            f"{self.spending} ({_spending_phrase(self)}), summing to at most "
+            f"{1 - self.confidence:g} over the looks and {over}"
+        )
+
+
+def _spending_phrase(plan: LookPlan) -> str:
+    if plan.spending == "even":
+        return f"{(1 - plan.confidence) / plan.rates:g}/{len(plan.looks)} each"
+    return (
+        f"{plan.errors[0]:.3g} at each of the {len(plan.looks) - 1} early looks, "
+        f"{plan.errors[-1]:.3g} at the last"
+    )
+
+
+def precision_plan(
+    precision: float,
+    cap: int = PRECISION_CAP,
+    confidence: float = 0.95,
+    *,
+    spending: str = "shaped",
+    rates: int = 1,
+    parts: int = 1,
+) -> LookPlan:
+    """The looks of a precision run to a half-width of ``precision`` and the error rate each
+    spends, from the target, the cap and the confidence only: never from the games, so the
+    same call always makes the same plan (a run repeated or resumed decides the same) and
+    the union bound holds.
+
+    ``spending="even"`` is Bonferroni over the grid of :func:`precision_schedule`: ``1 -
+    confidence`` split evenly over its K looks up to ``cap``. Most of that is wasted. A
+    binomial count's variance is at most 1/4, so there is a count of games
+    (:func:`guaranteed_n`) at which every rate's interval meets the target whatever the
+    games; no run looks past the first grid look beyond it, yet the even plan gives each
+    later look its ``1/K``: at +-0.5 pp and the default cap, 20 of 30 shares go to looks no
+    run reaches.
+
+    ``spending="shaped"`` (the default) spends for the stop it predicts before any game: the
+    worst case, a rate of 1/2, which needs the most games and is where a balanced matchup
+    sits. Its early looks are the grid's looks before that stop, each keeping the even
+    plan's ``1/K`` share, so its interval there is the even plan's; its last look gets all
+    the rest (at +-0.5 pp: 23 of 30 shares) and sits at :func:`guaranteed_n` for that level,
+    so the run stops there or sooner. The shares sum to at most ``1 - confidence`` (the union
+    bound over looks of unequal error is as valid as over equal ones, however the stop is
+    chosen). So the run never stops later than the even plan on the same games (at the
+    same early look, or by the last look where the even plan had to look further), and a
+    rate between about 10% and 90% stops at the last look: a fixed-n interval at about 96%,
+    some 1.1 times the games a fixed-n 95% interval needs at 1/2, where the even plan needs
+    2.6 to 2.8 times. Looks past the predicted stop get nothing because no run reaches them.
+    A pilot to predict a smaller variance would cost games or error of its own and save
+    little for rates between 10% and 90%. A normal-mixture boundary needs no plan, but it is
+    approximate for binomial counts at small n and wider than one Clopper-Pearson look at a
+    horizon known in advance.
+
+    When the cap comes before the last look the shaped plan is the even plan (no look is
+    sure to meet the target, so none is worth more than another).
+
+    ``rates``: split ``1 - confidence`` over that many quantities (simultaneous coverage of
+    every rate the stop waits for); ``parts``: Clopper-Pearson intervals per quantity, each at
+    ``1 / parts`` of its error (2 for :func:`share_interval`). See :class:`LookPlan`.
+
+    >>> plan = precision_plan(0.05)  # the grid's first 7 looks, then the sure one
+    >>> plan.looks
+    (49, 70, 99, 139, 197, 278, 393, 432)
+    >>> plan.spent <= 1 - 0.95 and plan.guaranteed
+    True
+    """
+    if spending not in SPENDING:
+        raise ValueError(f"spending must be one of {', '.join(SPENDING)}, got {spending!r}")
+    if int(rates) < 1 or int(parts) < 1:
+        raise ValueError(f"rates and parts must be at least 1, got {rates} and {parts}")
+    rates, parts = int(rates), int(parts)
+    grid = precision_schedule(precision, cap, confidence)
+    alpha = (1.0 - confidence) / rates
+    share = alpha / len(grid)
+
+    def plan(looks, errors, how):
+        return LookPlan(
+            float(precision), confidence, int(cap), tuple(looks), tuple(errors), how, rates, parts
+        )
+
+    even = plan(grid, [share] * len(grid), "even")
+    if spending == "even":
+        return even
+    early: list[int] = []
+    while True:  # the early looks only grow as the last look's share shrinks: this ends
+        last_error = alpha - math.fsum([share] * len(early))
+        last = guaranteed_n(precision, 1.0 - last_error / parts)
+        if last >= cap or last_error <= share:
+            return plan(even.looks, even.errors, "shaped")
+        now = [n for n in grid if n < last]
+        if len(now) == len(early):
+            break
+        early = now
+    errors = [share] * len(early) + [last_error]
+    while math.fsum(errors) * rates > 1.0 - confidence:  # rounding: never spend more
+        errors[-1] = math.nextafter(errors[-1], 0.0)
+    return plan([*early, last], errors, "shaped")
+
+
 def share_interval(
-    wins_a: int, wins_b: int, n: int, looks: int, confidence: float = 0.95
+    wins_a: int, wins_b: int, n: int, *, confidence: float = 0.95
 ) -> tuple[float, float]:
-    """The confidence-sequence interval of a's win share with draws counted half, ``(wins_a
-    + draws / 2) / n``, from the wins of each side in ``n`` games at one of ``looks`` planned
-    looks.
+    """The interval of a's win share with draws counted half, ``(wins_a + draws / 2) / n``,
+    from the wins of each side in ``n`` games, at ``confidence`` (a precision run's: its
+    plan's :meth:`LookPlan.level` at the look, the plan made with ``parts=2``).
 
     The share is ``(p_a + 1 - p_b) / 2`` with ``p_a``, ``p_b`` the two win rates, increasing
     in ``p_a`` and decreasing in ``p_b``, so ``[(lo_a + 1 - hi_b) / 2, (hi_a + 1 - lo_b) /
-    2]`` holds it whenever both win rates' intervals hold theirs. Each is the
-    :func:`sequence_interval` at error ``(1 - confidence) / 2`` (Bonferroni over the two
-    rates and the looks), so the share's interval covers with at least ``confidence`` at
-    every look at once; its half-width is the mean of the two.
+    2]`` holds it whenever both win rates' intervals hold theirs. Each is Clopper-Pearson at
+    error ``(1 - confidence) / 2`` (Bonferroni over the two rates), so the share's interval
+    covers with at least ``confidence``; its half-width is the mean of the two.
 
-    >>> lo, hi = share_interval(55, 35, 100, looks=1)  # share 0.6 with 10 draws
+    >>> lo, hi = share_interval(55, 35, 100)  # share 0.6 with 10 draws
     >>> lo < 0.6 < hi
     True
     """
     level = 1.0 - (1.0 - confidence) / 2.0
-    lo_a, hi_a = sequence_interval(int(wins_a), int(n), looks, level)
-    lo_b, hi_b = sequence_interval(int(wins_b), int(n), looks, level)
+    lo_a, hi_a = clopper_pearson(int(wins_a), int(n), level)
+    lo_b, hi_b = clopper_pearson(int(wins_b), int(n), level)
     return ((lo_a + 1.0 - hi_b) / 2.0, (hi_a + 1.0 - lo_b) / 2.0)
 
 

@@ -103,6 +103,12 @@ def half_width(text: str) -> float:
     return v
 
 
+SIMULTANEOUS_HELP = (
+    "with --precision: cover every rate the stop waits for at once (95%% for all together, "
+    "the error split over them; more games) instead of each rate on its own"
+)
+
+
 def add_run_options(
     p: argparse.ArgumentParser, default_n: int = 100_000, precision: bool = False
 ) -> None:
@@ -130,6 +136,7 @@ def add_run_options(
             default=None,
             help="the most games a --precision run plays (default 1e8)",
         )
+        p.add_argument("--simultaneous", action="store_true", help=SIMULTANEOUS_HELP)
     add_seed_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_speed_options(p)
@@ -168,16 +175,24 @@ def speed_of(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def n_or_precision(args: argparse.Namespace) -> dict[str, Any]:
-    """The API's ``n=`` or ``precision=`` and ``max_n=`` from :func:`add_run_options`'
-    options; UserError when both -n and --precision are given."""
+    """The API's ``n=`` or ``precision=``, ``max_n=`` and ``simultaneous=`` from
+    :func:`add_run_options`' options; UserError when both -n and --precision are given, or
+    --max-n or --simultaneous without --precision."""
     precision = getattr(args, "precision", None)
+    simultaneous = bool(getattr(args, "simultaneous", False))
     if precision is None:
         if getattr(args, "max_n", None) is not None:
             raise UserError("--max-n caps a --precision run; with -n, n is the count")
+        if simultaneous:
+            raise UserError("--simultaneous splits a --precision run's error; give --precision")
         return {"n": args.n if args.n is not None else args.default_n}
     if args.n is not None:
         raise UserError("give either -n (games) or --precision (a half-width), not both")
-    return {"precision": precision, "max_n": args.max_n}
+    return {
+        "precision": precision,
+        "max_n": args.max_n,
+        **({"simultaneous": True} if simultaneous else {}),
+    }
 
 
 def _clean(o: Any) -> Any:

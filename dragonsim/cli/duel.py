@@ -9,6 +9,7 @@ from ..defaults import PLAN_SAMPLES as DEFAULT_PLAN_SAMPLES
 from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
 from ..lords.bots import POLICIES
 from .common import (
+    SIMULTANEOUS_HELP,
     add_backend_options,
     add_checkpoint_option,
     add_records_option,
@@ -65,6 +66,7 @@ def _add_precision(p: argparse.ArgumentParser, default_n: int, what: str) -> Non
         default=None,
         help="the most games a --precision run plays (default 1e8)",
     )
+    p.add_argument("--simultaneous", action="store_true", help=SIMULTANEOUS_HELP)
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:

@@ -90,9 +90,12 @@ def _check_local_records(backend: str, records, precision, checkpoint) -> None:
         raise UserError("checkpoints are not supported with a precision target; give n instead")
 
 
-def _play(kernel, n, seed, args, *, precision, cap, rates, section, file, runrec, **run_kw):
-    """Play the games: ``n`` of them (resuming ``section``), or with ``precision`` until every
-    rate ``rates(counters, n)`` names is that narrow (at most ``cap`` games); the records
+def _play(
+    kernel, n, seed, args, *, precision, cap, rates, simultaneous, section, file, runrec, **run_kw
+):
+    """Play the games: ``n`` of them (resuming ``section``), or with ``precision`` until the
+    rate of every counter in ``rates`` is that narrow (at most ``cap`` games; ``simultaneous``:
+    all of them covered at once, :func:`~dragonsim.runner.run_to_precision`); the records
     (``runrec`` of ``file``) are finished and the file closed however the run ends. Returns
     ``(outcome, precision run or None)``."""
     from ..runner import run_blocks, run_to_precision
@@ -109,6 +112,7 @@ def _play(kernel, n, seed, args, *, precision, cap, rates, section, file, runrec
                 precision=precision,
                 cap=cap,
                 rates=rates,
+                simultaneous=simultaneous,
                 **run_kw,
             )
         if runrec is not None:
@@ -126,6 +130,7 @@ def duel(
     n: int | str | float | None = None,
     precision: float | None = None,
     max_n: int | str | float | None = None,
+    simultaneous: bool = False,
     seed: int = 1,
     policy: str = "hunter",
     policies: str | Sequence[str] | None = None,
@@ -151,19 +156,15 @@ def duel(
         (``"body=Heavy,wings=Large,breath=Ice,claws=Sharp"``) or Sheets.
     n
         Number of games (``1e6`` and ``"1e6"`` are accepted).
-    precision, max_n
+    precision, max_n, simultaneous
         Instead of ``n``: play until the 95% interval of each of the three reported rates (A
-        wins, B wins, draws) has a half-width of at most ``precision`` (0.005: +-0.5 pp),
-        looking after every block of a schedule fixed in advance, at most ``max_n`` games
-        (default 1e8; a run that reaches it says so). The intervals are then a confidence
-        sequence: Clopper-Pearson at level ``1 - 0.05 / K`` at each of the ``K`` planned
-        looks (:func:`~dragonsim.stats.precision_schedule`), so by the union bound the
-        interval at whichever look the run stops at covers with at least 95%: Bonferroni over
-        looks on a geometric schedule, chosen over a normal-mixture boundary because it is
-        exact for binomial counts at every n and narrows with the rate's own variance (a
-        lopsided matchup stops sooner), at the cost of about 2.5x the games a fixed-n 95%
-        interval of the same width would need. The same seed and precision give the same n
-        and counts. See :func:`~dragonsim.runner.run_to_precision`.
+        wins, B wins, draws) has a half-width of at most ``precision`` (0.005: +-0.5 pp), at
+        most ``max_n`` games (default 1e8). The intervals are a confidence sequence:
+        Clopper-Pearson at each look of a plan fixed before any game, whose errors sum to 5%
+        (:func:`~dragonsim.stats.precision_plan`: most of it on the last look, where even a
+        rate of 1/2 meets the target, about 1.1x a fixed-n interval's games). ``simultaneous``:
+        the three rates covered at once (more games); by default each on its own, as a
+        fixed-n run's are. The same seed and precision give the same n and counts.
     seed
         The run's seed; game ``i`` plays from its own streams, so results do not depend on
         threads or chunking.
@@ -206,7 +207,7 @@ def duel(
     """
     from ..runner import n_or_precision
 
-    n, cap = n_or_precision(n, precision, max_n)
+    n, cap = n_or_precision(n, precision, max_n, simultaneous=simultaneous)
     seed = check_seed(seed)
     turn_limit = check_int(turn_limit, "turn limit", 1, MAX_TURN_LIMIT)
     plan_samples = check_int(plan_samples, "plan_samples", 1, MAX_PLAN_SAMPLES)
@@ -253,7 +254,8 @@ def duel(
         prep["args"],
         precision=precision,
         cap=cap,
-        rates=lambda c, _n: (c[S.C_WIN], c[S.C_WIN + 1], c[S.C_DRAWS]),
+        rates=(S.C_WIN, S.C_WIN + 1, S.C_DRAWS),
+        simultaneous=simultaneous,
         section=section,
         file=file,
         runrec=runrec,
@@ -402,6 +404,7 @@ def battle(
     n: int | str | float | None = None,
     precision: float | None = None,
     max_n: int | str | float | None = None,
+    simultaneous: bool = False,
     teams: Sequence[int] | None = None,
     seed: int = 1,
     policy: str = "hunter",
@@ -427,12 +430,12 @@ def battle(
     game (:data:`BATTLE_COLUMNS`; :data:`DUEL_COLUMNS` for two dragons), see
     :mod:`dragonsim.records`. ``precision``, ``max_n``: instead of ``n``, play until every
     side's win rate and the draw rate have a 95% confidence-sequence half-width of at most
-    ``precision`` (as :func:`duel` does; not with ``checkpoint``). ``spells``: the Wizards'
-    spell policy, as for :func:`duel`.
+    ``precision`` (as :func:`duel` does, ``simultaneous`` too; not with ``checkpoint``).
+    ``spells``: the Wizards' spell policy, as for :func:`duel`.
     """
     from ..runner import n_or_precision
 
-    n, cap = n_or_precision(n, precision, max_n)
+    n, cap = n_or_precision(n, precision, max_n, simultaneous=simultaneous)
     if precision is not None and checkpoint is not None:
         raise UserError("checkpoints are not supported with a precision target; give n instead")
     seed = check_seed(seed)
@@ -487,7 +490,8 @@ def battle(
         args,
         precision=precision,
         cap=cap,
-        rates=lambda c, _n: [c[S.C_WIN + t] for t in range(k)] + [c[S.C_DRAWS]],
+        rates=[S.C_WIN + t for t in range(k)] + [S.C_DRAWS],
+        simultaneous=simultaneous,
         section=section,
         file=file,
         runrec=runrec,

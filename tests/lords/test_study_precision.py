@@ -1,8 +1,7 @@
 """Precision targets on the balance studies (``tournament``, ``sensitivity``): the duel's
-stopping rule (a confidence sequence, Bonferroni over the looks of
-:func:`dragonsim.stats.precision_schedule`) applied to every reported rate; the half-width at
-the stop is within the target, the stop is the first look that reaches it, and the same seed
-and precision give the same n and answer."""
+stopping rule (a confidence sequence over the looks of :func:`dragonsim.stats.precision_plan`)
+applied to every reported rate; the half-width at the stop is within the target, the stop is
+the first look that reaches it, and the same seed and precision give the same n and answer."""
 
 import json
 
@@ -12,7 +11,7 @@ import pytest
 from dragonsim.cli import main
 from dragonsim.errors import UserError
 from dragonsim.lords.analysis import study
-from dragonsim.stats import half_width, sequence_interval, share_interval
+from dragonsim.stats import half_width, share_interval
 
 TARGET = 0.08
 BOT = "random"  # the fastest bot: the stopping rule does not depend on who plays
@@ -35,7 +34,7 @@ def test_share_interval_covers_a_known_share_at_its_nominal_rate():
     counts = rng.multinomial(150, [0.40, 0.35, 0.25], size=1000)
     miss = 0
     for wa, wb, _ in counts:
-        lo, hi = share_interval(wa, wb, 150, looks=1)
+        lo, hi = share_interval(wa, wb, 150)
         miss += not lo <= 0.525 <= hi
     assert miss <= 73
 
@@ -49,15 +48,17 @@ def test_tournament_precision_stops_at_the_first_look_within_the_target_and_repe
     r1 = study.tournament(dragons, precision=TARGET, seed=4, policy=BOT)
     r2 = study.tournament(dragons, precision=TARGET, seed=4, policy=BOT)
     assert r1.n_pairs == r2.n_pairs and np.array_equal(r1.wins, r2.wins)
+    plan = r1.precision.plan
     looks = r1.precision.looks
     assert r1.precision.met and r1.precision.widest <= TARGET
     for (a, b), n in r1.n_pairs.items():
         k = looks.index(n)
         wa, wb = _pair_wins(a, b, n, 4)
-        assert half_width(*share_interval(wa, wb, n, len(looks))) <= TARGET
+        assert half_width(*share_interval(wa, wb, n, confidence=plan.level(n))) <= TARGET
         if k > 0:
-            pa, pb = _pair_wins(a, b, looks[k - 1], 4)
-            assert half_width(*share_interval(pa, pb, looks[k - 1], len(looks))) > TARGET
+            m = looks[k - 1]
+            pa, pb = _pair_wins(a, b, m, 4)
+            assert half_width(*share_interval(pa, pb, m, confidence=plan.level(m))) > TARGET
         i, j = r1.names.index(a), r1.names.index(b)
         assert r1.wins[i, j] == pytest.approx(wa + (n - wa - wb) / 2)
     (a, b), n = next(iter(r1.n_pairs.items()))
@@ -77,14 +78,14 @@ def test_sensitivity_precision_bounds_every_win_rate_and_repeats():
     again = study.sensitivity("Reaper", "Skyblazer", precision=TARGET, **kw)
     n = df.attrs["n"]
     assert n == again.attrs["n"] and df.equals(again)
-    looks = df.attrs["precision"]["looks_planned"]
-    assert df.attrs["precision"]["met"] and n in df.attrs["precision_run"].looks
+    plan = df.attrs["precision_run"].plan
+    assert df.attrs["precision"]["met"] and n in plan.looks
     for _, r in df.iterrows():
         k = round(r["win_rate_a"] * n)
-        assert (r["ci_low"], r["ci_high"]) == sequence_interval(k, n, looks)
+        assert (r["ci_low"], r["ci_high"]) == plan.interval(k, n)
         assert half_width(r["ci_low"], r["ci_high"]) <= TARGET
     base = study.outcomes("Reaper", "Skyblazer", n=n, seed=2, policies=(BOT, BOT))
-    assert half_width(*sequence_interval(int((base == 0).sum()), n, looks)) <= TARGET
+    assert half_width(*plan.interval(int((base == 0).sum()), n)) <= TARGET
     fixed = study.sensitivity("Reaper", "Skyblazer", n=n, **kw)
     assert fixed["win_rate_a"].tolist() == df["win_rate_a"].tolist()
     assert fixed["difference"].tolist() == df["difference"].tolist()
@@ -107,3 +108,9 @@ def test_n_and_precision_exclude_each_other_on_the_studies(capsys):
     assert main([*argv, "--precision", str(TARGET), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["precision"]["met"] and d["n"] == d["manifest"]["n"]
+    # --simultaneous: the value in force's win rate and the value's, covered at once
+    assert main([*argv, "--precision", str(TARGET), "--simultaneous", "--json"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert both["precision"]["rates_covered_at_once"] == 2 and both["n"] >= d["n"]
+    assert main([*argv, "-n", "10", "--simultaneous"]) == 2
+    assert "--simultaneous" in capsys.readouterr().err

@@ -366,6 +366,7 @@ def attack(
     n: int | float | str | None = None,
     precision: float | None = None,
     max_n: int | float | str | None = None,
+    simultaneous: bool = False,
     seed: int = 1,
     turns: int = 1,
     options: Options | None = None,
@@ -391,13 +392,14 @@ def attack(
         ``'goblin-thug:6,goblin-pelter:4'``, a ready-made army name, or ``{unit: count}``.
     n, seed, threads, progress
         Games (default 100,000), seed, numba threads, progress bar.
-    precision, max_n
+    precision, max_n, simultaneous
         Instead of ``n``: play until every reported rate (dragon slain, all dragons slain,
         army destroyed, by breath, dragon flew away, still fighting, any promotion) has a 95%
         confidence-sequence half-width of at most ``precision``, at most ``max_n`` games
-        (default 1e8); see :func:`~dragonsim.runner.run_to_precision` (Bonferroni over a
-        fixed geometric schedule of looks, Clopper-Pearson at each). Not with ``records``
-        or ``checkpoint``.
+        (default 1e8); see :func:`~dragonsim.runner.run_to_precision` (Clopper-Pearson at
+        each look of a plan fixed before any game, :func:`~dragonsim.stats.precision_plan`).
+        ``simultaneous``: every rate covered at once, not each on its own. Not with
+        ``records`` or ``checkpoint``.
     turns
         Attacks at most (one per turn of the army's owner); the game also ends when the
         dragons are gone (slain or flown away) or the army is destroyed.
@@ -432,7 +434,7 @@ def attack(
             "the army (seed: 'Dragon vs. Dragon'); use the duel command / dice.duel()"
         )
     armyd = D.parse_army(army, cat)
-    nn, cap = n_or_precision(n, precision, max_n, default_n=100_000)
+    nn, cap = n_or_precision(n, precision, max_n, default_n=100_000, simultaneous=simultaneous)
     T = _turns(turns)
     colour = ds[0].colour_code
     arr = build_army(armyd, cat, colour=colour, dead_area=dead_area, options=opts)
@@ -447,18 +449,16 @@ def attack(
             args,
             precision=precision,
             cap=cap,
-            rates=lambda c, _n: [
-                c[i]
-                for i in (
-                    K.C_ANY_SLAIN,
-                    K.C_ALL_SLAIN,
-                    K.C_DESTROYED,
-                    K.C_DESTROYED_BY_BREATH,
-                    K.C_FLEW,
-                    K.C_TIMEOUT,
-                    K.C_PROMO_ANY,
-                )
-            ],
+            rates=(
+                K.C_ANY_SLAIN,
+                K.C_ALL_SLAIN,
+                K.C_DESTROYED,
+                K.C_DESTROYED_BY_BREATH,
+                K.C_FLEW,
+                K.C_TIMEOUT,
+                K.C_PROMO_ANY,
+            ),
+            simultaneous=simultaneous,
             progress=progress,
             threads=threads,
             label="games",

@@ -230,6 +230,7 @@ def duel(
     n: int | float | str | None = None,
     precision: float | None = None,
     max_n: int | float | str | None = None,
+    simultaneous: bool = False,
     seed: int = 1,
     turns: int = 1,
     options: Options | None = None,
@@ -255,11 +256,12 @@ def duel(
     teams
         Two or more teams, e.g. ``duel("red-wyrm", "blue-drake:2")``; or one spec holding
         several colours (``duel("red-wyrm,blue-drake,green-wyrm")``), grouped by colour.
-    n, precision, max_n
+    n, precision, max_n, simultaneous
         Games (default 100,000), or instead a precision target: play until every reported
         rate (each team's wins and a dragon of it slain, all gone, still fighting) has a 95%
         confidence-sequence half-width of at most ``precision``, at most ``max_n`` games
-        (see :func:`attack`). Not with ``records`` or ``checkpoint``.
+        (``simultaneous``: all covered at once; see :func:`attack`). Not with ``records``
+        or ``checkpoint``.
     records
         A ``.parquet`` or ``.csv`` path: one row per game (:data:`DUEL_COLUMNS`, and each
         colour's dragons slain and flown away), played one game at a time (see
@@ -298,7 +300,7 @@ def duel(
     T = _turns(turns)
     faces = _dragon_faces(dragons_all)
     side = np.array([i for i, t in enumerate(groups) for _ in t], np.int64)
-    nn, cap = n_or_precision(n, precision, max_n, default_n=100_000)
+    nn, cap = n_or_precision(n, precision, max_n, default_n=100_000, simultaneous=simultaneous)
     if precision is not None:
         if records is not None or checkpoint is not None:
             raise UserError("records and checkpoints are not supported with a precision target")
@@ -310,7 +312,8 @@ def duel(
             (faces, side, len(groups), opts.array(), T),
             precision=precision,
             cap=cap,
-            rates=lambda c, _n: [c[i] for i in (*rated, K.V_ALL_GONE, K.V_TIMEOUT)],
+            rates=(*rated, K.V_ALL_GONE, K.V_TIMEOUT),
+            simultaneous=simultaneous,
             progress=progress,
             threads=threads,
             label="games",

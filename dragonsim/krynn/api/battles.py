@@ -287,6 +287,7 @@ def battle(
     n: int | str | None = None,
     precision: float | None = None,
     max_n: int | str | None = None,
+    simultaneous: bool = False,
     seed: int = 1,
     threads: int | None = None,
     progress: bool | None = None,
@@ -312,11 +313,12 @@ def battle(
         ``last``), and the tier setting their maximum stress.
     max_turns
         Battles before a game counts as undecided.
-    n, precision, max_n
+    n, precision, max_n, simultaneous
         Games (default 100,000), or instead a precision target: play until the Alliance,
         Dragon Army, undecided and hero-at-maximum-stress rates all have a 95%
         confidence-sequence half-width of at most ``precision``, at most ``max_n`` games
-        (default 1e8); see :func:`~dragonsim.runner.run_to_precision`. Not with ``records``
+        (default 1e8; ``simultaneous``: all four covered at once); see
+        :func:`~dragonsim.runner.run_to_precision`. Not with ``records``
         or ``checkpoint``.
     rules, **overrides
         The rules (:class:`~dragonsim.krynn.data.KrynnRules`, default
@@ -333,7 +335,7 @@ def battle(
     -------
     BattleResult
     """
-    n, cap = n_or_precision(n, precision, max_n, default_n=100_000)
+    n, cap = n_or_precision(n, precision, max_n, default_n=100_000, simultaneous=simultaneous)
     r = resolve_rules(rules, overrides)
     tile = Tile(
         alliance=alliance,
@@ -365,7 +367,7 @@ def battle(
     if precision is not None:
         if records is not None or checkpoint is not None:
             raise UserError("records and checkpoints are not supported with a precision target")
-        out, prun = _to_precision(args, seed, precision, cap, progress, threads)
+        out, prun = _to_precision(args, seed, precision, cap, simultaneous, progress, threads)
         n = out.n
     section = open_checkpoint(
         checkpoint, {"command": "krynn battle", "seed": seed, "n": n, "rules_hash": r.hash}
@@ -399,7 +401,7 @@ def battle(
     return _result(out, prun, r, p, tile, battle_type, int(heroes), int(max_turns), seed, n)
 
 
-def _to_precision(args, seed, precision, cap, progress, threads):
+def _to_precision(args, seed, precision, cap, simultaneous, progress, threads):
     """Battles until the rates :func:`battle` reports are as precise as asked: returns
     ``(out, PrecisionRun)`` (:func:`~dragonsim.runner.run_to_precision`)."""
     return run_to_precision(
@@ -408,7 +410,8 @@ def _to_precision(args, seed, precision, cap, progress, threads):
         args,
         precision=precision,
         cap=cap,
-        rates=lambda c, _n: [c[i] for i in (K.B_ALLIANCE, K.B_ARMY, K.B_NONE, K.B_HERO_MAXED)],
+        rates=(K.B_ALLIANCE, K.B_ARMY, K.B_NONE, K.B_HERO_MAXED),
+        simultaneous=simultaneous,
         progress=progress,
         threads=threads,
         label="battles",

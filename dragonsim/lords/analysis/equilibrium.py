@@ -437,7 +437,7 @@ def _cell_path(path, tag: str, keep_suffix: bool):
     return f"{text}.{tag}"
 
 
-def _check_choices(policy, policies, precision, max_n) -> None:
+def _check_choices(policy, policies, precision, max_n, simultaneous=False) -> None:
     """Refuse what a duel at equilibrium cannot take: a bot per dragon (the styles are the
     choice) and a precision target (every cell plays the same ``n`` games)."""
     if policies is not None:
@@ -447,7 +447,7 @@ def _check_choices(policy, policies, precision, max_n) -> None:
         )
     if policy is not None and str(policy).strip().lower() != "equilibrium":
         raise UserError(f"policy is 'equilibrium' here, got {policy!r}")
-    if precision is not None or max_n is not None:
+    if precision is not None or max_n is not None or simultaneous:
         raise UserError(
             "a precision target is not taken at equilibrium: every cell plays the same n games "
             "on common random numbers; give n (games a cell)"
@@ -530,6 +530,7 @@ def equilibrium_duel(
     policies=None,
     precision: float | None = None,
     max_n=None,
+    simultaneous: bool = False,
 ) -> EquilibriumResult:
     """The duel of ``a`` and ``b`` with both sides choosing their style (``duel A B --policy
     equilibrium``): every style of A (:func:`styles_for`, or ``styles`` for both sides, e.g.
@@ -549,7 +550,7 @@ def equilibrium_duel(
     from ..game.sheets import sheet
     from ..inputs import _rules
 
-    _check_choices(policy, policies, precision, max_n)
+    _check_choices(policy, policies, precision, max_n, simultaneous)
     if n is None:
         raise UserError("n (games a cell) is needed, e.g. n=10_000")
     n = parse_count(n)

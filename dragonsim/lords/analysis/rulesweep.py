@@ -53,6 +53,7 @@ def sensitivity(
     n: int | None = None,
     precision: float | None = None,
     max_n: int | None = None,
+    simultaneous: bool = False,
     seed: int = 1,
     policies: Sequence[str] = ("hunter", "hunter"),
     confidence: float = 0.95,
@@ -76,14 +77,14 @@ def sensitivity(
     the value in force first.
 
     ``precision``, ``max_n``: instead of ``n``, play every value and the value in force on the
-    same games, look after every block of :func:`~dragonsim.stats.precision_schedule`, and
+    same games, look by look (:func:`~dragonsim.stats.precision_plan`, the duel's plan), and
     stop at the first look where every value's win rate (and the value in force's) has a 95%
-    confidence-sequence interval (:func:`~dragonsim.stats.sequence_interval`: Clopper-Pearson
-    at ``1 - 0.05 / K`` at each of ``K`` planned looks, the duel's rule) of half-width at most
-    ``precision``; ``ci_low`` / ``ci_high`` are then those intervals, valid however the stop
-    fell. The paired difference keeps its fixed-n normal interval (it is not a rate the
-    target bounds). ``df.attrs["n"]`` is the games each value needed and
-    ``df.attrs["precision"]`` how the run went. Not with ``checkpoint`` or ``records``.
+    confidence-sequence interval (:meth:`~dragonsim.stats.LookPlan.interval`) of half-width at
+    most ``precision``; ``ci_low`` / ``ci_high`` are those intervals, valid however the stop
+    fell (``simultaneous``: all of them at once; by default each on its own). The paired
+    difference keeps its fixed-n normal interval (it is not a rate the target bounds).
+    ``df.attrs["n"]`` is the games each value needed and ``df.attrs["precision"]`` how the
+    run went. Not with ``checkpoint`` or ``records``.
 
     ``backend``, ``dask_client``, ``threads``: where the blocks run and on how many numba
     threads (default all), as for :func:`~dragonsim.runner.run_blocks`; the same result on any.
@@ -94,7 +95,7 @@ def sensitivity(
     from ...runner import n_or_precision
 
     _check_sweep(rule, values)
-    n, cap = n_or_precision(n, precision, max_n)
+    n, cap = n_or_precision(n, precision, max_n, simultaneous=simultaneous)
     if precision is not None and (checkpoint is not None or records is not None):
         raise UserError(
             "checkpoints and records are not supported with a precision target; give n instead"
@@ -106,8 +107,8 @@ def sensitivity(
         start.with_overrides({key: v})
     if precision is not None:
         return _sensitivity_to_precision(
-            a, b, key, values, start, default, float(precision), cap, seed, policies, progress,
-            backend, dask_client, threads,
+            a, b, key, values, start, default, float(precision), cap, simultaneous, seed,
+            policies, progress, backend, dask_client, threads,
         )  # fmt: skip
     identity = {
         "command": "sensitivity",
@@ -252,6 +253,7 @@ def _sensitivity_to_precision(
     default,
     precision,
     cap,
+    simultaneous,
     seed,
     policies,
     progress,
@@ -266,14 +268,14 @@ def _sensitivity_to_precision(
 
     from ...report import manifest
     from ...runner import PrecisionRun
-    from ...stats import half_width, precision_schedule, sequence_interval
+    from ...stats import half_width, precision_plan
 
-    looks = precision_schedule(precision, cap)
     configs = [start] + [start.with_overrides({key: v}) for v in values]
+    plan = precision_plan(precision, cap, rates=len(configs) if simultaneous else 1)
     wins: list[np.ndarray] = [np.zeros(0, dtype=bool) for _ in configs]
     stopped: list = []
     done, taken, widest = 0, 0, 1.0
-    for look, n_k in enumerate(looks, start=1):
+    for look, n_k in enumerate(plan.looks, start=1):
         taken = look
         try:
             for c, rs in enumerate(configs):
@@ -301,20 +303,12 @@ def _sensitivity_to_precision(
             wins = [w[:done] for w in wins]
             break
         done = n_k
-        widest = max(half_width(*sequence_interval(int(w.sum()), done, len(looks))) for w in wins)
+        widest = max(half_width(*plan.interval(int(w.sum()), done)) for w in wins)
         if widest <= precision:
             break
     if done == 0:
         raise KeyboardInterrupt
-    prun = PrecisionRun(
-        precision,
-        0.95,
-        int(cap),
-        looks,
-        taken,
-        widest <= precision and not stopped,
-        float(widest),
-    )
+    prun = PrecisionRun(plan, taken, widest <= precision and not stopped, float(widest))
     if not prun.met and not stopped:
         from ...runner import _note
 
@@ -328,7 +322,7 @@ def _sensitivity_to_precision(
             v,
             default,
             paired(wins[0], wins[c + 1]),
-            sequence_interval(int(wins[c + 1].sum()), done, len(looks)),
+            plan.interval(int(wins[c + 1].sum()), done),
         )
         for c, v in enumerate(values)
     ]

@@ -169,6 +169,7 @@ def tournament(
     n: int | None = None,
     precision: float | None = None,
     max_n: int | None = None,
+    simultaneous: bool = False,
     seed: int = 1,
     policy: str = "hunter",
     rules=None,
@@ -192,14 +193,17 @@ def tournament(
 
     ``precision``, ``max_n``: instead of ``n``, each pair plays until the 95% interval of its
     win share (the matrix's P(row beats column), draws half) is within +-``precision``,
-    looking at the game counts of :func:`~dragonsim.stats.precision_schedule` (the duel's
-    schedule; a pair stopped at ``m`` games has exactly the games of a fixed ``n = m`` run).
-    The share's interval is :func:`~dragonsim.stats.share_interval`: the confidence-sequence
-    intervals of the first dragon's wins and the second's, each at ``1 - 0.025 / K`` over the
-    ``K`` planned looks, so it covers at 95% however the stop fell; every dragon's overall win
-    share (a mean of its pairs') is then within the target too. ``n_pairs`` holds the games
-    each pair needed, ``n`` the most of them. The ratings keep their fixed-n Fisher
-    intervals (log-odds, not rates). Not with ``checkpoint`` or ``records``.
+    looking at the game counts of :func:`~dragonsim.stats.precision_plan` (made with
+    ``parts=2``, fixed before any game; a pair stopped at ``m`` games has exactly the games
+    of a fixed ``n = m`` run). The share's interval is
+    :func:`~dragonsim.stats.share_interval` at the plan's level for the look: the
+    Clopper-Pearson intervals of the first dragon's wins and the second's, each at half its
+    error, so it covers at 95% however the stop fell; every dragon's overall win share (a
+    mean of its pairs') is then within the target too. ``simultaneous``: every pair's share
+    covered at once (the error split over the pairs); by default each pair's on its own.
+    ``n_pairs`` holds the games each pair needed, ``n`` the most of them. The ratings keep
+    their fixed-n Fisher intervals (log-odds, not rates). Not with ``checkpoint`` or
+    ``records``.
 
     ``backend``, ``dask_client``: where the blocks run (``"dask"`` with a
     ``distributed.Client``: blocks as tasks on its workers), as for
@@ -212,7 +216,7 @@ def tournament(
     from ...runner import n_or_precision
     from ..inputs import check_spells, resolve_policies
 
-    n, cap = n_or_precision(n, precision, max_n)
+    n, cap = n_or_precision(n, precision, max_n, simultaneous=simultaneous)
     if precision is not None and (checkpoint is not None or records is not None):
         raise UserError(
             "checkpoints and records are not supported with a precision target; give n instead"
@@ -267,11 +271,12 @@ def tournament(
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     done = 0
     interrupted = False
-    looks = None
+    plan = None
     if precision is not None:
-        from ...stats import precision_schedule
+        from ...stats import precision_plan
 
-        looks = precision_schedule(float(precision), cap)
+        at_once = len(pairs) if simultaneous else 1
+        plan = precision_plan(float(precision), cap, rates=at_once, parts=2)
     n_pairs = np.zeros(len(pairs), dtype=np.int64)
     widest = np.zeros(len(pairs))
     taken = np.zeros(len(pairs), dtype=np.int64)
@@ -279,9 +284,7 @@ def tournament(
         got = np.zeros((k, k))
         strict = np.zeros(2, dtype=np.int64)  # the pair's wins of i and of j, no draws
         try:
-            played, taken[q], widest[q] = _pair_to_look(
-                games, got, strict, i, j, n, looks, precision
-            )
+            played, taken[q], widest[q] = _pair_to_look(games, got, strict, i, j, n, plan)
         except KeyboardInterrupt:
             if done == 0:
                 if file is not None:
@@ -295,8 +298,8 @@ def tournament(
     if file is not None:
         file.close(pairs_finished=done, pairs=len(pairs), interrupted=interrupted)
     prun = None
-    if looks is not None:
-        prun = _precision_run(precision, cap, looks, widest[:done], taken[:done], interrupted)
+    if plan is not None:
+        prun = _precision_run(plan, widest[:done], taken[:done], interrupted)
         n = int(n_pairs[:done].max(initial=0))
     return _tournament_result(
         wins, pairs, done, n_pairs, names, n, seed, policy, spells, rs, prun, interrupted
@@ -345,42 +348,37 @@ def _tournament_records(records, sheets, pols, seed, n, rs):
     )
 
 
-def _pair_to_look(games, got, strict, i, j, n, looks, precision):
-    """Play pair ``(i, j)`` of the round robin ``games`` (:func:`_play_pair`):
-    ``n`` games, or with ``looks`` look by look until its win share's interval
-    (:func:`~dragonsim.stats.share_interval`) is within ``precision``. Returns ``(games played,
-    looks taken, the interval's half-width)`` (0 without looks)."""
+def _pair_to_look(games, got, strict, i, j, n, plan):
+    """Play pair ``(i, j)`` of the round robin ``games`` (:func:`_play_pair`): ``n`` games,
+    or with ``plan`` (a :class:`~dragonsim.stats.LookPlan`) look by look until its win
+    share's interval (:func:`~dragonsim.stats.share_interval` at the look's level) is within
+    the plan's target. Returns ``(games played, looks taken, the interval's half-width)`` (0
+    without a plan)."""
     from ...stats import half_width, share_interval
 
     played, taken, widest = 0, 0, 0.0
-    for look, n_k in enumerate([n] if looks is None else looks, start=1):
+    for look, n_k in enumerate([n] if plan is None else plan.looks, start=1):
         _play_pair(got, strict, i, j, played, n_k, games)
         played = n_k
         taken = look
-        if looks is not None:
-            lo, hi = share_interval(strict[0], strict[1], n_k, len(looks))
+        if plan is not None:
+            lo, hi = share_interval(strict[0], strict[1], n_k, confidence=plan.level(n_k))
             widest = half_width(lo, hi)
-            if widest <= precision:
+            if widest <= plan.target:
                 break
     return played, taken, widest
 
 
-def _precision_run(precision, cap, looks, widest, taken, interrupted):
+def _precision_run(plan, widest, taken, interrupted):
     """How a round robin to a precision target went (:class:`~dragonsim.runner.PrecisionRun`,
-    from the finished pairs' half-widths and looks); says so when the target was missed."""
+    from its plan and the finished pairs' half-widths and looks); says so when the target was
+    missed."""
     from ...runner import PrecisionRun, _note
 
     w = float(widest.max()) if len(widest) else 1.0
-    prun = PrecisionRun(
-        float(precision),
-        0.95,
-        int(cap),
-        looks,
-        int(taken.max(initial=0)),
-        w <= precision and not interrupted,
-        w,
-    )
+    prun = PrecisionRun(plan, int(taken.max(initial=0)), w <= plan.target and not interrupted, w)
     if not prun.met and not interrupted:
+        precision, cap = plan.target, plan.cap
         _note(
             f"precision target +-{precision:g} not reached in {cap:,} games a pair "
             f"(widest half-width {w:.3g}); raise the cap (max_n, --max-n) or loosen it"
