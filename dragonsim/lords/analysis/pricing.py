@@ -598,7 +598,6 @@ def prices(
         :func:`~dragonsim.lords.analysis.designs.pairs_kernel`): a synthetic win model in tests.
     """
     from ...checkpoint import open_checkpoint
-    from ...report import manifest
     from ..bots import policy_version
     from ..game.sheets import ROSTER, riders_in_play, sheet
     from ..inputs import _rules
@@ -677,24 +676,32 @@ def prices(
         legal_designs=len(pool),
         interrupted=out.interrupted,
         requested=n * len(pairs),
-        manifest=manifest(
-            command="prices",
-            rules_hash=rs.hash,
-            rules_overrides=rs.overrides,
-            options=rule_switches(rs),
-            seed=seed,
-            budget=budget,
-            band=[lo, hi],
-            designs=nd,
-            n_per_seat=n,
-            common_random_numbers=bool(common),
-            policy=policy_version(setup.policy),
-            field=[s.name for s in fsheets],
-            interrupted=out.interrupted,
-        ),
+        manifest=_manifest(rs, seed, budget, (lo, hi), nd, n, common, setup, fsheets, out),
         pairings=np.array(pairs, dtype=np.int64).reshape(-1, 2),
         counts=np.asarray(counts, dtype=np.int64),
         **fit,
+    )
+
+
+def _manifest(rs, seed, budget, band, nd, n, common, setup, fsheets, out) -> dict[str, Any]:
+    """The run's manifest: rules, seed, band, designs, games, bot, field."""
+    from ...report import manifest
+    from ..bots import policy_version
+
+    return manifest(
+        command="prices",
+        rules_hash=rs.hash,
+        rules_overrides=rs.overrides,
+        options=rule_switches(rs),
+        seed=seed,
+        budget=budget,
+        band=list(band),
+        designs=nd,
+        n_per_seat=n,
+        common_random_numbers=bool(common),
+        policy=policy_version(setup.policy),
+        field=[s.name for s in fsheets],
+        interrupted=out.interrupted,
     )
 
 
