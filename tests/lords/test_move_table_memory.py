@@ -1,9 +1,11 @@
 """The move tables kept in memory (``dragonsim.lords.game.movetables``): a bound on the whole
 tables a process keeps, made room for before a new set is built, so two sets of the
-advanced+optional rules (1.3 GB each) are never held at once only to drop one after."""
+advanced+optional rules (1.3 GB each) are never held at once only to drop one after; and the
+rows kept on disk are not held beside the tables assembled from them."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from dragonsim.lords.game import movetables as MT
@@ -42,3 +44,26 @@ def test_the_last_tables_stay_whatever_the_bound(empty_cache, monkeypatch):
     tc = kernel_tables().turn_cost
     t = MT.move_tables(tc, max_budget=4, mrs=[2])
     assert MT.move_tables(tc, max_budget=4, mrs=[2]) is t
+
+
+def test_rows_kept_on_disk_are_not_also_kept_in_memory(empty_cache, tmp_path, monkeypatch):
+    """The rows of the turning tables (kept on disk) are let go once the tables are assembled
+    (under advanced+optional they would be 0.43 GB beside the tables), and the tables read
+    back from those rows are the same; without a folder on disk the rows stay in memory."""
+    kw = {"max_budget": 4, "mrs": [1], "turning": MT.Turning()}
+    tc = kernel_tables().turn_cost
+    for parts in (MT._MOVE_PARTS, MT._ALT_PARTS):
+        parts.clear()
+    monkeypatch.setenv(MT.CACHE_ENV, str(tmp_path))
+    built = MT.move_tables(tc, **kw)
+    assert MT._MOVE_PARTS == {}
+    monkeypatch.setattr(MT, "_TABLES", {})
+    files = sorted((tmp_path / "movetables").glob("*.npz"), key=lambda p: p.stat().st_size)
+    files[-1].unlink()  # the tables whole (the largest): assembled again from the rows on disk
+    again = MT.move_tables(tc, **kw)
+    assert all(np.array_equal(a, b) for a, b in zip(built, again, strict=True))
+    monkeypatch.setenv(MT.CACHE_ENV, "off")
+    monkeypatch.setattr(MT, "_TABLES", {})
+    MT.move_tables(tc, **kw)
+    assert len(MT._MOVE_PARTS) == len(MT.CARRIES)
+    MT._MOVE_PARTS.clear()

@@ -36,9 +36,10 @@ arrays, byte for byte (``ll``, ``lm``, ``nb`` all 0); the banking tables are cac
 own key.
 
 The builders allocate (plain ``njit``); they run once per rules in force and the result is
-cached per turn-cost row; the assembled tables of the last few calls are cached whole, and the
-rows of the banking and turning tables (seconds to build) are kept on disk too, one file a
-row (:func:`cache_dir`): a run builds only the rows no run has built before.
+cached per turn-cost row; the assembled tables of the last few calls are cached whole. The
+rows of the banking and turning tables (seconds to build) are kept on disk instead of in
+memory, one file a row (:func:`cache_dir`): a run builds only the rows no run has built
+before, and lets each row go once it is copied into the tables.
 
 The package's modules: :mod:`.layout` (what the tables hold, and the rules they are built
 from), :mod:`.paths` and :mod:`.banking` (the builders of one row, without and with banking),
@@ -106,9 +107,9 @@ SOURCES: tuple[str, ...] = tuple(sorted(str(p) for p in Path(__file__).parent.gl
 _MOVE_PARTS: dict[bytes, tuple] = {}
 _ALT_PARTS: dict[bytes, tuple] = {}
 #: the rows' tables and alternative paths kept in memory, each cache at most this many bytes
-#: (the least recently built go first; under advanced+optional one reading's rows are about
-#: 0.43 GB, all a study of designs under one reading needs; a study varying the readings reads
-#: the others' back from disk)
+#: (the least recently built go first). Rows kept on disk (banking, turning) are read back
+#: from there instead (tens of milliseconds a row): under advanced+optional they are 0.43 GB
+#: that a run would otherwise hold beside the tables assembled from them.
 _PARTS_BYTES = 600_000_000
 
 
@@ -238,12 +239,11 @@ def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) ->
     """One row's tables (cached)."""
     key = _key(turn_cost_row, max_budget, bank, mr, carry, turning)
     p = _MOVE_PARTS.get(key)
-    # the banking and turning rows take seconds to build: they are kept on disk too
-    on_disk = bank is not None or turning is not None
+    # the banking and turning rows take seconds to build: they are kept on disk (and then
+    # not in memory), the others in memory
+    on_disk = _kept_on_disk(bank, turning)
     if p is None and on_disk:
         p = _disk_load(b"row" + key, Row)
-        if p is not None:
-            _keep(_MOVE_PARTS, key, p)
     if p is None:
         free = turning is not None
         if bank is None:
@@ -272,10 +272,17 @@ def _part(turn_cost_row, max_budget: int, bank, mr: int, carry: int, turning) ->
             tl[np.abs(tl) == 3] = 0  # "reset": a full 180 carries nothing
             p = (*p[:11], tl, p[12])
         p = Row(*p)
-        _keep(_MOVE_PARTS, key, p)
         if on_disk:
             _disk_save(b"row" + key, p)
+        else:
+            _keep(_MOVE_PARTS, key, p)
     return p
+
+
+def _kept_on_disk(bank, turning) -> bool:
+    """Whether the rows of tables with ``bank`` and ``turning`` are kept on disk (seconds to
+    build; :func:`cache_dir` not ``off``) rather than in memory."""
+    return (bank is not None or turning is not None) and cache_dir() is not None
 
 
 def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning) -> MoveTables:
@@ -305,62 +312,109 @@ def _assemble(turn_cost, max_budget: int, want: set, edges: bool, bank, turning)
         ),
         rows,
     )
-    off = np.zeros((len(rows), max_budget + 2), dtype=np.int64)
-    base = 0
-    for m, p in enumerate(parts):
-        if p is None:
-            off[m] = base
-            continue
-        off[m] = p[0] + base
-        base += int(p[0][-1])
-    real = [p for p in parts if p is not None]
-    cat = [np.concatenate([p[k] for p in real]) for k in range(1, 8)]
-    _dq, _dr, f, h, rq, rr, box = cat
-    n = f.shape[0]
-    ll, lm, nb, tl, ct = (np.concatenate([p[k] for p in real]) for k in range(8, 13))
+    off = _offsets(parts, max_budget)
+    n = int(off[-1, -1])
     if bank is None:
         bcost = np.zeros(nmr, np.int64)
     else:
         bcost = np.asarray(bank.cost, dtype=np.int64).copy()
     if edges:
-
-        def alternatives(m: int) -> tuple:
-            rc = rows[m]
-            key = _key(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
-            got = _ALT_PARTS.get(key)
-            on_disk = bank is not None or turning is not None
-            if got is None and on_disk:
-                got = _disk_load(b"paths" + key, Paths)
-            if got is None:
-                got = Paths(*_alternatives(turn_cost[rc[0]], max_budget, parts[m], rc[1], turning))
-                if on_disk:
-                    _disk_save(b"paths" + key, got)
-            _keep(_ALT_PARTS, key, got)
-            return got
-
-        real_rows = [m for m, rc in enumerate(rows) if rc is not None]
-        ents, recs = [], []
-        for m, (e, r) in zip(real_rows, _in_threads(alternatives, real_rows), strict=True):
-            ents.append(e.astype(np.int64) + int(off[m, 0]))
-            recs.append(r)
-        ent = np.concatenate(ents)
-        alt = np.ascontiguousarray(np.concatenate(recs))
+        ent, alt, per = _all_alternatives(turn_cost, max_budget, bank, turning, rows, parts, off)
     else:
         ent = np.zeros(0, dtype=np.int64)
         alt = np.zeros((0, ALT_WIDTH), dtype=np.int8)
+    dq, dr, f, h, rq, rr, box, ll, lm, nb, tl, ct = _concatenated(parts)
+    _return_freed_memory()
     alt_off = np.zeros(n + 1, dtype=np.int32)
     alt_off[1:] = np.cumsum(np.bincount(ent, minlength=n))
     pk, pe, inv = _packed(off, f, h, rq, rr, box, lm)
     if edges:
-        per = np.zeros((n, 6), dtype=np.int64)
-        np.add.at(per, (ent, alt[:, ALT_F].astype(np.int64)), 1)
-        per = np.minimum(per, 127)[pe]
+        per = per[pe]
         for k in range(6):
             pk[k, :, PK_ALT_EVEN] = per[:, k]
             pk[k, :, PK_ALT_ODD] = per[:, (k + 3) % 6]
-    tg = _target_grid(off, _dq, _dr, f, ll)
-    bk = np.ascontiguousarray(np.stack([ll, lm, nb, tl, ct], axis=1).astype(np.int8))
-    return MoveTables(off, *cat, pk, pe, inv, *tg, alt_off, alt, ll, lm, nb, bk, bcost)
+        del per
+    tg = _target_grid(off, dq, dr, f, ll)
+    bk = np.ascontiguousarray(np.stack([ll, lm, nb, tl, ct], axis=1).astype(np.int8, copy=False))
+    return MoveTables(
+        off, dq, dr, f, h, rq, rr, box, pk, pe, inv, *tg, alt_off, alt, ll, lm, nb, bk, bcost
+    )
+
+
+def _return_freed_memory() -> None:
+    """Hand the memory of the rows just let go back to the system: glibc keeps what the
+    building threads freed in their arenas (half a gigabyte after the advanced+optional rows),
+    which the process would otherwise carry beside the tables. Nothing where there is no
+    glibc's ``malloc_trim``."""
+    import ctypes
+
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _offsets(parts: list, max_budget: int) -> np.ndarray:
+    """``MoveTables.off`` of the rows ``parts`` (``None``: a rating not wanted, no entries)
+    put one after another."""
+    off = np.zeros((len(parts), max_budget + 2), dtype=np.int64)
+    base = 0
+    for m, p in enumerate(parts):
+        off[m] = base if p is None else p.off + base
+        base = int(off[m, -1])
+    return off
+
+
+def _concatenated(parts: list) -> list[np.ndarray]:
+    """The rows' per-entry arrays (every field of :class:`Row` but ``off``), each the rows'
+    in order, one after another (``None``: a rating not wanted). Each row is let go once
+    copied (``parts`` is emptied), so the rows and the tables are never both held whole."""
+    real = [m for m, p in enumerate(parts) if p is not None]
+    n = sum(parts[m].dq.shape[0] for m in real)
+    out = [np.empty((n, *a.shape[1:]), dtype=a.dtype) for a in parts[real[0]][1:]]
+    at = 0
+    for m in real:
+        p, parts[m] = parts[m], None
+        c = p.dq.shape[0]
+        for o, a in zip(out, p[1:], strict=True):
+            o[at : at + c] = a
+        at += c
+        del p
+    return out
+
+
+def _all_alternatives(turn_cost, max_budget: int, bank, turning, rows, parts, off) -> tuple:
+    """Every wanted row's alternative paths (:func:`~.edges._alternatives`, cached like the
+    rows): ``(ent, alt, per)``, the entry (in the tables' numbering, int64) and record of each,
+    and per entry and starting facing how many it has (int8 [n, 6], capped at 127), counted
+    row by row."""
+    on_disk = _kept_on_disk(bank, turning)
+
+    def alternatives(m: int) -> Paths:
+        rc = rows[m]
+        key = _key(turn_cost[rc[0]], max_budget, bank, rc[0], rc[1], turning)
+        got = _ALT_PARTS.get(key)
+        if got is None and on_disk:
+            got = _disk_load(b"paths" + key, Paths)
+        if got is None:
+            got = Paths(*_alternatives(turn_cost[rc[0]], max_budget, parts[m], rc[1], turning))
+            if on_disk:
+                _disk_save(b"paths" + key, got)
+        if not on_disk:
+            _keep(_ALT_PARTS, key, got)
+        return got
+
+    real_rows = [m for m, rc in enumerate(rows) if rc is not None]
+    per = np.zeros((int(off[-1, -1]), 6), dtype=np.int8)
+    ents, recs = [], []
+    for m, (e, r) in zip(real_rows, _in_threads(alternatives, real_rows), strict=True):
+        a, z = int(off[m, 0]), int(off[m, -1])
+        e = e.astype(np.int64)
+        counts = np.bincount(e * 6 + r[:, ALT_F], minlength=(z - a) * 6)
+        per[a:z] = np.minimum(counts, 127).reshape(z - a, 6)
+        ents.append(e + a)
+        recs.append(r)
+    return np.concatenate(ents), np.ascontiguousarray(np.concatenate(recs)), per
 
 
 def _key(

@@ -5,10 +5,15 @@ reading of the rules) and its alternative paths, and one per set of tables assem
 them, each named by a digest of what it is built from and of the builders' source, at most
 :data:`DISK_BYTES` in all. A run reads back tables built before whole; for a new set it builds
 only the rows no run has built before, whatever dragons they were built for, and assembles.
+
+Each file carries a digest of its arrays (:data:`DIGEST`), checked when it is read: a file cut
+short by a full disk or a killed copy, or with bytes changed, is built afresh and written
+again with one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
@@ -25,6 +30,8 @@ SOURCES: tuple[str, ...] = tuple(sorted(str(p) for p in Path(__file__).parent.gl
 CACHE_ENV = "DRAGONSIM_CACHE_DIR"
 #: at most this many bytes of move tables are kept on disk (the least recently used go first)
 DISK_BYTES = 6_000_000_000
+#: the array of each file holding the SHA-256 of the others (:func:`_digest`)
+DIGEST = "sha256"
 
 
 def cache_dir():
@@ -61,26 +68,71 @@ def _disk_has(key: bytes) -> bool:
 
 def _disk_load(key: bytes, kind: type[T]) -> T | None:
     """The record of type ``kind`` (a named tuple of arrays: :class:`Row`, :class:`Paths` or
-    :class:`MoveTables`) kept on disk under ``key``, or None (none kept, or a file that cannot
-    be read whole: it is then built afresh and written again)."""
+    :class:`MoveTables`) kept on disk under ``key``, or None: none kept, or a file that cannot
+    be read whole or fails its digest. A damaged file is removed, with one line on stderr;
+    the caller builds the record afresh and writes it again."""
     d = cache_dir()
     if d is None:
         return None
     path = d / _disk_name(key)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = [np.ascontiguousarray(z[name]) for name in kind._fields]
-        path.touch()  # recently used
-    except (OSError, KeyError, ValueError, EOFError):
+        arrays = _read_checked(path, kind._fields)
+    except FileNotFoundError:
         return None
+    except Exception as err:  # noqa: BLE001 - any fault of the file: build it afresh
+        _drop_damaged(path, err)
+        return None
+    try:
+        path.touch()  # recently used
+    except OSError:
+        pass
     return kind(*arrays)
 
 
+def _read_checked(path: Path, fields: tuple[str, ...]) -> list[np.ndarray]:
+    """The arrays ``fields`` of the file ``path``, after checking that it holds exactly them
+    and their digest; raises whatever reading a damaged file raises (``zipfile.BadZipFile``,
+    ``OSError``, ``ValueError``, ``EOFError``, ...) or ValueError when the digest differs."""
+    with np.load(path, allow_pickle=False) as z:
+        if sorted(z.files) != sorted((*fields, DIGEST)):
+            raise ValueError(f"holds {sorted(z.files)}")
+        arrays = [np.ascontiguousarray(z[name]) for name in fields]
+        stored = z[DIGEST]
+    if not np.array_equal(stored, _digest(fields, arrays)):
+        raise ValueError("its arrays differ from their digest")
+    return arrays
+
+
+def _digest(fields: tuple[str, ...], arrays) -> np.ndarray:
+    """The SHA-256 of the arrays, each with its name, dtype and shape (a short or reshaped
+    array fails it as a changed byte does), as 32 bytes (uint8)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for name, a in zip(fields, arrays, strict=True):
+        h.update(f"{name} {a.dtype.str} {a.shape};".encode())
+        h.update(np.ascontiguousarray(a).reshape(-1).view(np.uint8))
+    return np.frombuffer(h.digest(), dtype=np.uint8)
+
+
+def _drop_damaged(path: Path, err: Exception) -> None:
+    """Say on one line of stderr that the move table file ``path`` is damaged and will be
+    built afresh, and remove it (a folder that cannot be written keeps it: the next run says
+    so again)."""
+    why = " ".join(f"{type(err).__name__}: {err}".split())[:160]
+    sys.stderr.write(f"dragonsim: move table file {path} is damaged ({why}); building it afresh\n")
+    sys.stderr.flush()
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 def _disk_save(key: bytes, value: NamedTuple) -> None:
-    """Keep ``value`` (a named tuple of arrays) on disk under ``key`` (written to a temporary
-    file, then renamed: a reader never sees half a file), then drop the least recently used
-    past ``DISK_BYTES``. A folder that cannot be written keeps nothing, silently: the tables
-    are only slower to come by."""
+    """Keep ``value`` (a named tuple of arrays) on disk under ``key`` with their digest
+    (written to a temporary file, then renamed: a reader never sees half a file), then drop
+    the least recently used past ``DISK_BYTES``. A folder that cannot be written keeps
+    nothing, silently: the tables are only slower to come by."""
     import os
     import tempfile
     import time
@@ -92,8 +144,10 @@ def _disk_save(key: bytes, value: NamedTuple) -> None:
         d.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
         try:
+            arrays = value._asdict()
+            digest = _digest(tuple(arrays), tuple(arrays.values()))
             with os.fdopen(fd, "wb") as fh:
-                np.savez(fh, **value._asdict())
+                np.savez(fh, **arrays, **{DIGEST: digest})
             os.replace(tmp, d / _disk_name(key))
         finally:
             if os.path.exists(tmp):

@@ -51,16 +51,28 @@ def _packed(
             pe[a:z] = a + (np.arange(c, dtype=np.int64) * step) % c
             inv[m, b] = pow(step, -1, c) if c > 1 else 0
     pk = np.zeros((6, n, PK_WIDTH), dtype=np.int8)
-    pk[:, :, PK_RQ] = rq[pe].T
-    pk[:, :, PK_RR] = rr[pe].T
-    pk[:, :, PK_BOX : PK_BOX + 6] = box[pe].transpose(1, 0, 2)
-    pk[:, :, PK_H] = h[pe][None, :]
-    pk[:, :, PK_F] = f[pe][None, :]
-    pk[:, :, PK_F_END] = (np.arange(6)[:, None] + f[pe][None, :]) % 6
-    pk[:, :, PK_LM] = lm[pe][None, :]
-    if lm.any():
-        pk[:, :, PK_SKIP] = _skips(off, lm[pe])[None, :]
+    _fill_packed(pk, pe, f, h, rq, rr, box, lm, _skips(off, lm[pe]))
     return pk, pe.astype(np.int32), inv
+
+
+@njit(cache=True)
+def _fill_packed(pk, pe, f, h, rq, rr, box, lm, skip):
+    """Write every planner record: ``pk[F, p]`` (int8 [6, n, PK_WIDTH]) from entry ``pe[p]``
+    for facing ``F``, in one pass (numpy's fancy indexing, a field and a facing at a time, took
+    seconds and a gigabyte of temporaries under advanced+optional); ``skip``: ``PK_SKIP`` by
+    position."""
+    for p in range(pe.shape[0]):
+        e = pe[p]
+        for k in range(6):
+            pk[k, p, PK_RQ] = rq[e, k]
+            pk[k, p, PK_RR] = rr[e, k]
+            for j in range(6):
+                pk[k, p, PK_BOX + j] = box[e, k, j]
+            pk[k, p, PK_H] = h[e]
+            pk[k, p, PK_F] = f[e]
+            pk[k, p, PK_F_END] = (k + f[e]) % 6
+            pk[k, p, PK_LM] = lm[e]
+            pk[k, p, PK_SKIP] = skip[p]
 
 
 @njit(cache=True)
