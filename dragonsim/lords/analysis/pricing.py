@@ -99,6 +99,7 @@ Examples
 from __future__ import annotations
 
 import math
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -525,16 +526,16 @@ class PricesResult:
                 bx.set_ylim(lo, hi)
                 bx.legend(loc="upper left", fontsize=8)
             c = self.calibration
+            model = f"options + {', '.join(self.terms)} terms" if self.terms else "additive"
             bx.set_xlabel(
-                "predicted share of points vs the field ("
-                + ("with " + ", ".join(self.terms) if self.terms else "additive")
-                + ")"
+                "\n".join(textwrap.wrap(f"predicted share of points vs the field ({model})", 48)),
+                fontsize=9,
             )
             bx.set_ylabel("observed share (95% interval of its games)")
             bx.set_title(
                 f"{len(pred)} held-out designs: RMSE {c.get('rmse', math.nan):.3f}, "
-                f"error/noise {c.get('dispersion', math.nan):.2f} "
-                f"(additive {c.get('additive_dispersion', math.nan):.2f}),\n"
+                f"error/noise {c.get('dispersion', math.nan):.2f}\n"
+                f"(additive model {c.get('additive_dispersion', math.nan):.2f}), "
                 f"calibration slope {c.get('slope', math.nan):.2f}",
                 fontsize=10,
             )
