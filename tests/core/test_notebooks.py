@@ -28,10 +28,10 @@ SHOWS = {
     ],
     "design_point_prices": [
         "Fair design-point prices at 15 DP",
-        "option pairs beyond the sum (Holm 5%)",
+        "option pairs beyond the model (Holm 5%)",
         "The best build at 15 DP",
         "one printed design point buys",
-        "The additive model is calibrated to slope",
+        "the model is calibrated to slope",
     ],
     "dice": [
         "Dragon Dice attack: red-wyrm attacking goblin-thug x6, goblin-pelter x4",
