@@ -188,11 +188,34 @@ def n_or_precision(args: argparse.Namespace) -> dict[str, Any]:
         return {"n": args.n if args.n is not None else args.default_n}
     if args.n is not None:
         raise UserError("give either -n (games) or --precision (a half-width), not both")
+    _check_reachable(precision, args.max_n)
     return {
         "precision": precision,
         "max_n": args.max_n,
         **({"simultaneous": True} if simultaneous else {}),
     }
+
+
+def _check_reachable(precision: float, max_n: int | None) -> None:
+    """UserError, before any game, when a rate near 1/2 (the widest interval a count can
+    have) could not reach ``--precision`` by ``--max-n``: the run would likely end at the cap
+    short of its target. Judged on one rate's plan (:func:`~dragonsim.stats.precision_plan`),
+    the least any command needs, so a run that could reach its target is never refused."""
+    from ..stats import PRECISION_CAP, precision_plan
+
+    cap = PRECISION_CAP if max_n is None else int(max_n)
+    if precision_plan(precision, cap).guaranteed:
+        return
+    need = precision_plan(precision, PRECISION_CAP)
+    hint = (
+        f"without --max-n a rate near 50% stops by {need.looks[-1]:,} games"
+        if need.guaranteed
+        else "no --max-n up to 1e8 reaches it"
+    )
+    raise UserError(
+        f"--precision {precision:g} cannot be reached within --max-n {cap:,} games by a rate "
+        f"near 50%: raise or drop --max-n ({hint}) or loosen --precision"
+    )
 
 
 def _clean(o: Any) -> Any:

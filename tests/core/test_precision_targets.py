@@ -231,6 +231,25 @@ def test_precision_cap_is_reported(capsys):
     assert "not reached in 500 games" in capsys.readouterr().err
 
 
+def test_a_precision_the_cap_cannot_reach_is_refused_before_any_game(capsys, monkeypatch):
+    """On the command line a target a rate near 50% cannot reach within --max-n exits 2 with
+    one line naming the games it needs, before any game (the Python API still plays to the
+    cap and reports it, above); a reachable one is not refused."""
+    import dragonsim.lords.api as api
+
+    def no_games(*a, **k):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(api, "duel", no_games)
+    argv = ["duel", "Reaper", "Skyblazer", "--precision", "0.001", "--max-n", "1e5"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "1,133,142 games" in err and "--max-n 100,000" in err
+    assert main(["dice", "attack", "--dragon", "red-wyrm", "--army", "goblin-thug:2",
+                 "--precision", "0.00001"]) == 2  # fmt: skip
+    assert "loosen --precision" in capsys.readouterr().err
+
+
 def test_n_and_precision_exclude_each_other(capsys):
     with pytest.raises(UserError, match="not both"):
         duel("Reaper", "Skyblazer", n=100, precision=0.01)
