@@ -12,12 +12,23 @@ it is handed), and no kernel module imports it.
 
 from __future__ import annotations
 
-__all__ = ["COMPILE_SECONDS", "is_cold", "compile_note"]
+import sys
+
+__all__ = ["COMPILE_SECONDS", "is_cold", "compile_note", "announce"]
 
 #: about how long each game's kernels take to compile on a cold cache on 2 cores (the first
-#: duel, Krynn battle and Dice attack of a fresh checkout; Lords: 82 s by
-#: ``benchmarks/bench_duel.py --cold-only``)
-COMPILE_SECONDS = {"Dragon Lords": 80, "Warriors of Krynn": 30, "Dragon Dice": 10}
+#: duel, Krynn battle and Dice attack of a fresh checkout; Lords: 85.5 s by
+#: ``benchmarks/bench_duel.py --cold-only``; a first Dice attack took 22 s and a first replay,
+#: whose kernel logs every event, 161 s on a fresh clone)
+COMPILE_SECONDS = {
+    "Dragon Lords": 85,
+    "Dragon Lords replay": 160,
+    "Warriors of Krynn": 30,
+    "Dragon Dice": 22,
+}
+
+#: the kernels this process has announced a compile of (each is said once)
+_ANNOUNCED: set[str] = set()
 
 
 def is_cold(dispatchers) -> bool:
@@ -51,3 +62,16 @@ def compile_note(dispatchers, game: str | None) -> str | None:
         f"compiling the {name} kernels once (an empty cache: {about}); later runs start in "
         "seconds; `python -m dragonsim warmup` compiles every game's ahead of time"
     )
+
+
+def announce(dispatchers, game: str | None) -> None:
+    """Print the first-run line on stderr before the kernels of ``game`` compile, once per
+    process whatever number of runs follow (a tournament's pairs, a precision run's looks)."""
+    key = game or "simulation"
+    if key in _ANNOUNCED:
+        return
+    note = compile_note(dispatchers, game)
+    if note:
+        _ANNOUNCED.add(key)
+        sys.stderr.write(note + "\n")
+        sys.stderr.flush()

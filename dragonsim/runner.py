@@ -291,13 +291,10 @@ def _run_local(
         if done >= n:
             return RunOutcome(total, n, n, 0.0, False, "local", nthreads, 0.0, n, bytes(extra))
     resumed = done
-    note = None
     if progress is not False:
-        from .firstrun import compile_note
+        from .firstrun import announce
 
-        note = compile_note(compiled if compiled is not None else kernel, game)
-        if note:
-            _note(note)
+        announce(compiled if compiled is not None else kernel, game)
 
     q: queue.Queue = queue.Queue()
     stop = threading.Event()

@@ -82,5 +82,6 @@ def warmup(games=None, echo: Callable[[str], None] = print) -> dict[str, float]:
         t = time.perf_counter()
         GAMES[game]()
         out[game] = time.perf_counter() - t
-        echo(f"{game}: {'compiled' if cold else 'already compiled, loaded'} in {out[game]:.1f} s")
+        how = "compiled" if cold else "its kernels were cached: loaded, tables built"
+        echo(f"{game}: ready in {out[game]:.1f} s ({how})")
     return out

@@ -595,6 +595,7 @@ def test_cli_refuses_in_one_line(argv, code, fragment, files, capsys, tmp_path, 
     not only on a fresh one where the kernels compile first."""
     monkeypatch.chdir(tmp_path)  # a case that writes (records, checkpoints) writes here
     monkeypatch.setattr("dragonsim.firstrun.compile_note", lambda *a, **k: "a run started")
+    monkeypatch.setattr("dragonsim.firstrun._ANNOUNCED", set())  # said once a process
     got, err = run_cli(_fill(argv, files), capsys)
     assert got == code, err
     lines = err.strip().splitlines()

@@ -208,6 +208,25 @@ def test_first_run_line_only_on_a_cold_cache(tmp_path):
     assert warm.returncode == 0 and "compiling" not in warm.stderr
 
 
+def test_the_first_run_line_is_said_once_a_process(capsys, monkeypatch):
+    """A command that runs many times (a tournament's pairs, a precision run's looks) says it
+    compiles once, before the first compile, not before every run that finds a kernel still
+    to compile; another game's kernels get their own line."""
+    from dragonsim import firstrun
+
+    monkeypatch.setattr(firstrun, "_ANNOUNCED", set())
+    monkeypatch.setattr(firstrun, "is_cold", lambda d: True)
+    for game in ("Dragon Lords", "Dragon Lords", "Dragon Dice", "Dragon Lords replay"):
+        firstrun.announce([], game)
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split(" kernels")[0] for line in err] == [
+        "compiling the Dragon Lords",
+        "compiling the Dragon Dice",
+        "compiling the Dragon Lords replay",
+    ]
+    assert "about 160 s" in err[2]
+
+
 def test_warmup_compiles_or_loads_every_game(capsys):
     assert main(["warmup", "--game", "krynn"]) == 0
     out = capsys.readouterr().out

@@ -162,10 +162,12 @@ def _dice_line(forced: list[dict[str, Any]], turn: int) -> str:
 def _replayed(names, pols, teams, args, rs, seed, game, turn_limit) -> Replay:
     """Play game ``game`` of run ``seed`` from the kernel arguments ``args`` with the event log
     on, and package it (``teams`` None: a duel, each seat its own side)."""
+    from ...firstrun import announce
     from ...report import manifest
     from .. import engine as E
     from ..bots import policy_version
 
+    announce(E.logged_game, "Dragon Lords replay")
     cnt, log = E.logged_game(game, seed, *args, MAX_EVENTS)
     if len(log) >= MAX_EVENTS:
         raise UserError(f"game {game} has more than {MAX_EVENTS:,} events; lower --turn-limit")
