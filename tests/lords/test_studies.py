@@ -74,6 +74,20 @@ def test_tournament_ratings_follow_the_win_matrix(capsys):
     assert "two different dragons" in capsys.readouterr().err
 
 
+def test_inline_designs_keep_the_tournament_tables_narrow():
+    """A design's name is its options in full (``body=Heavy,wings=Large,...``, Cost Table p.26);
+    the tables show its options alone and head the matrix columns by number, so no line grows
+    with the longest name; ready-made names head their own columns."""
+    long = "body=Very Heavy,wings=Huge,breath=Ice,claws=Razor Sharp"
+    t = study.tournament(["Reaper", long], n=20, seed=3)
+    text = t.summary() + "\n" + t.matrix_text()
+    assert "Very Heavy/Huge/Ice/Razor Sharp" in text and long not in text
+    assert "(1) Reaper" in text and "(2) Very Heavy/Huge/Ice/Razor Sharp" in text
+    assert max(len(line) for line in text.splitlines()) <= 110
+    plain = study.tournament(["Reaper", "Skyblazer"], n=20, seed=3).matrix_text()
+    assert plain.splitlines()[1].split() == ["Reaper", "Skyblazer"]
+
+
 def test_sensitivity_command(capsys):
     argv = [
         "sensitivity",

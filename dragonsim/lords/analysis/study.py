@@ -104,23 +104,28 @@ class TournamentResult:
 
     def matrix_text(self, digits: int = 3) -> str:
         """:meth:`matrix` as text, saying which way it reads, with a dash on the diagonal (a
-        dragon does not play itself) and on any pair that was not played."""
+        dragon does not play itself) and on any pair that was not played. Names longer than
+        :data:`COLUMN` head their columns by number (the rows say which is which), so an
+        inline design's long name does not stretch every column."""
         m = self.matrix()
-        names = list(m.index)
-        w = max(8, *(len(x) for x in names)) if names else 8
-        cw = max(digits + 3, *(len(x) for x in names)) if names else digits + 3
+        names = [short_name(x) for x in m.index]
+        numbered = any(len(x) > COLUMN for x in names)
+        heads = [f"({k + 1})" for k in range(len(names))] if numbered else names
+        rows = [f"({k + 1}) {x}" for k, x in enumerate(names)] if numbered else names
+        w = max(8, *(len(x) for x in rows)) if rows else 8
+        cw = max(digits + 3, *(len(x) for x in heads)) if heads else digits + 3
         lines = [
             f"P(row beats column): the row dragon's share of their "
             f"{'games' if self.precision is not None else f'{self.n:,} games'}, draws "
             "counted half",
-            f"  {'':<{w}} " + " ".join(f"{c:>{cw}}" for c in names),
+            f"  {'':<{w}} " + " ".join(f"{c:>{cw}}" for c in heads),
         ]
-        for r in names:
+        for r, label in zip(m.index, rows, strict=True):
             cells = []
-            for c in names:
+            for c in m.columns:
                 v = m.loc[r, c]
                 cells.append(f"{'-':>{cw}}" if v != v else f"{v:>{cw}.{digits}f}")
-            lines.append(f"  {r:<{w}} " + " ".join(cells))
+            lines.append(f"  {label:<{w}} " + " ".join(cells))
         return "\n".join(lines)
 
     def summary(self) -> str:
@@ -149,18 +154,37 @@ class TournamentResult:
             "  rating: Bradley-Terry strength in log-odds, centred at 0 (a difference of 1 "
             "means odds of e = 2.7 to 1);",
             "  win share: share of its games won, draws counted half",
-            f"  {'dragon':<14} {'rating':>7}  {'95% interval':>17}  {'win share':>9}",
         ]
+        w = max(14, *(len(short_name(x)) for x in self.ratings["name"]))
+        lines.append(f"  {'dragon':<{w}} {'rating':>7}  {'95% interval':>17}  {'win share':>9}")
         for _, r in self.ratings.iterrows():
             lines.append(
-                f"  {r['name']:<14} {r['rating']:+7.3f}  [{r['lo']:+7.3f}, "
+                f"  {short_name(r['name']):<{w}} {r['rating']:+7.3f}  [{r['lo']:+7.3f}, "
                 f"{r['hi']:+7.3f}]  {r['wins'] / max(r['games'], 1):9.3f}"
             )
         lines.append(
             "  non-transitive cycles: "
-            + (", ".join(" > ".join(c) + " > " + c[0] for c in self.cycles) or "none")
+            + (
+                ", ".join(
+                    " > ".join(map(short_name, c)) + " > " + short_name(c[0]) for c in self.cycles
+                )
+                or "none"
+            )
         )
         return "\n".join(lines)
+
+
+#: names longer than this head a matrix column by number
+COLUMN = 12
+
+
+def short_name(name: str) -> str:
+    """A dragon's name for a table: a ready-made's as it is; an inline design's
+    (``body=Heavy,wings=Large,...``) its options alone, ``Heavy/Large/Magma/Dull/Lancer``."""
+    parts = name.split(",")
+    if len(parts) > 1 and all("=" in p for p in parts):
+        return "/".join(p.split("=", 1)[1] for p in parts)
+    return name
 
 
 def tournament(
