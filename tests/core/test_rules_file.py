@@ -41,12 +41,13 @@ def _json(capsys, *argv):
     return json.loads(out)
 
 
-def test_readme_rules_file_example_works_on_duel(capsys, tmp_path):
-    """The README's ``--rules house.toml`` example: its TOML block, run on ``duel``, reaches
-    the games (the counts move against the same seed without it) and the manifest says so."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_docs_rules_file_example_works_on_duel(capsys, tmp_path):
+    """The ``--rules house.toml`` example of the rules page (docs/rules.md): its TOML block, run
+    on ``duel``, reaches the games (the counts move against the same seed without it) and the
+    manifest says so."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     block = re.search(r"```toml\n(.*?)```", text, re.S)
-    assert block, "README has no ```toml example"
+    assert block, "docs/rules.md has no ```toml example"
     f = tmp_path / "house.toml"
     f.write_text(block.group(1))
     assert "--rules house.toml" in text

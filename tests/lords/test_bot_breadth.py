@@ -156,7 +156,7 @@ def test_cli_bad_breadth_one_line_exit_2(capsys, pols):
 
 def test_summary_says_when_the_verdict_rests_on_a_sampling_bot():
     """brawler and sniper plan from a sample alone, and their verdicts move with its size
-    (README: brawler Reaper-Skyblazer 51.1% at 16, 44.0% at 128): the table says so and how
+    (docs/bots.md; notebooks/lords_balance.ipynb plots it): the table says so and how
     to check. Not for hunter-2 (stable within about 2 points) nor a chosen breadth."""
     r = api.duel("Reaper", "Skyblazer", n=200, seed=1, progress=False, policies="brawler,hunter")
     assert "check with --policy brawler:128" in r.summary()

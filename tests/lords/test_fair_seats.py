@@ -102,7 +102,7 @@ def test_swapping_seats_changes_nothing(bot, a, b):
 def test_the_released_hunter_2_is_not_fair_and_stays_so():
     """The check has power: hunter-2 (released, so never changed) breaks ties between equally
     near enemies by index, and in a free-for-all of three Lectronists the later seats win
-    more (26.8% / 31.6% / 40.6% at 6,000 games, seed 3, as the README reports)."""
+    more (6,000 games, seed 3: results/hunter-versions.txt, shown in docs/bots.md)."""
     res = api.battle(["Lectronist"] * 3, n=6000, seed=3, policy="hunter@2", progress=False)
     assert res.wins[0] < res.wins[1] < res.wins[2]
     assert _seats_p(res.wins) < ALPHA

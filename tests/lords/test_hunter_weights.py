@@ -144,8 +144,8 @@ def test_hunter_4_plays_the_clumsy_dragons_as_the_look_ahead_does():
 
 
 def test_hunter_3_and_2_keep_their_published_counts():
-    """A released bot's results never change: the README's hunter@2 run and
-    hunter@3's, 20,000 games, seed 5."""
+    """A released bot's results never change: the hunter@2 and hunter@3 runs of
+    results/hunter-versions.txt (docs/bots.md), 20,000 games, seed 5."""
     for pol, want in (("hunter@2", (9217, 10665, 118)), ("hunter@3", (8297, 11571, 132))):
         r = api.duel("Reaper", "Skyblazer", n=20000, seed=5, policy=pol, progress=False)
         assert (r.wins_a, r.wins_b, r.draws) == want, pol

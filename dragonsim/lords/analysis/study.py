@@ -31,7 +31,7 @@ from .rulesweep import sensitivity
 __all__ = [
     "tournament",
     "TournamentResult",
-    # reached as dragonsim.lords.analysis.study.X by the tests, notebooks and README
+    # reached as dragonsim.lords.analysis.study.X by the tests, notebooks and docs
     "outcomes",
     "compare",
     "paired",

@@ -76,7 +76,7 @@ N_WEIGHTS = 14
 
 #: hunter-4's released weights (index: W_*). Fitted to agree with the look-ahead bot
 #: (search-1) across the 66 ready-made pairings: ``benchmarks/fit_hunter.py`` (the grid and
-#: the reference) and the README's "hunter-4" paragraph. A released bot's weights never
+#: the reference) and docs/bots.md's "hunter-4" paragraph. A released bot's weights never
 #: change; a new fit is a new version.
 HUNTER_4_WEIGHTS = (1.0, 0.5, 1.0, 0.6, 0.4, 0.05, 1.0, 10.0)
 #: hunter-5's ``W_GAIN_MAX`` (its other weights are hunter-4's): more than any speed range
