@@ -212,7 +212,7 @@ def test_the_analyses_name_the_rules_in_their_manifests(tmp_path):
     rules = {**PRESETS["advanced"], "lords.crash_stuck": "every-crash"}
     want = rule_switches(lords_rules(rules))
     assert want["crash_stuck_every"] is True
-    p = prices(budget=12, n=1, designs=20, rules=rules, progress=False)
+    p = prices(budget=12, n=1, designs=60, rules=rules, progress=False)
     assert _rule_part(p.manifest["options"]) == want
     r = best(budget=12, n0=1, rounds=1, rules=rules, progress=False)
     assert _rule_part(r.manifest["options"]) == want
