@@ -1,5 +1,6 @@
-"""The design-point commands: ``prices`` (a fair price for every option), ``best`` (the
-best build at a budget) and ``skill`` (both, and the tournament, under several bots)."""
+"""The design-point commands: ``prices`` (a fair price for every option), ``gauntlet``
+(builds against the field, paired), ``best`` (the best build at a budget) and ``skill`` (both,
+and the tournament, under several bots)."""
 
 from __future__ import annotations
 
@@ -128,6 +129,8 @@ def register(sub) -> None:
     p.add_argument("--top", type=count, default=10, help="survivors to list (default 10)")
     p.set_defaults(func=cmd_best)
 
+    _register_gauntlet(sub)
+
     from ..lords.analysis import skill as sk
 
     p = sub.add_parser(
@@ -191,6 +194,60 @@ def register(sub) -> None:
     add_speed_options(p)
     add_rules_option(p)
     p.set_defaults(func=cmd_skill)
+
+
+def _field_file(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--field",
+        metavar="FILE",
+        default=None,
+        help="the opponents: a text file of ready-made names or inline designs, one a line "
+        "(# comments) (default the twelve ready-made dragons)",
+    )
+
+
+def _register_gauntlet(sub) -> None:
+    """The ``gauntlet`` command: builds against the field, paired."""
+    from ..lords.analysis.fieldscore import DEFAULT_N
+
+    p = sub.add_parser(
+        "gauntlet",
+        help="builds or ready-mades against the field, paired on common random numbers",
+        description="Plays each build against every dragon of the field (the twelve "
+        "ready-made dragons, or --field FILE) -n games from each seat, every build the same "
+        "games of each pairing (common random numbers), and reports each build's share of the "
+        "points with a 95% interval and the difference between every two builds with its own "
+        "paired interval (the unpaired one beside it), Holm 5% over the differences. "
+        "--plot draws both. E.g. `gauntlet body=Heavy,wings=Large,breath=Magma,claws=Dull "
+        "Skyblazer`: is the design better against the field than Skyblazer?",
+    )
+    p.add_argument(
+        "entrants",
+        nargs="+",
+        metavar="BUILD",
+        help="builds: ready-made names or designs such as body=Heavy,wings=Large,breath=Ice,"
+        "claws=Sharp",
+    )
+    _field_file(p)
+    p.add_argument(
+        "-n",
+        type=count,
+        default=DEFAULT_N,
+        help=f"games per field dragon from each seat (default {DEFAULT_N})",
+    )
+    p.add_argument("--policy", default="hunter", help="the bot every dragon plays (default hunter)")
+    p.add_argument(
+        "--turn-limit",
+        type=positive_int,
+        default=DEFAULT_TURN_LIMIT,
+        help=f"a game's turn limit (default {DEFAULT_TURN_LIMIT})",
+    )
+    add_seed_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", metavar="FILE.png", help="write the figure to FILE.png")
+    add_speed_options(p)
+    add_rules_option(p)
+    p.set_defaults(func=cmd_gauntlet)
 
 
 def _check_paths(args) -> None:
@@ -297,3 +354,26 @@ def cmd_skill(args: argparse.Namespace) -> int:
     else:
         print(res.summary())
     return 0
+
+
+def cmd_gauntlet(args: argparse.Namespace) -> int:
+    from ..lords.analysis.fieldscore import gauntlet, read_field
+
+    check_outputs(args, plot=".png")
+    res = gauntlet(
+        args.entrants,
+        field=read_field(args.field) if args.field else None,
+        n=args.n,
+        seed=args.seed,
+        policy=args.policy,
+        rules=rules_from(args, "lords"),
+        turn_limit=args.turn_limit,
+        **speed_of(args),
+    )
+    if args.plot:
+        save_figure(args.plot, res.plot)
+    if args.json:
+        emit_json(res.to_dict())
+    else:
+        print(res.summary())
+    return interrupted_code(res, "games")

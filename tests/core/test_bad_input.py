@@ -93,6 +93,7 @@ RULES_COMMANDS = {
     "robustness": ["robustness", "Reaper", "Slash", "--bots", "hunter,hunter@2", "-n", "10"],
     "prices": ["prices", "--budget", "6", "--band", "1", "--designs", "20", "-n", "1"],
     "best": ["best", "--budget", "6", "--n0", "1", "--rounds", "1", "--field", "Slash,Reaper"],
+    "gauntlet": ["gauntlet", "Slash", "Reaper", "-n", "10"],
     "sensitivity": [
         "sensitivity",
         "Reaper",
@@ -307,6 +308,12 @@ OWN = [
     (["best", "--rounds", "21"], "rounds must be 1..20"),
     (["best", "--field", "Nobody"], "unknown dragon 'Nobody'"),
     (["best", "--plot", "b.svg"], "must end in .png"),
+    (["gauntlet", "Slash", "Nobody"], "unknown dragon 'Nobody'"),
+    (["gauntlet", "Slash", "Slash"], "Slash given twice"),
+    (["gauntlet", "Slash", "-n", "1"], "n must be 2..10000000, got 1"),
+    (["gauntlet", "Slash", "--seed", "-1"], "seed must be between 0 and 2**63-1"),
+    (["gauntlet", "Slash", "--field", "{missing}"], "not found"),
+    (["gauntlet", "Slash", "--plot", "g.svg"], "must end in .png"),
     (
         ["sensitivity", "Reaper", "Slash", "--rule", "altitude_mod", "--values", "", "-n", "10"],
         "--values needs at least one value",

@@ -111,6 +111,7 @@ CALLS = {
     ),
     "prices": (["prices"], "dragonsim.lords.analysis.pricing:prices"),
     "best": (["best"], "dragonsim.lords.analysis.race:best"),
+    "gauntlet": (["gauntlet", "Slash"], "dragonsim.lords.analysis.fieldscore:gauntlet"),
     "skill": (["skill"], "dragonsim.lords.analysis.skill:skill"),
     "baseline write": (["baseline", "write"], "dragonsim.lords.analysis.baseline:write"),
     "baseline check": (["baseline", "check"], "dragonsim.lords.analysis.baseline:check"),
