@@ -5,6 +5,7 @@ and the tournament, under several bots)."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
 from .common import (
@@ -101,6 +102,14 @@ def register(sub) -> None:
         default=0,
         help="also resample the designs this many times (20 or more) to check the clustered "
         "intervals, reported as se_bootstrap (default 0: none)",
+    )
+    p.add_argument(
+        "--save-fit",
+        metavar="FILE.json",
+        default=None,
+        help="also write the fit (coefficients, clustered covariance, exchange rate, band, "
+        "rules hash, bot) to FILE.json, for `python -m dragonsim price BUILD --fit FILE.json`; "
+        "a fit saved in results/ as prices-*-fit.json is found there without --fit",
     )
     p.set_defaults(func=cmd_prices)
 
@@ -282,6 +291,7 @@ def cmd_prices(args: argparse.Namespace) -> int:
     from ..lords.analysis.pricing import prices
 
     _check_paths(args)
+    check_outputs(args, save_fit=".json")
     with backend_options(args) as where:
         res = prices(
             args.budget,
@@ -299,6 +309,10 @@ def cmd_prices(args: argparse.Namespace) -> int:
             **speed_of(args),
             **where,
         )
+    if args.save_fit and res.interrupted:
+        print(f"the fit was not saved to {args.save_fit}: the run was interrupted", file=sys.stderr)
+    elif args.save_fit:
+        write_output(args.save_fit, res.save_fit)
     return _output(args, res, "games")
 
 
