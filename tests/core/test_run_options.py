@@ -111,6 +111,7 @@ CALLS = {
     ),
     "prices": (["prices"], "dragonsim.lords.analysis.pricing:prices"),
     "best": (["best"], "dragonsim.lords.analysis.race:best"),
+    "price": (["price", "Slash"], "dragonsim.lords.analysis.buildprice:price"),
     "gauntlet": (["gauntlet", "Slash"], "dragonsim.lords.analysis.fieldscore:gauntlet"),
     "skill": (["skill"], "dragonsim.lords.analysis.skill:skill"),
     "baseline write": (["baseline", "write"], "dragonsim.lords.analysis.baseline:write"),
