@@ -155,6 +155,10 @@ def test_the_fit_is_found_by_budget_rules_hash_and_bot(study, tmp_path):
     assert "\n" not in msg and "prices-12-advanced-fit.json" in msg
     with pytest.raises(UserError, match="--policy hunter-4 --save-fit"):
         B.find_fit(15, basic, "hunter-4", tmp_path)
+    own = game_rules("lords", {"altitude_mod": [0, 1, 1, 2, 2]})
+    with pytest.raises(UserError) as e:
+        B.find_fit(15, own, "hunter-5", tmp_path)
+    assert f"--rules FILE --save-fit {tmp_path}/prices-15-{own.hash}-fit.json`" in str(e.value)
 
 
 def test_a_given_fit_of_other_rules_or_another_bot_is_refused(study, tmp_path):

@@ -169,7 +169,8 @@ def make_fit_command(budget: int, rules, policy: str, folder=None) -> str:
         (p for p in PRESET_NAMES if game_rules("lords", preset=p).hash == rules.hash), None
     )
     flag = "" if preset == "basic" else f" --rules {preset or 'FILE'}"
-    suffix = "" if preset in ("basic", None) else f"-{preset.replace('+', '-')}"
+    # a rules file's fit is named by its hash, never by a preset's name it would overwrite
+    suffix = {"basic": "", None: f"-{rules.hash}"}.get(preset, f"-{preset}".replace("+", "-"))
     from ..bots import policy_version
 
     default = policy == policy_version("hunter")  # a bot's label is also its --policy
