@@ -84,3 +84,34 @@ def _uniform(seed, p, k):
             z = (z ^ (z >> np.uint64(sh))) * np.uint64(mul)
         z = z ^ (z >> np.uint64(31))
     return (z >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+
+
+#: the share of games the game-by-game synthetic kernel makes draws (to check they count half)
+DRAWS = 0.1
+
+
+def synthetic_games_kernel(beta: np.ndarray, seat: float = SEAT):
+    """A winners kernel (``D.pair_games_kernel``'s signature) from the planted strengths:
+    game ``k`` of pair ``p`` is one uniform draw ``u`` of a hash of ``(seed, streams[p] + k)``
+    alone, so pairs given the same streams share ``u`` (common random numbers, as strongly as
+    they can be): side 0 wins when ``u < (1 - DRAWS) pr``, side 1 when ``u >= 1 - (1 - DRAWS)
+    (1 - pr)``, a draw between (``pr = sigmoid(s_0 - s_1 + seat)``)."""
+    starts = np.array([_first(s) for s in D.SLOTS])
+    cols = [S.D_BODY, S.D_WINGS, S.D_BREATH, S.D_CLAWS, S.D_RIDER]
+
+    def kernel(start, stop, seed, rows, streams, *args):
+        npairs = rows.shape[0]
+        out = np.zeros(3 * npairs, dtype=np.int64)
+        g = np.arange(start, stop, dtype=np.int64)
+        p, k = g % npairs, g // npairs
+        s = beta[starts + rows[:, :, cols]].sum(axis=2)  # [P, 2]
+        pr = 1 / (1 + np.exp(-(s[:, 0] - s[:, 1] + seat)))
+        u = _uniform(seed, np.zeros(len(g), np.uint64), (streams[p] + k).astype(np.uint64))
+        winners = np.where(
+            u < (1 - DRAWS) * pr[p], 0, np.where(u >= 1 - (1 - DRAWS) * (1 - pr[p]), 1, -1)
+        ).astype(np.int8)
+        for side, w in ((0, 0), (1, 1), (2, -1)):
+            np.add.at(out, 3 * p + side, winners == w)
+        return out, winners.tobytes()
+
+    return kernel

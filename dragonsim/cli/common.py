@@ -280,7 +280,7 @@ def check_outputs(args: argparse.Namespace, **suffixes: str) -> None:
     for option, suffix in suffixes.items():
         path = getattr(args, option, None)
         if path is not None:
-            check_output(path, f"--{option} file", (suffix,))
+            check_output(path, f"--{option.replace('_', '-')} file", (suffix,))
 
 
 def write_output(path: str, write) -> None:

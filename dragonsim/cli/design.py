@@ -1,9 +1,11 @@
-"""The design-point commands: ``prices`` (a fair price for every option), ``best`` (the
+"""The design-point commands: ``prices`` (a fair price for every option), ``price`` (one
+build's, from a stored fit), ``gauntlet`` (builds against the field, paired), ``best`` (the
 best build at a budget) and ``skill`` (both, and the tournament, under several bots)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..defaults import TURN_LIMIT as DEFAULT_TURN_LIMIT
 from .common import (
@@ -101,6 +103,14 @@ def register(sub) -> None:
         help="also resample the designs this many times (20 or more) to check the clustered "
         "intervals, reported as se_bootstrap (default 0: none)",
     )
+    p.add_argument(
+        "--save-fit",
+        metavar="FILE.json",
+        default=None,
+        help="also write the fit (coefficients, clustered covariance, exchange rate, band, "
+        "rules hash, bot) to FILE.json, for `python -m dragonsim price BUILD --fit FILE.json`; "
+        "a fit saved in results/ as prices-*-fit.json is found there without --fit",
+    )
     p.set_defaults(func=cmd_prices)
 
     p = sub.add_parser(
@@ -127,6 +137,9 @@ def register(sub) -> None:
     )
     p.add_argument("--top", type=count, default=10, help="survivors to list (default 10)")
     p.set_defaults(func=cmd_best)
+
+    _register_price(sub)
+    _register_gauntlet(sub)
 
     from ..lords.analysis import skill as sk
 
@@ -193,6 +206,113 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_skill)
 
 
+def _field_file(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--field",
+        metavar="FILE",
+        default=None,
+        help="the opponents: a text file of ready-made names or inline designs, one a line "
+        "(# comments) (default the twelve ready-made dragons)",
+    )
+
+
+def _register_price(sub) -> None:
+    """The ``price`` command: one build's fair cost from a stored fit, its score."""
+    from ..lords.analysis.fieldscore import DEFAULT_N
+
+    p = sub.add_parser(
+        "price",
+        help="one build's fair design-point cost (from a stored prices fit) and its score",
+        description="Prices one build from a stored band fit of the prices study (results/"
+        "prices-*-fit.json, found by --budget, the rules hash and the bot, or --fit FILE; "
+        "`prices --save-fit` makes one): its fair cost is the reference options' printed "
+        "costs plus its strength in the model (its options and the pair terms it holds) at "
+        "the exchange rate, with a 95% interval from the fit's covariance clustered by design "
+        "(delta method), beside its printed cost and the verdict at 5%; each option's "
+        "contribution (its own strength and half of each pair term it holds) against its "
+        "printed cost, the options that over- or under-price it most (Holm 5%); and its score "
+        "against the field (its share of the points from both seats, 95% interval), played "
+        "now on common random numbers. Under a minute on 2 cores.",
+    )
+    p.add_argument(
+        "build", help="the build: ready-made name or design such as body=Heavy,wings=Large,..."
+    )
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help="the band fit to read: the fit of the prices study at this budget (default 15)",
+    )
+    p.add_argument(
+        "--fit",
+        metavar="FILE.json",
+        default=None,
+        help="a fit saved by `prices --save-fit` (default: the one in results/ for the budget, "
+        "rules and bot)",
+    )
+    p.add_argument(
+        "--policy",
+        default="hunter",
+        help="the bot every dragon plays (default hunter); a stored fit must be of this bot",
+    )
+    p.add_argument(
+        "-n",
+        type=count,
+        default=DEFAULT_N,
+        help=f"score games per field dragon from each seat (default {DEFAULT_N})",
+    )
+    _field_file(p)
+    add_seed_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_speed_options(p)
+    add_rules_option(p)
+    p.set_defaults(func=cmd_price)
+
+
+def _register_gauntlet(sub) -> None:
+    """The ``gauntlet`` command: builds against the field, paired."""
+    from ..lords.analysis.fieldscore import DEFAULT_N
+
+    p = sub.add_parser(
+        "gauntlet",
+        help="builds or ready-mades against the field, paired on common random numbers",
+        description="Plays each build against every dragon of the field (the twelve "
+        "ready-made dragons, or --field FILE) -n games from each seat, every build the same "
+        "games of each pairing (common random numbers), and reports each build's share of the "
+        "points with a 95% interval and the difference between every two builds with its own "
+        "paired interval (the unpaired one beside it), Holm 5% over the differences. "
+        "--plot draws both. E.g. `gauntlet body=Heavy,wings=Large,breath=Magma,claws=Dull "
+        "Skyblazer`: is the design better against the field than Skyblazer?",
+    )
+    p.add_argument(
+        "entrants",
+        nargs="+",
+        metavar="BUILD",
+        help="builds: ready-made names or designs such as body=Heavy,wings=Large,breath=Ice,"
+        "claws=Sharp",
+    )
+    _field_file(p)
+    p.add_argument(
+        "-n",
+        type=count,
+        default=DEFAULT_N,
+        help=f"games per field dragon from each seat (default {DEFAULT_N})",
+    )
+    p.add_argument("--policy", default="hunter", help="the bot every dragon plays (default hunter)")
+    p.add_argument(
+        "--turn-limit",
+        type=positive_int,
+        default=DEFAULT_TURN_LIMIT,
+        help=f"a game's turn limit (default {DEFAULT_TURN_LIMIT})",
+    )
+    add_seed_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", metavar="FILE.png", help="write the figure to FILE.png")
+    add_speed_options(p)
+    add_rules_option(p)
+    p.set_defaults(func=cmd_gauntlet)
+
+
 def _check_paths(args) -> None:
     """Refuse a --plot or --csv file that could not be written, before any game is played."""
     check_outputs(args, plot=".png", csv=".csv")
@@ -225,6 +345,7 @@ def cmd_prices(args: argparse.Namespace) -> int:
     from ..lords.analysis.pricing import prices
 
     _check_paths(args)
+    check_outputs(args, save_fit=".json")
     with backend_options(args) as where:
         res = prices(
             args.budget,
@@ -242,6 +363,10 @@ def cmd_prices(args: argparse.Namespace) -> int:
             **speed_of(args),
             **where,
         )
+    if args.save_fit and res.interrupted:
+        print(f"the fit was not saved to {args.save_fit}: the run was interrupted", file=sys.stderr)
+    elif args.save_fit:
+        write_output(args.save_fit, res.save_fit)
     return _output(args, res, "games")
 
 
@@ -297,3 +422,48 @@ def cmd_skill(args: argparse.Namespace) -> int:
     else:
         print(res.summary())
     return 0
+
+
+def cmd_price(args: argparse.Namespace) -> int:
+    from ..lords.analysis.buildprice import price
+    from ..lords.analysis.fieldscore import read_field
+
+    res = price(
+        args.build,
+        budget=args.budget,
+        rules=rules_from(args, "lords"),
+        policy=args.policy,
+        fit=args.fit,
+        n=args.n,
+        seed=args.seed,
+        field=read_field(args.field) if args.field else None,
+        **speed_of(args),
+    )
+    if args.json:
+        emit_json(res.to_dict())
+    else:
+        print(res.summary())
+    return interrupted_code(res, "games")
+
+
+def cmd_gauntlet(args: argparse.Namespace) -> int:
+    from ..lords.analysis.fieldscore import gauntlet, read_field
+
+    check_outputs(args, plot=".png")
+    res = gauntlet(
+        args.entrants,
+        field=read_field(args.field) if args.field else None,
+        n=args.n,
+        seed=args.seed,
+        policy=args.policy,
+        rules=rules_from(args, "lords"),
+        turn_limit=args.turn_limit,
+        **speed_of(args),
+    )
+    if args.plot:
+        save_figure(args.plot, res.plot)
+    if args.json:
+        emit_json(res.to_dict())
+    else:
+        print(res.summary())
+    return interrupted_code(res, "games")

@@ -18,10 +18,11 @@ The package is in layers, each importing only from the layers above it in this l
 * ``analysis`` -- studies built from many runs: ``paired`` (paired comparisons on common
   random numbers), ``rulesweep`` (a rule's sensitivity), ``study`` (tournaments; the others'
   functions importable from it too), ``designs`` (every legal design, many pairs in one
-  run), ``pricing`` (``prices``: a fair price per option), ``race`` (``best``: the best build
-  at a budget), ``skill``, ``robustness``, ``baseline`` and ``equilibrium``
-  (``equilibrium_duel``: a duel with both sides choosing their style, ``duel --policy
-  equilibrium``);
+  run), ``pricing`` (``prices``: a fair price per option), ``buildprice`` (``price``: one
+  build's fair cost from a stored fit), ``fieldscore`` (``gauntlet``: builds against the field,
+  paired), ``race`` (``best``: the best build at a budget), ``skill``, ``robustness``,
+  ``baseline`` and ``equilibrium`` (``equilibrium_duel``: a duel with both sides choosing their
+  style, ``duel --policy equilibrium``);
 * ``views`` -- one game shown: ``replay`` (a game of a run, exactly, as events, which
   ``eventlog`` decodes and tells), ``script`` (scripted games: moves given, dice forced;
   ``scriptfile`` reads a script) and ``picture``.
@@ -29,8 +30,8 @@ The package is in layers, each importing only from the layers above it in this l
 Every submodule is an attribute (``dragonsim.lords.pricing`` after a plain
 ``import dragonsim``, by its short name), and the public functions are here too:
 ``dragonsim.lords.duel``, ``battle``, ``tournament``, ``sensitivity``, ``compare``, ``sheet``,
-``design``, ``roster``, ``play_script``, ``prices``, ``best`` and ``equilibrium_duel`` (each
-imported on first use).
+``design``, ``roster``, ``play_script``, ``prices``, ``price``, ``gauntlet``, ``best`` and
+``equilibrium_duel`` (each imported on first use).
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ _LAZY = {
     "load_script": "dragonsim.lords.views.script",
     **{name: "dragonsim.lords.analysis.pricing" for name in ("prices", "PricesResult")},
     **{name: "dragonsim.lords.analysis.race" for name in ("best", "BestResult")},
+    **{name: "dragonsim.lords.analysis.buildprice" for name in ("price", "PriceResult")},
+    **{name: "dragonsim.lords.analysis.fieldscore" for name in ("gauntlet", "GauntletResult")},
     **{
         name: "dragonsim.lords.analysis.equilibrium"
         for name in ("equilibrium_duel", "EquilibriumResult")

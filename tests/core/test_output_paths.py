@@ -22,6 +22,21 @@ CASES = [
     (["prices", "--csv", f"{NOWHERE}/p.csv"], "dragonsim.lords.analysis.pricing:prices", "--csv"),
     (["prices", "--plot", f"{NOWHERE}/p.png"], "dragonsim.lords.analysis.pricing:prices", "--plot"),
     (["prices", "--csv", "p.txt"], "dragonsim.lords.analysis.pricing:prices", "must end in .csv"),
+    (
+        ["prices", "--save-fit", f"{NOWHERE}/f.json"],
+        "dragonsim.lords.analysis.pricing:prices",
+        "--save-fit file",
+    ),
+    (
+        ["prices", "--save-fit", "f.txt"],
+        "dragonsim.lords.analysis.pricing:prices",
+        "must end in .json",
+    ),
+    (
+        ["gauntlet", "Slash", "--plot", f"{NOWHERE}/g.png"],
+        "dragonsim.lords.analysis.fieldscore:gauntlet",
+        "--plot",
+    ),
     (["best", "--plot", f"{NOWHERE}/b.png"], "dragonsim.lords.analysis.race:best", "--plot"),
     (["best", "--csv", f"{NOWHERE}/b.csv"], "dragonsim.lords.analysis.race:best", "--csv"),
     (["skill", "--plot", f"{NOWHERE}/s.png"], "dragonsim.lords.analysis.skill:skill", "--plot"),

@@ -111,6 +111,8 @@ CALLS = {
     ),
     "prices": (["prices"], "dragonsim.lords.analysis.pricing:prices"),
     "best": (["best"], "dragonsim.lords.analysis.race:best"),
+    "price": (["price", "Slash"], "dragonsim.lords.analysis.buildprice:price"),
+    "gauntlet": (["gauntlet", "Slash"], "dragonsim.lords.analysis.fieldscore:gauntlet"),
     "skill": (["skill"], "dragonsim.lords.analysis.skill:skill"),
     "baseline write": (["baseline", "write"], "dragonsim.lords.analysis.baseline:write"),
     "baseline check": (["baseline", "check"], "dragonsim.lords.analysis.baseline:check"),
@@ -175,6 +177,8 @@ def test_the_run_options_reach_the_study(command, monkeypatch, capsys):
 # ------------------------------------------------------- ... and the study hands them on
 def _study_calls():
     from dragonsim.dice.api import dragon_table
+    from dragonsim.lords.analysis.buildprice import price
+    from dragonsim.lords.analysis.fieldscore import gauntlet
     from dragonsim.lords.analysis.paired import pilot
     from dragonsim.lords.analysis.robustness import robustness
     from dragonsim.lords.analysis.study import sensitivity, tournament
@@ -192,6 +196,8 @@ def _study_calls():
             [*two, "Ozonic"], n=10, draws=True, threads=2
         ),
         "pilot": lambda: pilot(*two, against="Ozonic", n=10, threads=2),
+        "gauntlet": lambda: gauntlet(two, n=10, threads=2),
+        "price": lambda: price("Slash", n=10, threads=2),
         "dragon_table": lambda: dragon_table("goblin-thug:1", dragons="red-wyrm", n=10, threads=2),
     }
 

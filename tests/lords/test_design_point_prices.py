@@ -217,11 +217,13 @@ def test_cli_prices(tmp_path, capsys):
     a PNG figure; a bad file name is one line and exit 2 before any game."""
     from dragonsim.cli import main
 
-    png, csv = tmp_path / "p.png", tmp_path / "p.csv"
+    png, csv, fit = tmp_path / "p.png", tmp_path / "p.csv", tmp_path / "fit.json"
     argv = ["prices", "--budget", "6", "--band", "1", "--designs", "20", "-n", "2"]
-    assert main([*argv, "--json", "--plot", str(png), "--csv", str(csv), "--no-progress"]) == 0
+    out = ["--json", "--plot", str(png), "--csv", str(csv), "--save-fit", str(fit)]
+    assert main([*argv, *out, "--no-progress"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["manifest"]["argv"][0] == "prices" and len(d["prices"]) == 26
+    assert json.loads(fit.read_text()) == d["fit"] and d["fit"]["budget"] == 6
     assert png.stat().st_size > 10_000 and csv.read_text().startswith("slot,option,printed")
     assert main([*argv, "--plot", "p.jpg"]) == 2
     assert "must end in .png" in capsys.readouterr().err
@@ -337,6 +339,32 @@ def test_pair_prices_give_the_planted_interaction_back(interacting_run):
     free = df[df.verdict != "reference"]
     err = free.fair.to_numpy() - fair[free.index.to_numpy()]
     assert np.all(np.abs(err) <= 3.5 * free.se.to_numpy()), err
+
+
+def test_the_saved_fit_gives_the_tables_prices_back(interacting_run, tmp_path):
+    """What ``prices --save-fit`` stores is the table's arithmetic: every option's fair price
+    is its slot reference's cost plus its band-average strength (``band_strengths @ coef``)
+    over the exchange rate (``lam_row @ coef``), and its standard error the delta method on
+    the stored clustered covariance; the fit names the rules hash, bot, budget and band, and
+    reads back from its file unchanged."""
+    from dragonsim.lords.analysis.pricefit import delta_prices, save_fit
+
+    r, _, _ = interacting_run
+    fit = r.fit
+    coef, lam_row = np.array(fit["coef"]), np.array(fit["lam_row"])
+    band, cov = np.array(fit["band_strengths"]), np.array(fit["cov"])
+    assert float(lam_row @ coef) == pytest.approx(r.lam, rel=1e-12)
+    rate, var = delta_prices(band, lam_row, coef, cov)
+    df = r.to_frame()
+    free = df.verdict != "reference"
+    ref = np.array([fit["reference_costs"][s] for s in df.slot])
+    np.testing.assert_allclose((ref + rate)[free], df.fair[free], atol=1e-9)
+    np.testing.assert_allclose(np.sqrt(var)[free], df.se[free], rtol=1e-6)
+    assert fit["terms"] and all(" x " in c for c in fit["columns"][len(fit["free"]) :][:1])
+    want = (r.manifest["rules_hash"], r.policy, 15, list(r.band), r.field_names)
+    assert (fit["rules_hash"], fit["policy"], fit["budget"], fit["band"], fit["field"]) == want
+    save_fit(fit, tmp_path / "fit.json")
+    assert json.loads((tmp_path / "fit.json").read_text()) == json.loads(json.dumps(fit))
 
 
 def test_a_planted_price_change_of_one_design_point_is_recovered(interacting_run):

@@ -1,9 +1,11 @@
 """Dragon Lords studies built from many runs of the engine: paired comparisons on common random
 numbers (``paired``), a rule's sensitivity (``rulesweep``), round robins (``study``, which also
 offers the other two's functions), every legal design in one run (``designs``), fair prices
-(``pricing``), the best build (``race``), balance across bot strengths (``skill``), verdicts
-that survive the bot (``robustness``), the committed baseline (``baseline``) and the styles at
-equilibrium (``equilibrium``: both sides of a duel choosing how to fly).
+(``pricing``), one build's fair cost from a stored fit (``buildprice``), builds against the
+field on common random numbers (``fieldscore``: the gauntlet), the best build (``race``),
+balance across bot strengths (``skill``), verdicts that survive the bot (``robustness``), the
+committed baseline (``baseline``) and the styles at equilibrium (``equilibrium``: both sides of
+a duel choosing how to fly).
 
 Each module is an attribute, imported on first use (``dragonsim.lords.analysis.study`` after a
 plain ``import dragonsim``)."""
@@ -14,8 +16,10 @@ import importlib
 
 MODULES = (
     "baseline",
+    "buildprice",
     "designs",
     "equilibrium",
+    "fieldscore",
     "paired",
     "pricing",
     "race",

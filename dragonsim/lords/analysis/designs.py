@@ -8,6 +8,9 @@ The design-point studies (:mod:`~dragonsim.lords.analysis.pricing`,
   priced by the rule ``lords.design_cost`` in force (an override of the costs changes the
   enumeration) and inside ``lords.design_bounds`` ("no dragon may cost less than 4 points or
   more than 25 points", p.26). At exactly 15 design points there are 433.
+* :func:`play_pair_games` -- the same keeping every game's winner, each pair from a first
+  stream of its choosing, so two designs that met the same opponents on the same games can be
+  compared game by game (the gauntlet, :mod:`~dragonsim.lords.analysis.fieldscore`).
 * :func:`play_pairs` -- ``n`` games of each of many pairs of sheets in one
   :func:`~dragonsim.runner.run_blocks` run, so progress, interruption, checkpoints and the
   Dask backend come as they do for a duel. With ``common`` game ``k`` of *every* pair plays
@@ -49,6 +52,8 @@ __all__ = [
     "pair_setup",
     "play_pairs",
     "pairs_kernel",
+    "play_pair_games",
+    "pair_games_kernel",
 ]
 
 #: the five slots of a design and their options, in the Cost Table's order (p.26); the first
@@ -246,17 +251,7 @@ def play_pairs(
     from ...runner import run_blocks
 
     n = check_int(n, "n", 1, 10**9)
-    if not pairs:
-        raise UserError("no pairs to play")
-    memo: dict[tuple[int, int], np.ndarray] = {}  # one row per sheet and side, not per pair
-
-    def row(s, team):
-        key = (id(s), team)
-        if key not in memo:
-            memo[key] = setup.row(s, team)
-        return memo[key]
-
-    rows = np.stack([np.stack([row(a, 0), row(b, 1)]) for a, b in pairs])
+    rows = _pair_rows(pairs, setup)
     k = kernel if kernel is not None else pairs_kernel
     out = run_blocks(
         k,
@@ -276,3 +271,105 @@ def play_pairs(
     if out.counters is not None and len(out.counters) == 3 * len(pairs):
         counts = out.counters.reshape(len(pairs), 3).copy()
     return counts, out
+
+
+def _pair_rows(pairs: Sequence[tuple[Any, Any]], setup: PairSetup) -> np.ndarray:
+    """int64 [P, 2, N_DCOLS]: each pair's two sheet rows (side 0 team 0, side 1 team 1), one
+    row built per sheet and side, not per pair."""
+    if not pairs:
+        raise UserError("no pairs to play")
+    memo: dict[tuple[int, int], np.ndarray] = {}
+
+    def row(s, team):
+        key = (id(s), team)
+        if key not in memo:
+            memo[key] = setup.row(s, team)
+        return memo[key]
+
+    return np.stack([np.stack([row(a, 0), row(b, 1)]) for a, b in pairs])
+
+
+def pair_games_kernel(start, stop, seed, rows, streams, *args):
+    """Games ``start..stop-1`` of a run that keeps every game's winner: game ``g`` is game
+    ``k = g // P`` of pair ``g % P`` (game-major, so a run cut short holds the first games of
+    every pair alike), played from the streams ``(seed, streams[p] + k)``.
+
+    Parameters
+    ----------
+    rows : int64 [P, 2, N_DCOLS]
+        Each pair's two sheet rows (side 0, side 1).
+    streams : int64 [P]
+        Each pair's first stream index: pairs with the same one play on common random numbers.
+    args
+        ``(scen, opt, tb, mv, plan)`` (:attr:`PairSetup.args`).
+
+    Returns
+    -------
+    (int64 [3 * P], bytes)
+        Per pair: side 0's wins, side 1's wins, draws; and each game's winner in game order,
+        int8 (0 side 0, 1 side 1, -1 a draw).
+    """
+    npairs = rows.shape[0]
+    out = np.zeros(3 * npairs, dtype=np.int64)
+    start, stop = int(start), int(stop)
+    winners = np.zeros(stop - start, dtype=np.int8)
+    for p in range(npairs):
+        k0 = -(-(start - p) // npairs)  # the first k with k * P + p >= start
+        k1 = -(-(stop - p) // npairs)
+        if k1 <= k0:
+            continue
+        rec = np.zeros((k1 - k0, S.N_REC), dtype=np.int64)
+        base = int(streams[p])
+        c = E.duel_kernel(base + k0, base + k1, seed, rows[p], *args, rec)
+        out[3 * p] += c[S.C_WIN]
+        out[3 * p + 1] += c[S.C_WIN + 1]
+        out[3 * p + 2] += c[S.C_DRAWS]
+        winners[np.arange(k0, k1) * npairs + p - start] = rec[:, S.R_WINNER]
+    return out, winners.tobytes()
+
+
+def play_pair_games(
+    pairs: Sequence[tuple[Any, Any]],
+    setup: PairSetup,
+    *,
+    n: int,
+    seed: int,
+    streams: Sequence[int] | None = None,
+    kernel: Callable[..., Any] | None = None,
+    progress: bool | None = False,
+    label: str = "games",
+    threads: int | None = None,
+):
+    """Play games ``0..n-1`` of every pair of sheets in ``pairs`` (side 0, side 1) and keep
+    each game's winner: game ``k`` of pair ``p`` from the streams ``(seed, streams[p] + k)``
+    (default 0 for every pair: common random numbers across all of them, as
+    :func:`play_pairs` with ``common``). Pairs given the same first stream play on common
+    random numbers; pairs ``n`` or more apart on streams of their own.
+
+    Returns ``(winners, outcome)``: int8 [k, P] (0 side 0 won, 1 side 1, -1 a draw; ``k =
+    n``, or on an interruption the games every pair finished) and the
+    :class:`~dragonsim.runner.RunOutcome`. ``kernel`` replaces :func:`pair_games_kernel`
+    (same signature: a synthetic win model in tests).
+    """
+    from ...runner import run_blocks
+
+    n = check_int(n, "n", 1, 10**9)
+    rows = _pair_rows(pairs, setup)
+    npairs = len(pairs)
+    first = np.zeros(npairs, np.int64) if streams is None else np.asarray(streams, np.int64)
+    if first.shape != (npairs,) or (first < 0).any():
+        raise UserError(f"streams must be {npairs} first stream indices >= 0, one a pair")
+    out = run_blocks(
+        kernel if kernel is not None else pair_games_kernel,
+        n * npairs,
+        seed,
+        (rows, first, *setup.args),
+        progress=progress,
+        compiled=E.play_chunks,
+        game="Dragon Lords",
+        label=label,
+        threads=threads,
+    )
+    games = np.frombuffer(out.extra, dtype=np.int8)
+    k = len(games) // npairs
+    return games[: k * npairs].reshape(k, npairs).copy(), out

@@ -10,10 +10,12 @@ part estimates and why).
 from __future__ import annotations
 
 import itertools
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from statistics import NormalDist
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -576,6 +578,7 @@ def analyse(drawn, held, nf, pairs, counts, costs, acting, rng, bootstrap=0, ban
         "selection": selection,
         "pair_prices": _pair_prices(model, band_ind, ref, coef, cov_d, lam_row, printed, zq),
         "negative_control": _negative_control(acting, refs, held_by, m, coef, cov_d, cov),
+        "fit": fit_record(model, coef, cov_d, lam_row, m, refs, costs, acting),
     }
 
 
@@ -738,3 +741,57 @@ def _negative_control(acting, refs, held_by, m, coef, cov_d, cov_g) -> dict:
         "chi2_games": chi_g,
         "p_games": p_g,
     }
+
+
+# ------------------------------------------------------------------------- the stored fit
+#: the stored fit's format: a file of another format is refused, not misread
+FIT_FORMAT = "dragonsim-price-fit/1"
+
+
+def option_label(i: int) -> str:
+    """``body=Heavy``: option ``i`` of :data:`~dragonsim.lords.analysis.designs.OPTIONS` as an
+    inline design writes it."""
+    return f"{OPTIONS[i][0]}={OPTIONS[i][1]}"
+
+
+def fit_record(model: Model, coef, cov, lam_row, m, refs, costs, acting) -> dict:
+    """What pricing a build later needs of a fit, JSON-able: the model's columns (free
+    options, pair terms, then one per field dragon and the seat), the coefficients, their
+    covariance clustered by design, the exchange rate as a row of the coefficients, the
+    band-average strengths (``band_strengths @ coef``: each option's strength averaged over
+    the band) and the slots' reference options and costs. Options are named (``body=Heavy``),
+    not numbered, so a reordered option table cannot misread a stored fit. The covariance is
+    kept to 10 significant digits (its own error is far larger; the file stays small)."""
+    ref, _ = _reference_costs(costs, refs)
+    nfree = len(model.free)
+    columns = [option_label(int(o)) for o in model.free]
+    columns += [f"{option_label(u)} x {option_label(v)}" for u, v in model.terms]
+    columns += [f"field {k}" for k in range(model.nf)] + ["seat"]
+    return {
+        "format": FIT_FORMAT,
+        "columns": columns,
+        "free": columns[:nfree],
+        "terms": [[option_label(u), option_label(v)] for u, v in model.terms],
+        "slot_pairs": [list(pair) for pair in model.slot_pairs],
+        "references": [option_label(i) for i in np.flatnonzero(refs)],
+        "reference_costs": {OPTIONS[i][0]: float(ref[i]) for i in np.flatnonzero(refs)},
+        "acting": list(acting),
+        "coef": [float(c) for c in coef],
+        "cov": [[float(f"{v:.10g}") for v in row] for row in np.asarray(cov)],
+        "lam_row": [float(v) for v in lam_row],
+        "lam": float(lam_row @ coef),
+        "band_strengths": [[float(v) for v in row] for row in m],
+    }
+
+
+def save_fit(fit: Mapping[str, Any], path) -> None:
+    """Write a fit (:attr:`~dragonsim.lords.analysis.pricing.PricesResult.fit`) as JSON: one
+    key a line, a matrix one row a line, so a diff of two fits reads."""
+    lines = []
+    for key, value in fit.items():
+        if isinstance(value, list) and value and isinstance(value[0], list):
+            rows = ",\n  ".join(json.dumps(r) for r in value)
+            lines.append(f"{json.dumps(key)}: [\n  {rows}\n ]")
+        else:
+            lines.append(f"{json.dumps(key)}: {json.dumps(value)}")
+    Path(path).write_text("{\n " + ",\n ".join(lines) + "\n}\n", encoding="utf-8")

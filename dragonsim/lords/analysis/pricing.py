@@ -117,7 +117,7 @@ from .designs import (
     pair_setup,
     play_pairs,
 )
-from .pricefit import ALPHA, analyse, fair_prices, fit_strengths
+from .pricefit import ALPHA, analyse, fair_prices, fit_strengths, save_fit
 
 __all__ = ["prices", "PricesResult", "fit_strengths", "fair_prices", "ALPHA"]
 
@@ -174,10 +174,20 @@ class PricesResult:
     #: field; ``counts[k]`` is side 0's wins, side 1's wins and draws
     pairings: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), int), repr=False)
     counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), int), repr=False)
+    #: what pricing one build needs of this fit, JSON-able (``python -m dragonsim price``
+    #: reads it back; :func:`~dragonsim.lords.analysis.pricefit.save_fit` writes it): the
+    #: model's columns, coefficients, clustered covariance, exchange-rate row, band-average
+    #: strengths, references, and the band, rules hash and bot it holds for
+    fit: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def finished(self) -> int:
         return self.games
+
+    def save_fit(self, path) -> None:
+        """Write :attr:`fit` to ``path`` (JSON), for ``python -m dragonsim price --fit``
+        (:func:`~dragonsim.lords.analysis.pricefit.save_fit`)."""
+        save_fit(self.fit, path)
 
     def to_frame(self, level: str = "option"):
         """``level="option"`` (default): one row per option: ``slot``, ``option``,
@@ -263,6 +273,7 @@ class PricesResult:
             "bootstrap": self.bootstrap,
             "interval_method": self.interval_method,
             "interrupted": self.interrupted,
+            "fit": self.fit,
             "pairings": {
                 "entities": "drawn designs (designs[i]) then the field (field[i - len(designs)])",
                 "side_0": self.pairings[:, 0].tolist(),
@@ -659,6 +670,11 @@ def prices(
         bootstrap,
         pool,
     )
+    fit["fit"] = {
+        **fit["fit"],
+        "field": [s.name for s in fsheets],
+        **_fit_identity(rs, budget, (lo, hi), setup, seed, n, nd, len(pool), counts),
+    }
     return PricesResult(
         budget=budget,
         band=(lo, hi),
@@ -704,6 +720,26 @@ def _manifest(rs, seed, budget, band, nd, n, common, setup, fsheets, out) -> dic
         field=[s.name for s in fsheets],
         interrupted=out.interrupted,
     )
+
+
+def _fit_identity(rs, budget, band, setup, seed, n, nd, npool, counts) -> dict[str, Any]:
+    """What a stored fit holds for: the band, the rules (hash and overrides), the bot, and
+    the games behind it (``price`` names them beside the fair cost it reads from the fit)."""
+    from ..bots import policy_version
+
+    return {
+        "budget": budget,
+        "band": list(band),
+        "rules_hash": rs.hash,
+        "rules_preset": rs.preset,
+        "rules_overrides": rs.overrides,
+        "policy": policy_version(setup.policy),
+        "seed": seed,
+        "n_per_seat": n,
+        "designs": nd,
+        "legal_designs": npool,
+        "games": int(np.asarray(counts).sum()),
+    }
 
 
 def _identity(budget, band, drawn, fsheets, policy, seed, n, common, rs) -> dict[str, Any]:
