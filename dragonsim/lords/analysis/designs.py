@@ -117,6 +117,14 @@ def legal_designs(lo: int, hi: int | None = None, *, rules=None) -> list[Design]
     return out
 
 
+def short_label(name: str) -> str:
+    """A design's label without its slot names (``Heavy/Large/Magma/Dull``), a ready-made's
+    name as it is: what fits a figure's axis or a table's column."""
+    if "=" not in name:
+        return name
+    return "/".join(part.split("=", 1)[1] for part in name.split(","))
+
+
 def option_matrix(index: np.ndarray) -> np.ndarray:
     """0/1 indicators of the 26 :data:`OPTIONS` for designs given as option indices.
 

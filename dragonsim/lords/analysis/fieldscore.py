@@ -54,7 +54,7 @@ from ... import defaults
 from ...errors import UserError, check_int, check_seed, read_text
 from ...stats import holm
 from ..game.sheets import rule_switches
-from .designs import field_text, pair_setup, play_pair_games
+from .designs import field_text, pair_setup, play_pair_games, short_label
 
 __all__ = [
     "gauntlet",
@@ -75,14 +75,6 @@ MAX_ENTRANTS = 32
 MAX_FIELD = 64
 #: the family-wise error of the verdicts and one minus the intervals' level
 ALPHA = 0.05
-
-
-def short_label(name: str) -> str:
-    """A design's label without its slot names (``Heavy/Large/Magma/Dull``), a ready-made's
-    name as it is: what fits a figure's axis or a table's column."""
-    if "=" not in name:
-        return name
-    return "/".join(part.split("=", 1)[1] for part in name.split(","))
 
 
 # ------------------------------------------------------------------------------- the result

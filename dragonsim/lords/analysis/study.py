@@ -25,6 +25,7 @@ from ...stats import bradley_terry, nontransitive_cycles
 from .. import engine as E
 from ..game import state as S
 from ..game.sheets import rule_switches
+from .designs import short_label
 from .paired import _checkpoint, compare, outcomes, paired, pilot
 from .rulesweep import sensitivity
 
@@ -108,7 +109,7 @@ class TournamentResult:
         :data:`COLUMN` head their columns by number (the rows say which is which), so an
         inline design's long name does not stretch every column."""
         m = self.matrix()
-        names = [short_name(x) for x in m.index]
+        names = [short_label(x) for x in m.index]
         numbered = any(len(x) > COLUMN for x in names)
         heads = [f"({k + 1})" for k in range(len(names))] if numbered else names
         rows = [f"({k + 1}) {x}" for k, x in enumerate(names)] if numbered else names
@@ -155,18 +156,18 @@ class TournamentResult:
             "means odds of e = 2.7 to 1);",
             "  win share: share of its games won, draws counted half",
         ]
-        w = max(14, *(len(short_name(x)) for x in self.ratings["name"]))
+        w = max(14, *(len(short_label(x)) for x in self.ratings["name"]))
         lines.append(f"  {'dragon':<{w}} {'rating':>7}  {'95% interval':>17}  {'win share':>9}")
         for _, r in self.ratings.iterrows():
             lines.append(
-                f"  {short_name(r['name']):<{w}} {r['rating']:+7.3f}  [{r['lo']:+7.3f}, "
+                f"  {short_label(r['name']):<{w}} {r['rating']:+7.3f}  [{r['lo']:+7.3f}, "
                 f"{r['hi']:+7.3f}]  {r['wins'] / max(r['games'], 1):9.3f}"
             )
         lines.append(
             "  non-transitive cycles: "
             + (
                 ", ".join(
-                    " > ".join(map(short_name, c)) + " > " + short_name(c[0]) for c in self.cycles
+                    " > ".join(map(short_label, c)) + " > " + short_label(c[0]) for c in self.cycles
                 )
                 or "none"
             )
@@ -176,15 +177,6 @@ class TournamentResult:
 
 #: names longer than this head a matrix column by number
 COLUMN = 12
-
-
-def short_name(name: str) -> str:
-    """A dragon's name for a table: a ready-made's as it is; an inline design's
-    (``body=Heavy,wings=Large,...``) its options alone, ``Heavy/Large/Magma/Dull/Lancer``."""
-    parts = name.split(",")
-    if len(parts) > 1 and all("=" in p for p in parts):
-        return "/".join(p.split("=", 1)[1] for p in parts)
-    return name
 
 
 def tournament(
